@@ -1,0 +1,449 @@
+//! The abstract syntax tree: the rule file as written, with byte spans and unresolved names.
+//!
+//! The AST never imports pest; `syntax` builds it, `check` resolves it. It serializes with serde so that
+//! tools (and our snapshot tests) can look at exactly what the parser understood.
+
+use serde::{Deserialize, Serialize};
+
+/// A byte range in the source text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+}
+
+impl From<Span> for miette::SourceSpan {
+    fn from(span: Span) -> Self {
+        (span.start, span.len()).into()
+    }
+}
+
+/// A node with the span of its text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Spanned<T> {
+    pub node: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(node: T, span: Span) -> Self {
+        Spanned { node, span }
+    }
+}
+
+/// A name or a label as written, resolved later by `check`.
+pub type Name = Spanned<String>;
+
+/// A whole rule file: its items in source order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct File {
+    pub items: Vec<Item>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Item {
+    Game(Name),
+    About(Spanned<String>),
+    Players(Spanned<Players>),
+    Board(Spanned<Board>),
+    Place(Spanned<PlaceDecl>),
+    Pieces(Spanned<Pieces>),
+    Setup(Spanned<Vec<SetupLine>>),
+    Phase(Spanned<Phase>),
+    End(Spanned<Vec<EndItem>>),
+    Score(Term),
+    Winner(Spanned<TieRule>),
+    Goal(Cond),
+    Variant(Spanned<Variant>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Players {
+    pub min: Spanned<u32>,
+    pub max: Option<Spanned<u32>>,
+    pub default: Option<Spanned<u32>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Board {
+    /// Two rows of `pits` pits each, optionally with a store at each player's right end.
+    TwoRows { pits: Spanned<u32>, stores: bool },
+    /// A ring of `pits` pits, numbered clockwise from 1.
+    Ring { pits: Spanned<u32> },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlaceDecl {
+    pub name: Name,
+    pub per_player: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Pieces {
+    /// Plain seeds: only counts matter.
+    Seeds,
+    /// One colour per player, in seat order.
+    PerPlayer(Vec<KindDecl>),
+    /// Kinds of pieces, possibly with values; kinds sharing a name form a class (`gem`).
+    Kinds(Vec<KindDecl>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KindDecl {
+    pub name: Name,
+    pub symbol: Spanned<String>,
+    pub value: Option<Spanned<u32>>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SetupLine {
+    pub targets: Vec<Spanned<Target>>,
+    pub contents: Vec<Spanned<Content>>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Target {
+    /// `every pit` or `every NAME` (each player's place of that name).
+    Every(Name),
+    /// A pit label: `a`, `F`, `7`.
+    Label(Name),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Content {
+    pub count: Spanned<u32>,
+    pub kind: Option<Spanned<KindSel>>,
+}
+
+/// Which pieces: `own`, `foreign`, a player's colour, a kind or class (`gem`), or one kind of a class (`gem 5`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum KindSel {
+    Own,
+    Foreign,
+    Player(PlayerRef),
+    Named { name: Name, value: Option<Spanned<u32>> },
+}
+
+/// A phase of play; `turn { ... }` is a phase with no name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Phase {
+    pub name: Option<Name>,
+    pub items: Vec<PhaseItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum PhaseItem {
+    Sow(Spanned<Sow>),
+    Put(Spanned<Put>),
+    Offer(Spanned<Offer>),
+    Pass(Spanned<PassWhen>),
+    Must(Spanned<Must>),
+    Until(Cond),
+    End(Spanned<Vec<EndItem>>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Sow {
+    pub name: Option<Name>,
+    pub items: Vec<SowItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum SowItem {
+    From { set: SetExpr, filter: Option<Cond>, span: Span },
+    Direction(Spanned<DirWord>),
+    Order { last_own: bool, span: Span },
+    Skip(Spanned<SkipTarget>),
+    Relay(Spanned<Cond>),
+    Require(Spanned<Cond>),
+    Capture(Spanned<Capture>),
+    Again(Spanned<Cond>),
+    Then(Spanned<Then>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DirWord {
+    Ccw,
+    Cw,
+    Choose,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum SkipTarget {
+    Origin,
+    Place(Place),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Capture {
+    pub when: Option<Cond>,
+    pub items: Vec<CaptureItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum CaptureItem {
+    Take(Spanned<Take>),
+    Chain(Spanned<Chain>),
+    Cancel(Spanned<Cond>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Chain {
+    pub dir: ChainDir,
+    pub while_: Option<Cond>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ChainDir {
+    Backward,
+    Forward,
+    Both,
+}
+
+/// `take [N] [KIND] [chosen] [from PLACES [else PLACES]] to [each] PLACE`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Take {
+    pub count: Option<Spanned<u32>>,
+    pub kind: Option<Spanned<KindSel>>,
+    pub chosen: bool,
+    /// Alternatives tried in order: the first that holds matching pieces is used. Empty means `here`.
+    pub from: Vec<Vec<SetExpr>>,
+    pub to: TakeTarget,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum TakeTarget {
+    Place(Place),
+    Each(SetExpr),
+}
+
+/// `then may|must take [KIND] from SET [where COND] to PLACE`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Then {
+    pub must: bool,
+    pub kind: Option<Spanned<KindSel>>,
+    pub set: SetExpr,
+    pub filter: Option<Cond>,
+    pub to: Place,
+}
+
+/// `put [NAME] { N [KIND] from PLACE into SET [where COND] [, RANGE times] }`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Put {
+    pub name: Option<Name>,
+    pub count: Spanned<u32>,
+    pub kind: Option<Spanned<KindSel>>,
+    pub from: Place,
+    pub into: SetExpr,
+    pub filter: Option<Cond>,
+    pub times: Option<Spanned<Range>>,
+}
+
+/// An inclusive range; `max: None` means "as many as possible".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Range {
+    pub min: u32,
+    pub max: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Offer {
+    pub name: Option<Name>,
+    pub size: Spanned<Range>,
+    pub from: SetExpr,
+    pub keeping: Option<Spanned<u32>>,
+    pub requires: Vec<Spanned<Cond>>,
+    pub on_accept: Vec<Effect>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Effect {
+    Take(Spanned<Take>),
+    /// `give offered to PLAYER`
+    Give(Spanned<PlayerRef>),
+}
+
+/// `pass when cannot move` (`action: None`) or `pass when cannot ACTION`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PassWhen {
+    pub action: Option<Name>,
+}
+
+/// `must COND when COND else end|any`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Must {
+    pub after: Cond,
+    pub when: Cond,
+    pub otherwise: MustElse,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MustElse {
+    End,
+    Any,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum EndItem {
+    When(Spanned<EndWhen>),
+    Draw(Spanned<DrawWhen>),
+    Eliminate(Spanned<Eliminate>),
+    Sweep(Spanned<Sweep>),
+    Limit(Spanned<u32>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum EndWhen {
+    Cond(Cond),
+    Repetition,
+    Stuck,
+    NobodyCanMove,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DrawWhen {
+    pub count: Spanned<u32>,
+    pub unit: RoundUnit,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RoundUnit {
+    Rounds,
+    Turns,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Eliminate {
+    Cond(Cond),
+    CannotMove,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Sweep {
+    pub set: SetExpr,
+    pub to: Place,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TieRule {
+    Draw,
+    Shared,
+    LastMover,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Variant {
+    pub name: Spanned<String>,
+    pub extends: Option<Spanned<String>>,
+    pub items: Vec<Item>,
+}
+
+// ---------------------------------------------------------------- conditions and terms
+
+pub type Cond = Spanned<CondKind>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum CondKind {
+    Or(Vec<Cond>),
+    And(Vec<Cond>),
+    Not(Box<Cond>),
+    Quant { quant: Quant, domain: Domain, body: Box<Cond> },
+    InInts { term: Term, ints: Vec<u32> },
+    InSet { term: Term, set: SetExpr },
+    Cmp { lhs: Term, op: CmpOp, rhs: Term },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Quant {
+    All,
+    Any,
+    No,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Domain {
+    Players,
+    Set(SetExpr),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+pub type Term = Spanned<TermKind>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum TermKind {
+    Int(u32),
+    Add(Vec<Term>),
+    Mul(Vec<Term>),
+    /// `count`, `count(X)`, `count(X, KIND)`; `count(KIND)` parses as `arg: Some(..)` and is told apart by `check`.
+    Count { arg: Option<CountArg>, kind: Option<Spanned<KindSel>> },
+    Value(SetExpr),
+    Before(Option<Place>),
+    Dropped(Option<Place>),
+    Size(SetExpr),
+    Player(PlayerRef),
+    Place(Place),
+    /// `own` or `foreign` standing alone, e.g. in `dropped = own`.
+    Kind(KindSel),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum CountArg {
+    Set(SetExpr),
+    Kind(Spanned<KindSel>),
+}
+
+pub type PlayerRef = Spanned<PlayerKind>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum PlayerKind {
+    Mover,
+    Opponent,
+    /// The player bound by `any players(...)`, `score`, `eliminate`.
+    Player,
+    /// `owner` or `owner(PLACE)`
+    Owner(Option<Box<Place>>),
+}
+
+pub type Place = Spanned<PlaceKind>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum PlaceKind {
+    Here,
+    Last,
+    Origin,
+    Opposite(Option<Box<Place>>),
+    /// A pit label, a shared place, a kind name used as a term, or `NAME(PLAYER)`.
+    Named { name: Name, player: Option<PlayerRef> },
+}
+
+pub type SetExpr = Spanned<SetKind>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum SetKind {
+    Pits(Option<PlayerRef>),
+    Offered,
+    Place(Place),
+}

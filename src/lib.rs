@@ -1,4 +1,21 @@
 //! mancala: a rule-description language for mancala games.
+//!
+//! The pipeline: text -> [`syntax::parse`] -> [`ast::File`] -> [`check::check`] / [`check::lower`] ->
+//! [`ir::Rules`] -> [`engine::Engine`]. [`compile`] does it all in one call.
+
 pub mod ast;
+pub mod check;
 pub mod diag;
+pub mod engine;
+pub mod ir;
 pub mod syntax;
+
+use diag::Diagnostic;
+
+/// Parses and lowers a rule file to a ready engine: one variant (`None`: the base game), one player count
+/// (`None`: the file's default).
+pub fn compile(source: &str, variant: Option<&str>, players: Option<u8>) -> Result<engine::Engine, Vec<Diagnostic>> {
+    let file = syntax::parse(source).map_err(|e| vec![Diagnostic::from(e)])?;
+    let rules = check::lower(&file, variant, players)?;
+    Ok(engine::Engine::new(rules))
+}

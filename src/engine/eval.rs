@@ -1,0 +1,276 @@
+//! Evaluation of lowered conditions and numbers against a state.
+
+use crate::ir::*;
+
+use super::state::State;
+use super::Engine;
+
+/// What names mean while evaluating: the mover, the place `here`, and the player bound by a quantifier.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ctx {
+    pub mover: u8,
+    pub here: PlaceId,
+    pub bound: u8,
+}
+
+impl Ctx {
+    pub fn new(mover: u8) -> Ctx {
+        Ctx { mover, here: PlaceId::MAX, bound: mover }
+    }
+    pub fn at(self, here: PlaceId) -> Ctx {
+        Ctx { here, ..self }
+    }
+    pub fn bound(self, player: u8) -> Ctx {
+        Ctx { bound: player, ..self }
+    }
+}
+
+impl Engine {
+    pub(crate) fn cond(&self, st: &State, cx: Ctx, c: &Cond) -> bool {
+        match c {
+            Cond::True => true,
+            Cond::And(cs) => cs.iter().all(|c| self.cond(st, cx, c)),
+            Cond::Or(cs) => cs.iter().any(|c| self.cond(st, cx, c)),
+            Cond::Not(c) => !self.cond(st, cx, c),
+            Cond::Cmp(a, op, b) => {
+                let (a, b) = (self.num(st, cx, a), self.num(st, cx, b));
+                match op {
+                    CmpOp::Eq => a == b,
+                    CmpOp::Ne => a != b,
+                    CmpOp::Lt => a < b,
+                    CmpOp::Le => a <= b,
+                    CmpOp::Gt => a > b,
+                    CmpOp::Ge => a >= b,
+                }
+            }
+            Cond::InInts(n, bits) => {
+                let v = self.num(st, cx, n);
+                (0..64).contains(&v) && bits & (1u64 << v) != 0
+            }
+            Cond::InSet(p, set) => match self.place(st, cx, p) {
+                Some(p) => self.set_contains(st, cx, set, p),
+                None => false,
+            },
+            Cond::PlaceEq(a, b, eq) => (self.place(st, cx, a) == self.place(st, cx, b)) == *eq,
+            Cond::PlayerEq(a, b, eq) => (self.player(st, cx, a) == self.player(st, cx, b)) == *eq,
+            Cond::Dropped(p, sel, eq) => {
+                let kind = self.place(st, cx, p).and_then(|p| st.dropped.get(p as usize).copied()).unwrap_or(NO_KIND);
+                let hit = kind != NO_KIND && self.kind_mask(st, cx, sel) & (1u64 << kind) != 0;
+                hit == *eq
+            }
+            Cond::AllPits(set, body) => {
+                let mut all = true;
+                self.for_each_in_set(st, cx, set, |p| {
+                    all &= self.cond(st, cx.at(p), body);
+                    all
+                });
+                all
+            }
+            Cond::AnyPits(set, body) => {
+                let mut any = false;
+                self.for_each_in_set(st, cx, set, |p| {
+                    any |= self.cond(st, cx.at(p), body);
+                    !any
+                });
+                any
+            }
+            Cond::AllPlayers(body) => self.active_players(st).all(|p| self.cond(st, cx.bound(p), body)),
+            Cond::AnyPlayers(body) => self.active_players(st).any(|p| self.cond(st, cx.bound(p), body)),
+        }
+    }
+
+    pub(crate) fn num(&self, st: &State, cx: Ctx, n: &Num) -> i32 {
+        match n {
+            Num::Const(v) => *v,
+            Num::Count(set, sel) => {
+                let mask = self.kind_mask(st, cx, sel);
+                let mut total = 0i32;
+                self.for_each_in_set(st, cx, set, |p| {
+                    total += self.count_masked(st, p, mask) as i32;
+                    true
+                });
+                total
+            }
+            Num::Value(set) => {
+                let mut total = 0i32;
+                self.for_each_in_set(st, cx, set, |p| {
+                    for (k, info) in self.rules.kinds.iter().enumerate() {
+                        total += info.value * st.counts[p as usize * self.k + k] as i32;
+                    }
+                    true
+                });
+                total
+            }
+            Num::Before(p) => match self.place(st, cx, p) {
+                Some(p) => self.before(st, p) as i32,
+                None => 0,
+            },
+            Num::Size(set) => {
+                let mut n = 0;
+                self.for_each_in_set(st, cx, set, |_| {
+                    n += 1;
+                    true
+                });
+                n
+            }
+            Num::Add(ns) => ns.iter().map(|n| self.num(st, cx, n)).sum(),
+            Num::Mul(ns) => ns.iter().map(|n| self.num(st, cx, n)).product(),
+        }
+    }
+
+    /// The count of a place just before this move's last drop into it, or its count now if none fell there.
+    pub(crate) fn before(&self, st: &State, p: PlaceId) -> u8 {
+        match st.dropped.get(p as usize) {
+            Some(&k) if k != NO_KIND => st.before[p as usize],
+            _ => self.count(st, p),
+        }
+    }
+
+    pub(crate) fn place(&self, st: &State, cx: Ctx, p: &PlaceExpr) -> Option<PlaceId> {
+        let id = match p {
+            PlaceExpr::Here => cx.here,
+            PlaceExpr::Last => st.last,
+            PlaceExpr::Origin => st.origin,
+            PlaceExpr::Opposite(p) => {
+                let p = self.place(st, cx, p)?;
+                *self.rules.opposite.get(p as usize)?
+            }
+            PlaceExpr::Fixed(p) => *p,
+            PlaceExpr::OfPlayer(base, who) => {
+                let who = self.player(st, cx, who);
+                if who as usize >= self.rules.players as usize {
+                    return None;
+                }
+                base + who as PlaceId
+            }
+        };
+        ((id as usize) < self.rules.places.len()).then_some(id)
+    }
+
+    pub(crate) fn player(&self, st: &State, cx: Ctx, p: &PlayerExpr) -> u8 {
+        match p {
+            PlayerExpr::Mover => cx.mover,
+            PlayerExpr::Opponent => self.next_active(st, cx.mover),
+            PlayerExpr::Bound => cx.bound,
+            PlayerExpr::Owner(place) => match self.place(st, cx, place) {
+                Some(p) => self.owner_of(st, p),
+                None => NO_PLAYER,
+            },
+        }
+    }
+
+    pub(crate) fn owner_of(&self, st: &State, p: PlaceId) -> u8 {
+        if (p as usize) < self.rules.n_pits {
+            st.owner[p as usize]
+        } else {
+            self.rules.places[p as usize].owner
+        }
+    }
+
+    pub(crate) fn kind_mask(&self, st: &State, cx: Ctx, sel: &KindSel) -> KindMask {
+        match sel {
+            KindSel::All => self.all_kinds,
+            KindSel::Own => self.colour_mask(cx.mover),
+            KindSel::Foreign => self.all_kinds & !self.colour_mask(cx.mover),
+            KindSel::Colour(p) => self.colour_mask(self.player(st, cx, p)),
+            KindSel::Mask(m) => *m,
+        }
+    }
+
+    pub(crate) fn colour_mask(&self, player: u8) -> KindMask {
+        self.colour_masks.get(player as usize).copied().unwrap_or(0)
+    }
+
+    pub(crate) fn set_contains(&self, st: &State, cx: Ctx, set: &Set, p: PlaceId) -> bool {
+        let pit = (p as usize) < self.rules.n_pits;
+        match set {
+            Set::AllPits => pit,
+            Set::PitsOf(who) => pit && st.owner[p as usize] == self.player(st, cx, who),
+            Set::Offered => pit && st.offered & (1u64 << p) != 0,
+            Set::One(q) => self.place(st, cx, q) == Some(p),
+            Set::EveryPlayer(base) => p >= *base && p < base + self.rules.players as PlaceId,
+        }
+    }
+
+    /// Calls `f` for each place of the set, in board order, while it returns true.
+    pub(crate) fn for_each_in_set(&self, st: &State, cx: Ctx, set: &Set, mut f: impl FnMut(PlaceId) -> bool) {
+        let n = self.rules.n_pits as PlaceId;
+        match set {
+            Set::AllPits => {
+                for p in 0..n {
+                    if !f(p) {
+                        return;
+                    }
+                }
+            }
+            Set::PitsOf(who) => {
+                let who = self.player(st, cx, who);
+                for p in 0..n {
+                    if st.owner[p as usize] == who && !f(p) {
+                        return;
+                    }
+                }
+            }
+            Set::Offered => {
+                for p in 0..n {
+                    if st.offered & (1u64 << p) != 0 && !f(p) {
+                        return;
+                    }
+                }
+            }
+            Set::One(q) => {
+                if let Some(p) = self.place(st, cx, q) {
+                    f(p);
+                }
+            }
+            Set::EveryPlayer(base) => {
+                for p in *base..base + self.rules.players as PlaceId {
+                    if !f(p) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline]
+    pub(crate) fn count(&self, st: &State, p: PlaceId) -> u8 {
+        if self.k == 1 {
+            return st.counts[p as usize];
+        }
+        let base = p as usize * self.k;
+        st.counts[base..base + self.k].iter().sum()
+    }
+
+    #[inline]
+    pub(crate) fn count_masked(&self, st: &State, p: PlaceId, mask: KindMask) -> u32 {
+        if self.k == 1 {
+            return if mask & 1 != 0 { st.counts[p as usize] as u32 } else { 0 };
+        }
+        let base = p as usize * self.k;
+        let mut total = 0;
+        for k in 0..self.k {
+            if mask & (1 << k) != 0 {
+                total += st.counts[base + k] as u32;
+            }
+        }
+        total
+    }
+
+    pub(crate) fn active_players(&self, st: &State) -> impl Iterator<Item = u8> + '_ {
+        let eliminated = st.eliminated;
+        (0..self.rules.players).filter(move |p| eliminated & (1 << p) == 0)
+    }
+
+    /// The next player after `p` still in the game (`p` itself when it is the only one).
+    pub(crate) fn next_active(&self, st: &State, p: u8) -> u8 {
+        let n = self.rules.players;
+        for i in 1..=n {
+            let q = (p + i) % n;
+            if st.eliminated & (1 << q) == 0 {
+                return q;
+            }
+        }
+        p
+    }
+}

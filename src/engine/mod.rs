@@ -1,0 +1,1137 @@
+//! The engine: legal moves, moves applied, outcomes. General over every construct of the language.
+//!
+//! A turn runs as a small state machine (`Stage`): it pauses wherever the mover has a real choice (a
+//! direction, the kind of the next piece, a piece to take, further pits to select) and runs straight through
+//! everything else. The engine is sans-IO and deterministic; randomness comes from the caller.
+//!
+//! Legality that depends on how a move plays out (`require`, relay loops, `must`) is decided by probing:
+//! the candidate is played on a copy until the ply ends. Only rules that need it pay for it.
+
+mod eval;
+mod state;
+
+use std::fmt;
+
+use crate::ir::*;
+
+pub(crate) use eval::Ctx;
+pub use state::{CaptureCursor, EndReason, Move, Outcome, Stage, State};
+
+/// The rules of one game, variant and player count, ready to play.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    pub rules: Rules,
+    pub(crate) k: usize,
+    pub(crate) all_kinds: KindMask,
+    pub(crate) colour_masks: Vec<KindMask>,
+}
+
+/// A move that cannot be made in this position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveError {
+    GameOver,
+    Illegal { legal: Vec<Move> },
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::GameOver => f.write_str("the game is over"),
+            MoveError::Illegal { .. } => f.write_str("that move is not legal here"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// The longest relay sowing we follow before calling it endless.
+const MAX_RELAY_LAPS: usize = 100_000;
+/// The default ply limit of a game whose file sets none: a guard, never meant to decide a real game.
+pub const DEFAULT_LIMIT: u32 = 20_000;
+
+/// How a ply ends: whose turn is next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Next {
+    Switch,
+    Keep,
+    Respond,
+}
+
+impl Engine {
+    pub fn new(rules: Rules) -> Engine {
+        let k = rules.kinds.len().max(1);
+        let all_kinds = if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
+        let colour_masks = (0..rules.players)
+            .map(|p| {
+                rules.kinds.iter().enumerate().filter(|(_, info)| info.owner == p).fold(0u64, |m, (i, _)| m | (1 << i))
+            })
+            .collect();
+        Engine { rules, k, all_kinds, colour_masks }
+    }
+
+    pub fn kinds(&self) -> usize {
+        self.k
+    }
+
+    /// The position before the first move.
+    pub fn initial_state(&self) -> State {
+        let places = self.rules.places.len();
+        let drops = if self.rules.needs.drops { places } else { 0 };
+        let mut st = State {
+            counts: self.rules.setup.clone(),
+            owner: self.rules.initial_owner.clone(),
+            to_move: 0,
+            phase: 0,
+            eliminated: 0,
+            ply: 0,
+            last_mover: 0,
+            stage: Stage::Start,
+            offered: 0,
+            origin: 0,
+            last: 0,
+            dir: Dir::Ccw,
+            cursor: 0,
+            hand: vec![0; self.k],
+            before: vec![0; drops],
+            dropped: vec![NO_KIND; drops],
+            obliged: false,
+            illegal: false,
+            captured: false,
+            again: false,
+            quiet: 0,
+            round_seen: 0,
+            history: Vec::new(),
+            history_total: 0,
+            captures: 0,
+            result: None,
+        };
+        self.advance_phase(&mut st);
+        self.begin_turn(&mut st);
+        st
+    }
+
+    pub fn outcome<'s>(&self, st: &'s State) -> Option<&'s Outcome> {
+        st.result.as_ref()
+    }
+
+    pub fn phase(&self, st: &State) -> &PhaseRules {
+        &self.rules.phases[st.phase as usize]
+    }
+
+    /// The legal decisions at this point, appended to `out`.
+    pub fn legal_moves(&self, st: &State, out: &mut Vec<Move>) {
+        if st.result.is_some() {
+            return;
+        }
+        match st.stage {
+            Stage::Start => self.start_options(st, out, true),
+            _ => {
+                let start = out.len();
+                self.mid_options(st, out);
+                if self.current_needs_probe(st) {
+                    self.retain_completable(st, out, start);
+                }
+            }
+        }
+    }
+
+    /// Applies a decision after checking that it is legal.
+    pub fn apply(&self, st: &mut State, mv: Move) -> Result<(), MoveError> {
+        if st.result.is_some() {
+            return Err(MoveError::GameOver);
+        }
+        let mut legal = Vec::new();
+        self.legal_moves(st, &mut legal);
+        if !legal.contains(&mv) {
+            return Err(MoveError::Illegal { legal });
+        }
+        self.step(st, mv, false);
+        Ok(())
+    }
+
+    /// Applies a decision taken from `legal_moves` for this very state.
+    #[inline]
+    pub fn apply_unchecked(&self, st: &mut State, mv: Move) {
+        self.step(st, mv, false);
+    }
+
+    // ------------------------------------------------------------ options
+
+    fn start_options(&self, st: &State, out: &mut Vec<Move>, with_pass: bool) {
+        if st.stage == Stage::Respond {
+            out.extend([Move::Accept, Move::Decline]);
+            return;
+        }
+        let phase = self.phase(st);
+        let begin = out.len();
+        let mut counts = [0usize; 16];
+        for (a, action) in phase.actions.iter().enumerate() {
+            let start = out.len();
+            self.begins(st, a as u8, action, out);
+            if self.action_needs_probe(action) || st.obliged {
+                self.retain_completable(st, out, start);
+            }
+            if a < counts.len() {
+                counts[a] = out.len() - start;
+            }
+        }
+        if with_pass {
+            if let Some(pass) = &phase.pass {
+                if pass.unless.iter().all(|&a| counts.get(a as usize).copied().unwrap_or(0) == 0) {
+                    out.push(Move::Pass);
+                }
+            }
+        }
+        debug_assert!(out.len() >= begin);
+    }
+
+    fn begins(&self, st: &State, a: u8, action: &Action, out: &mut Vec<Move>) {
+        let mover = st.to_move;
+        let cx = Ctx::new(mover);
+        match &action.kind {
+            ActionKind::Sow(sow) => {
+                let own = self.colour_mask(mover);
+                self.for_each_in_set(st, cx, &sow.from, |p| {
+                    if (p as usize) < self.rules.n_pits
+                        && self.count(st, p) > 0
+                        && (!sow.last_own || self.count_masked(st, p, own) > 0)
+                        && self.cond(st, cx.at(p), &sow.filter)
+                    {
+                        out.push(Move::Begin { action: a, place: p });
+                    }
+                    true
+                });
+            }
+            ActionKind::Put(put) => {
+                if !self.put_source_ready(st, cx, put) {
+                    return;
+                }
+                self.for_each_in_set(st, cx, &put.into, |p| {
+                    if self.cond(st, cx.at(p), &put.filter) {
+                        out.push(Move::Begin { action: a, place: p });
+                    }
+                    true
+                });
+            }
+            ActionKind::Offer(offer) => {
+                let owned = self.owned_pits(st, mover);
+                if owned < offer.keeping + offer.min.max(1) {
+                    return;
+                }
+                self.for_each_in_set(st, cx, &offer.from, |p| {
+                    if (p as usize) < self.rules.n_pits && st.owner[p as usize] == mover {
+                        out.push(Move::Begin { action: a, place: p });
+                    }
+                    true
+                });
+            }
+        }
+    }
+
+    /// The options in the middle of a turn, before any probing.
+    fn mid_options(&self, st: &State, out: &mut Vec<Move>) {
+        let mover = st.to_move;
+        let cx = Ctx::new(mover);
+        match st.stage {
+            Stage::Start | Stage::Respond => self.start_options(st, out, true),
+            Stage::Direction { .. } => out.extend([Move::Direction(Dir::Ccw), Move::Direction(Dir::Cw)]),
+            Stage::Drop { action } => {
+                let mask = self.drop_mask(st, self.sow_rule(st, action));
+                out.extend((0..self.k as u8).filter(|k| mask & (1 << k) != 0).map(Move::Drop));
+            }
+            Stage::Take { action, cursor } => {
+                let take = &self.sow_rule(st, action).captures[cursor.rule as usize].takes[cursor.take as usize];
+                self.take_options(st, cx.at(cursor.here), take, cursor.min_choice, out);
+            }
+            Stage::Then { action, from } => {
+                let then = self.sow_rule(st, action).then.as_ref();
+                if let Some(then) = then {
+                    let mask = self.kind_mask(st, cx, &then.kinds);
+                    self.for_each_in_set(st, cx, &then.set, |p| {
+                        if p >= from && self.count_masked(st, p, mask) > 0 && self.cond(st, cx.at(p), &then.filter) {
+                            out.push(Move::Pick(p));
+                        }
+                        true
+                    });
+                }
+                out.push(Move::Stop);
+            }
+            Stage::Put { action, done, from } => {
+                let ActionKind::Put(put) = &self.phase(st).actions[action as usize].kind else { return };
+                let more = put.max_times.map_or(true, |m| (done as u32) < m);
+                if more && self.put_source_ready(st, cx, put) {
+                    self.for_each_in_set(st, cx, &put.into, |p| {
+                        if p >= from && self.cond(st, cx.at(p), &put.filter) {
+                            out.push(Move::Pick(p));
+                        }
+                        true
+                    });
+                }
+                if done as u32 >= put.min_times {
+                    out.push(Move::Stop);
+                }
+            }
+            Stage::Offer { action, from } => {
+                let ActionKind::Offer(offer) = &self.phase(st).actions[action as usize].kind else { return };
+                let size = st.offered.count_ones();
+                let owned = self.owned_pits(st, mover);
+                if size < offer.max && owned >= size + 1 + offer.keeping {
+                    self.for_each_in_set(st, cx, &offer.from, |p| {
+                        if p >= from && (p as usize) < self.rules.n_pits && st.owner[p as usize] == mover && st.offered & (1 << p) == 0 {
+                            out.push(Move::Pick(p));
+                        }
+                        true
+                    });
+                }
+                if size >= offer.min && offer.requires.iter().all(|c| self.cond(st, cx, c)) {
+                    out.push(Move::Stop);
+                }
+            }
+        }
+    }
+
+    fn take_options(&self, st: &State, cx: Ctx, take: &TakeRule, min_choice: u32, out: &mut Vec<Move>) {
+        let mask = self.kind_mask(st, cx, &take.kinds);
+        for group in self.source_groups(take) {
+            let start = out.len();
+            for set in group {
+                self.for_each_in_set(st, cx, set, |p| {
+                    for k in 0..self.k as u8 {
+                        let code = p as u32 * 64 + k as u32;
+                        if mask & (1 << k) != 0 && st.counts[p as usize * self.k + k as usize] > 0 && code >= min_choice {
+                            out.push(Move::Take { place: p, kind: k });
+                        }
+                    }
+                    true
+                });
+            }
+            if out.len() > start {
+                return;
+            }
+        }
+    }
+
+    /// The alternative groups of places a take draws from; `check` fills in `here` when the file names none.
+    fn source_groups<'r>(&self, take: &'r TakeRule) -> &'r [Vec<Set>] {
+        &take.from
+    }
+
+    /// The kinds the mover may drop next, as bits.
+    fn drop_mask(&self, st: &State, sow: &Sow) -> KindMask {
+        let mut mask = 0u64;
+        let mut total = 0u32;
+        for k in 0..self.k {
+            if st.hand[k] > 0 {
+                mask |= 1 << k;
+                total += st.hand[k] as u32;
+            }
+        }
+        if sow.last_own {
+            let own = self.colour_mask(st.to_move);
+            if total == 1 {
+                mask &= own;
+            } else {
+                // Keep one piece of his own colour for last.
+                for k in 0..self.k {
+                    if own & (1 << k) != 0 && st.hand[k] == 1 && (own & mask).count_ones() == 1 {
+                        mask &= !(1 << k);
+                    }
+                }
+            }
+        }
+        mask
+    }
+
+    fn put_source_ready(&self, st: &State, cx: Ctx, put: &Put) -> bool {
+        match self.place(st, cx, &put.from) {
+            Some(src) => self.count_masked(st, src, self.kind_mask(st, cx, &put.kinds)) >= put.count,
+            None => false,
+        }
+    }
+
+    fn owned_pits(&self, st: &State, player: u8) -> u32 {
+        st.owner.iter().filter(|&&o| o == player).count() as u32
+    }
+
+    /// The sowing rules of an action; the stages that call this only exist for sowing actions.
+    fn sow_rule(&self, st: &State, action: u8) -> &Sow {
+        match self.phase(st).actions.get(action as usize).map(|a| &a.kind) {
+            Some(ActionKind::Sow(s)) => s,
+            _ => unreachable!("a sowing stage always belongs to a sowing action"),
+        }
+    }
+
+    fn action_needs_probe(&self, action: &Action) -> bool {
+        match &action.kind {
+            ActionKind::Sow(s) => s.lookahead,
+            ActionKind::Put(_) => false,
+            ActionKind::Offer(_) => true,
+        }
+    }
+
+    fn current_needs_probe(&self, st: &State) -> bool {
+        let action = match st.stage {
+            Stage::Start | Stage::Respond => return false,
+            Stage::Direction { action }
+            | Stage::Drop { action }
+            | Stage::Take { action, .. }
+            | Stage::Then { action, .. }
+            | Stage::Put { action, .. }
+            | Stage::Offer { action, .. } => action,
+        };
+        st.obliged || self.action_needs_probe(&self.phase(st).actions[action as usize])
+    }
+
+    /// Keeps in `out[start..]` only the moves that can be completed into a legal ply.
+    fn retain_completable(&self, st: &State, out: &mut Vec<Move>, start: usize) {
+        let mut keep = start;
+        for i in start..out.len() {
+            let mv = out[i];
+            if self.completable(st, mv) {
+                out[keep] = mv;
+                keep += 1;
+            }
+        }
+        out.truncate(keep);
+    }
+
+    fn completable(&self, st: &State, mv: Move) -> bool {
+        let mut probe = st.clone();
+        let ply = probe.ply;
+        self.step(&mut probe, mv, true);
+        self.probe_rest(&probe, ply)
+    }
+
+    fn probe_rest(&self, st: &State, ply: u32) -> bool {
+        if st.illegal {
+            return false;
+        }
+        if st.ply != ply {
+            return true;
+        }
+        let mut options = Vec::new();
+        self.mid_options(st, &mut options);
+        options.into_iter().any(|mv| {
+            let mut next = st.clone();
+            self.step(&mut next, mv, true);
+            self.probe_rest(&next, ply)
+        })
+    }
+
+    // ------------------------------------------------------------ the turn machine
+
+    /// Runs one decision. `probe`: we are only looking ahead, so the ply's aftermath (turn passing, end rules)
+    /// is skipped.
+    fn step(&self, st: &mut State, mv: Move, probe: bool) {
+        match (st.stage, mv) {
+            (Stage::Respond, Move::Accept) => {
+                self.accept_offer(st);
+                self.end_ply(st, Next::Keep, probe);
+            }
+            (Stage::Respond, Move::Decline) => {
+                st.offered = 0;
+                self.end_ply(st, Next::Keep, probe);
+            }
+            (Stage::Start, Move::Pass) => self.end_ply(st, Next::Switch, probe),
+            (Stage::Start, Move::Begin { action, place }) => self.begin(st, action, place, probe),
+            (Stage::Direction { action }, Move::Direction(dir)) => self.start_sow(st, action, dir, probe),
+            (Stage::Drop { action }, Move::Drop(kind)) => {
+                self.drop_one(st, kind, self.sow_rule(st, action).skip_origin);
+                self.continue_sow(st, action, probe);
+            }
+            (Stage::Take { action, mut cursor }, Move::Take { place, kind }) => {
+                let take = &self.sow_rule(st, action).captures[cursor.rule as usize].takes[cursor.take as usize];
+                let cx = Ctx::new(st.to_move).at(cursor.here);
+                if let Some(to) = self.take_target(st, cx, take) {
+                    self.move_pieces(st, place, to, 1u64 << kind, 1);
+                }
+                cursor.left = cursor.left.saturating_sub(1);
+                cursor.min_choice = place as u32 * 64 + kind as u32;
+                if cursor.left == 0 {
+                    cursor.take += 1;
+                }
+                self.run_capture(st, action, cursor, probe);
+            }
+            (Stage::Then { action, .. }, Move::Pick(p)) => {
+                if let Some(then) = &self.sow_rule(st, action).then {
+                    self.then_take(st, then, p);
+                }
+                st.stage = Stage::Then { action, from: p + 1 };
+                self.settle_selection(st, probe);
+            }
+            (Stage::Then { .. }, Move::Stop) => self.end_sow_turn(st, probe),
+            (Stage::Put { action, done, .. }, Move::Pick(p)) => {
+                self.put_once(st, action, p);
+                st.stage = Stage::Put { action, done: done.saturating_add(1), from: p };
+                self.settle_selection(st, probe);
+            }
+            (Stage::Put { .. }, Move::Stop) => self.end_ply(st, Next::Switch, probe),
+            (Stage::Offer { action, .. }, Move::Pick(p)) => {
+                st.offered |= 1 << p;
+                st.stage = Stage::Offer { action, from: p + 1 };
+                self.settle_selection(st, probe);
+            }
+            (Stage::Offer { .. }, Move::Stop) => self.end_ply(st, Next::Respond, probe),
+            _ => st.illegal = true,
+        }
+    }
+
+    fn begin(&self, st: &mut State, action: u8, place: PlaceId, probe: bool) {
+        let phase = self.phase(st);
+        let Some(act) = phase.actions.get(action as usize) else {
+            st.illegal = true;
+            return;
+        };
+        match &act.kind {
+            ActionKind::Sow(sow) => {
+                st.origin = place;
+                match sow.dir {
+                    DirRule::Fixed(dir) => self.start_sow(st, action, dir, probe),
+                    DirRule::Choose => st.stage = Stage::Direction { action },
+                }
+            }
+            ActionKind::Put(_) => {
+                self.put_once(st, action, place);
+                st.stage = Stage::Put { action, done: 1, from: place };
+                self.settle_selection(st, probe);
+            }
+            ActionKind::Offer(_) => {
+                st.offered = 1 << place;
+                st.stage = Stage::Offer { action, from: place + 1 };
+                self.settle_selection(st, probe);
+            }
+        }
+    }
+
+    /// In a selection (`then may`, `put`, `offer`), stops by itself when stopping is the only option left.
+    fn settle_selection(&self, st: &mut State, probe: bool) {
+        let mut options = Vec::new();
+        self.mid_options(st, &mut options);
+        match options.as_slice() {
+            [Move::Stop] => self.step(st, Move::Stop, probe),
+            [] => st.illegal = true,
+            _ => {}
+        }
+    }
+
+    fn start_sow(&self, st: &mut State, action: u8, dir: Dir, probe: bool) {
+        st.dir = dir;
+        st.cursor = st.origin;
+        if self.rules.needs.drops {
+            st.dropped.fill(NO_KIND);
+        }
+        self.lift(st, st.origin);
+        self.continue_sow(st, action, probe);
+    }
+
+    fn lift(&self, st: &mut State, p: PlaceId) {
+        let base = p as usize * self.k;
+        for k in 0..self.k {
+            st.hand[k] = st.hand[k].saturating_add(st.counts[base + k]);
+            st.counts[base + k] = 0;
+        }
+    }
+
+    /// Drops the pieces in hand, pausing where the mover chooses a kind, relaying where the rules say.
+    fn continue_sow(&self, st: &mut State, action: u8, probe: bool) {
+        let sow = self.sow_rule(st, action);
+        let mut relay_seen: Vec<u64> = Vec::new();
+        loop {
+            if self.k == 1 {
+                while st.hand[0] > 0 {
+                    self.drop_one(st, 0, sow.skip_origin);
+                }
+            } else {
+                loop {
+                    let kind = if sow.order_chosen {
+                        let mask = self.drop_mask(st, sow);
+                        match mask.count_ones() {
+                            0 => break,
+                            1 => mask.trailing_zeros() as u8,
+                            _ => {
+                                st.stage = Stage::Drop { action };
+                                return;
+                            }
+                        }
+                    } else {
+                        match st.hand.iter().position(|&n| n > 0) {
+                            Some(k) => k as u8,
+                            None => break,
+                        }
+                    };
+                    self.drop_one(st, kind, sow.skip_origin);
+                }
+            }
+            st.last = st.cursor;
+            let Some(relay) = &sow.relay else { break };
+            let last = st.last;
+            if (last as usize) >= self.rules.n_pits || !self.cond(st, Ctx::new(st.to_move).at(last), relay) {
+                break;
+            }
+            // A relay that comes back to a (board, pit) it has seen would never end: the move is illegal.
+            let key = hash_parts(&[&st.counts], last as u64);
+            if relay_seen.contains(&key) || relay_seen.len() >= MAX_RELAY_LAPS {
+                st.illegal = true;
+                st.stage = Stage::Start;
+                st.ply += 1;
+                return;
+            }
+            relay_seen.push(key);
+            self.lift(st, last);
+        }
+        self.after_sow(st, action, probe);
+    }
+
+    #[inline]
+    fn drop_one(&self, st: &mut State, kind: u8, skip_origin: bool) {
+        let row = (st.to_move as usize * 2 + st.dir as usize) * self.rules.places.len();
+        let mut pos = self.rules.next[row + st.cursor as usize];
+        if pos == st.origin && skip_origin {
+            pos = self.rules.next[row + pos as usize];
+        }
+        let i = pos as usize * self.k + kind as usize;
+        if self.rules.needs.drops {
+            st.before[pos as usize] = self.count(st, pos);
+            st.dropped[pos as usize] = kind;
+        }
+        st.counts[i] = st.counts[i].saturating_add(1);
+        st.hand[kind as usize] -= 1;
+        st.cursor = pos;
+    }
+
+    fn after_sow(&self, st: &mut State, action: u8, probe: bool) {
+        st.stage = Stage::Start;
+        let sow = self.sow_rule(st, action);
+        let cx = Ctx::new(st.to_move).at(st.last);
+        if let Some(req) = &sow.require {
+            if !self.cond(st, cx, req) {
+                st.illegal = true;
+            }
+        }
+        for (r, rule) in sow.captures.iter().enumerate() {
+            if self.cond(st, cx, &rule.when) {
+                let cursor = CaptureCursor { rule: r as u8, walk: 0, here: st.last, take: 0, left: 0, steps: 0, min_choice: 0 };
+                self.run_capture(st, action, cursor, probe);
+                return;
+            }
+        }
+        self.after_capture(st, action, probe);
+    }
+
+    /// Applies the takes of a capture at each pit of its chain, pausing where the mover chooses a piece.
+    fn run_capture(&self, st: &mut State, action: u8, mut cur: CaptureCursor, probe: bool) {
+        let sow = self.sow_rule(st, action);
+        let rule = &sow.captures[cur.rule as usize];
+        let snapshot = rule.cancel.as_ref().map(|_| st.counts.clone());
+        let mover = st.to_move;
+        loop {
+            while (cur.take as usize) < rule.takes.len() {
+                let take = &rule.takes[cur.take as usize];
+                let cx = Ctx::new(mover).at(cur.here);
+                if !take.chosen {
+                    if self.take_all(st, cx, take) > 0 {
+                        st.captured = true;
+                    }
+                    cur.take += 1;
+                    continue;
+                }
+                if cur.left == 0 {
+                    cur.left = take.count.unwrap_or(1).min(255) as u8;
+                    cur.min_choice = 0;
+                }
+                let mut options = Vec::new();
+                self.take_options(st, cx, take, cur.min_choice, &mut options);
+                match options.as_slice() {
+                    [] => {
+                        cur.left = 0;
+                        cur.take += 1;
+                    }
+                    [Move::Take { place, kind }] => {
+                        if let Some(to) = self.take_target(st, cx, take) {
+                            self.move_pieces(st, *place, to, 1 << kind, 1);
+                            st.captured = true;
+                        }
+                        cur.min_choice = *place as u32 * 64 + *kind as u32;
+                        cur.left -= 1;
+                        if cur.left == 0 {
+                            cur.take += 1;
+                        }
+                    }
+                    _ => {
+                        st.captured = true;
+                        st.stage = Stage::Take { action, cursor: cur };
+                        return;
+                    }
+                }
+            }
+            match self.next_chain_pit(st, rule, &mut cur) {
+                Some(p) => {
+                    cur.here = p;
+                    cur.take = 0;
+                    cur.left = 0;
+                }
+                None => break,
+            }
+        }
+        if let (Some(cancel), Some(snapshot)) = (&rule.cancel, snapshot) {
+            if self.cond(st, Ctx::new(mover).at(st.last), cancel) {
+                st.counts = snapshot;
+                st.captured = false;
+            }
+        }
+        st.stage = Stage::Start;
+        self.after_capture(st, action, probe);
+    }
+
+    /// The next pit of the chain, walking backward then forward from the last pit.
+    fn next_chain_pit(&self, st: &State, rule: &CaptureRule, cur: &mut CaptureCursor) -> Option<PlaceId> {
+        let chain = rule.chain.as_ref()?;
+        let n = self.rules.n_pits;
+        if (st.last as usize) >= n {
+            return None;
+        }
+        if cur.walk == 0 {
+            cur.walk = if chain.backward { 1 } else { 2 };
+            cur.here = st.last;
+            cur.steps = 0;
+        }
+        loop {
+            if cur.walk == 2 && !chain.forward {
+                return None;
+            }
+            let dir = if cur.walk == 1 { st.dir.reverse() } else { st.dir };
+            let p = self.rules.pit_next[dir as usize * n + cur.here as usize];
+            cur.steps = cur.steps.saturating_add(1);
+            if p != st.last && (cur.steps as usize) < n && self.cond(st, Ctx::new(st.to_move).at(p), &chain.cond) {
+                return Some(p);
+            }
+            if cur.walk == 1 && chain.forward {
+                cur.walk = 2;
+                cur.here = st.last;
+                cur.steps = 0;
+                continue;
+            }
+            return None;
+        }
+    }
+
+    fn after_capture(&self, st: &mut State, action: u8, probe: bool) {
+        let sow = self.sow_rule(st, action);
+        let cx = Ctx::new(st.to_move).at(st.last);
+        st.again = sow.again.as_ref().is_some_and(|c| self.cond(st, cx, c));
+        if let Some(then) = &sow.then {
+            if then.must {
+                let mut picks = Vec::new();
+                let mask = self.kind_mask(st, cx, &then.kinds);
+                self.for_each_in_set(st, cx, &then.set, |p| {
+                    if self.count_masked(st, p, mask) > 0 && self.cond(st, cx.at(p), &then.filter) {
+                        picks.push(p);
+                    }
+                    true
+                });
+                for p in picks {
+                    self.then_take(st, then, p);
+                }
+            } else {
+                st.stage = Stage::Then { action, from: 0 };
+                self.settle_selection(st, probe);
+                return;
+            }
+        }
+        self.end_sow_turn(st, probe);
+    }
+
+    fn end_sow_turn(&self, st: &mut State, probe: bool) {
+        let next = if st.again { Next::Keep } else { Next::Switch };
+        self.end_ply(st, next, probe);
+    }
+
+    fn then_take(&self, st: &mut State, then: &ThenRule, p: PlaceId) {
+        let cx = Ctx::new(st.to_move).at(p);
+        let mask = self.kind_mask(st, cx, &then.kinds);
+        if let Some(to) = self.place(st, cx, &then.to) {
+            self.move_pieces(st, p, to, mask, u32::MAX);
+        }
+    }
+
+    fn put_once(&self, st: &mut State, action: u8, p: PlaceId) {
+        let ActionKind::Put(put) = &self.phase(st).actions[action as usize].kind else { return };
+        let cx = Ctx::new(st.to_move).at(p);
+        let mask = self.kind_mask(st, cx, &put.kinds);
+        if let Some(src) = self.place(st, cx, &put.from) {
+            self.move_pieces(st, src, p, mask, put.count);
+        }
+    }
+
+    fn accept_offer(&self, st: &mut State) {
+        let offerer = st.last_mover;
+        let cx = Ctx::new(offerer);
+        let offer = self.phase(st).actions.iter().find_map(|a| match &a.kind {
+            ActionKind::Offer(o) => Some(o),
+            _ => None,
+        });
+        if let Some(offer) = offer {
+            for effect in &offer.on_accept {
+                match effect {
+                    Effect::GiveOffered(who) => {
+                        let who = self.player(st, cx, who);
+                        for p in 0..self.rules.n_pits {
+                            if st.offered & (1 << p) != 0 {
+                                st.owner[p] = who;
+                            }
+                        }
+                    }
+                    Effect::Take(take) => {
+                        self.take_all(st, cx, take);
+                    }
+                }
+            }
+        }
+        st.offered = 0;
+    }
+
+    fn take_target(&self, st: &State, cx: Ctx, take: &TakeRule) -> Option<PlaceId> {
+        match &take.to {
+            TakeTo::Place(p) => self.place(st, cx, p),
+            TakeTo::Each(_) => None,
+        }
+    }
+
+    /// Moves the pieces of a (non-chosen) take; returns how many moved.
+    fn take_all(&self, st: &mut State, cx: Ctx, take: &TakeRule) -> u32 {
+        let mask = self.kind_mask(st, cx, &take.kinds);
+        let limit = take.count.unwrap_or(u32::MAX);
+        let mut targets: Vec<PlaceId> = Vec::new();
+        match &take.to {
+            TakeTo::Place(p) => targets.extend(self.place(st, cx, p)),
+            TakeTo::Each(set) => self.for_each_in_set(st, cx, set, |p| {
+                targets.push(p);
+                true
+            }),
+        }
+        let mut moved = 0;
+        for to in targets {
+            let mut left = limit;
+            for group in self.source_groups(take) {
+                let mut sources: Vec<PlaceId> = Vec::new();
+                for set in group {
+                    self.for_each_in_set(st, cx, set, |p| {
+                        sources.push(p);
+                        true
+                    });
+                }
+                if sources.iter().all(|&p| self.count_masked(st, p, mask) == 0) {
+                    continue;
+                }
+                for p in sources {
+                    if left == 0 {
+                        break;
+                    }
+                    let n = self.move_pieces(st, p, to, mask, left);
+                    left -= n;
+                    moved += n;
+                }
+                break;
+            }
+        }
+        moved
+    }
+
+    /// Moves up to `limit` pieces of the kinds in `mask` from one place to another, kinds in order.
+    fn move_pieces(&self, st: &mut State, from: PlaceId, to: PlaceId, mask: KindMask, limit: u32) -> u32 {
+        if from == to {
+            return 0;
+        }
+        let mut left = limit;
+        for k in 0..self.k {
+            if mask & (1 << k) == 0 || left == 0 {
+                continue;
+            }
+            let (fi, ti) = (from as usize * self.k + k, to as usize * self.k + k);
+            let n = (st.counts[fi] as u32).min(left);
+            st.counts[fi] -= n as u8;
+            st.counts[ti] = st.counts[ti].saturating_add(n as u8);
+            left -= n;
+        }
+        limit - left
+    }
+
+    // ------------------------------------------------------------ between plies
+
+    fn end_ply(&self, st: &mut State, next: Next, probe: bool) {
+        let mover = st.to_move;
+        if st.obliged {
+            if let Some(must) = &self.phase(st).must {
+                if !self.cond(st, Ctx::new(mover), &must.after) {
+                    st.illegal = true;
+                }
+            }
+        }
+        st.ply += 1;
+        st.stage = Stage::Start;
+        if probe {
+            return;
+        }
+        st.last_mover = mover;
+        if st.captured {
+            st.captures += 1;
+        }
+        if self.rules.needs.rounds {
+            self.count_quiet_round(st, mover);
+        }
+        match next {
+            Next::Switch => st.to_move = self.next_active(st, mover),
+            Next::Keep => {}
+            Next::Respond => {
+                st.to_move = self.next_active(st, mover);
+                st.stage = Stage::Respond;
+            }
+        }
+        st.captured = false;
+        st.again = false;
+        st.obliged = false;
+        self.advance_phase(st);
+        self.begin_turn(st);
+    }
+
+    fn count_quiet_round(&self, st: &mut State, mover: u8) {
+        if st.captured {
+            st.quiet = 0;
+            st.round_seen = 0;
+            return;
+        }
+        st.round_seen |= 1 << mover;
+        self.complete_round(st);
+        if self.counts_turns(st) {
+            st.quiet += 1;
+        }
+    }
+
+    fn complete_round(&self, st: &mut State) {
+        if self.counts_turns(st) {
+            return;
+        }
+        let active = self.active_mask(st);
+        if st.round_seen & active == active {
+            st.quiet += 1;
+            st.round_seen = 0;
+        }
+    }
+
+    fn counts_turns(&self, st: &State) -> bool {
+        self.end_rules(st).any(|r| matches!(r, EndRule::Draw { rounds: false, .. }))
+    }
+
+    fn active_mask(&self, st: &State) -> u8 {
+        let all = if self.rules.players >= 8 { u8::MAX } else { (1u8 << self.rules.players) - 1 };
+        all & !st.eliminated
+    }
+
+    fn advance_phase(&self, st: &mut State) {
+        while (st.phase as usize) + 1 < self.rules.phases.len() {
+            let Some(until) = &self.phase(st).until else { break };
+            if !self.cond(st, Ctx::new(st.to_move), until) {
+                break;
+            }
+            st.phase += 1;
+            st.quiet = 0;
+            st.round_seen = 0;
+        }
+    }
+
+    fn end_rules<'a>(&'a self, st: &State) -> impl Iterator<Item = &'a EndRule> {
+        self.rules.phases[st.phase as usize].end.items.iter().chain(self.rules.end.items.iter())
+    }
+
+    /// The end rules, the ply limit, obligations and repetitions, checked as a new turn begins.
+    fn begin_turn(&self, st: &mut State) {
+        if st.ply > 0 && self.check_end_rules(st) {
+            return;
+        }
+        let limit = self.phase(st).end.limit.or(self.rules.end.limit).unwrap_or(self.rules.limit);
+        if st.ply >= limit {
+            return self.finish(st, EndReason::Limit);
+        }
+        if st.stage == Stage::Start && !self.compute_obligation(st) {
+            return self.finish(st, EndReason::Obligation);
+        }
+        if self.rules.needs.repetition && self.seen_before(st) {
+            return self.finish(st, EndReason::Repetition);
+        }
+        if st.stage == Stage::Start && !self.has_any_move(st) {
+            self.finish(st, EndReason::Stuck);
+        }
+    }
+
+    /// Returns true when the game ended.
+    fn check_end_rules(&self, st: &mut State) -> bool {
+        let phase = &self.rules.phases[st.phase as usize];
+        for rule in phase.end.items.iter().chain(self.rules.end.items.iter()) {
+            let cx = Ctx::new(st.to_move);
+            let reason = match rule {
+                EndRule::When(c) => self.cond(st, cx, c).then_some(EndReason::Condition),
+                EndRule::Repetition => None,
+                EndRule::Stuck => (st.stage == Stage::Start && !self.has_any_move(st)).then_some(EndReason::Stuck),
+                EndRule::NobodyCanMove => {
+                    let players: Vec<u8> = self.active_players(st).collect();
+                    players.iter().all(|&p| !self.can_begin(st, p)).then_some(EndReason::NobodyCanMove)
+                }
+                EndRule::Draw { count, .. } => (st.quiet >= *count).then_some(EndReason::NoCapture),
+                EndRule::Eliminate(c) => {
+                    let out: Vec<u8> = self.active_players(st).filter(|&p| self.cond(st, Ctx::new(p).bound(p), c)).collect();
+                    out.into_iter().find_map(|p| self.eliminate(st, p))
+                }
+                EndRule::EliminateStuck => {
+                    let mut reason = None;
+                    while reason.is_none() && st.stage == Stage::Start && !self.can_begin(st, st.to_move) {
+                        let p = st.to_move;
+                        reason = self.eliminate(st, p);
+                    }
+                    reason
+                }
+            };
+            if let Some(reason) = reason {
+                self.finish(st, reason);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Takes a player out; returns `LastStanding` when only one is left.
+    fn eliminate(&self, st: &mut State, p: u8) -> Option<EndReason> {
+        st.eliminated |= 1 << p;
+        st.round_seen &= !(1 << p);
+        if self.rules.needs.rounds {
+            self.complete_round(st);
+        }
+        if st.to_move == p {
+            st.to_move = self.next_active(st, p);
+        }
+        (self.rules.players > 1 && self.active_mask(st).count_ones() <= 1).then_some(EndReason::LastStanding)
+    }
+
+    /// Whether `player`, were it his turn, could start an action (passing aside).
+    fn can_begin(&self, st: &State, player: u8) -> bool {
+        let mut probe = st.clone();
+        probe.to_move = player;
+        probe.stage = Stage::Start;
+        probe.obliged = false;
+        let mut out = Vec::new();
+        self.start_options(&probe, &mut out, false);
+        !out.is_empty()
+    }
+
+    fn has_any_move(&self, st: &State) -> bool {
+        let phase = self.phase(st);
+        let simple = !st.obliged && st.stage == Stage::Start && phase.actions.iter().all(|a| !self.action_needs_probe(a));
+        if simple && phase.pass.is_some() {
+            return true;
+        }
+        let mut out = Vec::new();
+        if simple {
+            for (a, action) in phase.actions.iter().enumerate() {
+                self.begins(st, a as u8, action, &mut out);
+                if !out.is_empty() {
+                    return true;
+                }
+            }
+            return false;
+        }
+        self.start_options(st, &mut out, true);
+        !out.is_empty()
+    }
+
+    /// Sets `obliged` for the mover; returns false when an obligation with `else end` cannot be met.
+    fn compute_obligation(&self, st: &mut State) -> bool {
+        let Some(must) = &self.phase(st).must else { return true };
+        st.obliged = false;
+        if !self.cond(st, Ctx::new(st.to_move), &must.when) {
+            return true;
+        }
+        st.obliged = true;
+        let mut out = Vec::new();
+        self.start_options(st, &mut out, false);
+        if out.is_empty() {
+            st.obliged = false;
+            return !must.otherwise_end;
+        }
+        true
+    }
+
+    fn seen_before(&self, st: &mut State) -> bool {
+        let n = self.rules.n_pits * self.k;
+        let total: u32 = st.counts[..n].iter().map(|&c| c as u32).sum();
+        if total != st.history_total {
+            st.history.clear();
+            st.history_total = total;
+        }
+        let flags = [st.to_move, st.phase, st.eliminated, (st.stage == Stage::Respond) as u8];
+        let key = hash_parts(&[&st.counts, &st.owner, &flags], st.offered);
+        if st.history.contains(&key) {
+            return true;
+        }
+        st.history.push(key);
+        false
+    }
+
+    /// Ends the game: sweeps the board, scores, and decides the winners.
+    fn finish(&self, st: &mut State, reason: EndReason) {
+        let sweeps: Vec<&(Set, PlaceExpr)> =
+            self.rules.phases[st.phase as usize].end.sweeps.iter().chain(self.rules.end.sweeps.iter()).collect();
+        for (set, to) in sweeps {
+            let mut places = Vec::new();
+            self.for_each_in_set(st, Ctx::new(st.to_move), set, |p| {
+                places.push(p);
+                true
+            });
+            for p in places {
+                if let Some(dest) = self.place(st, Ctx::new(st.to_move).at(p), to) {
+                    self.move_pieces(st, p, dest, self.all_kinds, u32::MAX);
+                }
+            }
+        }
+        let scores: Vec<i32> =
+            (0..self.rules.players).map(|p| self.num(st, Ctx::new(p).bound(p), &self.rules.score)).collect();
+        let winners = self.winners(st, reason, &scores);
+        st.stage = Stage::Start;
+        st.result = Some(Outcome { winners, scores, reason });
+    }
+
+    fn winners(&self, st: &State, reason: EndReason, scores: &[i32]) -> u8 {
+        if let Some(goal) = &self.rules.goal {
+            return if self.cond(st, Ctx::new(0), goal) { 1 } else { 0 };
+        }
+        match reason {
+            EndReason::NoCapture => return 0,
+            EndReason::LastStanding => return self.active_mask(st),
+            _ => {}
+        }
+        let active: Vec<u8> = self.active_players(st).collect();
+        let Some(best) = active.iter().map(|&p| scores[p as usize]).max() else { return 0 };
+        let top = active.iter().filter(|&&p| scores[p as usize] == best).fold(0u8, |m, &p| m | (1 << p));
+        if top.count_ones() == 1 {
+            return top;
+        }
+        match self.rules.ties {
+            Ties::Draw => 0,
+            Ties::Shared => top,
+            Ties::LastMover if top & (1 << st.last_mover) != 0 => 1 << st.last_mover,
+            Ties::LastMover => 0,
+        }
+    }
+}
+
+/// FNV-1a over byte slices and one extra word: a cheap, stable position key.
+fn hash_parts(parts: &[&[u8]], extra: u64) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in parts.iter().flat_map(|p| p.iter()) {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    for b in extra.to_le_bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}

@@ -1,0 +1,149 @@
+//! The state of a game in play, and the decisions a player can make.
+
+use serde::{Deserialize, Serialize};
+
+use crate::ir::{Dir, PlaceId};
+
+/// Everything that decides what happens next. Flat arrays, indexed by place (and kind).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct State {
+    /// Pieces per place and kind: `counts[place * kinds + kind]`.
+    pub counts: Vec<u8>,
+    /// The current owner of each pit (`NO_PLAYER` for nobody); trades change it.
+    pub owner: Vec<u8>,
+    /// The player who decides next.
+    pub to_move: u8,
+    pub phase: u8,
+    /// Eliminated players, as bits.
+    pub eliminated: u8,
+    /// Plies played so far.
+    pub ply: u32,
+    /// The player who made the last ply.
+    pub last_mover: u8,
+    /// Where in a turn we are: its start, or a decision in the middle of it.
+    pub stage: Stage,
+    /// Pits of a pending or partly made offer, as bits.
+    pub offered: u64,
+    /// The sowing in progress or just ended: its origin, last place, direction and pieces still in hand.
+    pub origin: PlaceId,
+    pub last: PlaceId,
+    pub dir: Dir,
+    pub cursor: PlaceId,
+    pub hand: Vec<u8>,
+    /// Per place: its count just before, and the kind of, the last piece dropped there this move
+    /// (kept only when a rule reads `before` or `dropped`).
+    pub before: Vec<u8>,
+    pub dropped: Vec<u8>,
+    /// The mover is bound by an obligation (`must`) this turn.
+    pub obliged: bool,
+    /// A `require` failed or a relay looped: this line of play is illegal (only seen while looking ahead).
+    pub illegal: bool,
+    /// Pieces were captured during the current ply.
+    pub captured: bool,
+    /// The current sowing gives the mover another turn.
+    pub again: bool,
+    /// For `draw when no capture for N rounds|turns`: rounds (or turns) without capture, and who has moved
+    /// in the current round.
+    pub quiet: u32,
+    pub round_seen: u8,
+    /// Hashes of earlier positions since the number of pieces on the board last changed, for `repetition`;
+    /// positions with different numbers of pieces on the board cannot be equal.
+    pub history: Vec<u64>,
+    pub history_total: u32,
+    /// Plies with a capture so far, for statistics.
+    pub captures: u32,
+    pub result: Option<Outcome>,
+}
+
+/// The point of decision within a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Stage {
+    /// A turn begins: choose an action (and where), pass, or answer an offer.
+    Start,
+    /// Answer the offer in `offered`, made by `last_mover`.
+    Respond,
+    /// Choose the direction of the sowing from `origin`.
+    Direction { action: u8 },
+    /// Choose the kind of the next piece to drop.
+    Drop { action: u8 },
+    /// Choose a piece to take in a capture.
+    Take { action: u8, cursor: CaptureCursor },
+    /// Choose further pits for `then may take`, from pit `from` on, or stop.
+    Then { action: u8, from: PlaceId },
+    /// Choose a further pit to put pieces into, from pit `from` on, or stop.
+    Put { action: u8, done: u8, from: PlaceId },
+    /// Choose a further pit to offer, from pit `from` on, or stop.
+    Offer { action: u8, from: PlaceId },
+}
+
+/// Where a capture stands: which rule, which walk of its chain, which pit, which take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CaptureCursor {
+    pub rule: u8,
+    /// 0: the last pit; 1: walking backward; 2: walking forward.
+    pub walk: u8,
+    pub here: PlaceId,
+    pub take: u8,
+    /// Pieces still to take for this take.
+    pub left: u8,
+    pub steps: u8,
+    /// The smallest choice allowed next within one take (`place * 64 + kind`), so that several pieces
+    /// taken by one `take N chosen` are chosen in one order only.
+    pub min_choice: u32,
+}
+
+/// One decision. A ply is one or more of them; `notation` prints and reads whole plies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Move {
+    /// Start action `action` of the phase at `place` (the pit to sow from, put into, or offer).
+    Begin { action: u8, place: PlaceId },
+    Pass,
+    Accept,
+    Decline,
+    Direction(Dir),
+    /// Drop a piece of this kind next.
+    Drop(u8),
+    /// Take one piece of `kind` from `place`.
+    Take { place: PlaceId, kind: u8 },
+    /// Add a pit to the current selection.
+    Pick(PlaceId),
+    /// End the current selection.
+    Stop,
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winners as bits; none for a draw or a lost solitaire.
+    pub winners: u8,
+    pub scores: Vec<i32>,
+    pub reason: EndReason,
+}
+
+impl Outcome {
+    pub fn is_draw(&self) -> bool {
+        self.winners == 0
+    }
+    pub fn winner_list(&self) -> Vec<u8> {
+        (0..8).filter(|p| self.winners & (1 << p) != 0).collect()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// An `end when CONDITION` rule held.
+    Condition,
+    Repetition,
+    /// The player to move could not move (`when stuck`, or no rule covered it).
+    Stuck,
+    NobodyCanMove,
+    /// `draw when no capture for ...`
+    NoCapture,
+    /// All other players were eliminated.
+    LastStanding,
+    /// An obligation (`must ... else end`) could not be met.
+    Obligation,
+    /// The ply limit was reached.
+    Limit,
+}

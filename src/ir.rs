@@ -1,0 +1,340 @@
+//! Lowered rules: the simplest form that runs.
+//!
+//! `check` is the only producer of `Rules`: names are resolved to indices, the chosen variant and player
+//! count are applied, tracks and opposite pits are precomputed. The engine reads nothing else: no AST, no
+//! strings while playing (names are kept only for printing).
+
+use serde::Serialize;
+
+/// A place index: pits first (`0..n_pits`), then on-track stores, then off-board places.
+pub type PlaceId = u16;
+/// A kind-of-piece index.
+pub type KindId = u8;
+/// A set of kinds as bits.
+pub type KindMask = u64;
+
+pub const NO_PLAYER: u8 = u8::MAX;
+pub const NO_KIND: u8 = u8::MAX;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Rules {
+    pub game: String,
+    pub variant: String,
+    pub about: String,
+    pub players: u8,
+    pub shape: Shape,
+    pub n_pits: usize,
+    pub places: Vec<PlaceInfo>,
+    pub kinds: Vec<KindInfo>,
+    /// The pits and stores in counter-clockwise order around the board.
+    pub track: Vec<PlaceId>,
+    /// For each place on the track, the next on-track place in each direction (`[ccw, cw]`), per mover:
+    /// places a mover's sowing skips (`skip store(opponent)`) are already left out. Indexed
+    /// `[(mover * 2 + dir) * places + place]`.
+    pub next: Vec<PlaceId>,
+    /// The next pit (stores left out) in each direction, indexed `[dir * n_pits + pit]`; for chains.
+    pub pit_next: Vec<PlaceId>,
+    /// The pit across the board, or the pit itself on a ring.
+    pub opposite: Vec<PlaceId>,
+    pub initial_owner: Vec<u8>,
+    pub setup: Vec<u8>,
+    pub phases: Vec<PhaseRules>,
+    pub end: EndRules,
+    pub score: Num,
+    pub ties: Ties,
+    pub goal: Option<Cond>,
+    /// What the engine must keep track of, decided once here so plain games pay for nothing else.
+    pub needs: Needs,
+    pub limit: u32,
+    pub total_pieces: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Shape {
+    TwoRows { pits: u16, stores: bool },
+    Ring { pits: u16 },
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PlaceInfo {
+    /// The label used in move notation: `a`, `F`, `7`, `store(1)`, `centre`.
+    pub label: String,
+    /// The declared name without the player: `store`, `centre`; a pit's label for pits.
+    pub name: String,
+    pub is_pit: bool,
+    pub on_track: bool,
+    /// The fixed owner of an off-board place or store; for pits the owner lives in the state.
+    pub owner: u8,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct KindInfo {
+    pub name: String,
+    pub symbol: String,
+    pub value: i32,
+    /// For coloured pieces, the seat whose colour this is.
+    pub owner: u8,
+}
+
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct Needs {
+    /// Record, per place, the count before and the kind of the last drop of this move (`before`, `dropped`).
+    pub drops: bool,
+    pub repetition: bool,
+    pub rounds: bool,
+    pub elimination: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PhaseRules {
+    pub name: String,
+    pub actions: Vec<Action>,
+    /// `pass when cannot ...`: the actions whose impossibility allows a pass (all when `None`).
+    pub pass: Option<PassRule>,
+    pub must: Option<MustRule>,
+    pub until: Option<Cond>,
+    pub end: EndRules,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PassRule {
+    /// Indices of the actions that must all be impossible.
+    pub unless: Vec<u8>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MustRule {
+    pub after: Cond,
+    pub when: Cond,
+    pub otherwise_end: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Action {
+    pub name: String,
+    pub kind: ActionKind,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub enum ActionKind {
+    Sow(Sow),
+    Put(Put),
+    Offer(Offer),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum DirRule {
+    Fixed(Dir),
+    Choose,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
+pub enum Dir {
+    Ccw = 0,
+    Cw = 1,
+}
+
+impl Dir {
+    pub fn reverse(self) -> Dir {
+        match self {
+            Dir::Ccw => Dir::Cw,
+            Dir::Cw => Dir::Ccw,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Sow {
+    pub from: Set,
+    pub filter: Cond,
+    pub dir: DirRule,
+    /// The mover picks each piece's kind as it is dropped.
+    pub order_chosen: bool,
+    /// With `order_chosen`: the last piece must be of the mover's colour.
+    pub last_own: bool,
+    pub skip_origin: bool,
+    pub relay: Option<Cond>,
+    pub require: Option<Cond>,
+    pub captures: Vec<CaptureRule>,
+    pub again: Option<Cond>,
+    pub then: Option<ThenRule>,
+    /// The legality of a start depends on how the move plays out (`require`, `relay`): simulate it.
+    pub lookahead: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CaptureRule {
+    pub when: Cond,
+    pub takes: Vec<TakeRule>,
+    pub chain: Option<ChainRule>,
+    pub cancel: Option<Cond>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ChainRule {
+    pub backward: bool,
+    pub forward: bool,
+    pub cond: Cond,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TakeRule {
+    /// `None`: every matching piece.
+    pub count: Option<u32>,
+    pub kinds: KindSel,
+    /// The mover chooses which place (and kind) each piece comes from.
+    pub chosen: bool,
+    /// Alternatives in order: the first that holds a matching piece is used.
+    pub from: Vec<Vec<Set>>,
+    pub to: TakeTo,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub enum TakeTo {
+    Place(PlaceExpr),
+    Each(Set),
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ThenRule {
+    pub must: bool,
+    pub kinds: KindSel,
+    pub set: Set,
+    pub filter: Cond,
+    pub to: PlaceExpr,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Put {
+    pub count: u32,
+    pub kinds: KindSel,
+    pub from: PlaceExpr,
+    pub into: Set,
+    pub filter: Cond,
+    pub min_times: u32,
+    /// `None`: as many as the mover likes and can.
+    pub max_times: Option<u32>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Offer {
+    pub min: u32,
+    pub max: u32,
+    pub from: Set,
+    pub keeping: u32,
+    pub requires: Vec<Cond>,
+    pub on_accept: Vec<Effect>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub enum Effect {
+    Take(TakeRule),
+    GiveOffered(PlayerExpr),
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct EndRules {
+    pub items: Vec<EndRule>,
+    pub sweeps: Vec<(Set, PlaceExpr)>,
+    pub limit: Option<u32>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub enum EndRule {
+    When(Cond),
+    Repetition,
+    Stuck,
+    NobodyCanMove,
+    Draw { count: u32, rounds: bool },
+    Eliminate(Cond),
+    EliminateStuck,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Ties {
+    Draw,
+    Shared,
+    LastMover,
+}
+
+// ---------------------------------------------------------------- expressions
+
+#[derive(Debug, Clone, Serialize)]
+pub enum Cond {
+    True,
+    And(Vec<Cond>),
+    Or(Vec<Cond>),
+    Not(Box<Cond>),
+    Cmp(Num, CmpOp, Num),
+    /// The number is one of a small set, as bits (numbers up to 63).
+    InInts(Num, u64),
+    InSet(PlaceExpr, Set),
+    PlaceEq(PlaceExpr, PlaceExpr, bool),
+    PlayerEq(PlayerExpr, PlayerExpr, bool),
+    /// `dropped(P) = KIND`: the kind of the last piece dropped into P this move is in the set.
+    Dropped(PlaceExpr, KindSel, bool),
+    AllPits(Set, Box<Cond>),
+    AnyPits(Set, Box<Cond>),
+    AllPlayers(Box<Cond>),
+    AnyPlayers(Box<Cond>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub enum Num {
+    Const(i32),
+    Count(Set, KindSel),
+    Value(Set),
+    Before(PlaceExpr),
+    Size(Set),
+    Add(Vec<Num>),
+    Mul(Vec<Num>),
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub enum PlaceExpr {
+    Here,
+    Last,
+    Origin,
+    Opposite(Box<PlaceExpr>),
+    Fixed(PlaceId),
+    /// A per-player place: `base + player`.
+    OfPlayer(PlaceId, PlayerExpr),
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub enum PlayerExpr {
+    Mover,
+    Opponent,
+    /// The player bound by a quantifier, `score` or `eliminate`.
+    Bound,
+    Owner(Box<PlaceExpr>),
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub enum Set {
+    AllPits,
+    PitsOf(PlayerExpr),
+    Offered,
+    One(PlaceExpr),
+    /// Every player's place of one name: `base .. base + players`.
+    EveryPlayer(PlaceId),
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub enum KindSel {
+    All,
+    Own,
+    Foreign,
+    Colour(PlayerExpr),
+    Mask(KindMask),
+}

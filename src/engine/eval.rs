@@ -26,12 +26,14 @@ impl Ctx {
 }
 
 impl Engine {
+    /// Evaluates a condition. The common shapes are handled here, in a small function the compiler keeps
+    /// cheap to call; the rest in `cond_rare`.
+    #[inline]
     pub(crate) fn cond(&self, st: &State, cx: Ctx, c: &Cond) -> bool {
         match c {
+            Cond::Compiled(i) => (self.compiled.0[*i as usize])(self, st, cx),
             Cond::True => true,
             Cond::And(cs) => cs.iter().all(|c| self.cond(st, cx, c)),
-            Cond::Or(cs) => cs.iter().any(|c| self.cond(st, cx, c)),
-            Cond::Not(c) => !self.cond(st, cx, c),
             Cond::Cmp(a, op, b) => {
                 let (a, b) = (self.num(st, cx, a), self.num(st, cx, b));
                 match op {
@@ -47,6 +49,21 @@ impl Engine {
                 let v = self.num(st, cx, n);
                 (0..64).contains(&v) && bits & (1u64 << v) != 0
             }
+            Cond::HereOwnedBy(who) => {
+                (cx.here as usize) < self.rules.n_pits && st.owner[cx.here as usize] == self.player(st, cx, who)
+            }
+            _ => self.cond_rare(st, cx, c),
+        }
+    }
+
+    #[inline(never)]
+    fn cond_rare(&self, st: &State, cx: Ctx, c: &Cond) -> bool {
+        match c {
+            Cond::True => true,
+            Cond::And(cs) => cs.iter().all(|c| self.cond(st, cx, c)),
+            Cond::Or(cs) => cs.iter().any(|c| self.cond(st, cx, c)),
+            Cond::Not(c) => !self.cond(st, cx, c),
+            Cond::Cmp(..) | Cond::InInts(..) | Cond::HereOwnedBy(_) | Cond::Compiled(_) => self.cond(st, cx, c),
             Cond::InSet(p, set) => match self.place(st, cx, p) {
                 Some(p) => self.set_contains(st, cx, set, p),
                 None => false,
@@ -82,6 +99,22 @@ impl Engine {
     pub(crate) fn num(&self, st: &State, cx: Ctx, n: &Num) -> i32 {
         match n {
             Num::Const(v) => *v,
+            Num::HereCount => self.count(st, cx.here) as i32,
+            Num::PlaceCount(p) => self.place(st, cx, p).map_or(0, |p| self.count(st, p) as i32),
+            Num::PitsCount(_) => self.pits_count(st, cx, n),
+            _ => self.num_rare(st, cx, n),
+        }
+    }
+
+    #[inline(never)]
+    fn pits_count(&self, st: &State, cx: Ctx, n: &Num) -> i32 {
+        self.num_rare(st, cx, n)
+    }
+
+    #[inline(never)]
+    fn num_rare(&self, st: &State, cx: Ctx, n: &Num) -> i32 {
+        match n {
+            Num::Const(v) => *v,
             Num::Count(set, sel) => {
                 let mask = self.kind_mask(st, cx, sel);
                 let mut total = 0i32;
@@ -115,6 +148,20 @@ impl Engine {
             }
             Num::Add(ns) => ns.iter().map(|n| self.num(st, cx, n)).sum(),
             Num::Mul(ns) => ns.iter().map(|n| self.num(st, cx, n)).product(),
+            Num::HereCount => self.count(st, cx.here) as i32,
+            Num::PlaceCount(p) => self.place(st, cx, p).map_or(0, |p| self.count(st, p) as i32),
+            Num::PitsCount(who) => {
+                let who = self.player(st, cx, who);
+                let n = self.rules.n_pits;
+                if let (Some(lists), 1) = (&self.fixed_pits, self.k) {
+                    return lists.get(who as usize).map_or(0, |l| l.iter().map(|&p| st.counts[p as usize] as i32).sum());
+                }
+                if self.k == 1 {
+                    st.owner.iter().zip(&st.counts[..n]).filter(|(&o, _)| o == who).map(|(_, &c)| c as i32).sum()
+                } else {
+                    (0..n as PlaceId).filter(|&p| st.owner[p as usize] == who).map(|p| self.count(st, p) as i32).sum()
+                }
+            }
         }
     }
 
@@ -126,6 +173,7 @@ impl Engine {
         }
     }
 
+    #[inline]
     pub(crate) fn place(&self, st: &State, cx: Ctx, p: &PlaceExpr) -> Option<PlaceId> {
         let id = match p {
             PlaceExpr::Here => cx.here,
@@ -147,6 +195,7 @@ impl Engine {
         ((id as usize) < self.rules.places.len()).then_some(id)
     }
 
+    #[inline]
     pub(crate) fn player(&self, st: &State, cx: Ctx, p: &PlayerExpr) -> u8 {
         match p {
             PlayerExpr::Mover => cx.mover,
@@ -205,6 +254,14 @@ impl Engine {
             }
             Set::PitsOf(who) => {
                 let who = self.player(st, cx, who);
+                if let Some(lists) = &self.fixed_pits {
+                    for &p in lists.get(who as usize).map_or(&[][..], |l| &l[..]) {
+                        if !f(p) {
+                            return;
+                        }
+                    }
+                    return;
+                }
                 for p in 0..n {
                     if st.owner[p as usize] == who && !f(p) {
                         return;

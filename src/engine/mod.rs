@@ -7,6 +7,7 @@
 //! Legality that depends on how a move plays out (`require`, relay loops, `must`) is decided by probing:
 //! the candidate is played on a copy until the ply ends. Only rules that need it pay for it.
 
+mod compile;
 mod eval;
 mod state;
 
@@ -24,6 +25,21 @@ pub struct Engine {
     pub(crate) k: usize,
     pub(crate) all_kinds: KindMask,
     pub(crate) colour_masks: Vec<KindMask>,
+    /// Each player's pits, when no rule can change who owns a pit (no offers): then `pits(P)` is a fixed list.
+    pub(crate) fixed_pits: Option<Vec<Vec<PlaceId>>>,
+    /// The ply limit of each phase.
+    limits: Vec<u32>,
+    /// The rules' conditions, compiled (`Cond::Compiled(i)` is `compiled.0[i]`).
+    pub(crate) compiled: Compiled,
+}
+
+#[derive(Clone)]
+pub(crate) struct Compiled(pub Vec<compile::CondFn>);
+
+impl fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} compiled conditions", self.0.len())
+    }
 }
 
 /// A move that cannot be made in this position.
@@ -58,7 +74,8 @@ enum Next {
 }
 
 impl Engine {
-    pub fn new(rules: Rules) -> Engine {
+    pub fn new(mut rules: Rules) -> Engine {
+        crate::ir::optimize(&mut rules);
         let k = rules.kinds.len().max(1);
         let all_kinds = if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
         let colour_masks = (0..rules.players)
@@ -66,7 +83,16 @@ impl Engine {
                 rules.kinds.iter().enumerate().filter(|(_, info)| info.owner == p).fold(0u64, |m, (i, _)| m | (1 << i))
             })
             .collect();
-        Engine { rules, k, all_kinds, colour_masks }
+        let owners_change = rules.phases.iter().flat_map(|p| &p.actions).any(|a| matches!(a.kind, ActionKind::Offer(_)));
+        let fixed_pits = (!owners_change).then(|| {
+            (0..rules.players)
+                .map(|p| (0..rules.n_pits as PlaceId).filter(|&i| rules.initial_owner[i as usize] == p).collect())
+                .collect()
+        });
+        let limits = rules.phases.iter().map(|p| p.end.limit.or(rules.end.limit).unwrap_or(rules.limit)).collect();
+        let shape = compile::Shape { plain: k == 1, fixed_pits: fixed_pits.clone(), n_pits: rules.n_pits };
+        let compiled = Compiled(compile::compile_rules(&mut rules, &shape));
+        Engine { rules, k, all_kinds, colour_masks, fixed_pits, limits, compiled }
     }
 
     pub fn kinds(&self) -> usize {
@@ -186,46 +212,67 @@ impl Engine {
     }
 
     fn begins(&self, st: &State, a: u8, action: &Action, out: &mut Vec<Move>) {
+        self.each_begin(st, a, action, |m| {
+            out.push(m);
+            true
+        });
+    }
+
+    /// Calls `emit` with each start of `action` while it returns true; returns false when stopped early.
+    fn each_begin(&self, st: &State, a: u8, action: &Action, mut emit: impl FnMut(Move) -> bool) -> bool {
         let mover = st.to_move;
+        let mut go = true;
         let cx = Ctx::new(mover);
         match &action.kind {
             ActionKind::Sow(sow) => {
+                // The common case, a plain sowing from one's own fixed pits, without evaluating anything.
+                if let (Some(lists), true, Set::PitsOf(PlayerExpr::Mover), Cond::True, false) =
+                    (&self.fixed_pits, self.k == 1, &sow.from, &sow.filter, sow.last_own)
+                {
+                    for &p in &lists[mover as usize] {
+                        if st.counts[p as usize] > 0 && !emit(Move::Begin { action: a, place: p }) {
+                            return false;
+                        }
+                    }
+                    return true;
+                }
                 let own = self.colour_mask(mover);
                 self.for_each_in_set(st, cx, &sow.from, |p| {
                     if (p as usize) < self.rules.n_pits
                         && self.count(st, p) > 0
                         && (!sow.last_own || self.count_masked(st, p, own) > 0)
-                        && self.cond(st, cx.at(p), &sow.filter)
+                        && (matches!(sow.filter, Cond::True) || self.cond(st, cx.at(p), &sow.filter))
                     {
-                        out.push(Move::Begin { action: a, place: p });
+                        go = emit(Move::Begin { action: a, place: p });
                     }
-                    true
+                    go
                 });
             }
             ActionKind::Put(put) => {
                 if !self.put_source_ready(st, cx, put) {
-                    return;
+                    return true;
                 }
                 self.for_each_in_set(st, cx, &put.into, |p| {
                     if self.cond(st, cx.at(p), &put.filter) {
-                        out.push(Move::Begin { action: a, place: p });
+                        go = emit(Move::Begin { action: a, place: p });
                     }
-                    true
+                    go
                 });
             }
             ActionKind::Offer(offer) => {
                 let owned = self.owned_pits(st, mover);
                 if owned < offer.keeping + offer.min.max(1) {
-                    return;
+                    return true;
                 }
                 self.for_each_in_set(st, cx, &offer.from, |p| {
                     if (p as usize) < self.rules.n_pits && st.owner[p as usize] == mover {
-                        out.push(Move::Begin { action: a, place: p });
+                        go = emit(Move::Begin { action: a, place: p });
                     }
-                    true
+                    go
                 });
             }
         }
+        go
     }
 
     /// The options in the middle of a turn, before any probing.
@@ -928,6 +975,9 @@ impl Engine {
     }
 
     fn advance_phase(&self, st: &mut State) {
+        if self.rules.phases.len() == 1 {
+            return;
+        }
         while (st.phase as usize) + 1 < self.rules.phases.len() {
             let Some(until) = &self.phase(st).until else { break };
             if !self.cond(st, Ctx::new(st.to_move), until) {
@@ -948,8 +998,7 @@ impl Engine {
         if st.ply > 0 && self.check_end_rules(st) {
             return;
         }
-        let limit = self.phase(st).end.limit.or(self.rules.end.limit).unwrap_or(self.rules.limit);
-        if st.ply >= limit {
+        if st.ply >= self.limits[st.phase as usize] {
             return self.finish(st, EndReason::Limit);
         }
         if st.stage == Stage::Start && !self.compute_obligation(st) {
@@ -1028,16 +1077,10 @@ impl Engine {
         if simple && phase.pass.is_some() {
             return true;
         }
-        let mut out = Vec::new();
         if simple {
-            for (a, action) in phase.actions.iter().enumerate() {
-                self.begins(st, a as u8, action, &mut out);
-                if !out.is_empty() {
-                    return true;
-                }
-            }
-            return false;
+            return phase.actions.iter().enumerate().any(|(a, action)| !self.each_begin(st, a as u8, action, |_| false));
         }
+        let mut out = Vec::new();
         self.start_options(st, &mut out, true);
         !out.is_empty()
     }

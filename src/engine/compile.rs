@@ -1,0 +1,173 @@
+//! Conditions compiled once into closures.
+//!
+//! The tree-walking evaluator in `eval` pays a large dispatch for each node; random playouts evaluate the
+//! same few conditions millions of times. So when an `Engine` is made, every top-level condition becomes a
+//! closure specialised to its shape (a count of `here` compared with a constant, `here` owned by the mover,
+//! a sum over a player's fixed pits, ...), with a fallback to the evaluator for the rare shapes. The
+//! closures compute exactly what `Engine::cond` computes; `tests` compare both on random games.
+
+use std::sync::Arc;
+
+use crate::ir::*;
+
+use super::eval::Ctx;
+use super::state::State;
+use super::Engine;
+
+pub(crate) type CondFn = Arc<dyn Fn(&Engine, &State, Ctx) -> bool + Send + Sync>;
+type NumFn = Arc<dyn Fn(&Engine, &State, Ctx) -> i32 + Send + Sync>;
+
+/// What the compiled forms may assume about the game.
+pub(crate) struct Shape {
+    /// One kind of piece: a place's count is one byte.
+    pub plain: bool,
+    /// Each player's pits never change.
+    pub fixed_pits: Option<Vec<Vec<PlaceId>>>,
+    pub n_pits: usize,
+}
+
+/// Replaces every top-level condition of the rules by a compiled one, returning the table.
+pub(crate) fn compile_rules(rules: &mut Rules, shape: &Shape) -> Vec<CondFn> {
+    let mut table = Vec::new();
+    visit_conds_mut(rules, &mut |c: &mut Cond| {
+        if matches!(c, Cond::True) {
+            return;
+        }
+        let f = cond(c, shape);
+        table.push(f);
+        *c = Cond::Compiled(table.len() as u32 - 1);
+    });
+    table
+}
+
+fn cond(c: &Cond, shape: &Shape) -> CondFn {
+    match c {
+        Cond::True => Arc::new(|_, _, _| true),
+        Cond::And(cs) => {
+            let fs: Vec<CondFn> = cs.iter().map(|c| cond(c, shape)).collect();
+            match fs.as_slice() {
+                [a, b] => {
+                    let (a, b) = (a.clone(), b.clone());
+                    Arc::new(move |e, st, cx| a(e, st, cx) && b(e, st, cx))
+                }
+                [a, b, c] => {
+                    let (a, b, c) = (a.clone(), b.clone(), c.clone());
+                    Arc::new(move |e, st, cx| a(e, st, cx) && b(e, st, cx) && c(e, st, cx))
+                }
+                _ => Arc::new(move |e, st, cx| fs.iter().all(|f| f(e, st, cx))),
+            }
+        }
+        Cond::Or(cs) => {
+            let fs: Vec<CondFn> = cs.iter().map(|c| cond(c, shape)).collect();
+            Arc::new(move |e, st, cx| fs.iter().any(|f| f(e, st, cx)))
+        }
+        Cond::Not(c) => {
+            let f = cond(c, shape);
+            Arc::new(move |e, st, cx| !f(e, st, cx))
+        }
+        Cond::Cmp(a, op, Num::Const(v)) => {
+            let (a, v) = (num(a, shape), *v);
+            match op {
+                CmpOp::Eq => Arc::new(move |e, st, cx| a(e, st, cx) == v),
+                CmpOp::Ne => Arc::new(move |e, st, cx| a(e, st, cx) != v),
+                CmpOp::Lt => Arc::new(move |e, st, cx| a(e, st, cx) < v),
+                CmpOp::Le => Arc::new(move |e, st, cx| a(e, st, cx) <= v),
+                CmpOp::Gt => Arc::new(move |e, st, cx| a(e, st, cx) > v),
+                CmpOp::Ge => Arc::new(move |e, st, cx| a(e, st, cx) >= v),
+            }
+        }
+        Cond::Cmp(a, op, b) => {
+            let (a, b, op) = (num(a, shape), num(b, shape), *op);
+            Arc::new(move |e, st, cx| {
+                let (x, y) = (a(e, st, cx), b(e, st, cx));
+                match op {
+                    CmpOp::Eq => x == y,
+                    CmpOp::Ne => x != y,
+                    CmpOp::Lt => x < y,
+                    CmpOp::Le => x <= y,
+                    CmpOp::Gt => x > y,
+                    CmpOp::Ge => x >= y,
+                }
+            })
+        }
+        Cond::InInts(n, bits) => {
+            let (n, bits) = (num(n, shape), *bits);
+            Arc::new(move |e, st, cx| {
+                let v = n(e, st, cx);
+                (0..64).contains(&v) && bits & (1u64 << v) != 0
+            })
+        }
+        Cond::HereOwnedBy(PlayerExpr::Mover) => {
+            let n = shape.n_pits;
+            Arc::new(move |_, st, cx| (cx.here as usize) < n && st.owner[cx.here as usize] == cx.mover)
+        }
+        Cond::HereOwnedBy(PlayerExpr::Opponent) => {
+            let n = shape.n_pits;
+            Arc::new(move |e, st, cx| (cx.here as usize) < n && st.owner[cx.here as usize] == e.next_active(st, cx.mover))
+        }
+        Cond::PlaceEq(PlaceExpr::Last, PlaceExpr::OfPlayer(base, PlayerExpr::Mover), eq) => {
+            let (base, eq) = (*base, *eq);
+            Arc::new(move |_, st, cx| (st.last == base + cx.mover as PlaceId) == eq)
+        }
+        Cond::AnyPlayers(body) => {
+            let f = cond(body, shape);
+            Arc::new(move |e, st, cx| e.active_players(st).any(|p| f(e, st, cx.bound(p))))
+        }
+        Cond::AllPlayers(body) => {
+            let f = cond(body, shape);
+            Arc::new(move |e, st, cx| e.active_players(st).all(|p| f(e, st, cx.bound(p))))
+        }
+        other => {
+            let c = other.clone();
+            Arc::new(move |e, st, cx| e.cond(st, cx, &c))
+        }
+    }
+}
+
+fn num(n: &Num, shape: &Shape) -> NumFn {
+    match n {
+        Num::Const(v) => {
+            let v = *v;
+            Arc::new(move |_, _, _| v)
+        }
+        Num::HereCount if shape.plain => Arc::new(|_, st, cx| st.counts[cx.here as usize] as i32),
+        Num::PlaceCount(PlaceExpr::Opposite(p)) if shape.plain && matches!(**p, PlaceExpr::Here) => {
+            Arc::new(|e, st, cx| st.counts[e.rules.opposite[cx.here as usize] as usize] as i32)
+        }
+        Num::PlaceCount(PlaceExpr::Fixed(p)) if shape.plain => {
+            let p = *p as usize;
+            Arc::new(move |_, st, _| st.counts[p] as i32)
+        }
+        Num::PlaceCount(PlaceExpr::OfPlayer(base, PlayerExpr::Mover)) if shape.plain => {
+            let base = *base as usize;
+            Arc::new(move |_, st, cx| st.counts[base + cx.mover as usize] as i32)
+        }
+        Num::PlaceCount(PlaceExpr::OfPlayer(base, PlayerExpr::Bound)) if shape.plain => {
+            let base = *base as usize;
+            Arc::new(move |_, st, cx| st.counts[base + cx.bound as usize] as i32)
+        }
+        Num::PitsCount(who) if shape.plain && shape.fixed_pits.is_some() => {
+            let lists = shape.fixed_pits.clone().unwrap_or_default();
+            let sum = move |st: &State, p: u8| -> i32 {
+                lists.get(p as usize).map_or(0, |l| l.iter().map(|&i| st.counts[i as usize] as i32).sum())
+            };
+            match who {
+                PlayerExpr::Mover => Arc::new(move |_, st, cx| sum(st, cx.mover)),
+                PlayerExpr::Bound => Arc::new(move |_, st, cx| sum(st, cx.bound)),
+                PlayerExpr::Opponent => Arc::new(move |e, st, cx| sum(st, e.next_active(st, cx.mover))),
+                other => {
+                    let who = other.clone();
+                    Arc::new(move |e, st, cx| sum(st, e.player(st, cx, &who)))
+                }
+            }
+        }
+        Num::Add(ns) => {
+            let fs: Vec<NumFn> = ns.iter().map(|n| num(n, shape)).collect();
+            Arc::new(move |e, st, cx| fs.iter().map(|f| f(e, st, cx)).sum())
+        }
+        other => {
+            let n = other.clone();
+            Arc::new(move |e, st, cx| e.num(st, cx, &n))
+        }
+    }
+}

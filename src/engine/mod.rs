@@ -184,7 +184,7 @@ impl Engine {
     // ------------------------------------------------------------ options
 
     fn start_options(&self, st: &State, out: &mut Vec<Move>, with_pass: bool) {
-        if st.stage == Stage::Respond {
+        if matches!(st.stage, Stage::Respond) {
             out.extend([Move::Accept, Move::Decline]);
             return;
         }
@@ -848,29 +848,23 @@ impl Engine {
     fn take_all(&self, st: &mut State, cx: Ctx, take: &TakeRule) -> u32 {
         let mask = self.kind_mask(st, cx, &take.kinds);
         let limit = take.count.unwrap_or(u32::MAX);
-        let mut targets: Vec<PlaceId> = Vec::new();
+        let mut targets = Places::default();
         match &take.to {
             TakeTo::Place(p) => targets.extend(self.place(st, cx, p)),
-            TakeTo::Each(set) => self.for_each_in_set(st, cx, set, |p| {
-                targets.push(p);
-                true
-            }),
+            TakeTo::Each(set) => self.for_each_in_set(st, cx, set, |p| targets.push(p)),
         }
         let mut moved = 0;
-        for to in targets {
+        for &to in targets.as_slice() {
             let mut left = limit;
             for group in self.source_groups(take) {
-                let mut sources: Vec<PlaceId> = Vec::new();
+                let mut sources = Places::default();
                 for set in group {
-                    self.for_each_in_set(st, cx, set, |p| {
-                        sources.push(p);
-                        true
-                    });
+                    self.for_each_in_set(st, cx, set, |p| sources.push(p));
                 }
-                if sources.iter().all(|&p| self.count_masked(st, p, mask) == 0) {
+                if sources.as_slice().iter().all(|&p| self.count_masked(st, p, mask) == 0) {
                     continue;
                 }
-                for p in sources {
+                for &p in sources.as_slice() {
                     if left == 0 {
                         break;
                     }
@@ -1001,13 +995,13 @@ impl Engine {
         if st.ply >= self.limits[st.phase as usize] {
             return self.finish(st, EndReason::Limit);
         }
-        if st.stage == Stage::Start && !self.compute_obligation(st) {
+        if matches!(st.stage, Stage::Start) && !self.compute_obligation(st) {
             return self.finish(st, EndReason::Obligation);
         }
         if self.rules.needs.repetition && self.seen_before(st) {
             return self.finish(st, EndReason::Repetition);
         }
-        if st.stage == Stage::Start && !self.has_any_move(st) {
+        if matches!(st.stage, Stage::Start) && !self.has_any_move(st) {
             self.finish(st, EndReason::Stuck);
         }
     }
@@ -1020,7 +1014,7 @@ impl Engine {
             let reason = match rule {
                 EndRule::When(c) => self.cond(st, cx, c).then_some(EndReason::Condition),
                 EndRule::Repetition => None,
-                EndRule::Stuck => (st.stage == Stage::Start && !self.has_any_move(st)).then_some(EndReason::Stuck),
+                EndRule::Stuck => (matches!(st.stage, Stage::Start) && !self.has_any_move(st)).then_some(EndReason::Stuck),
                 EndRule::NobodyCanMove => {
                     let players: Vec<u8> = self.active_players(st).collect();
                     players.iter().all(|&p| !self.can_begin(st, p)).then_some(EndReason::NobodyCanMove)
@@ -1032,7 +1026,7 @@ impl Engine {
                 }
                 EndRule::EliminateStuck => {
                     let mut reason = None;
-                    while reason.is_none() && st.stage == Stage::Start && !self.can_begin(st, st.to_move) {
+                    while reason.is_none() && matches!(st.stage, Stage::Start) && !self.can_begin(st, st.to_move) {
                         let p = st.to_move;
                         reason = self.eliminate(st, p);
                     }
@@ -1073,7 +1067,7 @@ impl Engine {
 
     fn has_any_move(&self, st: &State) -> bool {
         let phase = self.phase(st);
-        let simple = !st.obliged && st.stage == Stage::Start && phase.actions.iter().all(|a| !self.action_needs_probe(a));
+        let simple = !st.obliged && matches!(st.stage, Stage::Start) && phase.actions.iter().all(|a| !self.action_needs_probe(a));
         if simple && phase.pass.is_some() {
             return true;
         }
@@ -1109,7 +1103,7 @@ impl Engine {
             st.history.clear();
             st.history_total = total;
         }
-        let flags = [st.to_move, st.phase, st.eliminated, (st.stage == Stage::Respond) as u8];
+        let flags = [st.to_move, st.phase, st.eliminated, (matches!(st.stage, Stage::Respond)) as u8];
         let key = hash_parts(&[&st.counts, &st.owner, &flags], st.offered);
         if st.history.contains(&key) {
             return true;
@@ -1162,6 +1156,37 @@ impl Engine {
             Ties::LastMover if top & (1 << st.last_mover) != 0 => 1 << st.last_mover,
             Ties::LastMover => 0,
         }
+    }
+}
+
+/// A few places, on the stack: the hot paths collect places without allocating.
+struct Places {
+    items: [PlaceId; 64],
+    len: usize,
+}
+
+impl Default for Places {
+    fn default() -> Self {
+        Places { items: [0; 64], len: 0 }
+    }
+}
+
+impl Places {
+    /// Adds a place; returns false (stop) when full, which no board of at most 64 pits reaches.
+    fn push(&mut self, p: PlaceId) -> bool {
+        if self.len < self.items.len() {
+            self.items[self.len] = p;
+            self.len += 1;
+        }
+        self.len < self.items.len()
+    }
+    fn extend(&mut self, p: Option<PlaceId>) {
+        if let Some(p) = p {
+            self.push(p);
+        }
+    }
+    fn as_slice(&self) -> &[PlaceId] {
+        &self.items[..self.len]
     }
 }
 

@@ -31,6 +31,10 @@ pub struct Engine {
     limits: Vec<u32>,
     /// The rules' conditions, compiled (`Cond::Compiled(i)` is `compiled.0[i]`).
     pub(crate) compiled: Compiled,
+    /// Per phase: no action needs probing.
+    probe_free: Vec<bool>,
+    /// Per phase: no probing and no pass, so the legal starts are simply every action's starts.
+    simple_phase: Vec<bool>,
 }
 
 #[derive(Clone)]
@@ -92,7 +96,29 @@ impl Engine {
         let limits = rules.phases.iter().map(|p| p.end.limit.or(rules.end.limit).unwrap_or(rules.limit)).collect();
         let shape = compile::Shape { plain: k == 1, fixed_pits: fixed_pits.clone(), n_pits: rules.n_pits };
         let compiled = Compiled(compile::compile_rules(&mut rules, &shape));
-        Engine { rules, k, all_kinds, colour_masks, fixed_pits, limits, compiled }
+        let probe_free: Vec<bool> = rules
+            .phases
+            .iter()
+            .map(|p| {
+                p.actions.iter().all(|a| match &a.kind {
+                    ActionKind::Sow(s) => !s.lookahead,
+                    ActionKind::Put(_) => true,
+                    ActionKind::Offer(_) => false,
+                })
+            })
+            .collect();
+        let simple_phase = rules.phases.iter().zip(&probe_free).map(|(p, &free)| free && p.pass.is_none()).collect();
+        Engine { rules, k, all_kinds, colour_masks, fixed_pits, limits, compiled, probe_free, simple_phase }
+    }
+
+    /// Evaluates a rule's condition: straight to its compiled closure when it has one.
+    #[inline]
+    pub(crate) fn test(&self, st: &State, cx: Ctx, c: &Cond) -> bool {
+        match c {
+            Cond::Compiled(i) => (self.compiled.0[*i as usize])(self, st, cx),
+            Cond::True => true,
+            _ => self.cond(st, cx, c),
+        }
     }
 
     pub fn kinds(&self) -> usize {
@@ -189,6 +215,12 @@ impl Engine {
             return;
         }
         let phase = self.phase(st);
+        if self.simple_phase[st.phase as usize] && !st.obliged {
+            for (a, action) in phase.actions.iter().enumerate() {
+                self.begins(st, a as u8, action, out);
+            }
+            return;
+        }
         let begin = out.len();
         let mut counts = [0usize; 16];
         for (a, action) in phase.actions.iter().enumerate() {
@@ -241,7 +273,7 @@ impl Engine {
                     if (p as usize) < self.rules.n_pits
                         && self.count(st, p) > 0
                         && (!sow.last_own || self.count_masked(st, p, own) > 0)
-                        && (matches!(sow.filter, Cond::True) || self.cond(st, cx.at(p), &sow.filter))
+                        && (matches!(sow.filter, Cond::True) || self.test(st, cx.at(p), &sow.filter))
                     {
                         go = emit(Move::Begin { action: a, place: p });
                     }
@@ -253,7 +285,7 @@ impl Engine {
                     return true;
                 }
                 self.for_each_in_set(st, cx, &put.into, |p| {
-                    if self.cond(st, cx.at(p), &put.filter) {
+                    if self.test(st, cx.at(p), &put.filter) {
                         go = emit(Move::Begin { action: a, place: p });
                     }
                     go
@@ -295,7 +327,7 @@ impl Engine {
                 if let Some(then) = then {
                     let mask = self.kind_mask(st, cx, &then.kinds);
                     self.for_each_in_set(st, cx, &then.set, |p| {
-                        if p >= from && self.count_masked(st, p, mask) > 0 && self.cond(st, cx.at(p), &then.filter) {
+                        if p >= from && self.count_masked(st, p, mask) > 0 && self.test(st, cx.at(p), &then.filter) {
                             out.push(Move::Pick(p));
                         }
                         true
@@ -308,7 +340,7 @@ impl Engine {
                 let more = put.max_times.map_or(true, |m| (done as u32) < m);
                 if more && self.put_source_ready(st, cx, put) {
                     self.for_each_in_set(st, cx, &put.into, |p| {
-                        if p >= from && self.cond(st, cx.at(p), &put.filter) {
+                        if p >= from && self.test(st, cx.at(p), &put.filter) {
                             out.push(Move::Pick(p));
                         }
                         true
@@ -330,7 +362,7 @@ impl Engine {
                         true
                     });
                 }
-                if size >= offer.min && offer.requires.iter().all(|c| self.cond(st, cx, c)) {
+                if size >= offer.min && offer.requires.iter().all(|c| self.test(st, cx, c)) {
                     out.push(Move::Stop);
                 }
             }
@@ -584,7 +616,9 @@ impl Engine {
         let sow = self.sow_rule(st, action);
         let mut relay_seen: Vec<u64> = Vec::new();
         loop {
-            if self.k == 1 {
+            if self.k == 1 && !self.rules.needs.drops {
+                self.drop_plain(st, sow.skip_origin);
+            } else if self.k == 1 {
                 while st.hand[0] > 0 {
                     self.drop_one(st, 0, sow.skip_origin);
                 }
@@ -612,7 +646,7 @@ impl Engine {
             st.last = st.cursor;
             let Some(relay) = &sow.relay else { break };
             let last = st.last;
-            if (last as usize) >= self.rules.n_pits || !self.cond(st, Ctx::new(st.to_move).at(last), relay) {
+            if (last as usize) >= self.rules.n_pits || !self.test(st, Ctx::new(st.to_move).at(last), relay) {
                 break;
             }
             // A relay that comes back to a (board, pit) it has seen would never end: the move is illegal.
@@ -627,6 +661,24 @@ impl Engine {
             self.lift(st, last);
         }
         self.after_sow(st, action, probe);
+    }
+
+    /// Drops every seed in hand, one per place: the inner loop of plain games.
+    #[inline]
+    fn drop_plain(&self, st: &mut State, skip_origin: bool) {
+        let places = self.rules.places.len();
+        let row = (st.to_move as usize * 2 + st.dir as usize) * places;
+        let next = &self.rules.next[row..row + places];
+        let (origin, mut pos) = (st.origin, st.cursor);
+        for _ in 0..st.hand[0] {
+            pos = next[pos as usize];
+            if skip_origin && pos == origin {
+                pos = next[pos as usize];
+            }
+            st.counts[pos as usize] = st.counts[pos as usize].wrapping_add(1);
+        }
+        st.hand[0] = 0;
+        st.cursor = pos;
     }
 
     #[inline]
@@ -651,12 +703,12 @@ impl Engine {
         let sow = self.sow_rule(st, action);
         let cx = Ctx::new(st.to_move).at(st.last);
         if let Some(req) = &sow.require {
-            if !self.cond(st, cx, req) {
+            if !self.test(st, cx, req) {
                 st.illegal = true;
             }
         }
         for (r, rule) in sow.captures.iter().enumerate() {
-            if self.cond(st, cx, &rule.when) {
+            if self.test(st, cx, &rule.when) {
                 let cursor = CaptureCursor { rule: r as u8, walk: 0, here: st.last, take: 0, left: 0, steps: 0, min_choice: 0 };
                 self.run_capture(st, action, cursor, probe);
                 return;
@@ -721,7 +773,7 @@ impl Engine {
             }
         }
         if let (Some(cancel), Some(snapshot)) = (&rule.cancel, snapshot) {
-            if self.cond(st, Ctx::new(mover).at(st.last), cancel) {
+            if self.test(st, Ctx::new(mover).at(st.last), cancel) {
                 st.counts = snapshot;
                 st.captured = false;
             }
@@ -749,7 +801,7 @@ impl Engine {
             let dir = if cur.walk == 1 { st.dir.reverse() } else { st.dir };
             let p = self.rules.pit_next[dir as usize * n + cur.here as usize];
             cur.steps = cur.steps.saturating_add(1);
-            if p != st.last && (cur.steps as usize) < n && self.cond(st, Ctx::new(st.to_move).at(p), &chain.cond) {
+            if p != st.last && (cur.steps as usize) < n && self.test(st, Ctx::new(st.to_move).at(p), &chain.cond) {
                 return Some(p);
             }
             if cur.walk == 1 && chain.forward {
@@ -765,13 +817,13 @@ impl Engine {
     fn after_capture(&self, st: &mut State, action: u8, probe: bool) {
         let sow = self.sow_rule(st, action);
         let cx = Ctx::new(st.to_move).at(st.last);
-        st.again = sow.again.as_ref().is_some_and(|c| self.cond(st, cx, c));
+        st.again = sow.again.as_ref().is_some_and(|c| self.test(st, cx, c));
         if let Some(then) = &sow.then {
             if then.must {
                 let mut picks = Vec::new();
                 let mask = self.kind_mask(st, cx, &then.kinds);
                 self.for_each_in_set(st, cx, &then.set, |p| {
-                    if self.count_masked(st, p, mask) > 0 && self.cond(st, cx.at(p), &then.filter) {
+                    if self.count_masked(st, p, mask) > 0 && self.test(st, cx.at(p), &then.filter) {
                         picks.push(p);
                     }
                     true
@@ -903,7 +955,7 @@ impl Engine {
         let mover = st.to_move;
         if st.obliged {
             if let Some(must) = &self.phase(st).must {
-                if !self.cond(st, Ctx::new(mover), &must.after) {
+                if !self.test(st, Ctx::new(mover), &must.after) {
                     st.illegal = true;
                 }
             }
@@ -974,7 +1026,7 @@ impl Engine {
         }
         while (st.phase as usize) + 1 < self.rules.phases.len() {
             let Some(until) = &self.phase(st).until else { break };
-            if !self.cond(st, Ctx::new(st.to_move), until) {
+            if !self.test(st, Ctx::new(st.to_move), until) {
                 break;
             }
             st.phase += 1;
@@ -1012,7 +1064,7 @@ impl Engine {
         for rule in phase.end.items.iter().chain(self.rules.end.items.iter()) {
             let cx = Ctx::new(st.to_move);
             let reason = match rule {
-                EndRule::When(c) => self.cond(st, cx, c).then_some(EndReason::Condition),
+                EndRule::When(c) => self.test(st, cx, c).then_some(EndReason::Condition),
                 EndRule::Repetition => None,
                 EndRule::Stuck => (matches!(st.stage, Stage::Start) && !self.has_any_move(st)).then_some(EndReason::Stuck),
                 EndRule::NobodyCanMove => {
@@ -1021,7 +1073,7 @@ impl Engine {
                 }
                 EndRule::Draw { count, .. } => (st.quiet >= *count).then_some(EndReason::NoCapture),
                 EndRule::Eliminate(c) => {
-                    let out: Vec<u8> = self.active_players(st).filter(|&p| self.cond(st, Ctx::new(p).bound(p), c)).collect();
+                    let out: Vec<u8> = self.active_players(st).filter(|&p| self.test(st, Ctx::new(p).bound(p), c)).collect();
                     out.into_iter().find_map(|p| self.eliminate(st, p))
                 }
                 EndRule::EliminateStuck => {
@@ -1067,7 +1119,7 @@ impl Engine {
 
     fn has_any_move(&self, st: &State) -> bool {
         let phase = self.phase(st);
-        let simple = !st.obliged && matches!(st.stage, Stage::Start) && phase.actions.iter().all(|a| !self.action_needs_probe(a));
+        let simple = !st.obliged && matches!(st.stage, Stage::Start) && self.probe_free[st.phase as usize];
         if simple && phase.pass.is_some() {
             return true;
         }
@@ -1083,7 +1135,7 @@ impl Engine {
     fn compute_obligation(&self, st: &mut State) -> bool {
         let Some(must) = &self.phase(st).must else { return true };
         st.obliged = false;
-        if !self.cond(st, Ctx::new(st.to_move), &must.when) {
+        if !self.test(st, Ctx::new(st.to_move), &must.when) {
             return true;
         }
         st.obliged = true;
@@ -1137,7 +1189,7 @@ impl Engine {
 
     fn winners(&self, st: &State, reason: EndReason, scores: &[i32]) -> u8 {
         if let Some(goal) = &self.rules.goal {
-            return if self.cond(st, Ctx::new(0), goal) { 1 } else { 0 };
+            return if self.test(st, Ctx::new(0), goal) { 1 } else { 0 };
         }
         match reason {
             EndReason::NoCapture => return 0,

@@ -21,7 +21,10 @@ pub use state::{CaptureCursor, EndReason, Move, Outcome, Stage, State};
 /// The rules of one game, variant and player count, ready to play.
 #[derive(Debug, Clone)]
 pub struct Engine {
+    /// The rules as the engine runs them: optimized, conditions compiled.
     pub rules: Rules,
+    /// The rules as lowered, before optimization: for printing them.
+    pub lowered: Rules,
     pub(crate) k: usize,
     pub(crate) all_kinds: KindMask,
     pub(crate) colour_masks: Vec<KindMask>,
@@ -79,6 +82,7 @@ enum Next {
 
 impl Engine {
     pub fn new(mut rules: Rules) -> Engine {
+        let lowered = rules.clone();
         crate::ir::optimize(&mut rules);
         let k = rules.kinds.len().max(1);
         let all_kinds = if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
@@ -108,7 +112,7 @@ impl Engine {
             })
             .collect();
         let simple_phase = rules.phases.iter().zip(&probe_free).map(|(p, &free)| free && p.pass.is_none()).collect();
-        Engine { rules, k, all_kinds, colour_masks, fixed_pits, limits, compiled, probe_free, simple_phase }
+        Engine { rules, lowered, k, all_kinds, colour_masks, fixed_pits, limits, compiled, probe_free, simple_phase }
     }
 
     /// Evaluates a rule's condition: straight to its compiled closure when it has one.
@@ -475,7 +479,7 @@ impl Engine {
     }
 
     fn completable(&self, st: &State, mv: Move) -> bool {
-        let mut probe = st.clone();
+        let mut probe = st.probe_copy();
         let ply = probe.ply;
         self.step(&mut probe, mv, true);
         self.probe_rest(&probe, ply)
@@ -491,7 +495,7 @@ impl Engine {
         let mut options = Vec::new();
         self.mid_options(st, &mut options);
         options.into_iter().any(|mv| {
-            let mut next = st.clone();
+            let mut next = st.probe_copy();
             self.step(&mut next, mv, true);
             self.probe_rest(&next, ply)
         })
@@ -1039,19 +1043,22 @@ impl Engine {
         self.rules.phases[st.phase as usize].end.items.iter().chain(self.rules.end.items.iter())
     }
 
-    /// The end rules, the ply limit, obligations and repetitions, checked as a new turn begins.
+    /// The end rules (in the order written), the ply limit, obligations, and whether the player to move can
+    /// move at all, checked as a new turn begins.
     fn begin_turn(&self, st: &mut State) {
-        if st.ply > 0 && self.check_end_rules(st) {
-            return;
+        if st.ply > 0 {
+            if self.check_end_rules(st) {
+                return;
+            }
+        } else if self.rules.needs.repetition {
+            // The starting position counts for repetitions too.
+            self.seen_before(st);
         }
         if st.ply >= self.limits[st.phase as usize] {
             return self.finish(st, EndReason::Limit);
         }
         if matches!(st.stage, Stage::Start) && !self.compute_obligation(st) {
             return self.finish(st, EndReason::Obligation);
-        }
-        if self.rules.needs.repetition && self.seen_before(st) {
-            return self.finish(st, EndReason::Repetition);
         }
         if matches!(st.stage, Stage::Start) && !self.has_any_move(st) {
             self.finish(st, EndReason::Stuck);
@@ -1065,7 +1072,7 @@ impl Engine {
             let cx = Ctx::new(st.to_move);
             let reason = match rule {
                 EndRule::When(c) => self.test(st, cx, c).then_some(EndReason::Condition),
-                EndRule::Repetition => None,
+                EndRule::Repetition => self.seen_before(st).then_some(EndReason::Repetition),
                 EndRule::Stuck => (matches!(st.stage, Stage::Start) && !self.has_any_move(st)).then_some(EndReason::Stuck),
                 EndRule::NobodyCanMove => {
                     let players: Vec<u8> = self.active_players(st).collect();
@@ -1108,7 +1115,7 @@ impl Engine {
 
     /// Whether `player`, were it his turn, could start an action (passing aside).
     fn can_begin(&self, st: &State, player: u8) -> bool {
-        let mut probe = st.clone();
+        let mut probe = st.probe_copy();
         probe.to_move = player;
         probe.stage = Stage::Start;
         probe.obliged = false;
@@ -1119,10 +1126,11 @@ impl Engine {
 
     fn has_any_move(&self, st: &State) -> bool {
         let phase = self.phase(st);
-        let simple = !st.obliged && matches!(st.stage, Stage::Start) && self.probe_free[st.phase as usize];
-        if simple && phase.pass.is_some() {
+        // With a pass rule there is always a move: an action, or else the pass.
+        if phase.pass.is_some() && matches!(st.stage, Stage::Start) && !st.obliged {
             return true;
         }
+        let simple = !st.obliged && matches!(st.stage, Stage::Start) && self.probe_free[st.phase as usize];
         if simple {
             return phase.actions.iter().enumerate().any(|(a, action)| !self.each_begin(st, a as u8, action, |_| false));
         }

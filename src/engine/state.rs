@@ -55,6 +55,24 @@ pub struct State {
     pub result: Option<Outcome>,
 }
 
+impl State {
+    /// A copy for looking ahead within one ply: everything but the history of positions, which a ply
+    /// never reads.
+    pub(crate) fn probe_copy(&self) -> State {
+        State {
+            counts: self.counts.clone(),
+            owner: self.owner.clone(),
+            hand: self.hand.clone(),
+            before: self.before.clone(),
+            dropped: self.dropped.clone(),
+            history: Vec::new(),
+            result: self.result.clone(),
+            // The remaining fields are plain values.
+            ..*self
+        }
+    }
+}
+
 /// The point of decision within a turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Stage {

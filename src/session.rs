@@ -1,0 +1,734 @@
+//! The back end of `mancala play`: one game in progress, driven by typed commands.
+//!
+//! A thin front end (the REPL in the binary) reads lines, turns them into `Command`s, and prints what
+//! `Session::execute` returns. Everything a player can do — moves in notation or one decision at a time,
+//! undo and redo, hints, saving and loading — lives here, so tests drive it without a terminal.
+//! A bad command or an illegal move returns an error and changes nothing.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
+
+use crate::ai::{AiKind, Player};
+use crate::engine::{Engine, Move, State};
+use crate::notation::{enumerate_plies, format_ply, parse_ply};
+
+/// The most plies `moves` lists before it lists first decisions instead.
+const MAX_LISTED: usize = 60;
+/// The format tag of save files.
+const SAVE_FORMAT: &str = "mancala-game/1";
+
+/// Who plays a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seat {
+    Human,
+    Computer(AiKind),
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Seat::Human => f.write_str("human"),
+            Seat::Computer(kind) => write!(f, "{kind}"),
+        }
+    }
+}
+
+impl FromStr for Seat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Seat, String> {
+        if s == "human" {
+            return Ok(Seat::Human);
+        }
+        s.parse::<AiKind>().map(Seat::Computer).map_err(|e| e.to_string())
+    }
+}
+
+/// A command typed at the prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// A ply in notation (`c`, `7cw:RBR take 3,9`), or one decision of a turn in progress.
+    Play(String),
+    /// Pick the n-th entry (from 1) of the last `moves` listing.
+    Choose(usize),
+    Moves,
+    Undo,
+    Redo,
+    Show,
+    Rules,
+    Hint,
+    /// Let the computer make the current decision.
+    Ai,
+    /// Abandon the decisions made so far in this turn.
+    Cancel,
+    Save(PathBuf),
+    Load(PathBuf),
+    /// Start the same game again.
+    New,
+    Help,
+    Quit,
+}
+
+impl FromStr for Command {
+    type Err = SessionError;
+    fn from_str(line: &str) -> Result<Command, SessionError> {
+        let line = line.trim();
+        let (word, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(w, r)| (w, r.trim()));
+        let needs_file = |cmd: &str| -> Result<PathBuf, SessionError> {
+            if rest.is_empty() {
+                Err(SessionError::Usage(format!("`{cmd}` needs a file name, e.g. `{cmd} game.json`")))
+            } else {
+                Ok(PathBuf::from(rest))
+            }
+        };
+        let no_args = |cmd: Command| -> Result<Command, SessionError> {
+            if rest.is_empty() {
+                Ok(cmd)
+            } else {
+                Err(SessionError::Usage(format!("`{word}` takes no argument")))
+            }
+        };
+        match word {
+            "" => Err(SessionError::Usage("type a move, or `help`".into())),
+            "moves" | "m" | "list" => no_args(Command::Moves),
+            "undo" | "u" => no_args(Command::Undo),
+            "redo" => no_args(Command::Redo),
+            "show" | "board" => no_args(Command::Show),
+            "rules" => no_args(Command::Rules),
+            "hint" => no_args(Command::Hint),
+            "ai" => no_args(Command::Ai),
+            "cancel" => no_args(Command::Cancel),
+            "save" => needs_file("save").map(Command::Save),
+            "load" => needs_file("load").map(Command::Load),
+            "new" | "restart" => no_args(Command::New),
+            "help" | "?" | "h" => no_args(Command::Help),
+            "quit" | "exit" | "q" => no_args(Command::Quit),
+            _ => match line.parse::<usize>() {
+                Ok(n) if n >= 1 && rest.is_empty() => Ok(Command::Choose(n)),
+                _ => Ok(Command::Play(line.to_string())),
+            },
+        }
+    }
+}
+
+/// What went wrong with a command. Nothing changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionError {
+    /// The command itself is malformed.
+    Usage(String),
+    /// The move is not legal here.
+    Illegal(String),
+    GameOver,
+    /// A save file could not be written, read or replayed.
+    File(String),
+}
+
+impl fmt::Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionError::Usage(m) | SessionError::Illegal(m) | SessionError::File(m) => f.write_str(m),
+            SessionError::GameOver => f.write_str("the game is over: `new` starts another, `undo` takes back the last move"),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+/// One ply played: who, what, and the position before it (for undo).
+#[derive(Debug, Clone)]
+struct PlyRecord {
+    before: State,
+    moves: Vec<Move>,
+    text: String,
+    mover: u8,
+}
+
+/// A saved game: enough to replay it on the same rules.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SaveFile {
+    pub format: String,
+    /// The rule file, as given on the command line.
+    pub rules: String,
+    /// A hash of the rule file's text, to notice when it changed.
+    pub rules_hash: String,
+    pub variant: String,
+    pub players: u8,
+    pub seed: u64,
+    pub seats: Vec<String>,
+    /// The plies in notation.
+    pub moves: Vec<String>,
+}
+
+/// The game being played, and how to play it.
+pub struct Session {
+    pub engine: Engine,
+    rules_path: String,
+    rules_hash: String,
+    variant: String,
+    seed: u64,
+    pub state: State,
+    seats: Vec<Seat>,
+    computers: Vec<Option<Box<dyn Player>>>,
+    plies: Vec<PlyRecord>,
+    redo: Vec<PlyRecord>,
+    /// The decisions made so far in the turn in progress, and the position it started from.
+    partial: Vec<Move>,
+    partial_start: Option<State>,
+    /// The last `moves` listing, for `Choose`.
+    listing: Vec<Vec<Move>>,
+    rng: SmallRng,
+}
+
+/// What a command produced, for the front end to print.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Output {
+    pub text: String,
+    /// The board changed: draw it again.
+    pub board_changed: bool,
+    pub quit: bool,
+}
+
+impl Output {
+    fn text(text: impl Into<String>) -> Output {
+        Output { text: text.into(), ..Output::default() }
+    }
+    fn moved(text: impl Into<String>) -> Output {
+        Output { text: text.into(), board_changed: true, quit: false }
+    }
+}
+
+impl Session {
+    /// A new game. `seats[i]` plays seat i+1; seats beyond the list are human.
+    pub fn new(engine: Engine, rules_path: &str, source: &str, seats: Vec<Seat>, seed: u64) -> Result<Session, SessionError> {
+        let mut seats = seats;
+        seats.resize(engine.rules.players as usize, Seat::Human);
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut computers = Vec::new();
+        for seat in &seats {
+            computers.push(match seat {
+                Seat::Human => None,
+                Seat::Computer(kind) => Some(kind.player(&engine, &mut rng).map_err(|e| SessionError::Usage(e.to_string()))?),
+            });
+        }
+        let state = engine.initial_state();
+        Ok(Session {
+            variant: engine.rules.variant.clone(),
+            engine,
+            rules_path: rules_path.to_string(),
+            rules_hash: source_hash(source),
+            seed,
+            state,
+            seats,
+            computers,
+            plies: Vec::new(),
+            redo: Vec::new(),
+            partial: Vec::new(),
+            partial_start: None,
+            listing: Vec::new(),
+            rng,
+        })
+    }
+
+    pub fn seats(&self) -> &[Seat] {
+        &self.seats
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.state.result.is_some()
+    }
+
+    /// Whether a person decides next.
+    pub fn human_to_move(&self) -> bool {
+        !self.is_over() && self.seats[self.state.to_move as usize] == Seat::Human
+    }
+
+    /// The plies played so far, in notation.
+    pub fn history(&self) -> Vec<String> {
+        self.plies.iter().map(|p| p.text.clone()).collect()
+    }
+
+    /// Runs one command.
+    pub fn execute(&mut self, cmd: Command) -> Result<Output, SessionError> {
+        match cmd {
+            Command::Play(text) => self.play_text(&text),
+            Command::Choose(n) => self.choose(n),
+            Command::Moves => Ok(Output::text(self.list_moves())),
+            Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
+            Command::Show => Ok(Output::moved(String::new())),
+            Command::Rules => Ok(Output::text(self.rules_summary())),
+            Command::Hint => self.hint().map(Output::text),
+            Command::Ai => self.ai_move(),
+            Command::Cancel => {
+                if self.partial.is_empty() {
+                    return Err(SessionError::Usage("no turn in progress to cancel".into()));
+                }
+                self.cancel_partial();
+                Ok(Output::moved("turn cancelled"))
+            }
+            Command::Save(path) => self.save(&path).map(|_| Output::text(format!("saved to {}", path.display()))),
+            Command::Load(path) => self.load(&path).map(|n| Output::moved(format!("loaded {} ({n} plies)", path.display()))),
+            Command::New => {
+                self.restart();
+                Ok(Output::moved("new game"))
+            }
+            Command::Help => Ok(Output::text(HELP)),
+            Command::Quit => Ok(Output { quit: true, ..Output::default() }),
+        }
+    }
+
+    /// Lets the computer seats play until a person must decide or the game ends; returns their plies.
+    pub fn computer_turns(&mut self) -> Vec<String> {
+        let mut out = Vec::new();
+        while !self.is_over() && !self.human_to_move() {
+            let mover = self.state.to_move;
+            let Some(text) = self.computer_ply() else { break };
+            out.push(format!("player {} ({}) plays {text}", mover + 1, self.seats[mover as usize]));
+        }
+        out
+    }
+
+    fn computer_ply(&mut self) -> Option<String> {
+        let start = self.state.clone();
+        let ply = self.state.ply;
+        let mover = self.state.to_move;
+        let mut moves = Vec::new();
+        while self.state.ply == ply && !self.is_over() {
+            let seat = self.state.to_move as usize;
+            let player = self.computers.get_mut(seat)?.as_mut()?;
+            let mv = player.choose(&self.engine, &self.state);
+            self.engine.apply(&mut self.state, mv).ok()?;
+            moves.push(mv);
+        }
+        let text = format_ply(&self.engine, &start, &moves);
+        self.plies.push(PlyRecord { before: start, moves, text: text.clone(), mover });
+        self.redo.clear();
+        Some(text)
+    }
+
+    /// The prompt: who decides, and what.
+    pub fn prompt(&self) -> String {
+        if self.is_over() {
+            return "game over> ".into();
+        }
+        let who = format!("player {}", self.state.to_move + 1);
+        if self.partial.is_empty() {
+            format!("{who}> ")
+        } else {
+            let options = self.decision_options();
+            let shown: Vec<&str> = options.iter().take(10).map(|(l, _)| l.as_str()).collect();
+            let more = if options.len() > 10 { ", ..." } else { "" };
+            format!("{who}, {} ({}{more})> ", self.decision_name(), shown.join(" "))
+        }
+    }
+
+    /// Words that may be typed now: commands, and the legal moves in notation; for tab completion.
+    pub fn completions(&self) -> Vec<String> {
+        let mut words: Vec<String> = COMMANDS.iter().map(|s| s.to_string()).collect();
+        if self.partial.is_empty() && !self.is_over() {
+            let plies = enumerate_plies(&self.engine, &self.state, MAX_LISTED + 1);
+            if plies.len() <= MAX_LISTED {
+                words.extend(plies.iter().map(|p| format_ply(&self.engine, &self.state, p)));
+            }
+        }
+        words.extend(self.decision_options().into_iter().map(|(l, _)| l));
+        words.sort();
+        words.dedup();
+        words
+    }
+
+    // ------------------------------------------------------------ moves
+
+    fn play_text(&mut self, text: &str) -> Result<Output, SessionError> {
+        if self.is_over() {
+            return Err(SessionError::GameOver);
+        }
+        if !self.partial.is_empty() {
+            return self.play_decision(text);
+        }
+        match parse_ply(&self.engine, &self.state, text) {
+            Ok(moves) => self.play_ply(moves),
+            Err(full_error) => {
+                // A first decision alone starts the turn; the rest is asked for.
+                if self.decision_options().iter().any(|(l, _)| l == text) {
+                    return self.play_decision(text);
+                }
+                Err(SessionError::Illegal(full_error.to_string()))
+            }
+        }
+    }
+
+    fn play_ply(&mut self, moves: Vec<Move>) -> Result<Output, SessionError> {
+        let before = self.state.clone();
+        let mover = self.state.to_move;
+        let mut next = self.state.clone();
+        for &mv in &moves {
+            self.engine.apply(&mut next, mv).map_err(|e| SessionError::Illegal(e.to_string()))?;
+        }
+        let text = format_ply(&self.engine, &before, &moves);
+        self.state = next;
+        self.plies.push(PlyRecord { before, moves, text: text.clone(), mover });
+        self.redo.clear();
+        self.listing.clear();
+        Ok(Output::moved(format!("player {} plays {text}", mover + 1)))
+    }
+
+    /// One decision of a turn, by its label (`cw`, `R`, `stop`, `B5`).
+    fn play_decision(&mut self, text: &str) -> Result<Output, SessionError> {
+        let options = self.decision_options();
+        let Some(&(_, mv)) = options.iter().find(|(l, _)| l == text) else {
+            let labels: Vec<&str> = options.iter().map(|(l, _)| l.as_str()).collect();
+            return Err(SessionError::Illegal(format!(
+                "`{text}` is not a choice here; {}: {} (or `cancel`)",
+                self.decision_name(),
+                labels.join(", ")
+            )));
+        };
+        self.decide(mv)
+    }
+
+    fn decide(&mut self, mv: Move) -> Result<Output, SessionError> {
+        let ply = self.state.ply;
+        if self.partial.is_empty() {
+            self.partial_start = Some(self.state.clone());
+        }
+        self.engine.apply(&mut self.state, mv).map_err(|e| SessionError::Illegal(e.to_string()))?;
+        self.partial.push(mv);
+        if self.state.ply == ply && !self.is_over() {
+            return Ok(Output::text(format!("{}: {}", self.decision_name(), self.option_labels().join(", "))));
+        }
+        let before = self.partial_start.take().unwrap_or_else(|| self.state.clone());
+        let mover = before.to_move;
+        let moves = std::mem::take(&mut self.partial);
+        let text = format_ply(&self.engine, &before, &moves);
+        self.plies.push(PlyRecord { before, moves, text: text.clone(), mover });
+        self.redo.clear();
+        self.listing.clear();
+        Ok(Output::moved(format!("played {text}")))
+    }
+
+    fn cancel_partial(&mut self) {
+        if let Some(start) = self.partial_start.take() {
+            self.state = start;
+        }
+        self.partial.clear();
+    }
+
+    fn choose(&mut self, n: usize) -> Result<Output, SessionError> {
+        if self.is_over() {
+            return Err(SessionError::GameOver);
+        }
+        if !self.partial.is_empty() {
+            let options = self.decision_options();
+            return match options.get(n - 1) {
+                Some(&(_, mv)) => self.decide(mv),
+                None => Err(SessionError::Usage(format!("there are {} choices; pick 1 to {}", options.len(), options.len()))),
+            };
+        }
+        if self.listing.is_empty() {
+            self.list_moves();
+        }
+        match self.listing.get(n - 1).cloned() {
+            Some(moves) if moves.len() == 1 && self.needs_more(&moves) => self.decide(moves[0]),
+            Some(moves) => self.play_ply(moves),
+            None => Err(SessionError::Usage(format!("there is no move {n}; `moves` lists {}", self.listing.len()))),
+        }
+    }
+
+    /// A listed first decision that does not finish the ply.
+    fn needs_more(&self, moves: &[Move]) -> bool {
+        let mut probe = self.state.clone();
+        let ply = probe.ply;
+        moves.iter().all(|&m| self.engine.apply(&mut probe, m).is_ok()) && probe.ply == ply && probe.result.is_none()
+    }
+
+    /// The legal moves, numbered: whole plies when there are few, else the first decisions.
+    fn list_moves(&mut self) -> String {
+        if self.is_over() {
+            return "the game is over".into();
+        }
+        if !self.partial.is_empty() {
+            let labels = self.option_labels();
+            return format!("{}:\n{}", self.decision_name(), numbered(&labels));
+        }
+        let plies = enumerate_plies(&self.engine, &self.state, MAX_LISTED + 1);
+        if plies.len() <= MAX_LISTED {
+            let texts: Vec<String> = plies.iter().map(|p| format_ply(&self.engine, &self.state, p)).collect();
+            self.listing = plies;
+            return format!("legal moves:\n{}", numbered(&texts));
+        }
+        let options = self.start_options();
+        self.listing = options.iter().map(|(_, m)| vec![*m]).collect();
+        let labels: Vec<String> = options.into_iter().map(|(l, _)| l).collect();
+        format!("more than {MAX_LISTED} moves; choose where to start (the rest is asked for):\n{}", numbered(&labels))
+    }
+
+    fn start_options(&self) -> Vec<(String, Move)> {
+        let mut moves = Vec::new();
+        self.engine.legal_moves(&self.state, &mut moves);
+        moves.into_iter().map(|m| (self.label(m), m)).collect()
+    }
+
+    /// The options of the current decision, each with the label a person types.
+    fn decision_options(&self) -> Vec<(String, Move)> {
+        self.start_options()
+    }
+
+    fn option_labels(&self) -> Vec<String> {
+        self.decision_options().into_iter().map(|(l, _)| l).collect()
+    }
+
+    fn decision_name(&self) -> &'static str {
+        use crate::engine::Stage;
+        match self.state.stage {
+            Stage::Start => "move",
+            Stage::Respond => "accept or decline the offer",
+            Stage::Direction { .. } => "direction",
+            Stage::Drop { .. } => "next piece",
+            Stage::Take { .. } => "piece to take",
+            Stage::Then { .. } => "pits to take (or stop)",
+            Stage::Put { .. } => "next pit (or stop)",
+            Stage::Offer { .. } => "next pit to offer (or stop)",
+        }
+    }
+
+    /// The text of one decision.
+    fn label(&self, mv: Move) -> String {
+        let rules = &self.engine.rules;
+        let place = |p: u16| rules.places.get(p as usize).map_or_else(|| p.to_string(), |i| i.label.clone());
+        match mv {
+            Move::Begin { action, place: p } => {
+                let actions = &self.engine.phase(&self.state).actions;
+                if action == 0 {
+                    place(p)
+                } else {
+                    format!("{} {}", actions.get(action as usize).map_or("?", |a| a.name.as_str()), place(p))
+                }
+            }
+            Move::Pass => "pass".into(),
+            Move::Accept => "accept".into(),
+            Move::Decline => "decline".into(),
+            Move::Direction(crate::ir::Dir::Cw) => "cw".into(),
+            Move::Direction(crate::ir::Dir::Ccw) => "ccw".into(),
+            Move::Drop(k) => rules.kinds.get(k as usize).map_or("?".into(), |k| k.symbol.clone()),
+            Move::Take { place: p, kind } => format!("{}{}", place(p), rules.kinds.get(kind as usize).map_or("?", |k| k.symbol.as_str())),
+            Move::Pick(p) => place(p),
+            Move::Stop => "stop".into(),
+        }
+    }
+
+    // ------------------------------------------------------------ history
+
+    fn undo(&mut self) -> Result<Output, SessionError> {
+        if !self.partial.is_empty() {
+            self.cancel_partial();
+            return Ok(Output::moved("turn cancelled"));
+        }
+        // Take back plies until a person's ply has been taken back, so the person is to move again.
+        let mut undone = Vec::new();
+        while let Some(record) = self.plies.pop() {
+            self.state = record.before.clone();
+            let human = self.seats[record.mover as usize] == Seat::Human;
+            undone.push(record.text.clone());
+            self.redo.push(record);
+            if human {
+                break;
+            }
+        }
+        if undone.is_empty() {
+            return Err(SessionError::Usage("nothing to undo".into()));
+        }
+        self.listing.clear();
+        Ok(Output::moved(format!("took back {}", undone.join(", "))))
+    }
+
+    fn redo(&mut self) -> Result<Output, SessionError> {
+        let mut redone = Vec::new();
+        while let Some(record) = self.redo.pop() {
+            let mut next = self.state.clone();
+            for &mv in &record.moves {
+                if self.engine.apply(&mut next, mv).is_err() {
+                    self.redo.clear();
+                    break;
+                }
+            }
+            self.state = next;
+            redone.push(record.text.clone());
+            self.plies.push(record);
+            if self.human_to_move() {
+                break;
+            }
+        }
+        if redone.is_empty() {
+            return Err(SessionError::Usage("nothing to redo".into()));
+        }
+        Ok(Output::moved(format!("replayed {}", redone.join(", "))))
+    }
+
+    fn restart(&mut self) {
+        self.state = self.engine.initial_state();
+        self.plies.clear();
+        self.redo.clear();
+        self.partial.clear();
+        self.partial_start = None;
+        self.listing.clear();
+    }
+
+    // ------------------------------------------------------------ help from the computer
+
+    fn hint(&mut self) -> Result<String, SessionError> {
+        if self.is_over() {
+            return Err(SessionError::GameOver);
+        }
+        if self.engine.rules.players == 1 && self.partial.is_empty() {
+            let result = crate::solve::solve(&self.engine, &self.state, 2_000_000);
+            return Ok(match result.line() {
+                Some([]) => "the goal is already reached".into(),
+                Some(line) => {
+                    let first = format_ply(&self.engine, &self.state, &line[0]);
+                    format!("play {first} ({} plies to win; {} positions searched)", line.len(), result.states)
+                }
+                None if matches!(result.verdict, crate::solve::Verdict::Unsolvable) => {
+                    format!("no line wins from here ({} positions searched)", result.states)
+                }
+                None => "the position is too large to solve; any move will do".into(),
+            });
+        }
+        let mv = self.hint_move()?;
+        Ok(format!("the computer would choose {}", self.label(mv)))
+    }
+
+    fn hint_move(&mut self) -> Result<Move, SessionError> {
+        let kind = AiKind::Mcts(crate::ai::Budget::Playouts(2000));
+        let mut player = kind.player(&self.engine, &mut self.rng).map_err(|e| SessionError::Usage(e.to_string()))?;
+        Ok(player.choose(&self.engine, &self.state))
+    }
+
+    fn ai_move(&mut self) -> Result<Output, SessionError> {
+        if self.is_over() {
+            return Err(SessionError::GameOver);
+        }
+        let mv = self.hint_move()?;
+        let label = self.label(mv);
+        let out = self.decide(mv)?;
+        Ok(Output::moved(format!("the computer chose {label}; {}", out.text)))
+    }
+
+    // ------------------------------------------------------------ saving
+
+    fn save(&self, path: &Path) -> Result<(), SessionError> {
+        let file = SaveFile {
+            format: SAVE_FORMAT.into(),
+            rules: self.rules_path.clone(),
+            rules_hash: self.rules_hash.clone(),
+            variant: self.variant.clone(),
+            players: self.engine.rules.players,
+            seed: self.seed,
+            seats: self.seats.iter().map(|s| s.to_string()).collect(),
+            moves: self.history(),
+        };
+        let json = serde_json::to_string_pretty(&file).map_err(|e| SessionError::File(format!("cannot write the game: {e}")))?;
+        std::fs::write(path, json + "\n").map_err(|e| SessionError::File(format!("cannot write {}: {e}", path.display())))
+    }
+
+    /// Loads a saved game of these same rules, replacing the game in progress only if it all replays.
+    fn load(&mut self, path: &Path) -> Result<usize, SessionError> {
+        let text = std::fs::read_to_string(path).map_err(|e| SessionError::File(format!("cannot read {}: {e}", path.display())))?;
+        let file = parse_save(&text).map_err(|e| SessionError::File(format!("{}: {e}", path.display())))?;
+        if file.rules_hash != self.rules_hash {
+            return Err(SessionError::File(format!(
+                "{} was saved with other rules than {} (the rule file changed, or it is another game); start `mancala play` with the rules it was saved with",
+                path.display(),
+                self.rules_path
+            )));
+        }
+        if file.variant != self.variant || file.players != self.engine.rules.players {
+            return Err(SessionError::File(format!(
+                "{} is a game of variant `{}` with {} players, but this session plays variant `{}` with {}; restart with --variant {} --players {}",
+                path.display(),
+                file.variant,
+                file.players,
+                self.variant,
+                self.engine.rules.players,
+                file.variant,
+                file.players
+            )));
+        }
+        let records = replay(&self.engine, &file.moves).map_err(|e| SessionError::File(format!("{}: {e}", path.display())))?;
+        self.restart();
+        if let Some(last) = records.last() {
+            let mut state = last.before.clone();
+            for &mv in &last.moves {
+                self.engine.apply_unchecked(&mut state, mv);
+            }
+            self.state = state;
+        }
+        let n = records.len();
+        self.plies = records;
+        Ok(n)
+    }
+
+    // ------------------------------------------------------------ rules
+
+    fn rules_summary(&self) -> String {
+        crate::summary::summarize(&self.engine)
+    }
+}
+
+/// Reads a save file, with a clear message for what is wrong with it.
+pub fn parse_save(text: &str) -> Result<SaveFile, String> {
+    let file: SaveFile = serde_json::from_str(text).map_err(|e| format!("not a saved game ({e})"))?;
+    if file.format != SAVE_FORMAT {
+        return Err(format!("unknown save format `{}` (expected `{SAVE_FORMAT}`)", file.format));
+    }
+    Ok(file)
+}
+
+fn replay(engine: &Engine, moves: &[String]) -> Result<Vec<PlyRecord>, String> {
+    let mut state = engine.initial_state();
+    let mut records = Vec::new();
+    for (i, text) in moves.iter().enumerate() {
+        let moves = parse_ply(engine, &state, text).map_err(|e| format!("ply {} (`{text}`) cannot be played: {e}", i + 1))?;
+        let before = state.clone();
+        for &mv in &moves {
+            engine.apply(&mut state, mv).map_err(|e| format!("ply {} (`{text}`): {e}", i + 1))?;
+        }
+        records.push(PlyRecord { mover: before.to_move, before, moves, text: text.clone() });
+    }
+    Ok(records)
+}
+
+/// A stable hash of a rule file's text (FNV-1a), as hex.
+pub fn source_hash(source: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in source.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+fn numbered(items: &[String]) -> String {
+    items.iter().enumerate().map(|(i, s)| format!("{:>3}. {s}", i + 1)).collect::<Vec<_>>().join("\n")
+}
+
+const COMMANDS: &[&str] = &["moves", "undo", "redo", "show", "rules", "hint", "ai", "cancel", "save", "load", "new", "help", "quit"];
+
+const HELP: &str = "\
+Type a move in notation, or one of these commands:
+  moves           list the legal moves, numbered; then type a number to play one
+  undo, redo      take back your last move (and the computer's replies), or play it again
+  show            draw the board again
+  rules           a summary of the rules of this game
+  hint            what the computer would play (a solitaire is solved)
+  ai              let the computer make this decision for you
+  cancel          abandon the choices made so far in this turn
+  save FILE       save the game as JSON;  load FILE  loads one saved with these rules
+  new             start again;  help  this text;  quit  leave
+Moves: a pit label sows from it (`c`, `7`); add a direction (`7cw`), the order of the pieces (`7cw:RBR`),
+pits to take away (`take 3,9`), pieces to capture (`x B5`); other actions by name (`enter 4,11`,
+`offer c,d`, `accept`, `decline`, `pass`). Type just the pit to be asked for the rest, one choice at a time.";

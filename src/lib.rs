@@ -8,6 +8,7 @@ pub mod check;
 pub mod diag;
 pub mod engine;
 pub mod ir;
+pub mod notation;
 pub mod syntax;
 
 use diag::Diagnostic;

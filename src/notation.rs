@@ -1,0 +1,1254 @@
+//! Move and position notation: whole plies and positions as short texts a person can read and write.
+//!
+//! # Plies
+//!
+//! A ply (one player's action) is the sequence of engine decisions ([`Move`]s) from a start-of-ply point
+//! (`Stage::Start` or `Stage::Respond`) until the ply count increases. Its notation is a few tokens separated
+//! by spaces, in the order the decisions are made:
+//!
+//! | Text | Meaning |
+//! |---|---|
+//! | `c` | the phase's first action (usually `sow`) at place `c` |
+//! | `enter 4` | another action of the phase, named, at place `4` |
+//! | `enter 4,11`, `offer c,d`, `3,7` | a selection: the first place and the further picks (`put ... times`, `offer`), commas between |
+//! | `7cw`, `7ccw` | a chosen direction, glued to the pit |
+//! | `7cw:RBR`, `e:250` | the kinds of the pieces dropped, in order, one symbol each, after a colon |
+//! | `x B5 E4 cup(2)3` | chosen captures: place label and kind symbol, one piece each (`D55` is two pieces from `D`) |
+//! | `take 3,9` | the pits picked for a `then may take` (left out when nothing is picked) |
+//! | `pass`, `accept`, `decline` | passing, answering an offer |
+//!
+//! So a whole Gulek sowing reads `7cw:RBR take 3,9`, a Glass Bead Game sowing `e:250 x B5`.
+//!
+//! Drops: [`format_ply`] prints the kind of *every* piece of an order-chosen sowing, forced ones included
+//! (with a relay sowing, where pieces are lifted again mid-move, only the chosen ones). [`parse_ply`] accepts
+//! either every piece or only the chosen ones: when the number of symbols equals the number of pieces lifted,
+//! they are read as every piece (and the forced ones are checked), otherwise as the chosen ones only.
+//!
+//! Parsing is forgiving where it costs nothing: the first action may also be named (`sow 7cw`), a direction may
+//! stand alone (`7 cw`), Freeling's glued drops are read (`e250`), selections may be in any order
+//! (`take 9,3`), captures in any order, a capture from a store may leave out the place when only one place
+//! fits (`x 3`), kind symbols may be typed in either case when that is unambiguous (`7cw:rbr`).
+//!
+//! Parsing works by replaying: at each decision point the text must supply what the stage needs, the move
+//! must be among `engine.legal_moves`, and it is applied on a copy. Errors ([`NotationError`]) say what was
+//! wrong and list a few legal options in notation.
+//!
+//! # Positions
+//!
+//! A position is a list of entries separated by spaces:
+//!
+//! ```text
+//! a4 b4 c4 d4 e4 f4 A4 B4 C4 D4 E4 F4 store(1)=0 store(2)=0 to_move=1
+//! ```
+//!
+//! * `LABEL=CONTENTS`, or `LABELCONTENTS` glued when that reads unambiguously (`a4`, `a05`): the pieces in a place.
+//!   * With one kind of piece, the contents are a number (`a4`, `a=4`, `store(1)=0`, `7=4`).
+//!   * With several kinds, the kind symbols, one per piece (`7=RRB`, `a=05` for a stone and gem 5); a symbol
+//!     may carry a repeat count (`supply(1)=R*20`), and the contents may go on in further tokens
+//!     (`a=0 5`, `cup(1)=1*3 5`).
+//!   * `-` (or `0` with one kind) is an empty place. Places not written are empty.
+//! * `to_move=N`: the player to move, numbered from 1 (default 1).
+//! * `phase=NAME` (or its number from 1): the phase; when left out, the first phase whose `until` does not
+//!   hold yet.
+//! * `owner(LABEL)=N`: a pit owned by another player than at the start (`-` for nobody).
+//! * `eliminated=2` or `eliminated=2,3`: players out of the game.
+//! * `offered=c,d`: an offer of these pits waits for an answer from the player to move, made by the player
+//!   before him.
+//!
+//! [`format_position`] prints every pit and every store on the track, other places (captures, supplies) only
+//! when not empty, `to_move`, and `phase`, `owner`, `eliminated`, `offered` only when they say something. It
+//! glues the contents to the label only for one kind of piece and a pit whose label ends in a letter (`a4`,
+//! but `7=4`, `store(1)=0`, `captured(1)=5`).
+//!
+//! [`parse_position`] starts from [`Engine::initial_state`] with every place empty and overrides what the text
+//! says; the result is at the start of a ply (stage `Start`, or `Respond` with `offered`), ply 0, with the
+//! obligation (`must`) worked out for the player to move. A text starting with `{` is read as the state's JSON.
+
+use std::fmt;
+
+use crate::engine::{Ctx, Engine, Move, Stage, State};
+use crate::ir::{ActionKind, Dir, DirRule, PlaceId, Sow, NO_PLAYER};
+
+/// How many options an error lists before it says how many more there are.
+const MAX_OPTIONS: usize = 12;
+
+/// A ply or position text that does not fit: what was wrong, and what would have fitted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotationError {
+    /// What went wrong, e.g. "`z` is not a pit".
+    pub message: String,
+    /// Some texts that would fit at that point, in notation (may be empty).
+    pub expected: Vec<String>,
+}
+
+impl NotationError {
+    fn new(message: impl Into<String>) -> NotationError {
+        NotationError { message: message.into(), expected: Vec::new() }
+    }
+
+    fn expecting(message: impl Into<String>, expected: Vec<String>) -> NotationError {
+        NotationError { message: message.into(), expected }
+    }
+}
+
+impl fmt::Display for NotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        if !self.expected.is_empty() {
+            let shown = &self.expected[..self.expected.len().min(MAX_OPTIONS)];
+            write!(f, "; expected one of: {}", shown.join(", "))?;
+            if self.expected.len() > shown.len() {
+                write!(f, ", ... ({} more)", self.expected.len() - shown.len())?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for NotationError {}
+
+// ================================================================ small helpers
+
+fn label(engine: &Engine, p: PlaceId) -> &str {
+    engine.rules.places.get(p as usize).map_or("?", |info| info.label.as_str())
+}
+
+fn symbol(engine: &Engine, k: u8) -> &str {
+    engine.rules.kinds.get(k as usize).map_or("?", |info| info.symbol.as_str())
+}
+
+fn find_label(engine: &Engine, text: &str) -> Option<PlaceId> {
+    engine.rules.places.iter().position(|info| info.label == text).map(|p| p as PlaceId)
+}
+
+/// The places whose label starts `text`, longest label first, with the rest of the text.
+fn label_prefixes<'t>(engine: &Engine, text: &'t str) -> Vec<(PlaceId, &'t str)> {
+    let mut found: Vec<(PlaceId, &str)> = engine
+        .rules
+        .places
+        .iter()
+        .enumerate()
+        .filter(|(_, info)| !info.label.is_empty() && text.starts_with(info.label.as_str()))
+        .map(|(p, info)| (p as PlaceId, &text[info.label.len()..]))
+        .collect();
+    found.sort_by_key(|(_, rest)| rest.len());
+    found
+}
+
+fn kinds(engine: &Engine) -> usize {
+    engine.kinds()
+}
+
+fn place_count(engine: &Engine, st: &State, p: PlaceId) -> u32 {
+    let k = kinds(engine);
+    let base = p as usize * k;
+    st.counts.get(base..base + k).map_or(0, |c| c.iter().map(|&n| n as u32).sum())
+}
+
+fn player_mask(engine: &Engine, player: u8) -> u64 {
+    engine.rules.kinds.iter().enumerate().filter(|(_, info)| info.owner == player).fold(0, |m, (k, _)| m | (1 << k))
+}
+
+fn legal(engine: &Engine, st: &State) -> Vec<Move> {
+    let mut out = Vec::new();
+    engine.legal_moves(st, &mut out);
+    out
+}
+
+fn dir_text(dir: Dir) -> &'static str {
+    match dir {
+        Dir::Ccw => "ccw",
+        Dir::Cw => "cw",
+    }
+}
+
+/// The sowing rules of action `action` of the current phase, if it is a sowing.
+fn sow_of<'e>(engine: &'e Engine, st: &State, action: u8) -> Option<&'e Sow> {
+    match engine.rules.phases.get(st.phase as usize)?.actions.get(action as usize).map(|a| &a.kind) {
+        Some(ActionKind::Sow(sow)) => Some(sow),
+        _ => None,
+    }
+}
+
+/// Splits a run of kind symbols into kinds, each symbol optionally followed by `*N` (a repeat count) when
+/// `repeats` is set. Symbols match exactly, or else ignoring ASCII case when that is unambiguous.
+fn split_symbols(engine: &Engine, text: &str, repeats: bool) -> Option<Vec<(u8, u32)>> {
+    fn go(engine: &Engine, text: &str, repeats: bool, fold: bool, out: &mut Vec<(u8, u32)>) -> bool {
+        if text.is_empty() {
+            return true;
+        }
+        let mut candidates: Vec<(u8, usize)> = engine
+            .rules
+            .kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, info)| {
+                let s = info.symbol.as_str();
+                !s.is_empty()
+                    && text.len() >= s.len()
+                    && text.is_char_boundary(s.len())
+                    && if fold { text[..s.len()].eq_ignore_ascii_case(s) } else { text.starts_with(s) }
+            })
+            .map(|(k, info)| (k as u8, info.symbol.len()))
+            .collect();
+        candidates.sort_by_key(|&(_, len)| std::cmp::Reverse(len));
+        for (k, len) in candidates {
+            let mut rest = &text[len..];
+            let mut n = 1u32;
+            if repeats {
+                if let Some(after) = rest.strip_prefix('*') {
+                    let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+                    match after[..digits].parse::<u32>() {
+                        Ok(v) => n = v,
+                        Err(_) => continue,
+                    }
+                    rest = &after[digits..];
+                }
+            }
+            out.push((k, n));
+            if go(engine, rest, repeats, fold, out) {
+                return true;
+            }
+            out.pop();
+        }
+        false
+    }
+    let mut out = Vec::new();
+    if go(engine, text, repeats, false, &mut out) {
+        return Some(out);
+    }
+    let lower: Vec<String> = engine.rules.kinds.iter().map(|k| k.symbol.to_ascii_lowercase()).collect();
+    let unique = lower.iter().enumerate().all(|(i, s)| !lower[..i].contains(s));
+    if unique && go(engine, text, repeats, true, &mut out) {
+        return Some(out);
+    }
+    None
+}
+
+/// Kind symbols one per piece (no repeat counts).
+fn symbol_run(engine: &Engine, text: &str) -> Option<Vec<u8>> {
+    split_symbols(engine, text, false).map(|v| v.into_iter().map(|(k, _)| k).collect())
+}
+
+fn all_symbols(engine: &Engine) -> Vec<String> {
+    engine.rules.kinds.iter().map(|k| k.symbol.clone()).collect()
+}
+
+fn dedup(mut v: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    v.retain(|s| seen.insert(s.clone()));
+    v
+}
+
+// ================================================================ drops
+
+/// The kinds the mover may drop next with `hand` in hand, as the engine decides it for an order-chosen sowing.
+fn drop_mask(engine: &Engine, mover: u8, sow: &Sow, hand: &[u32]) -> u64 {
+    let mut mask = 0u64;
+    let mut total = 0u32;
+    for (k, &n) in hand.iter().enumerate() {
+        if n > 0 {
+            mask |= 1 << k;
+            total += n;
+        }
+    }
+    if sow.last_own {
+        let own = player_mask(engine, mover);
+        if total == 1 {
+            mask &= own;
+        } else {
+            for (k, &n) in hand.iter().enumerate() {
+                if own & (1 << k) != 0 && n == 1 && (own & mask).count_ones() == 1 {
+                    mask &= !(1 << k);
+                }
+            }
+        }
+    }
+    mask
+}
+
+/// The pieces lifted when sowing starts from `place`, per kind.
+fn lifted(engine: &Engine, st: &State, place: PlaceId) -> Vec<u32> {
+    let k = kinds(engine);
+    (0..k)
+        .map(|i| {
+            st.counts.get(place as usize * k + i).copied().unwrap_or(0) as u32 + st.hand.get(i).copied().unwrap_or(0) as u32
+        })
+        .collect()
+}
+
+/// Every piece of an order-chosen sowing (without relay) in order, from the chosen ones; `None` when the chosen
+/// ones do not fit.
+fn full_drops(engine: &Engine, mover: u8, sow: &Sow, mut hand: Vec<u32>, chosen: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut next = chosen.iter();
+    loop {
+        let mask = drop_mask(engine, mover, sow, &hand);
+        let kind = match mask.count_ones() {
+            0 => break,
+            1 => mask.trailing_zeros() as u8,
+            _ => *next.next()?,
+        };
+        let slot = hand.get_mut(kind as usize)?;
+        if *slot == 0 || mask & (1 << kind) == 0 {
+            return None;
+        }
+        *slot -= 1;
+        out.push(kind);
+    }
+    next.next().is_none().then_some(out)
+}
+
+/// The chosen pieces from every piece of an order-chosen sowing, checking the forced ones.
+fn chosen_drops(engine: &Engine, mover: u8, sow: &Sow, mut hand: Vec<u32>, full: &[u8]) -> Result<Vec<u8>, NotationError> {
+    let mut chosen = Vec::new();
+    for (i, &kind) in full.iter().enumerate() {
+        let mask = drop_mask(engine, mover, sow, &hand);
+        let options: Vec<String> = (0..kinds(engine) as u8).filter(|k| mask & (1 << k) != 0).map(|k| symbol(engine, k).to_string()).collect();
+        if mask & (1 << kind) == 0 {
+            let what = if mask.count_ones() == 1 { "must be" } else { "can be" };
+            return Err(NotationError::expecting(
+                format!("piece {} cannot be {}: it {what} one of the pieces still in hand", i + 1, symbol(engine, kind)),
+                options,
+            ));
+        }
+        if mask.count_ones() > 1 {
+            chosen.push(kind);
+        }
+        if let Some(slot) = hand.get_mut(kind as usize) {
+            *slot = slot.saturating_sub(1);
+        }
+    }
+    Ok(chosen)
+}
+
+// ================================================================ printing plies
+
+/// Prints one ply in notation. `before` is the state at the start of the ply, `moves` its decisions.
+///
+/// Moves that are not legal where they stand, or that come after the end of the ply, are printed in the
+/// engine's debug form with a leading `?`, so that nothing is silently lost.
+pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
+    let mut st = before.clone();
+    let ply0 = st.ply;
+    let mut word: Option<&str> = None;
+    let mut start: Option<(u8, u8, PlaceId)> = None; // (action, mover, place)
+    let mut lift: Vec<u32> = Vec::new();
+    let mut places: Vec<PlaceId> = Vec::new();
+    let mut dir: Option<Dir> = None;
+    let mut chosen: Vec<u8> = Vec::new();
+    let mut captures: Vec<(PlaceId, u8)> = Vec::new();
+    let mut picks: Vec<PlaceId> = Vec::new();
+    let mut extra: Vec<String> = Vec::new();
+    let mut broken = false;
+    for &mv in moves {
+        if broken || st.ply != ply0 || st.result.is_some() {
+            broken = true;
+            extra.push(format!("?{mv:?}"));
+            continue;
+        }
+        let stage = st.stage;
+        let mover = st.to_move;
+        let lift_here = if let Move::Begin { place, .. } = mv { lifted(engine, &st, place) } else { Vec::new() };
+        if engine.apply(&mut st, mv).is_err() {
+            broken = true;
+            extra.push(format!("?{mv:?}"));
+            continue;
+        }
+        match (stage, mv) {
+            (_, Move::Pass) => word = Some("pass"),
+            (_, Move::Accept) => word = Some("accept"),
+            (_, Move::Decline) => word = Some("decline"),
+            (_, Move::Begin { action, place }) => {
+                start = Some((action, mover, place));
+                places.push(place);
+                lift = lift_here;
+            }
+            (_, Move::Direction(d)) => dir = Some(d),
+            (_, Move::Drop(k)) => chosen.push(k),
+            (_, Move::Take { place, kind }) => captures.push((place, kind)),
+            (Stage::Then { .. }, Move::Pick(p)) => picks.push(p),
+            (_, Move::Pick(p)) => places.push(p),
+            (_, Move::Stop) => {}
+        }
+    }
+    let mut tokens: Vec<String> = Vec::new();
+    if let Some(w) = word {
+        tokens.push(w.to_string());
+    }
+    if let Some((action, mover, _)) = start {
+        if action != 0 {
+            let name = engine.phase(before).actions.get(action as usize).map_or("?", |a| a.name.as_str());
+            tokens.push(name.to_string());
+        }
+        let mut head: Vec<String> = places.iter().map(|&p| label(engine, p).to_string()).collect();
+        if let (Some(d), Some(first)) = (dir, head.first_mut()) {
+            first.push_str(dir_text(d));
+        }
+        let mut text = head.join(",");
+        if let Some(sow) = sow_of(engine, before, action) {
+            if sow.order_chosen && kinds(engine) > 1 {
+                let full = if sow.relay.is_none() { full_drops(engine, mover, sow, lift, &chosen) } else { None };
+                let drops = full.unwrap_or(chosen);
+                if !drops.is_empty() {
+                    text.push(':');
+                    for k in drops {
+                        text.push_str(symbol(engine, k));
+                    }
+                }
+            }
+        }
+        tokens.push(text);
+    }
+    if !captures.is_empty() {
+        tokens.push("x".to_string());
+        tokens.extend(captures.iter().map(|&(p, k)| format!("{}{}", label(engine, p), symbol(engine, k))));
+    }
+    if !picks.is_empty() {
+        tokens.push("take".to_string());
+        tokens.push(picks.iter().map(|&p| label(engine, p)).collect::<Vec<_>>().join(","));
+    }
+    tokens.extend(extra);
+    tokens.join(" ")
+}
+
+// ================================================================ reading plies
+
+/// The parts of a ply text, before they are checked against the position.
+#[derive(Default)]
+struct PlyText<'t> {
+    action: Option<u8>,
+    places: Vec<PlaceId>,
+    dir: Option<Dir>,
+    drops: Option<&'t str>,
+    captures: Vec<&'t str>,
+    picks: Vec<PlaceId>,
+}
+
+/// The first move of each legal ply from a start-of-ply state, in notation (`a`, `enter 4`, `pass`).
+fn start_options(engine: &Engine, st: &State) -> Vec<String> {
+    let opts = legal(engine, st)
+        .into_iter()
+        .map(|mv| match mv {
+            Move::Begin { action: 0, place } => label(engine, place).to_string(),
+            Move::Begin { action, place } => {
+                let name = engine.phase(st).actions.get(action as usize).map_or("?", |a| a.name.as_str());
+                format!("{name} {}", label(engine, place))
+            }
+            Move::Pass => "pass".to_string(),
+            Move::Accept => "accept".to_string(),
+            Move::Decline => "decline".to_string(),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    dedup(opts)
+}
+
+/// Reads one ply from `text` at the start-of-ply state `state`, returning its decisions.
+///
+/// Every decision is checked against `engine.legal_moves` while the ply is replayed on a copy of the state.
+pub fn parse_ply(engine: &Engine, state: &State, text: &str) -> Result<Vec<Move>, NotationError> {
+    if state.result.is_some() {
+        return Err(NotationError::new("the game is over"));
+    }
+    if !matches!(state.stage, Stage::Start | Stage::Respond) {
+        return Err(NotationError::new("the position is in the middle of a ply; a ply is read from its start"));
+    }
+    let mut tokens = text.split_whitespace().peekable();
+    let Some(first) = tokens.next() else {
+        return Err(NotationError::expecting("no move given", start_options(engine, state)));
+    };
+    let lower = first.to_ascii_lowercase();
+    let word = match lower.as_str() {
+        "pass" => Some(Move::Pass),
+        "accept" => Some(Move::Accept),
+        "decline" => Some(Move::Decline),
+        _ => None,
+    };
+    if let Some(mv) = word {
+        if let Some(extra) = tokens.next() {
+            return Err(NotationError::new(format!("unexpected `{extra}` after `{first}`")));
+        }
+        if !legal(engine, state).contains(&mv) {
+            let msg = match (state.stage, mv) {
+                (Stage::Respond, _) => format!("an offer is waiting for an answer: `{first}` is not possible"),
+                (_, Move::Pass) => "passing is not allowed here".to_string(),
+                _ => "there is no offer to answer".to_string(),
+            };
+            return Err(NotationError::expecting(msg, start_options(engine, state)));
+        }
+        return Ok(vec![mv]);
+    }
+    if state.stage == Stage::Respond {
+        return Err(NotationError::expecting(
+            format!("an offer is waiting for an answer, `{first}` is not one"),
+            start_options(engine, state),
+        ));
+    }
+    let mut ply = PlyText::default();
+    let phase = engine.phase(state);
+    let mut head = first;
+    if find_label(engine, first).is_none() {
+        if let Some(a) = phase.actions.iter().position(|a| a.name.eq_ignore_ascii_case(first)) {
+            ply.action = Some(a as u8);
+            head = tokens.next().ok_or_else(|| {
+                NotationError::expecting(format!("`{first}` needs a place"), start_options(engine, state))
+            })?;
+        }
+    }
+    read_head(engine, state, &mut ply, head)?;
+    if ply.dir.is_none() {
+        if let Some(&t) = tokens.peek() {
+            let t = t.to_ascii_lowercase();
+            if t == "cw" || t == "ccw" {
+                ply.dir = Some(if t == "cw" { Dir::Cw } else { Dir::Ccw });
+                tokens.next();
+            }
+        }
+    }
+    #[derive(PartialEq)]
+    enum Mode {
+        None,
+        Captures,
+        Picks,
+    }
+    let mut mode = Mode::None;
+    let mut raw_picks: Vec<&str> = Vec::new();
+    for tok in tokens {
+        if tok.eq_ignore_ascii_case("x") {
+            mode = Mode::Captures;
+        } else if tok.eq_ignore_ascii_case("take") {
+            mode = Mode::Picks;
+        } else {
+            match mode {
+                Mode::Captures => ply.captures.push(tok),
+                Mode::Picks => raw_picks.extend(tok.split(',').filter(|s| !s.is_empty())),
+                Mode::None => {
+                    return Err(NotationError::expecting(
+                        format!("unexpected `{tok}`"),
+                        vec!["x PLACE KIND (a capture)".to_string(), "take PITS (pits taken after the sowing)".to_string()],
+                    ))
+                }
+            }
+        }
+    }
+    for p in raw_picks {
+        let place = find_label(engine, p).ok_or_else(|| not_a_place(engine, p))?;
+        ply.picks.push(place);
+    }
+    replay(engine, state, ply)
+}
+
+fn not_a_place(engine: &Engine, text: &str) -> NotationError {
+    let labels: Vec<&str> = engine.rules.places.iter().map(|p| p.label.as_str()).collect();
+    let msg = format!("`{text}` is not a place on this board{}", did_you_mean(text, &labels));
+    NotationError::expecting(msg, labels.iter().map(|s| s.to_string()).collect())
+}
+
+/// ` (did you mean `x`?)` for a longer word close to one of the candidates; nothing for short ones, where
+/// every label is close.
+fn did_you_mean(text: &str, candidates: &[&str]) -> String {
+    if text.chars().count() < 3 {
+        return String::new();
+    }
+    crate::diag::did_you_mean(text, candidates.iter().copied()).map_or_else(String::new, |s| format!(" (did you mean `{s}`?)"))
+}
+
+/// Reads the start token: `LABEL[DIR][,LABEL...][:SYMBOLS]`, or Freeling's glued `LABEL SYMBOLS`.
+fn read_head<'t>(engine: &Engine, state: &State, ply: &mut PlyText<'t>, head: &'t str) -> Result<(), NotationError> {
+    let (places_text, drops) = match head.split_once(':') {
+        Some((a, b)) => (a, Some(b)),
+        None => (head, None),
+    };
+    ply.drops = drops;
+    let not_a_pit = |part: &str| {
+        let labels: Vec<&str> = engine.rules.places.iter().map(|p| p.label.as_str()).collect();
+        NotationError::expecting(format!("`{part}` is not a pit{}", did_you_mean(part, &labels)), start_options(engine, state))
+    };
+    for (i, part) in places_text.split(',').enumerate() {
+        if part.is_empty() {
+            return Err(NotationError::expecting(format!("a place is missing in `{places_text}`"), start_options(engine, state)));
+        }
+        if let Some(p) = find_label(engine, part) {
+            ply.places.push(p);
+            continue;
+        }
+        if i == 0 {
+            let lower = part.to_ascii_lowercase();
+            let mut found = None;
+            for (suffix, d) in [("ccw", Dir::Ccw), ("cw", Dir::Cw)] {
+                if lower.ends_with(suffix) {
+                    if let Some(p) = find_label(engine, &part[..part.len() - suffix.len()]) {
+                        found = Some((p, d));
+                        break;
+                    }
+                }
+            }
+            if let Some((p, d)) = found {
+                ply.places.push(p);
+                ply.dir = Some(d);
+                continue;
+            }
+            // Freeling's glued form: `e250`, `7cwRBR`.
+            if drops.is_none() && !places_text.contains(',') {
+                for (p, rest) in label_prefixes(engine, part) {
+                    let lower_rest = rest.to_ascii_lowercase();
+                    let (d, rest) = if lower_rest.starts_with("ccw") {
+                        (Some(Dir::Ccw), &rest[3..])
+                    } else if lower_rest.starts_with("cw") {
+                        (Some(Dir::Cw), &rest[2..])
+                    } else {
+                        (None, rest)
+                    };
+                    if !rest.is_empty() && symbol_run(engine, rest).is_some() {
+                        ply.places.push(p);
+                        ply.dir = d;
+                        ply.drops = Some(rest);
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        return Err(not_a_pit(part));
+    }
+    Ok(())
+}
+
+/// A ply being replayed: the state and the decisions so far.
+struct Replay<'e> {
+    engine: &'e Engine,
+    st: State,
+    moves: Vec<Move>,
+}
+
+impl Replay<'_> {
+    fn legal(&self) -> Vec<Move> {
+        legal(self.engine, &self.st)
+    }
+
+    fn apply(&mut self, mv: Move) {
+        self.engine.apply_unchecked(&mut self.st, mv);
+        self.moves.push(mv);
+    }
+}
+
+fn replay(engine: &Engine, state: &State, mut ply: PlyText<'_>) -> Result<Vec<Move>, NotationError> {
+    let action = ply.action.unwrap_or(0);
+    // A selection is a set (or, for `put`, a multiset): the engine takes it in board order.
+    ply.places.sort_unstable();
+    let Some(&place) = ply.places.first() else {
+        return Err(NotationError::expecting("no place given", start_options(engine, state)));
+    };
+    let mover = state.to_move;
+    let mut r = Replay { engine, st: state.clone(), moves: Vec::new() };
+    let begin = Move::Begin { action, place };
+    let start_legal = r.legal();
+    if !start_legal.contains(&begin) {
+        return Err(begin_error(engine, state, action, place, &start_legal));
+    }
+    let sow = sow_of(engine, state, action);
+    // The drops the mover chose, in order, from every piece or the chosen ones.
+    let mut chosen: std::collections::VecDeque<u8> = Default::default();
+    if let Some(text) = ply.drops {
+        let Some(sow) = sow.filter(|s| s.order_chosen && kinds(engine) > 1) else {
+            return Err(NotationError::new(format!(
+                "`:{text}`: the order of the pieces is not chosen in this {}",
+                if sow.is_some() { "sowing" } else { "action" }
+            )));
+        };
+        let Some(kinds_given) = symbol_run(engine, text) else {
+            return Err(NotationError::expecting(format!("`{text}` is not a run of piece symbols"), all_symbols(engine)));
+        };
+        let hand = lifted(engine, state, place);
+        let total: u32 = hand.iter().sum();
+        if sow.relay.is_none() && kinds_given.len() as u32 == total {
+            chosen.extend(chosen_drops(engine, mover, sow, hand, &kinds_given)?);
+        } else {
+            chosen.extend(kinds_given);
+        }
+    }
+    let mut selection: std::collections::VecDeque<PlaceId> = ply.places[1..].iter().copied().collect();
+    ply.picks.sort_unstable();
+    let mut then_picks: std::collections::VecDeque<PlaceId> = ply.picks.iter().copied().collect();
+    let mut captures: Vec<String> = ply.captures.iter().map(|s| s.to_string()).collect();
+    let mut dir_used = false;
+    let ply0 = r.st.ply;
+    r.apply(begin);
+    while r.st.ply == ply0 && r.st.result.is_none() {
+        let options = r.legal();
+        let here = label(engine, place).to_string();
+        match r.st.stage {
+            Stage::Start | Stage::Respond => break,
+            Stage::Direction { .. } => {
+                let opts: Vec<String> = options
+                    .iter()
+                    .filter_map(|m| if let Move::Direction(d) = m { Some(format!("{here}{}", dir_text(*d))) } else { None })
+                    .collect();
+                let Some(d) = ply.dir else {
+                    return Err(NotationError::expecting(format!("choose a direction for {here}"), opts));
+                };
+                if !options.contains(&Move::Direction(d)) {
+                    return Err(NotationError::expecting(format!("sowing {here} {} is not allowed", dir_text(d)), opts));
+                }
+                dir_used = true;
+                r.apply(Move::Direction(d));
+            }
+            Stage::Drop { .. } => {
+                let opts: Vec<String> =
+                    options.iter().filter_map(|m| if let Move::Drop(k) = m { Some(symbol(engine, *k).to_string()) } else { None }).collect();
+                let Some(k) = chosen.pop_front() else {
+                    let done = r.moves.iter().filter(|m| matches!(m, Move::Drop(_))).count();
+                    let msg = if ply.drops.is_some() {
+                        "more piece symbols are needed after the colon".to_string()
+                    } else {
+                        format!("the order of the pieces must be given, e.g. `{here}{}:...`", ply.dir.map_or("", dir_text))
+                    };
+                    return Err(NotationError::expecting(format!("{msg} (choice {})", done + 1), opts));
+                };
+                if !options.contains(&Move::Drop(k)) {
+                    return Err(NotationError::expecting(format!("a piece {} cannot be dropped next", symbol(engine, k)), opts));
+                }
+                r.apply(Move::Drop(k));
+            }
+            Stage::Take { .. } => {
+                let opts: Vec<String> = options
+                    .iter()
+                    .filter_map(|m| match m {
+                        Move::Take { place, kind } => Some(format!("x {}{}", label(engine, *place), symbol(engine, *kind))),
+                        _ => None,
+                    })
+                    .collect();
+                if captures.is_empty() {
+                    return Err(NotationError::expecting("a capture must be chosen", opts));
+                }
+                let mut hit = None;
+                for (i, tok) in captures.iter().enumerate() {
+                    if let Some(found) = resolve_capture(engine, tok, &options)? {
+                        hit = Some((i, found));
+                        break;
+                    }
+                }
+                let Some((i, (mv, rest))) = hit else {
+                    return Err(NotationError::expecting(format!("`{}` cannot be taken here", captures[0]), opts));
+                };
+                // A token such as `D55` stands for several pieces: one is taken, `D5` stays.
+                match rest {
+                    Some(rest) => captures[i] = rest,
+                    None => {
+                        captures.remove(i);
+                    }
+                }
+                r.apply(mv);
+            }
+            Stage::Then { .. } => match then_picks.pop_front() {
+                Some(p) => {
+                    if !options.contains(&Move::Pick(p)) {
+                        let opts = options
+                            .iter()
+                            .filter_map(|m| if let Move::Pick(q) = m { Some(format!("take {}", label(engine, *q))) } else { None })
+                            .collect();
+                        let why = if place_count(engine, &r.st, p) == 0 { " (it is empty)" } else { "" };
+                        return Err(NotationError::expecting(format!("pit {} cannot be taken{why}", label(engine, p)), opts));
+                    }
+                    r.apply(Move::Pick(p));
+                }
+                None => r.apply(Move::Stop),
+            },
+            Stage::Put { .. } | Stage::Offer { .. } => {
+                let opts: Vec<String> =
+                    options.iter().filter_map(|m| if let Move::Pick(q) = m { Some(label(engine, *q).to_string()) } else { None }).collect();
+                match selection.pop_front() {
+                    Some(p) => {
+                        if !options.contains(&Move::Pick(p)) {
+                            return Err(NotationError::expecting(format!("{} cannot be added to the selection", label(engine, p)), opts));
+                        }
+                        r.apply(Move::Pick(p));
+                    }
+                    None => {
+                        if !options.contains(&Move::Stop) {
+                            return Err(NotationError::expecting("more places must be chosen", opts));
+                        }
+                        r.apply(Move::Stop);
+                    }
+                }
+            }
+        }
+    }
+    // Everything written must have been used.
+    if let Some(d) = ply.dir.filter(|_| !dir_used) {
+        match sow.map(|s| s.dir) {
+            Some(DirRule::Fixed(fixed)) if fixed == d => {}
+            Some(DirRule::Fixed(fixed)) => {
+                return Err(NotationError::new(format!("the direction of this sowing is fixed: {}", dir_text(fixed))))
+            }
+            _ => return Err(NotationError::new(format!("`{}`: this action has no direction to choose", dir_text(d)))),
+        }
+    }
+    if !chosen.is_empty() {
+        return Err(NotationError::new(format!(
+            "too many piece symbols: `{}` left over",
+            chosen.iter().map(|&k| symbol(engine, k)).collect::<String>()
+        )));
+    }
+    if let Some(tok) = captures.first() {
+        return Err(NotationError::new(format!("unexpected capture `x {tok}`: nothing (more) is captured by choice")));
+    }
+    if let Some(&p) = then_picks.front() {
+        return Err(NotationError::new(format!("unexpected `take {}`: no (more) pits can be taken", label(engine, p))));
+    }
+    if let Some(&p) = selection.front() {
+        return Err(NotationError::new(format!("unexpected `{}`: no more places can be chosen", label(engine, p))));
+    }
+    Ok(r.moves)
+}
+
+/// Resolves a capture token (`B5`, `cup(2)3`, `D55`, `B`, `3`) to a legal take, if one fits, with what is left
+/// of the token (`D5` after one piece of `D55`).
+fn resolve_capture(engine: &Engine, tok: &str, options: &[Move]) -> Result<Option<(Move, Option<String>)>, NotationError> {
+    let takes: Vec<(PlaceId, u8)> =
+        options.iter().filter_map(|m| if let Move::Take { place, kind } = m { Some((*place, *kind)) } else { None }).collect();
+    let mut any_reading = false;
+    for (p, rest) in label_prefixes(engine, tok) {
+        if rest.is_empty() {
+            any_reading = true;
+            let at: Vec<&(PlaceId, u8)> = takes.iter().filter(|(q, _)| *q == p).collect();
+            if let [&(_, k)] = at.as_slice() {
+                return Ok(Some((Move::Take { place: p, kind: k }, None)));
+            }
+            continue;
+        }
+        if let Some(ks) = symbol_run(engine, rest) {
+            any_reading = true;
+            if let Some(&k) = ks.first() {
+                if takes.contains(&(p, k)) {
+                    let left = (ks.len() > 1).then(|| format!("{}{}", label(engine, p), &rest[symbol(engine, k).len()..]));
+                    return Ok(Some((Move::Take { place: p, kind: k }, left)));
+                }
+            }
+        }
+    }
+    if let Some(ks) = symbol_run(engine, tok) {
+        any_reading = true;
+        if let [k] = ks.as_slice() {
+            let off_board = takes.iter().find(|(p, kind)| kind == k && !engine.rules.places[*p as usize].is_pit);
+            if let Some(&(p, k)) = off_board {
+                return Ok(Some((Move::Take { place: p, kind: k }, None)));
+            }
+        }
+    }
+    if !any_reading {
+        return Err(NotationError::expecting(
+            format!("`{tok}` is not a capture: write a place and a piece symbol"),
+            takes.iter().map(|&(p, k)| format!("x {}{}", label(engine, p), symbol(engine, k))).collect(),
+        ));
+    }
+    Ok(None)
+}
+
+fn begin_error(engine: &Engine, st: &State, action: u8, place: PlaceId, legal: &[Move]) -> NotationError {
+    let options = start_options(engine, st);
+    let phase = engine.phase(st);
+    let Some(act) = phase.actions.get(action as usize) else {
+        return NotationError::expecting("no such action", options);
+    };
+    let l = label(engine, place);
+    let info = &engine.rules.places[place as usize];
+    let mut msg = match &act.kind {
+        ActionKind::Sow(_) if !info.is_pit => format!("{l} is not a pit"),
+        ActionKind::Sow(_) if place_count(engine, st, place) == 0 => format!("pit {l} is empty"),
+        ActionKind::Sow(_) | ActionKind::Offer(_)
+            if st.owner.get(place as usize).is_some_and(|&o| o != NO_PLAYER && o != st.to_move) =>
+        {
+            let owner = st.owner[place as usize];
+            format!("pit {l} belongs to player {}", owner as u32 + 1)
+        }
+        ActionKind::Sow(_) => format!("you cannot sow from {l} here"),
+        ActionKind::Put(_) => format!("you cannot {} into {l} here", act.name),
+        ActionKind::Offer(_) => format!("you cannot {} {l} here", act.name),
+    };
+    let others: Vec<String> = legal
+        .iter()
+        .filter_map(|m| match m {
+            Move::Begin { action: a, place: p } if *p == place && *a != action => {
+                phase.actions.get(*a as usize).map(|x| if *a == 0 { l.to_string() } else { format!("{} {l}", x.name) })
+            }
+            _ => None,
+        })
+        .collect();
+    if let Some(o) = others.first() {
+        msg.push_str(&format!(" (did you mean `{o}`?)"));
+    }
+    NotationError::expecting(msg, options)
+}
+
+// ================================================================ enumerating plies
+
+/// Every complete legal ply from `state` (normally a start-of-ply state; from the middle of a ply, the rest of
+/// it), depth-first over the decisions in the engine's order, at most `limit` of them.
+pub fn enumerate_plies(engine: &Engine, state: &State, limit: usize) -> Vec<Vec<Move>> {
+    fn dfs(engine: &Engine, st: &State, ply0: u32, path: &mut Vec<Move>, out: &mut Vec<Vec<Move>>, limit: usize) {
+        for mv in legal(engine, st) {
+            if out.len() >= limit {
+                return;
+            }
+            let mut next = st.clone();
+            engine.apply_unchecked(&mut next, mv);
+            if next.illegal {
+                continue;
+            }
+            path.push(mv);
+            if next.ply != ply0 || next.result.is_some() {
+                out.push(path.clone());
+            } else {
+                dfs(engine, &next, ply0, path, out, limit);
+            }
+            path.pop();
+        }
+    }
+    let mut out = Vec::new();
+    if state.result.is_none() && limit > 0 {
+        dfs(engine, state, state.ply, &mut Vec::new(), &mut out, limit);
+    }
+    out
+}
+
+// ================================================================ positions
+
+/// Prints a position in the position format (see the module docs).
+pub fn format_position(engine: &Engine, st: &State) -> String {
+    let rules = &engine.rules;
+    let k = kinds(engine);
+    let mut out: Vec<String> = Vec::new();
+    for (p, info) in rules.places.iter().enumerate() {
+        let counts: Vec<u32> = (0..k).map(|i| st.counts.get(p * k + i).copied().unwrap_or(0) as u32).collect();
+        let total: u32 = counts.iter().sum();
+        if total == 0 && !info.is_pit && !info.on_track {
+            continue;
+        }
+        out.push(place_entry(engine, info, &counts));
+    }
+    for (p, &owner) in st.owner.iter().enumerate() {
+        if rules.initial_owner.get(p) != Some(&owner) {
+            let who = if owner == NO_PLAYER { "-".to_string() } else { (owner as u32 + 1).to_string() };
+            out.push(format!("owner({})={who}", label(engine, p as PlaceId)));
+        }
+    }
+    out.push(format!("to_move={}", st.to_move as u32 + 1));
+    if rules.phases.len() > 1 {
+        let name = rules.phases.get(st.phase as usize).map_or_else(|| (st.phase as u32 + 1).to_string(), |ph| ph.name.clone());
+        out.push(format!("phase={name}"));
+    }
+    if st.eliminated != 0 {
+        let list: Vec<String> = (0..8).filter(|p| st.eliminated & (1 << p) != 0).map(|p| (p + 1).to_string()).collect();
+        out.push(format!("eliminated={}", list.join(",")));
+    }
+    if st.stage == Stage::Respond && st.offered != 0 {
+        let list: Vec<&str> = (0..64).filter(|p| st.offered & (1u64 << p) != 0).map(|p| label(engine, p as PlaceId)).collect();
+        out.push(format!("offered={}", list.join(",")));
+    }
+    out.join(" ")
+}
+
+fn place_entry(engine: &Engine, info: &crate::ir::PlaceInfo, counts: &[u32]) -> String {
+    let label = info.label.as_str();
+    if counts.len() == 1 {
+        let glue = info.is_pit && label.chars().last().is_some_and(|c| c.is_alphabetic());
+        return if glue { format!("{label}{}", counts[0]) } else { format!("{label}={}", counts[0]) };
+    }
+    let items: Vec<String> = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(k, &n)| {
+            let s = symbol(engine, k as u8);
+            match n {
+                1 => s.to_string(),
+                2 => format!("{s}{s}"),
+                _ => format!("{s}*{n}"),
+            }
+        })
+        .collect();
+    if items.is_empty() {
+        return format!("{label}=-");
+    }
+    let simple = engine.rules.kinds.iter().all(|k| k.symbol.chars().count() == 1) && items.iter().all(|i| !i.contains('*'));
+    format!("{label}={}", items.join(if simple { "" } else { " " }))
+}
+
+/// Reads contents: a number (one kind of piece), `-`, or kind symbols with optional `*N` repeats.
+fn parse_contents(engine: &Engine, text: &str) -> Option<Vec<u32>> {
+    let k = kinds(engine);
+    let mut counts = vec![0u32; k];
+    if text == "-" || text.is_empty() {
+        return Some(counts);
+    }
+    if k == 1 && text.bytes().all(|b| b.is_ascii_digit()) {
+        counts[0] = text.parse().ok()?;
+        return Some(counts);
+    }
+    for (kind, n) in split_symbols(engine, text, true)? {
+        let slot = counts.get_mut(kind as usize)?;
+        *slot = slot.checked_add(n)?;
+    }
+    Some(counts)
+}
+
+fn parse_player(engine: &Engine, text: &str, what: &str) -> Result<u8, NotationError> {
+    let n = engine.rules.players as u32;
+    match text.parse::<u32>() {
+        Ok(v) if (1..=n).contains(&v) => Ok((v - 1) as u8),
+        _ => Err(NotationError::expecting(
+            format!("`{text}` is not a player for {what}: players are numbered 1 to {n}"),
+            (1..=n).map(|p| p.to_string()).collect(),
+        )),
+    }
+}
+
+/// Reads a position (see the module docs), or a state's JSON when the text starts with `{`.
+pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationError> {
+    let text = text.trim();
+    if text.starts_with('{') {
+        return parse_json(engine, text);
+    }
+    let rules = &engine.rules;
+    let k = kinds(engine);
+    let mut st = engine.initial_state();
+    st.counts.iter_mut().for_each(|c| *c = 0);
+    let mut counts: Vec<u32> = vec![0; rules.places.len() * k];
+    let mut given: Vec<bool> = vec![false; rules.places.len()];
+    let mut last_place: Option<usize> = None;
+    let mut phase_given = false;
+    let mut offered: Option<u64> = None;
+    for tok in text.split_whitespace() {
+        let key_value = tok.split_once('=');
+        if let Some((key, value)) = key_value {
+            let lower = key.to_ascii_lowercase();
+            match lower.as_str() {
+                "to_move" | "turn" => {
+                    st.to_move = parse_player(engine, value, "to_move")?;
+                    last_place = None;
+                    continue;
+                }
+                "phase" => {
+                    let by_name = rules.phases.iter().position(|ph| ph.name.eq_ignore_ascii_case(value));
+                    let by_number = value.parse::<usize>().ok().filter(|&n| (1..=rules.phases.len()).contains(&n)).map(|n| n - 1);
+                    let Some(ph) = by_name.or(by_number) else {
+                        return Err(NotationError::expecting(
+                            format!("`{value}` is not a phase of this game"),
+                            rules.phases.iter().map(|ph| ph.name.clone()).collect(),
+                        ));
+                    };
+                    st.phase = ph as u8;
+                    phase_given = true;
+                    last_place = None;
+                    continue;
+                }
+                "eliminated" => {
+                    st.eliminated = 0;
+                    if value != "-" && !value.is_empty() {
+                        for v in value.split(',') {
+                            let p = parse_player(engine, v, "eliminated")?;
+                            st.eliminated |= 1u8.checked_shl(p as u32).unwrap_or(0);
+                        }
+                    }
+                    last_place = None;
+                    continue;
+                }
+                "offered" => {
+                    let mut bits = 0u64;
+                    for l in value.split(',').filter(|s| !s.is_empty()) {
+                        match find_label(engine, l) {
+                            Some(p) if (p as usize) < rules.n_pits && p < 64 => bits |= 1 << p,
+                            Some(_) => return Err(NotationError::new(format!("only pits can be offered, not {l}"))),
+                            None => return Err(not_a_place(engine, l)),
+                        }
+                    }
+                    offered = Some(bits);
+                    last_place = None;
+                    continue;
+                }
+                _ => {}
+            }
+            if lower.starts_with("owner(") && key.ends_with(')') {
+                let l = &key[6..key.len() - 1];
+                let p = find_label(engine, l).ok_or_else(|| not_a_place(engine, l))?;
+                if (p as usize) >= rules.n_pits {
+                    return Err(NotationError::new(format!("only a pit's owner can be set, and {l} is not a pit")));
+                }
+                st.owner[p as usize] = match value {
+                    "-" | "0" | "none" => NO_PLAYER,
+                    v => parse_player(engine, v, &format!("owner({l})"))?,
+                };
+                last_place = None;
+                continue;
+            }
+            let p = match find_label(engine, key) {
+                Some(p) => p as usize,
+                None => {
+                    let mut names: Vec<String> = rules.places.iter().map(|p| p.label.clone()).collect();
+                    names.extend(["to_move", "phase", "owner(PIT)", "eliminated", "offered"].map(String::from));
+                    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+                    let msg = format!("`{key}` is not a place or a setting{}", did_you_mean(key, &refs));
+                    return Err(NotationError::expecting(msg, names));
+                }
+            };
+            let c = parse_contents(engine, value).ok_or_else(|| contents_error(engine, key, value))?;
+            set_place(engine, &mut counts, &mut given, p, &c, key)?;
+            last_place = Some(p);
+            continue;
+        }
+        // No `=`: a glued place entry (`a4`, `a05`), or more pieces for the place just written (`a=0 5`).
+        let mut done = false;
+        for (p, rest) in label_prefixes(engine, tok) {
+            if rest.is_empty() {
+                continue;
+            }
+            if let Some(c) = parse_contents(engine, rest) {
+                set_place(engine, &mut counts, &mut given, p as usize, &c, label(engine, p))?;
+                last_place = Some(p as usize);
+                done = true;
+                break;
+            }
+        }
+        if done {
+            continue;
+        }
+        if let (Some(p), true) = (last_place, k > 1) {
+            if let Some(c) = split_symbols(engine, tok, true) {
+                for (kind, n) in c {
+                    let slot = &mut counts[p * k + kind as usize];
+                    *slot = slot.saturating_add(n);
+                }
+                continue;
+            }
+        }
+        return Err(NotationError::expecting(
+            format!("`{tok}` is neither a place with its pieces nor a setting"),
+            vec!["LABEL=CONTENTS".into(), "to_move=N".into(), "phase=NAME".into(), "owner(PIT)=N".into(), "eliminated=N".into()],
+        ));
+    }
+    for (i, &n) in counts.iter().enumerate() {
+        st.counts[i] = u8::try_from(n).map_err(|_| {
+            NotationError::new(format!("{} holds {n} pieces of one kind; at most 255 fit", label(engine, (i / k) as PlaceId)))
+        })?;
+    }
+    if st.eliminated & 1u8.checked_shl(st.to_move as u32).unwrap_or(0) != 0 {
+        return Err(NotationError::new(format!("player {} is to move but eliminated", st.to_move as u32 + 1)));
+    }
+    if !phase_given {
+        advance_phase(engine, &mut st);
+    }
+    st.ply = 0;
+    st.result = None;
+    st.hand.iter_mut().for_each(|h| *h = 0);
+    st.last_mover = previous_player(engine, &st);
+    st.stage = Stage::Start;
+    st.offered = 0;
+    if let Some(bits) = offered {
+        if bits != 0 {
+            st.offered = bits;
+            st.stage = Stage::Respond;
+        }
+    }
+    refresh_obligation(engine, &mut st);
+    Ok(st)
+}
+
+fn contents_error(engine: &Engine, place: &str, value: &str) -> NotationError {
+    if kinds(engine) == 1 {
+        NotationError::expecting(format!("`{value}` is not a number of pieces for {place}"), vec![format!("{place}=4")])
+    } else {
+        NotationError::expecting(format!("`{value}` is not a run of piece symbols for {place}"), all_symbols(engine))
+    }
+}
+
+fn set_place(
+    engine: &Engine,
+    counts: &mut [u32],
+    given: &mut [bool],
+    p: usize,
+    c: &[u32],
+    name: &str,
+) -> Result<(), NotationError> {
+    if given[p] {
+        return Err(NotationError::new(format!("{name} is given twice")));
+    }
+    given[p] = true;
+    let k = kinds(engine);
+    counts[p * k..p * k + k].copy_from_slice(c);
+    Ok(())
+}
+
+/// The active player before the one to move: the one who just moved (and made the offer, if one waits).
+fn previous_player(engine: &Engine, st: &State) -> u8 {
+    let n = engine.rules.players.max(1);
+    for i in 1..=n {
+        let q = ((st.to_move as u32 + n as u32 - i as u32) % n as u32) as u8;
+        if st.eliminated & 1u8.checked_shl(q as u32).unwrap_or(0) == 0 {
+            return q;
+        }
+    }
+    st.to_move
+}
+
+/// Moves on to the first phase whose `until` does not hold, as the engine does between plies.
+fn advance_phase(engine: &Engine, st: &mut State) {
+    while (st.phase as usize) + 1 < engine.rules.phases.len() {
+        let Some(until) = &engine.phase(st).until else { break };
+        if !engine.cond(st, Ctx::new(st.to_move), until) {
+            break;
+        }
+        st.phase += 1;
+    }
+}
+
+/// Works out `obliged` for the player to move, as the engine does when a turn begins.
+///
+/// The engine's own `compute_obligation` is private; this does the same through public calls: the mover is
+/// obliged when the phase's `must ... when` holds and some action meets the obligation.
+fn refresh_obligation(engine: &Engine, st: &mut State) {
+    st.obliged = false;
+    if st.stage != Stage::Start {
+        return;
+    }
+    let Some(must) = &engine.phase(st).must else { return };
+    if !engine.cond(st, Ctx::new(st.to_move), &must.when) {
+        return;
+    }
+    st.obliged = true;
+    let any = legal(engine, st).iter().any(|m| *m != Move::Pass);
+    if !any {
+        st.obliged = false;
+    }
+}
+
+fn parse_json(engine: &Engine, text: &str) -> Result<State, NotationError> {
+    let st: State = serde_json::from_str(text).map_err(|e| NotationError::new(format!("the position's JSON does not read: {e}")))?;
+    let rules = &engine.rules;
+    let places = rules.places.len();
+    let k = kinds(engine);
+    let drops = if rules.needs.drops { places } else { 0 };
+    let checks = [
+        (st.counts.len() == places * k, "counts", places * k),
+        (st.owner.len() == rules.n_pits, "owner", rules.n_pits),
+        (st.hand.len() == k, "hand", k),
+        (st.before.len() == drops, "before", drops),
+        (st.dropped.len() == drops, "dropped", drops),
+    ];
+    for (ok, field, want) in checks {
+        if !ok {
+            return Err(NotationError::new(format!("the position's JSON does not fit this game: `{field}` must have {want} entries")));
+        }
+    }
+    if st.phase as usize >= rules.phases.len() {
+        return Err(NotationError::new(format!("the position's JSON does not fit this game: no phase {}", st.phase)));
+    }
+    if st.to_move >= rules.players {
+        return Err(NotationError::new(format!("the position's JSON does not fit this game: no player {}", st.to_move)));
+    }
+    let positions = [st.origin, st.last, st.cursor];
+    if positions.iter().any(|&p| p as usize >= places) {
+        return Err(NotationError::new("the position's JSON does not fit this game: a place index is out of range"));
+    }
+    Ok(st)
+}

@@ -1,0 +1,428 @@
+//! Move and position notation: random games round-trip through `format_ply`/`parse_ply` and
+//! `format_position`/`parse_position` for every shipped game and variant, plus hand-written examples and
+//! error messages.
+
+use mancala::engine::{Engine, Move, Stage, State};
+use mancala::ir::Dir;
+use mancala::notation::{enumerate_plies, format_ply, format_position, parse_ply, parse_position};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+const GAMES: usize = 200;
+
+fn source(name: &str) -> String {
+    let path = format!("{}/games/{name}.mancala", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn engine(name: &str, variant: Option<&str>, players: Option<u8>) -> Engine {
+    mancala::compile(&source(name), variant, players).unwrap_or_else(|d| panic!("{name}: {d:?}"))
+}
+
+fn variants(name: &str) -> Vec<String> {
+    let file = mancala::syntax::parse(&source(name)).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    mancala::check::variant_names(&file)
+}
+
+fn seed(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+fn place(engine: &Engine, label: &str) -> u16 {
+    engine.rules.places.iter().position(|p| p.label == label).unwrap_or_else(|| panic!("no place {label}")) as u16
+}
+
+fn kind(engine: &Engine, symbol: &str) -> u8 {
+    engine.rules.kinds.iter().position(|k| k.symbol == symbol).unwrap_or_else(|| panic!("no kind {symbol}")) as u8
+}
+
+fn legal_sorted(engine: &Engine, st: &State) -> Vec<Move> {
+    let mut out = Vec::new();
+    engine.legal_moves(st, &mut out);
+    out.sort();
+    out
+}
+
+/// The position round-trips through its text (board, owners, mover, phase, eliminations, offer, legal moves)
+/// and through its JSON (exactly).
+fn check_position(engine: &Engine, st: &State, what: &str) {
+    let text = format_position(engine, st);
+    let back = parse_position(engine, &text).unwrap_or_else(|e| panic!("{what}: `{text}` does not parse: {e}"));
+    assert_eq!(back.counts, st.counts, "{what}: board of `{text}`");
+    assert_eq!(back.owner, st.owner, "{what}: owners of `{text}`");
+    assert_eq!(back.to_move, st.to_move, "{what}: mover of `{text}`");
+    assert_eq!(back.phase, st.phase, "{what}: phase of `{text}`");
+    assert_eq!(back.eliminated, st.eliminated, "{what}: eliminated of `{text}`");
+    assert_eq!(back.stage, st.stage, "{what}: stage of `{text}`");
+    assert_eq!(back.offered, st.offered, "{what}: offer of `{text}`");
+    if st.result.is_none() {
+        assert_eq!(back.obliged, st.obliged, "{what}: obligation of `{text}`");
+        assert_eq!(legal_sorted(engine, &back), legal_sorted(engine, st), "{what}: legal moves of `{text}`");
+    }
+    assert_eq!(format_position(engine, &back), text, "{what}: printing again");
+    let json = serde_json::to_string(st).expect("a state serializes");
+    let back = parse_position(engine, &json).unwrap_or_else(|e| panic!("{what}: JSON does not parse: {e}"));
+    assert_eq!(&back, st, "{what}: JSON");
+}
+
+/// Every enumerated ply is distinct and round-trips; the played ply is among them when the list is complete.
+fn check_enumeration(engine: &Engine, st: &State, played: &[Move], what: &str) {
+    const LIMIT: usize = 300;
+    let plies = enumerate_plies(engine, st, LIMIT);
+    assert!(!plies.is_empty(), "{what}: no plies");
+    if plies.len() < LIMIT {
+        assert!(plies.iter().any(|p| p == played), "{what}: the played ply {played:?} is not enumerated");
+    }
+    let mut texts = std::collections::HashSet::new();
+    for ply in &plies {
+        let text = format_ply(engine, st, ply);
+        assert!(texts.insert(text.clone()), "{what}: `{text}` printed twice");
+        let back = parse_ply(engine, st, &text).unwrap_or_else(|e| panic!("{what}: `{text}` does not parse: {e}"));
+        assert_eq!(&back, ply, "{what}: `{text}`");
+    }
+}
+
+/// Plays seeded random games, checking every ply and some positions.
+fn round_trip(name: &str, players: Option<u8>, games: usize) {
+    for variant in variants(name) {
+        let engine = engine(name, Some(&variant), players);
+        let mut rng = SmallRng::seed_from_u64(seed(&format!("{name}/{variant}/{players:?}")));
+        let mut buf = Vec::new();
+        let (mut plies, mut positions) = (0usize, 0usize);
+        for game in 0..games {
+            let mut st = engine.initial_state();
+            while st.result.is_none() {
+                let before = st.clone();
+                let mut moves = Vec::new();
+                while st.ply == before.ply && st.result.is_none() {
+                    buf.clear();
+                    engine.legal_moves(&st, &mut buf);
+                    assert!(!buf.is_empty(), "{name}/{variant}: no legal move and no result");
+                    let mv = buf[rng.gen_range(0..buf.len())];
+                    engine.apply_unchecked(&mut st, mv);
+                    moves.push(mv);
+                }
+                let what = format!("{name}/{variant} game {game} ply {}", before.ply);
+                let text = format_ply(&engine, &before, &moves);
+                let back = parse_ply(&engine, &before, &text).unwrap_or_else(|e| panic!("{what}: `{text}` does not parse: {e}"));
+                assert_eq!(back, moves, "{what}: `{text}`");
+                plies += 1;
+                if before.ply % 9 == 0 {
+                    check_position(&engine, &before, &what);
+                    positions += 1;
+                }
+                if game < 3 && before.ply % 17 == 0 {
+                    check_enumeration(&engine, &before, &moves, &what);
+                }
+            }
+            check_position(&engine, &st, &format!("{name}/{variant} game {game}: the end"));
+        }
+        eprintln!("{name}/{variant}: {games} games, {plies} plies, {positions} positions");
+    }
+}
+
+#[test]
+fn kalah_round_trips() {
+    round_trip("kalah", None, GAMES);
+}
+
+#[test]
+fn oware_round_trips() {
+    round_trip("oware", None, GAMES);
+}
+
+#[test]
+fn gore_round_trips() {
+    round_trip("gore", None, GAMES);
+}
+
+#[test]
+fn perlen_round_trips() {
+    round_trip("perlen", None, GAMES);
+}
+
+#[test]
+fn gulek_round_trips() {
+    round_trip("gulek", None, GAMES);
+}
+
+#[test]
+fn gulek_three_players_round_trips() {
+    round_trip("gulek", Some(3), 20);
+}
+
+#[test]
+fn gulek_solo_round_trips() {
+    round_trip("gulek-solo", None, GAMES);
+}
+
+#[test]
+fn gulek_single_round_trips() {
+    round_trip("gulek-single", None, GAMES);
+}
+
+// ---------------------------------------------------------------- hand-written examples
+
+#[test]
+fn kalah_examples() {
+    let e = engine("kalah", None, None);
+    let st = e.initial_state();
+    assert_eq!(format_position(&e, &st), "a4 b4 c4 d4 e4 f4 A4 B4 C4 D4 E4 F4 store(1)=0 store(2)=0 to_move=1");
+    let moves = parse_ply(&e, &st, "c").expect("c");
+    assert_eq!(moves, vec![Move::Begin { action: 0, place: place(&e, "c") }]);
+    assert_eq!(format_ply(&e, &st, &moves), "c");
+    let mut next = st.clone();
+    for &m in &moves {
+        e.apply(&mut next, m).expect("legal");
+    }
+    // The last seed lands in the store: South moves again.
+    assert_eq!(format_position(&e, &next), "a4 b4 c0 d5 e5 f5 A4 B4 C4 D4 E4 F4 store(1)=1 store(2)=0 to_move=1");
+    assert_eq!(enumerate_plies(&e, &st, 100).len(), 6);
+    assert_eq!(enumerate_plies(&e, &st, 4).len(), 4);
+
+    // Positions: glued or with `=`, empty places left out, whitespace anywhere.
+    let p = parse_position(&e, "  a=4 b4 store(1)=40 F1\tto_move=2 ").expect("position");
+    assert_eq!(p.counts[place(&e, "a") as usize], 4);
+    assert_eq!(p.counts[place(&e, "c") as usize], 0);
+    assert_eq!(p.counts[place(&e, "store(1)") as usize], 40);
+    assert_eq!(p.to_move, 1);
+    assert_eq!(p.ply, 0);
+    assert_eq!(p.stage, Stage::Start);
+    assert_eq!(legal_sorted(&e, &p), vec![Move::Begin { action: 0, place: place(&e, "F") }]);
+}
+
+#[test]
+fn gulek_examples() {
+    let e = engine("gulek", None, None);
+    let st = parse_position(&e, "7=RRB 8=B 3=BB 12=R phase=playing to_move=1").expect("position");
+    assert_eq!(st.phase, 1);
+    let (seven, r, b) = (place(&e, "7"), kind(&e, "R"), kind(&e, "B"));
+    let expected = vec![Move::Begin { action: 0, place: seven }, Move::Direction(Dir::Cw), Move::Drop(r)];
+    assert_eq!(parse_ply(&e, &st, "7cw:RBR").expect("every piece"), expected);
+    assert_eq!(parse_ply(&e, &st, "7cw:R").expect("the chosen piece only"), expected);
+    assert_eq!(parse_ply(&e, &st, "sow 7cw:rbr").expect("named, lower case"), expected);
+    assert!(parse_ply(&e, &st, "7 cw:RBR").is_err());
+    assert_eq!(format_ply(&e, &st, &expected), "7cw:RBR");
+    let other = parse_ply(&e, &st, "7ccw:BRR").expect("blue first");
+    assert_eq!(other, vec![Move::Begin { action: 0, place: seven }, Move::Direction(Dir::Ccw), Move::Drop(b)]);
+    assert_eq!(format_ply(&e, &st, &other), "7ccw:BRR");
+    // Red, blue, red, blue, ... every order with red last: RBR and BRR each way.
+    let plies: Vec<String> = enumerate_plies(&e, &st, 100).iter().map(|p| format_ply(&e, &st, p)).collect();
+    assert_eq!(plies, ["7ccw:RBR", "7ccw:BRR", "7cw:RBR", "7cw:BRR"]);
+
+    let err = parse_ply(&e, &st, "7cw:RRB").expect_err("blue last");
+    assert!(err.to_string().starts_with("piece 2 cannot be R"), "{err}");
+    let err = parse_ply(&e, &st, "7").expect_err("no direction");
+    assert_eq!(err.to_string(), "choose a direction for 7; expected one of: 7ccw, 7cw");
+    let err = parse_ply(&e, &st, "8cw").expect_err("no own ball");
+    assert!(err.to_string().starts_with("you cannot sow from 8 here"), "{err}");
+    let err = parse_ply(&e, &st, "7cw:RBRB").expect_err("too many");
+    assert!(err.to_string().contains("too many piece symbols"), "{err}");
+
+    // The placing phase: a put is just the pit; the short game puts two balls: `3,7`.
+    let start = e.initial_state();
+    assert_eq!(format_ply(&e, &start, &[Move::Begin { action: 0, place: place(&e, "4") }]), "4");
+    let short = engine("gulek", Some("short"), None);
+    let start = short.initial_state();
+    let moves = parse_ply(&short, &start, "7,3").expect("two balls");
+    assert_eq!(moves, vec![Move::Begin { action: 0, place: place(&e, "3") }, Move::Pick(place(&e, "7"))]);
+    assert_eq!(format_ply(&short, &start, &moves), "3,7");
+    assert_eq!(parse_ply(&short, &start, "5,5").expect("same pit twice").len(), 2);
+
+    // Re-entering parked pairs: `enter 4,11`.
+    // No `phase`: every ball is placed, so it is the playing phase.
+    let st = parse_position(&e, "1=RB 2=B furrow(1)=R*4").expect("position");
+    assert_eq!(st.phase, 1);
+    let moves = parse_ply(&e, &st, "enter 4,11").expect("enter");
+    assert_eq!(moves, vec![Move::Begin { action: 1, place: place(&e, "4") }, Move::Pick(place(&e, "11"))]);
+    assert_eq!(format_ply(&e, &st, &moves), "enter 4,11");
+    let one = parse_ply(&e, &st, "enter 4").expect("enter one");
+    assert_eq!(one, vec![Move::Begin { action: 1, place: place(&e, "4") }, Move::Stop]);
+    let err = parse_ply(&e, &st, "4").expect_err("sowing from an empty pit");
+    assert_eq!(err.message, "pit 4 is empty (did you mean `enter 4`?)");
+    assert_eq!(format_position(&e, &st).split(' ').find(|t| t.starts_with("furrow")), Some("furrow(1)=R*4"));
+}
+
+#[test]
+fn gulek_solo_picks() {
+    let e = engine("gulek-solo", None, None);
+    let st = parse_position(&e, "1=2 5=2 9=3").expect("position");
+    let (one, five, nine) = (place(&e, "1"), place(&e, "5"), place(&e, "9"));
+    let base = vec![Move::Begin { action: 0, place: nine }, Move::Direction(Dir::Cw)];
+    let both = [base.clone(), vec![Move::Pick(one), Move::Pick(five)]].concat();
+    assert_eq!(parse_ply(&e, &st, "9cw take 1,5").expect("both"), both);
+    assert_eq!(parse_ply(&e, &st, "9cw take 5,1").expect("any order"), both);
+    assert_eq!(format_ply(&e, &st, &both), "9cw take 1,5");
+    let none = [base.clone(), vec![Move::Stop]].concat();
+    assert_eq!(parse_ply(&e, &st, "9cw").expect("none"), none);
+    assert_eq!(format_ply(&e, &st, &none), "9cw");
+    let err = parse_ply(&e, &st, "9cw take 9").expect_err("not a pair");
+    assert!(err.to_string().starts_with("pit 9 cannot be taken (it is empty); expected one of: take 1, take 5"), "{err}");
+}
+
+#[test]
+fn perlen_examples() {
+    let e = engine("perlen", None, None);
+    // Freeling's `e250 x B5`: a stone lands on a lone stone in C, and South picks the gem to take.
+    let st = parse_position(&e, "a=0 e=025 C=0 D=3 to_move=1").expect("position");
+    let expected = vec![
+        Move::Begin { action: 0, place: place(&e, "e") },
+        Move::Drop(kind(&e, "2")),
+        Move::Drop(kind(&e, "5")),
+        Move::Take { place: place(&e, "B"), kind: kind(&e, "5") },
+    ];
+    assert_eq!(parse_ply(&e, &st, "e:250 x B5").expect("with colon"), expected);
+    assert_eq!(parse_ply(&e, &st, "e250 x B5").expect("Freeling's glued form"), expected);
+    assert_eq!(parse_ply(&e, &st, "e:25 x B5").expect("chosen pieces only"), expected);
+    assert_eq!(format_ply(&e, &st, &expected), "e:250 x B5");
+    let err = parse_ply(&e, &st, "e:250").expect_err("no capture");
+    assert_eq!(err.to_string(), "a capture must be chosen; expected one of: x A2, x B5, x D3");
+    let err = parse_ply(&e, &st, "e:250 x C5").expect_err("no such gem");
+    assert!(err.to_string().starts_with("`C5` cannot be taken here"), "{err}");
+    let err = parse_ply(&e, &st, "e:250 x B5 D3").expect_err("one gem only");
+    assert!(err.to_string().contains("unexpected capture `x D3`"), "{err}");
+
+    // Gems from the cup when the opponent's pits hold none: `x cup(2)3`, or Freeling's bare `x 3`.
+    let st = parse_position(&e, "a=0 e=0 A=0 cup(2)=35 to_move=1").expect("position");
+    let expected =
+        vec![Move::Begin { action: 0, place: place(&e, "e") }, Move::Take { place: place(&e, "cup(2)"), kind: kind(&e, "3") }];
+    assert_eq!(parse_ply(&e, &st, "e x cup(2)3").expect("cup"), expected);
+    assert_eq!(parse_ply(&e, &st, "e x 3").expect("bare"), expected);
+    assert_eq!(format_ply(&e, &st, &expected), "e:0 x cup(2)3");
+
+    // Several kinds in one place: symbols glued, spread over tokens, or repeated.
+    let st = parse_position(&e, "a=0 5 b05 cup(1)=1*3 5 to_move=2").expect("position");
+    let a = place(&e, "a") as usize * e.kinds();
+    assert_eq!(&st.counts[a..a + 6], &[1, 0, 0, 0, 0, 1]);
+    let cup = place(&e, "cup(1)") as usize * e.kinds();
+    assert_eq!(&st.counts[cup..cup + 6], &[0, 3, 0, 0, 0, 1]);
+    let text = format_position(&e, &st);
+    assert_eq!(text, "a=05 b=05 c=- d=- e=- A=- B=- C=- D=- E=- cup(1)=1*3 5 to_move=2");
+    assert_eq!(parse_position(&e, &text).expect("again").counts, st.counts);
+}
+
+#[test]
+fn gore_offer_and_accept() {
+    let e = engine("gore", None, None);
+    let st = parse_position(&e, "a6 b6 c6 d6 A6 B6 C6 D6 captured(2)=12 to_move=1").expect("position");
+    let (c, d) = (place(&e, "c"), place(&e, "d"));
+    let offer = parse_ply(&e, &st, "offer c,d").expect("offer");
+    // Nothing can be added after d (a, b come before it): the offer ends by itself.
+    assert_eq!(offer, vec![Move::Begin { action: 1, place: c }, Move::Pick(d)]);
+    assert_eq!(format_ply(&e, &st, &offer), "offer c,d");
+    let mut st = st;
+    for &m in &offer {
+        e.apply(&mut st, m).expect("legal");
+    }
+    assert_eq!(st.stage, Stage::Respond);
+    let text = format_position(&e, &st);
+    assert!(text.ends_with("to_move=2 offered=c,d"), "{text}");
+    check_position(&e, &st, "Goré offer");
+    let err = parse_ply(&e, &st, "A").expect_err("must answer");
+    assert!(err.to_string().contains("expected one of: accept, decline"), "{err}");
+    assert_eq!(parse_ply(&e, &st, "accept").expect("accept"), vec![Move::Accept]);
+    assert_eq!(format_ply(&e, &st, &[Move::Accept]), "accept");
+    e.apply(&mut st, Move::Accept).expect("legal");
+    let text = format_position(&e, &st);
+    assert!(text.contains("c12 d12"), "{text}");
+    assert!(text.contains("owner(c)=2 owner(d)=2"), "{text}");
+    let back = parse_position(&e, &text).expect("owners");
+    assert_eq!(back.owner, st.owner);
+    // One pit kept: at most three of four, and only while North could pay.
+    let st = parse_position(&e, "a6 b6 c6 d6 A6 captured(2)=12 to_move=1").expect("position");
+    let err = parse_ply(&e, &st, "offer a,b,c").expect_err("too dear");
+    assert!(err.message.starts_with("more places must be chosen") || err.message.contains("cannot be added"), "{err}");
+}
+
+#[test]
+fn error_messages() {
+    let e = engine("kalah", None, None);
+    let st = e.initial_state();
+    let err = parse_ply(&e, &st, "z").expect_err("z");
+    assert_eq!(err.to_string(), "`z` is not a pit; expected one of: a, b, c, d, e, f");
+    let err = parse_ply(&e, &st, "A").expect_err("A");
+    assert!(err.to_string().starts_with("pit A belongs to player 2; expected one of: a, b"), "{err}");
+    let err = parse_ply(&e, &st, "").expect_err("nothing");
+    assert!(err.to_string().starts_with("no move given; expected one of: a"), "{err}");
+    let err = parse_ply(&e, &st, "c d").expect_err("two");
+    assert!(err.to_string().starts_with("unexpected `d`"), "{err}");
+    let err = parse_ply(&e, &st, "ccw").expect_err("c clockwise");
+    assert_eq!(err.to_string(), "the direction of this sowing is fixed: ccw");
+    assert_eq!(parse_ply(&e, &st, "cccw").expect("fixed direction written out"), vec![Move::Begin { action: 0, place: place(&e, "c") }]);
+    let err = parse_ply(&e, &st, "ccw2").expect_err("bad");
+    assert!(err.to_string().starts_with("`ccw2` is not a pit"), "{err}");
+    let err = parse_ply(&e, &st, "c:o").expect_err("no order");
+    assert!(err.to_string().contains("not chosen"), "{err}");
+    let err = parse_ply(&e, &st, "pass").expect_err("no pass");
+    assert!(err.to_string().starts_with("passing is not allowed here"), "{err}");
+    let mut after = st.clone();
+    e.apply(&mut after, Move::Begin { action: 0, place: place(&e, "c") }).expect("legal");
+    let err = parse_ply(&e, &after, "c").expect_err("empty");
+    assert!(err.to_string().starts_with("pit c is empty; expected one of: a, b, d, e, f"), "{err}");
+
+    let err = parse_position(&e, "q4").expect_err("q");
+    assert!(err.to_string().starts_with("`q4` is neither a place"), "{err}");
+    let err = parse_position(&e, "q=4").expect_err("q");
+    assert!(err.to_string().starts_with("`q` is not a place or a setting"), "{err}");
+    let err = parse_position(&e, "a4 to_move=3").expect_err("player 3");
+    assert!(err.to_string().starts_with("`3` is not a player for to_move: players are numbered 1 to 2"), "{err}");
+    let err = parse_position(&e, "a=300").expect_err("too many");
+    assert!(err.to_string().contains("at most 255"), "{err}");
+    let err = parse_position(&e, "a=x").expect_err("not a number");
+    assert!(err.to_string().starts_with("`x` is not a number of pieces for a"), "{err}");
+    let err = parse_position(&e, "a4 a=5").expect_err("twice");
+    assert_eq!(err.to_string(), "a is given twice");
+    let err = parse_position(&e, "{\"counts\": 1}").expect_err("bad JSON");
+    assert!(err.to_string().starts_with("the position's JSON does not read"), "{err}");
+    let solo = engine("gulek-solo", None, None);
+    let json = serde_json::to_string(&solo.initial_state()).expect("json");
+    let err = parse_position(&e, &json).expect_err("another game");
+    assert!(err.to_string().contains("does not fit this game"), "{err}");
+
+    let g = engine("gulek", None, None);
+    let err = parse_position(&g, "7=RX").expect_err("X");
+    assert!(err.to_string().starts_with("`RX` is not a run of piece symbols for 7; expected one of: R, B"), "{err}");
+    let err = parse_position(&g, "phase=sleeping").expect_err("phase");
+    assert_eq!(err.to_string(), "`sleeping` is not a phase of this game; expected one of: placing, playing");
+}
+
+#[test]
+fn oware_obligation_is_worked_out() {
+    let e = engine("oware", None, None);
+    // North is empty: South must feed him, so only f (which reaches A) is legal.
+    let st = parse_position(&e, "a3 f2 captured(1)=20 captured(2)=23 to_move=1").expect("position");
+    assert!(st.obliged);
+    assert_eq!(legal_sorted(&e, &st), vec![Move::Begin { action: 0, place: place(&e, "f") }]);
+    let err = parse_ply(&e, &st, "a").expect_err("does not feed");
+    assert!(err.to_string().contains("expected one of: f"), "{err}");
+}
+
+#[test]
+fn garbage_does_not_panic() {
+    let pieces = [
+        "a", "A", "c", "7", "15", "cw", "ccw", ":", ",", "=", "*", " ", "x", "take", "0", "5", "R", "B", "RB", "cup(2)", "store(1)",
+        "owner(", ")", "to_move=", "phase=", "eliminated=", "offered=", "-", "enter", "offer", "pass", "999", "{", "é",
+    ];
+    let mut rng = SmallRng::seed_from_u64(7);
+    for name in ["kalah", "perlen", "gulek", "gore", "gulek-solo"] {
+        let e = engine(name, None, None);
+        let st = e.initial_state();
+        let playing = parse_position(&e, &format_position(&e, &st)).expect("initial");
+        for _ in 0..3000 {
+            let n = rng.gen_range(1..8);
+            let text: String = (0..n).map(|_| pieces[rng.gen_range(0..pieces.len())]).collect();
+            let _ = parse_ply(&e, &st, &text);
+            let _ = parse_ply(&e, &playing, &text);
+            if let Ok(p) = parse_position(&e, &text) {
+                let again = parse_position(&e, &format_position(&e, &p)).expect("a parsed position prints back");
+                assert_eq!(again.counts, p.counts, "`{text}`");
+                if p.result.is_none() {
+                    for ply in enumerate_plies(&e, &p, 20) {
+                        let s = format_ply(&e, &p, &ply);
+                        assert_eq!(parse_ply(&e, &p, &s).as_ref(), Ok(&ply), "`{text}`: `{s}`");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -9,6 +9,7 @@ pub mod diag;
 pub mod engine;
 pub mod ir;
 pub mod notation;
+pub mod playout;
 pub mod syntax;
 
 use diag::Diagnostic;

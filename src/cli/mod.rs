@@ -1,0 +1,225 @@
+//! The command-line front end: argument parsing, file reading, and rendering at the edge.
+//!
+//! Every command returns a [`Status`] or a [`Failure`] as data; only [`main`] prints failures and turns
+//! them into exit codes: 0 all good, 1 a rule file has errors, 2 a usage or I/O problem.
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use mancala::diag::{self, Diagnostic, Style};
+use mancala::engine::Engine;
+
+mod bench;
+mod check;
+mod simulate;
+mod variants;
+
+const EXAMPLES: &str = "\
+Examples:
+  mancala check games/*.mancala
+  mancala check --format json games/kalah.mancala
+  mancala variants games/gulek-solo.mancala
+  mancala simulate games/kalah.mancala --games 1000 --seed 7
+  mancala simulate games/gulek.mancala --players 4 --json
+  mancala bench games/oware.mancala --seconds 5
+
+Exit status: 0 success, 1 a rule file has errors, 2 a usage or I/O error.";
+
+/// Write the rules of a mancala game as text, check them, and play them.
+#[derive(Debug, Parser)]
+#[command(name = "mancala", version, after_help = EXAMPLES, arg_required_else_help = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Check(check::Args),
+    Variants(variants::Args),
+    Simulate(simulate::Args),
+    Bench(bench::Args),
+}
+
+/// How a command ended, when it could run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    /// Exit 0.
+    Ok,
+    /// Exit 1: a rule file has errors.
+    Invalid,
+    /// Exit 2: an argument was wrong or a file could not be read or written (already reported).
+    Usage,
+}
+
+impl From<Status> for ExitCode {
+    fn from(s: Status) -> ExitCode {
+        ExitCode::from(match s {
+            Status::Ok => 0,
+            Status::Invalid => 1,
+            Status::Usage => 2,
+        })
+    }
+}
+
+/// Why a command could not do its work.
+#[derive(Debug)]
+pub enum Failure {
+    /// A bad argument, or a file that cannot be read or written: exit 2.
+    Usage { message: String, help: Option<String> },
+    /// A rule file with errors: exit 1, its diagnostics drawn on stderr.
+    Invalid { file: String, source: String, diagnostics: Vec<Diagnostic> },
+}
+
+impl Failure {
+    pub fn usage(message: impl Into<String>) -> Failure {
+        Failure::Usage { message: message.into(), help: None }
+    }
+
+    /// Prints the failure on stderr; returns the status to exit with.
+    fn report(self) -> Status {
+        match self {
+            Failure::Usage { message, help } => {
+                eprintln!("error: {message}");
+                if let Some(help) = help {
+                    eprintln!("  help: {help}");
+                }
+                Status::Usage
+            }
+            Failure::Invalid { file, source, diagnostics } => {
+                eprint!("{}", render(&file, &source, &diagnostics, style_for(std::io::stderr().is_terminal())));
+                Status::Invalid
+            }
+        }
+    }
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Variants(args) => variants::run(args),
+        Command::Simulate(args) => simulate::run(args),
+        Command::Bench(args) => bench::run(args),
+    };
+    result.unwrap_or_else(Failure::report).into()
+}
+
+/// Colour only on a terminal, and never when `NO_COLOR` is set to something (<https://no-color.org>).
+pub fn style_for(is_terminal: bool) -> Style {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    if is_terminal && !no_color {
+        Style::Colour
+    } else {
+        Style::Plain
+    }
+}
+
+/// Renders diagnostics, with their spans widened to whole characters (a span may point into a character
+/// that stands for bytes that were not UTF-8).
+pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic], style: Style) -> String {
+    let fitted: Vec<Diagnostic> = diagnostics
+        .iter()
+        .map(|d| {
+            let mut d = d.clone();
+            d.span.start = char_floor(source, d.span.start);
+            d.span.end = char_ceil(source, d.span.end.max(d.span.start));
+            for (s, _) in &mut d.related {
+                s.start = char_floor(source, s.start);
+                s.end = char_ceil(source, s.end.max(s.start));
+            }
+            d
+        })
+        .collect();
+    diag::render(file, source, &fitted, style)
+}
+
+fn char_floor(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn char_ceil(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+/// A rule file as read from disk.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// The path as the user gave it, for messages.
+    pub name: String,
+    /// The text; bytes that are not UTF-8 are replaced by U+FFFD (and reported in `encoding`).
+    pub text: String,
+    /// The error for a file that is not UTF-8, its span in bytes of the file.
+    pub encoding: Option<Diagnostic>,
+}
+
+/// Reads a rule file. A file that cannot be read is a usage failure; one that is not UTF-8 is read
+/// anyway, with a diagnostic.
+pub fn read_source(path: &Path) -> Result<Source, Failure> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| Failure::usage(format!("cannot read {name}: {}", io_message(&e))))?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Source { name, text, encoding: None }),
+        Err(e) => {
+            let err = e.utf8_error();
+            let bytes = e.as_bytes();
+            let at = err.valid_up_to();
+            let len = err.error_len().unwrap_or(bytes.len() - at);
+            let d = Diagnostic::error(
+                "syntax::not_utf8",
+                format!("this file is not UTF-8: byte 0x{:02X} at offset {at} is not valid here", bytes[at]),
+                mancala::ast::Span::new(at, at + len),
+                "not UTF-8",
+            )
+            .with_help("rule files are UTF-8 text; save the file with UTF-8 encoding");
+            Ok(Source { name, text: String::from_utf8_lossy(bytes).into_owned(), encoding: Some(d) })
+        }
+    }
+}
+
+/// An I/O error as a short phrase: "no such file or directory".
+pub fn io_message(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    let text = match text.find(" (os error") {
+        Some(i) => &text[..i],
+        None => &text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => text.to_string(),
+    }
+}
+
+/// Reads, checks and lowers one variant of a rule file for a number of players.
+pub fn load_engine(path: &Path, variant: Option<&str>, players: Option<u8>) -> Result<Engine, Failure> {
+    let source = read_source(path)?;
+    if let Some(d) = source.encoding {
+        return Err(Failure::Invalid { file: source.name, source: source.text, diagnostics: vec![d] });
+    }
+    mancala::compile(&source.text, variant, players).map_err(|diagnostics| {
+        // Unknown variants and player counts are about the command line, not the file.
+        let option = diagnostics
+            .iter()
+            .find(|d| d.code == "mancala::check::unknown_variant" || d.code == "mancala::check::players_range");
+        match option {
+            Some(d) => Failure::Usage { message: format!("{}: {}", source.name, d.message), help: d.help.clone() },
+            None => Failure::Invalid { file: source.name, source: source.text, diagnostics },
+        }
+    })
+}
+
+/// "1 game", "2 games".
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}

@@ -1,0 +1,342 @@
+//! Random playouts and their statistics: the reusable part of `mancala simulate`, `mancala bench` and the
+//! benchmarks.
+//!
+//! A random player chooses uniformly among [`Engine::legal_moves`] at every decision point. [`Playout`]
+//! keeps the buffers of one engine (a template of the first position, the current position, the legal
+//! moves, the decisions of the current ply), so that playing game after game allocates nothing in the
+//! per-ply loop; [`random_game`] is the one-shot convenience. [`Summary`] adds up the games.
+
+use rand::{Rng, SeedableRng};
+use serde::Serialize;
+
+use crate::engine::{EndReason, Engine, Move, Outcome, State};
+
+/// More decisions than this in one game means the engine is going round in circles: the game is abandoned.
+pub const MAX_DECISIONS: u64 = 50_000_000;
+
+/// What one game came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameStats {
+    /// Plies played (`state.ply` at the end).
+    pub plies: u32,
+    /// Decisions made: a ply is one or more of them.
+    pub decisions: u64,
+    /// Plies with a capture (`state.captures` at the end).
+    pub captures: u32,
+    /// `None` when the engine offered no move in a position that was not over, or the game ran past
+    /// [`MAX_DECISIONS`]: an engine bug, counted apart in [`Summary::abandoned`].
+    pub outcome: Option<Outcome>,
+}
+
+impl GameStats {
+    pub fn reason(&self) -> Option<EndReason> {
+        self.outcome.as_ref().map(|o| o.reason)
+    }
+}
+
+/// One finished ply, as handed to the `on_ply` callback.
+#[derive(Debug, Clone, Copy)]
+pub struct Ply<'a> {
+    /// The ply's number, from 1 (`state.ply` after it).
+    pub number: u32,
+    /// The seat that made it, from 0.
+    pub mover: u8,
+    /// The decisions it was made of, in order.
+    pub moves: &'a [Move],
+    /// The position after it.
+    pub state: &'a State,
+}
+
+/// Random playouts of one engine with reused buffers.
+#[derive(Debug, Clone)]
+pub struct Playout<'e> {
+    engine: &'e Engine,
+    initial: State,
+    state: State,
+    legal: Vec<Move>,
+    ply_moves: Vec<Move>,
+}
+
+impl<'e> Playout<'e> {
+    pub fn new(engine: &'e Engine) -> Playout<'e> {
+        let initial = engine.initial_state();
+        Playout {
+            engine,
+            state: initial.clone(),
+            initial,
+            legal: Vec::with_capacity(64),
+            ply_moves: Vec::with_capacity(16),
+        }
+    }
+
+    pub fn engine(&self) -> &'e Engine {
+        self.engine
+    }
+
+    /// The position where the last game stopped.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Plays one game between uniformly random players; calls `on_ply` after every ply.
+    pub fn run<R: Rng + ?Sized>(&mut self, rng: &mut R, mut on_ply: impl FnMut(Ply<'_>)) -> GameStats {
+        let engine = self.engine;
+        let st = &mut self.state;
+        st.clone_from(&self.initial);
+        self.ply_moves.clear();
+        let mut decisions = 0u64;
+        let mut mover = st.to_move;
+        let mut abandoned = false;
+        while st.result.is_none() {
+            self.legal.clear();
+            engine.legal_moves(st, &mut self.legal);
+            if self.legal.is_empty() || decisions >= MAX_DECISIONS {
+                abandoned = true;
+                break;
+            }
+            let mv = self.legal[rng.gen_range(0..self.legal.len())];
+            let ply = st.ply;
+            engine.apply_unchecked(st, mv);
+            decisions += 1;
+            self.ply_moves.push(mv);
+            if st.ply != ply {
+                on_ply(Ply { number: st.ply, mover, moves: &self.ply_moves, state: st });
+                self.ply_moves.clear();
+                mover = st.to_move;
+            }
+        }
+        GameStats {
+            plies: st.ply,
+            decisions,
+            captures: st.captures,
+            outcome: if abandoned { None } else { st.result.clone() },
+        }
+    }
+
+    /// Plays random games for `duration` (at least one game); returns the games, plies and decisions played.
+    pub fn run_for<R: Rng + ?Sized>(&mut self, rng: &mut R, duration: std::time::Duration) -> Throughput {
+        let start = std::time::Instant::now();
+        let mut t = Throughput::default();
+        loop {
+            let g = self.run(rng, |_| {});
+            t.games += 1;
+            t.plies += g.plies as u64;
+            t.decisions += g.decisions;
+            // Reading the clock costs little next to a whole game.
+            t.elapsed = start.elapsed();
+            if t.elapsed >= duration {
+                return t;
+            }
+        }
+    }
+}
+
+/// Games, plies and decisions played in some time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Throughput {
+    pub games: u64,
+    pub plies: u64,
+    pub decisions: u64,
+    #[serde(serialize_with = "secs")]
+    pub elapsed: std::time::Duration,
+}
+
+fn secs<S: serde::Serializer>(d: &std::time::Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+impl Throughput {
+    pub fn games_per_sec(&self) -> f64 {
+        per_sec(self.games, self.elapsed)
+    }
+    pub fn plies_per_sec(&self) -> f64 {
+        per_sec(self.plies, self.elapsed)
+    }
+    pub fn decisions_per_sec(&self) -> f64 {
+        per_sec(self.decisions, self.elapsed)
+    }
+    pub fn mean_plies(&self) -> f64 {
+        mean(self.plies, self.games)
+    }
+}
+
+fn per_sec(n: u64, d: std::time::Duration) -> f64 {
+    let s = d.as_secs_f64();
+    if s > 0.0 {
+        n as f64 / s
+    } else {
+        0.0
+    }
+}
+
+fn mean(total: u64, n: u64) -> f64 {
+    if n == 0 {
+        0.0
+    } else {
+        total as f64 / n as f64
+    }
+}
+
+/// Plays one game between uniformly random players (allocates its buffers; use [`Playout`] for many).
+pub fn random_game<R: Rng + ?Sized>(engine: &Engine, rng: &mut R, on_ply: impl FnMut(Ply<'_>)) -> GameStats {
+    Playout::new(engine).run(rng, on_ply)
+}
+
+/// The random-number generator of game `game` (from 0) of a run with seed `seed`: each game has its own
+/// seed, so that a game can be replayed alone and runs can be split.
+pub fn game_rng(seed: u64, game: u64) -> rand::rngs::SmallRng {
+    rand::rngs::SmallRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game)
+}
+
+/// The name of an end reason, as in JSON (`condition`, `limit`, ...).
+pub fn reason_name(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::Condition => "condition",
+        EndReason::Repetition => "repetition",
+        EndReason::Stuck => "stuck",
+        EndReason::NobodyCanMove => "nobody_can_move",
+        EndReason::NoCapture => "no_capture",
+        EndReason::LastStanding => "last_standing",
+        EndReason::Obligation => "obligation",
+        EndReason::Limit => "limit",
+    }
+}
+
+/// The statistics of many games of one engine.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    pub game: String,
+    pub variant: String,
+    pub players: u8,
+    pub games: u64,
+    /// Per seat (seat 1 first): games won, shared wins included.
+    pub wins: Vec<u64>,
+    /// Games of two or more players that nobody won.
+    pub draws: u64,
+    /// Solitaire games not won (0 for two or more players).
+    pub lost: u64,
+    pub total_plies: u64,
+    pub mean_plies: f64,
+    pub max_plies: u32,
+    /// Games cut by the ply limit (`EndReason::Limit`).
+    pub capped: u64,
+    pub total_captures: u64,
+    pub mean_captures: f64,
+    /// Games per end reason, in a fixed order; reasons that never happened are left out.
+    pub reasons: ReasonCounts,
+    /// Games the engine could not finish (no legal move in a position not over): should stay 0.
+    pub abandoned: u64,
+}
+
+/// Counts per end reason; serialised as a JSON object `{"condition": 93, "limit": 7}`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReasonCounts(pub Vec<(EndReason, u64)>);
+
+impl ReasonCounts {
+    pub fn add(&mut self, reason: EndReason) {
+        match self.0.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, n)) => *n += 1,
+            None => {
+                self.0.push((reason, 1));
+                self.0.sort_by_key(|(r, _)| reason_name(*r));
+            }
+        }
+    }
+    pub fn get(&self, reason: EndReason) -> u64 {
+        self.0.iter().find(|(r, _)| *r == reason).map_or(0, |(_, n)| *n)
+    }
+}
+
+impl Serialize for ReasonCounts {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (r, n) in &self.0 {
+            m.serialize_entry(reason_name(*r), n)?;
+        }
+        m.end()
+    }
+}
+
+impl Summary {
+    pub fn new(engine: &Engine) -> Summary {
+        let rules = &engine.rules;
+        Summary {
+            game: rules.game.clone(),
+            variant: rules.variant.clone(),
+            players: rules.players,
+            games: 0,
+            wins: vec![0; rules.players as usize],
+            draws: 0,
+            lost: 0,
+            total_plies: 0,
+            mean_plies: 0.0,
+            max_plies: 0,
+            capped: 0,
+            total_captures: 0,
+            mean_captures: 0.0,
+            reasons: ReasonCounts::default(),
+            abandoned: 0,
+        }
+    }
+
+    pub fn add(&mut self, g: &GameStats) {
+        self.games += 1;
+        self.total_plies += g.plies as u64;
+        self.max_plies = self.max_plies.max(g.plies);
+        self.total_captures += g.captures as u64;
+        self.mean_plies = mean(self.total_plies, self.games);
+        self.mean_captures = mean(self.total_captures, self.games);
+        let Some(outcome) = &g.outcome else {
+            self.abandoned += 1;
+            return;
+        };
+        self.reasons.add(outcome.reason);
+        if outcome.reason == EndReason::Limit {
+            self.capped += 1;
+        }
+        if outcome.winners == 0 {
+            if self.players == 1 {
+                self.lost += 1;
+            } else {
+                self.draws += 1;
+            }
+        }
+        for w in outcome.winner_list() {
+            if let Some(n) = self.wins.get_mut(w as usize) {
+                *n += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KALAH: &str = include_str!("../games/kalah.mancala");
+
+    #[test]
+    fn playouts_are_deterministic_and_summed() {
+        let engine = crate::compile(KALAH, None, None).unwrap();
+        let mut p = Playout::new(&engine);
+        let mut a = Summary::new(&engine);
+        let mut b = Summary::new(&engine);
+        for i in 0..20 {
+            let mut plies = 0;
+            let g = p.run(&mut game_rng(7, i), |ply| {
+                plies += 1;
+                assert_eq!(ply.number, plies);
+                assert!(!ply.moves.is_empty());
+            });
+            assert_eq!(g.plies, plies);
+            a.add(&g);
+            b.add(&random_game(&engine, &mut game_rng(7, i), |_| {}));
+        }
+        assert_eq!(a, b);
+        assert_eq!(a.games, 20);
+        assert_eq!(a.abandoned, 0);
+        assert_eq!(a.wins.iter().sum::<u64>() + a.draws, 20);
+        assert_eq!(a.reasons.get(EndReason::Condition), 20);
+    }
+}

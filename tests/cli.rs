@@ -1,0 +1,287 @@
+//! The `mancala` binary, run as a user runs it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `mancala` in `dir` without colour.
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the mancala binary runs")
+}
+
+fn run(args: &[&str]) -> Output {
+    run_in(root(), args)
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// A fresh directory for one test's files.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn shipped_games() -> Vec<String> {
+    let mut games: Vec<String> = std::fs::read_dir(root().join("games"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".mancala"))
+        .map(|n| format!("games/{n}"))
+        .collect();
+    games.sort();
+    games
+}
+
+/// Kalah with a typo in its score: one error.
+fn kalah_with_typo() -> String {
+    let kalah = std::fs::read_to_string(root().join("games/kalah.mancala")).unwrap();
+    assert!(kalah.contains("score count(store(player))"));
+    kalah.replace("score count(store(player))", "score count(stor(player))")
+}
+
+#[test]
+fn check_accepts_every_shipped_game_without_warnings() {
+    let games = shipped_games();
+    assert!(games.len() >= 7, "{games:?}");
+    let mut args = vec!["check"];
+    args.extend(games.iter().map(String::as_str));
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(stdout(&o), "", "no diagnostics, not even warnings");
+    assert_eq!(stderr(&o).trim(), format!("checked {} files: no errors", games.len()));
+}
+
+#[test]
+fn check_of_a_missing_file_is_a_usage_error() {
+    let o = run(&["check", "games/no-such-game.mancala"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    let first = err.lines().next().unwrap();
+    assert!(first.contains("games/no-such-game.mancala"), "{err}");
+    assert!(first.contains("no such file"), "{err}");
+}
+
+#[test]
+fn a_missing_file_does_not_hide_the_others() {
+    let o = run(&["check", "games/no-such-game.mancala", "games/kalah.mancala"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("checked 2 files: no errors, 1 could not be read"), "{}", stderr(&o));
+}
+
+#[test]
+fn check_reports_an_error_with_its_code() {
+    let dir = temp_dir("error");
+    std::fs::write(dir.join("bad.mancala"), kalah_with_typo()).unwrap();
+    let o = run_in(&dir, &["check", "bad.mancala"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("mancala::check::unknown_name"), "{out}");
+    assert_eq!(stderr(&o).trim(), "checked 1 file: 1 error in 1 file");
+    insta::assert_snapshot!("check_bad_file", out);
+}
+
+#[test]
+fn warnings_alone_leave_a_file_valid() {
+    let dir = temp_dir("warning");
+    let kalah = std::fs::read_to_string(root().join("games/kalah.mancala")).unwrap();
+    let with_unused = kalah.replace("pieces seeds\n", "pieces seeds\nplace pot shared\n");
+    assert_ne!(kalah, with_unused);
+    std::fs::write(dir.join("unused.mancala"), with_unused).unwrap();
+    let o = run_in(&dir, &["check", "unused.mancala"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("mancala::check::unused_place"), "{}", stdout(&o));
+    assert_eq!(stderr(&o).trim(), "checked 1 file: no errors, 1 warning");
+}
+
+#[test]
+fn check_reports_a_syntax_error() {
+    let dir = temp_dir("syntax");
+    std::fs::write(dir.join("broken.mancala"), "game \"Broken\"\nplayers two\n").unwrap();
+    let o = run_in(&dir, &["check", "broken.mancala"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("mancala::syntax"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_file_that_is_not_utf8_is_an_error_at_its_byte_offset() {
+    let dir = temp_dir("not-utf8");
+    let mut bytes = b"game \"Latin-1\"\nabout \"caf".to_vec();
+    let offset = bytes.len();
+    bytes.extend_from_slice(b"\xe9\"\n");
+    std::fs::write(dir.join("latin1.mancala"), &bytes).unwrap();
+
+    let o = run_in(&dir, &["check", "latin1.mancala"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("mancala::syntax::not_utf8"), "{out}");
+    assert!(out.contains(&format!("offset {offset}")), "{out}");
+
+    let o = run_in(&dir, &["check", "--format", "json", "latin1.mancala"]);
+    assert_eq!(o.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json[0]["code"], "mancala::syntax::not_utf8");
+    assert_eq!(json[0]["start"], offset);
+    assert_eq!(json[0]["line"], 2);
+}
+
+#[test]
+fn check_json_lists_every_diagnostic_of_every_file() {
+    let dir = temp_dir("json");
+    std::fs::write(dir.join("bad.mancala"), kalah_with_typo()).unwrap();
+    let kalah = root().join("games/kalah.mancala");
+    let o = run_in(&dir, &["check", "--format", "json", "bad.mancala", kalah.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o), "", "no summary line in JSON mode");
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON document");
+    let all = json.as_array().expect("an array");
+    assert_eq!(all.len(), 1);
+    let d = all[0].as_object().unwrap();
+    let mut keys: Vec<&str> = d.keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(keys, ["code", "column", "end", "file", "help", "label", "line", "message", "severity", "start"]);
+    assert_eq!(d["file"], "bad.mancala");
+    assert_eq!(d["severity"], "error");
+    assert_eq!(d["code"], "mancala::check::unknown_name");
+    assert_eq!(d["line"], 36);
+    assert_eq!(d["column"], 13);
+
+    let o = run(&["check", "--format", "json", "games/kalah.mancala"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&stdout(&o)).unwrap(), serde_json::json!([]));
+}
+
+#[test]
+fn variants_lists_default_first() {
+    let o = run(&["variants", "games/gulek-solo.mancala"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "default\nv1\nv2\nv3\n");
+}
+
+#[test]
+fn simulate_json_is_deterministic() {
+    let args = ["simulate", "games/kalah.mancala", "--games", "50", "--seed", "1", "--json"];
+    let a = run(&args);
+    let b = run(&args);
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    assert_eq!(stdout(&a), stdout(&b));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+    for key in ["games", "players", "wins", "draws", "mean_plies", "max_plies", "capped", "mean_captures", "reasons"] {
+        assert!(json.get(key).is_some(), "missing {key} in {json}");
+    }
+    assert_eq!(json["games"], 50);
+    assert_eq!(json["players"], 2);
+    let wins: u64 = json["wins"].as_array().unwrap().iter().map(|w| w.as_u64().unwrap()).sum();
+    assert_eq!(wins + json["draws"].as_u64().unwrap(), 50);
+    assert_eq!(json["reasons"]["condition"], 50);
+
+    let other = run(&["simulate", "games/kalah.mancala", "--games", "50", "--seed", "2", "--json"]);
+    assert_ne!(stdout(&a), stdout(&other), "another seed, other games");
+}
+
+#[test]
+fn simulate_prints_a_summary() {
+    let o = run(&["simulate", "games/kalah.mancala", "--games", "200", "--seed", "3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    insta::assert_snapshot!("simulate_kalah", stdout(&o));
+    let o = run(&["simulate", "games/gulek-solo.mancala", "--variant", "v2", "--games", "50", "--seed", "3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    insta::assert_snapshot!("simulate_gulek_solo_v2", stdout(&o));
+}
+
+#[test]
+fn simulate_rejects_unknown_variants_and_player_counts() {
+    let o = run(&["simulate", "games/kalah.mancala", "--variant", "empty-captures"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("empty-capture"), "{}", stderr(&o));
+    let o = run(&["simulate", "games/kalah.mancala", "--players", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("2 players"), "{}", stderr(&o));
+}
+
+#[test]
+fn simulate_of_an_invalid_file_shows_its_errors() {
+    let dir = temp_dir("simulate-invalid");
+    std::fs::write(dir.join("bad.mancala"), kalah_with_typo()).unwrap();
+    let o = run_in(&dir, &["simulate", "bad.mancala"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("mancala::check::unknown_name"), "{}", stderr(&o));
+}
+
+#[test]
+fn simulate_writes_a_trace_of_every_ply() {
+    let dir = temp_dir("trace");
+    let trace = dir.join("kalah.jsonl");
+    let o = run(&["simulate", "games/kalah.mancala", "--games", "3", "--json", "--trace", trace.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let summary: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    assert_eq!(lines.len() as u64, summary["total_plies"].as_u64().unwrap());
+    let first = &lines[0];
+    assert_eq!(first["game"], 1);
+    assert_eq!(first["ply"], 1);
+    assert_eq!(first["mover"], 1);
+    let notation = first["move"].as_str().expect("the ply in notation");
+    assert!(["a", "b", "c", "d", "e", "f"].contains(&notation), "{notation}");
+    let places = first["state"]["places"].as_object().unwrap();
+    assert_eq!(places.len(), 14);
+    assert_eq!(places.values().map(|v| v.as_u64().unwrap()).sum::<u64>(), 48);
+    assert!(places.contains_key("store(2)"));
+    // Each game's last line is the end of it.
+    for (i, line) in lines.iter().enumerate() {
+        let last = lines.get(i + 1).map_or(true, |next| next["game"] != line["game"]);
+        assert_eq!(line["state"]["over"], last, "{line}");
+        if last {
+            assert_eq!(line["state"]["scores"].as_array().unwrap().len(), 2);
+        }
+    }
+    assert_eq!(lines.last().unwrap()["game"], 3);
+
+    // Pieces of several kinds are counted per kind.
+    let o = run(&["simulate", "games/perlen.mancala", "--games", "1", "--trace", trace.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert!(first["state"]["places"]["a"].is_object(), "{first}");
+}
+
+#[test]
+fn bench_reports_throughput() {
+    let o = run(&["bench", "games/kalah.mancala", "--seconds", "0.2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for what in ["playouts/s", "plies/s", "mean plies"] {
+        assert!(out.contains(what), "{out}");
+    }
+    let o = run(&["bench", "games/kalah.mancala", "--seconds", "-1"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn help_has_examples() {
+    let o = run(&["--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("Examples:"));
+    for cmd in ["check", "variants", "simulate", "bench"] {
+        let o = run(&[cmd, "--help"]);
+        assert_eq!(o.status.code(), Some(0));
+        assert!(stdout(&o).contains("Examples:"), "{cmd}");
+    }
+    assert_eq!(run(&["simulate"]).status.code(), Some(2));
+}

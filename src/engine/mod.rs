@@ -166,6 +166,25 @@ impl Engine {
         st
     }
 
+    /// Redoes the bookkeeping of a turn's start for a state built by hand (a parsed position): the
+    /// obligation of the player to move, the record of the position for repetitions, and the end of the game
+    /// when he cannot move.
+    pub fn refresh(&self, st: &mut State) {
+        st.obliged = false;
+        if st.result.is_some() {
+            return;
+        }
+        if self.rules.needs.repetition && matches!(st.stage, Stage::Start) {
+            self.seen_before(st);
+        }
+        if matches!(st.stage, Stage::Start) && !self.compute_obligation(st) {
+            return self.finish(st, EndReason::Obligation);
+        }
+        if matches!(st.stage, Stage::Start) && !self.has_any_move(st) {
+            self.finish(st, EndReason::Stuck);
+        }
+    }
+
     pub fn outcome<'s>(&self, st: &'s State) -> Option<&'s Outcome> {
         st.result.as_ref()
     }
@@ -399,8 +418,8 @@ impl Engine {
         &take.from
     }
 
-    /// The kinds the mover may drop next, as bits.
-    fn drop_mask(&self, st: &State, sow: &Sow) -> KindMask {
+    /// The kinds the mover may drop next, as bits (with one bit set, the drop is forced).
+    pub fn drop_mask(&self, st: &State, sow: &Sow) -> KindMask {
         let mut mask = 0u64;
         let mut total = 0u32;
         for k in 0..self.k {

@@ -98,7 +98,7 @@ impl Painter<'_> {
         for &p in &north {
             line.push_str(&format!(" {}", self.cell(st, p, w)));
         }
-        out.push_str(&self.owner_marks(st, &north, line, margin, w));
+        out.push_str(&self.owner_marks(st, line));
         let mut line = " ".repeat(margin);
         for &p in &south {
             line.push_str(&format!(" {}", self.cell(st, p, w)));
@@ -113,7 +113,7 @@ impl Painter<'_> {
     }
 
     /// Marks pits whose owner is not the one across the table from the start (after trades).
-    fn owner_marks(&self, st: &State, _row: &[usize], line: String, _margin: usize, _w: usize) -> String {
+    fn owner_marks(&self, st: &State, line: String) -> String {
         let traded: Vec<String> = (0..self.engine.rules.n_pits)
             .filter(|&p| st.owner[p] != self.engine.rules.initial_owner[p])
             .map(|p| format!("{}→{}", self.engine.rules.places[p].label, st.owner[p] + 1))
@@ -137,26 +137,29 @@ impl Painter<'_> {
             let pad = w.saturating_sub(body.len() + tw);
             format!("{body}{}{text}", " ".repeat(pad))
         };
-        let blank = " ".repeat(w);
-        let mut out = String::new();
-        // Pits are numbered clockwise: along the top, down the right, back along the bottom, up the left.
-        let top_row: Vec<usize> = (0..top).collect();
-        let right: Vec<usize> = (top..top + side).collect();
-        let bottom_row: Vec<usize> = (top + side..top + side + bottom).rev().collect();
-        let left: Vec<usize> = (top + side + bottom..n).rev().collect();
-        let row = |cells: &[usize], lead: bool| -> String {
-            let mut line = if lead { format!("{blank}  ") } else { String::new() };
-            line.push_str(&cells.iter().map(|&p| cell(p)).collect::<Vec<_>>().join("  "));
-            line.trim_end().to_string() + "\n"
+        // A grid of columns: the left side, `top` columns, the right side. Pits are numbered clockwise:
+        // along the top, down the right, back along the bottom, up the left.
+        let line = |cells: &[(usize, usize)]| -> String {
+            let mut cells = cells.to_vec();
+            cells.sort_unstable();
+            let mut text = String::new();
+            for &(col, p) in &cells {
+                let at = col * (w + 2);
+                text.push_str(&" ".repeat(at.saturating_sub(text.chars().count())));
+                text.push_str(&cell(p));
+            }
+            text.trim_end().to_string() + "\n"
         };
-        out.push_str(&row(&top_row, true));
-        let inner = top.max(bottom) * (w + 2);
+        let mut out = String::new();
+        out.push_str(&line(&(0..top).map(|i| (i + 1, i)).collect::<Vec<_>>()));
         for i in 0..side {
-            let l = left.get(left.len().wrapping_sub(1 + i)).map_or(blank.clone(), |&p| cell(p));
-            let r = right.get(i).map_or(String::new(), |&p| cell(p));
-            out.push_str(&format!("{l}  {}{r}\n", " ".repeat(inner)));
+            let right = top + i;
+            let left = n - 1 - i;
+            out.push_str(&line(&[(0, left), (top + 1, right)]));
         }
-        out.push_str(&row(&bottom_row, true));
+        // The bottom row runs right to left, ending under the last column of the top row.
+        let first_bottom = top + side;
+        out.push_str(&line(&(0..bottom).map(|i| (top - i, first_bottom + i)).collect::<Vec<_>>()));
         out
     }
 

@@ -4,12 +4,14 @@
 //! [`ir::Rules`] -> [`engine::Engine`]. [`compile`] does it all in one call.
 
 pub mod ast;
+pub mod board;
 pub mod check;
 pub mod diag;
 pub mod engine;
 pub mod ir;
 pub mod notation;
 pub mod playout;
+pub mod summary;
 pub mod syntax;
 
 use diag::Diagnostic;

@@ -1,0 +1,119 @@
+//! Invariants over many seeded random games of every shipped game and variant: pieces are conserved at
+//! every ply, every legal move applies, every game ends, and a seed replays the same game.
+//!
+//! `PROPTEST_CASES` (also read by the property tests of the front end) scales the number of games.
+
+use mancala::engine::{Engine, Move, State};
+use mancala::playout::game_rng;
+use rand::Rng;
+
+fn games_per_variant() -> u64 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).map_or(150, |n: u64| (n / 2).max(20))
+}
+
+/// Every (file, variant, players) the shipped games offer; Gulek at 2, 3 and 6 players.
+fn engines() -> Vec<(String, Engine)> {
+    let mut out = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir("games").expect("games/").map(|e| e.expect("entry").path()).collect();
+    paths.sort();
+    for path in paths {
+        let source = std::fs::read_to_string(&path).expect("readable game");
+        let file = mancala::syntax::parse(&source).expect("shipped games parse");
+        for variant in mancala::check::variant_names(&file) {
+            let counts: Vec<Option<u8>> =
+                if source.contains("players 2..6") { vec![Some(2), Some(3), Some(6)] } else { vec![None] };
+            for players in counts {
+                let engine = mancala::compile(&source, Some(&variant), players).expect("shipped games compile");
+                let name = format!("{} {variant} {}p", path.display(), engine.rules.players);
+                out.push((name, engine));
+            }
+        }
+    }
+    out
+}
+
+fn total(st: &State) -> u32 {
+    st.counts.iter().map(|&c| c as u32).sum::<u32>() + st.hand.iter().map(|&c| c as u32).sum::<u32>()
+}
+
+/// Plays one random game, checking the invariants at every decision; returns the decisions made.
+fn checked_game(name: &str, engine: &Engine, seed: u64) -> Vec<Move> {
+    let mut rng = game_rng(seed, 0);
+    let mut st = engine.initial_state();
+    let pieces = total(&st);
+    let mut moves = Vec::new();
+    let mut legal = Vec::new();
+    let mut decisions = 0u64;
+    while st.result.is_none() {
+        legal.clear();
+        engine.legal_moves(&st, &mut legal);
+        assert!(!legal.is_empty(), "{name} seed {seed}: no legal move in an unfinished game at ply {}", st.ply);
+        let mv = legal[rng.gen_range(0..legal.len())];
+        let ply = st.ply;
+        engine.apply(&mut st, mv).unwrap_or_else(|e| panic!("{name} seed {seed}: legal move {mv:?} refused: {e}"));
+        assert_eq!(total(&st), pieces, "{name} seed {seed}: pieces not conserved after {mv:?} at ply {ply}");
+        assert!(st.ply >= ply, "{name}: the ply count went back");
+        moves.push(mv);
+        decisions += 1;
+        assert!(decisions < 2_000_000, "{name} seed {seed}: the game does not end");
+    }
+    let outcome = st.result.as_ref().expect("finished");
+    assert_eq!(outcome.scores.len(), engine.rules.players as usize, "{name}: one score per player");
+    assert!(st.ply <= engine.rules.limit, "{name}: the game ran past its ply limit");
+    moves
+}
+
+#[test]
+fn random_games_conserve_pieces_and_end() {
+    for (name, engine) in engines() {
+        let games = if engine.rules.players > 3 { games_per_variant() / 5 } else { games_per_variant() };
+        for seed in 0..games {
+            checked_game(&name, &engine, seed);
+        }
+    }
+}
+
+#[test]
+fn a_seed_replays_the_same_game() {
+    for (name, engine) in engines() {
+        for seed in [3, 17] {
+            let first = checked_game(&name, &engine, seed);
+            let second = checked_game(&name, &engine, seed);
+            assert_eq!(first, second, "{name}: seed {seed} played two different games");
+        }
+    }
+}
+
+#[test]
+fn illegal_moves_are_refused_and_change_nothing() {
+    for (name, engine) in engines() {
+        let mut st = engine.initial_state();
+        let before = st.clone();
+        let mut legal = Vec::new();
+        engine.legal_moves(&st, &mut legal);
+        for mv in [Move::Pass, Move::Accept, Move::Stop, Move::Pick(0), Move::Begin { action: 9, place: 0 }] {
+            if !legal.contains(&mv) {
+                assert!(engine.apply(&mut st, mv).is_err(), "{name}: {mv:?} accepted");
+                assert_eq!(st, before, "{name}: a refused move changed the state");
+            }
+        }
+    }
+}
+
+#[test]
+fn finished_games_refuse_moves() {
+    let source = std::fs::read_to_string("games/kalah.mancala").expect("kalah");
+    let engine = mancala::compile(&source, None, None).expect("kalah compiles");
+    let mut rng = game_rng(5, 0);
+    let mut st = engine.initial_state();
+    let mut legal = Vec::new();
+    while st.result.is_none() {
+        legal.clear();
+        engine.legal_moves(&st, &mut legal);
+        engine.apply_unchecked(&mut st, legal[rng.gen_range(0..legal.len())]);
+    }
+    legal.clear();
+    engine.legal_moves(&st, &mut legal);
+    assert!(legal.is_empty());
+    assert_eq!(engine.apply(&mut st, Move::Pass), Err(mancala::engine::MoveError::GameOver));
+}

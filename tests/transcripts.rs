@@ -1,0 +1,54 @@
+//! One seeded random game of every shipped game and variant, as a person would read it: the lowered rules,
+//! then each ply in notation with the board after it. Any change in how a game plays shows up as a diff.
+
+use mancala::engine::Engine;
+use mancala::notation::format_ply;
+use mancala::playout::game_rng;
+use rand::Rng;
+
+/// At most this many plies are written out; the rest of the game is summed up.
+const SHOWN_PLIES: u32 = 70;
+
+fn transcript(engine: &Engine, seed: u64) -> String {
+    let mut out = mancala::summary::dump(&engine.lowered);
+    out.push_str("\n--- game, seed ");
+    out.push_str(&seed.to_string());
+    out.push_str(" ---\n");
+    out.push_str(&mancala::board::render(engine, &engine.initial_state(), false));
+    let mut rng = game_rng(seed, 0);
+    let mut st = engine.initial_state();
+    let mut legal = Vec::new();
+    while st.result.is_none() {
+        let before = st.clone();
+        let mut moves = Vec::new();
+        while st.ply == before.ply && st.result.is_none() {
+            legal.clear();
+            engine.legal_moves(&st, &mut legal);
+            let mv = legal[rng.gen_range(0..legal.len())];
+            engine.apply_unchecked(&mut st, mv);
+            moves.push(mv);
+        }
+        if before.ply < SHOWN_PLIES {
+            out.push_str(&format!("\n{}. player {}: {}\n", before.ply + 1, before.to_move + 1, format_ply(engine, &before, &moves)));
+            out.push_str(&mancala::board::render(engine, &st, false));
+        }
+    }
+    let outcome = st.result.as_ref().expect("finished");
+    out.push_str(&format!("\n{} plies in all; {:?}\n", st.ply, outcome));
+    out
+}
+
+#[test]
+fn seeded_games() {
+    let mut paths: Vec<_> = std::fs::read_dir("games").expect("games/").map(|e| e.expect("entry").path()).collect();
+    paths.sort();
+    for path in paths {
+        let source = std::fs::read_to_string(&path).expect("readable");
+        let file = mancala::syntax::parse(&source).expect("parses");
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("game").to_string();
+        for variant in mancala::check::variant_names(&file) {
+            let engine = mancala::compile(&source, Some(&variant), None).expect("compiles");
+            insta::assert_snapshot!(format!("{stem}-{variant}"), transcript(&engine, 1));
+        }
+    }
+}

@@ -305,6 +305,8 @@ impl Printer<'_> {
     fn num(&self, n: &Num) -> String {
         match n {
             Num::Const(v) => v.to_string(),
+            Num::Count(Set::One(PlaceExpr::Here), KindSel::All) => "count".into(),
+            Num::Count(Set::One(PlaceExpr::Here), k) => format!("count({})", self.kinds(k)),
             Num::Count(s, k) => match k {
                 KindSel::All => format!("count({})", self.set(s)),
                 k => format!("count({}, {})", self.set(s), self.kinds(k)),

@@ -2,32 +2,99 @@
 //!
 //! Each `build_*` function takes a pair of one grammar rule and returns the AST node for it. The grammar
 //! guarantees the shape of the pairs, so a missing child is a bug in this file, never a user error:
-//! `next_pair` says so instead of panicking.
+//! `next_pair` says so instead of panicking. Punctuation and some keywords are rules of their own so that
+//! errors can name them (see the end of the grammar); `children` skips their pairs.
+//!
+//! Errors are made readable here: pest's expected rules become words (`rule_word`), and a few common
+//! mistakes get a hint (a misspelt keyword, `=` for `:`, an unclosed string or brace).
 
+use std::iter::Filter;
+
+use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::{Pair, Pairs};
 use pest::Parser;
 
 use crate::ast::*;
-use crate::diag::SyntaxError;
+use crate::diag::{did_you_mean, is_keyword, SyntaxCode, SyntaxError};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/mancala.pest"]
 struct MancalaParser;
 
-/// The deepest nesting of parentheses and quantifiers we accept; deeper input gets an error, not a stack overflow.
-const MAX_NESTING: usize = 64;
+/// The deepest nesting of parentheses, braces and `not`s we accept; deeper input gets an error, not a stack
+/// overflow.
+pub const MAX_NESTING: usize = 64;
+
+/// The largest rule file we parse. Real ones are a few kilobytes; pest's memory and time grow with the
+/// input, and past this a file is a mistake (or an attack), not a game.
+pub const MAX_SOURCE_BYTES: usize = 512 * 1024;
 
 /// Parses a rule file into its AST.
 pub fn parse(source: &str) -> Result<File, SyntaxError> {
+    check_size(source.len())?;
     check_nesting(source)?;
     let mut pairs = MancalaParser::parse(Rule::file, source).map_err(|e| syntax_error(source, e))?;
+    // `file` is the only top rule, so a successful parse has exactly one pair.
     let file = pairs.next().ok_or_else(|| SyntaxError::internal("no file pair"))?;
-    let items = file
-        .into_inner()
-        .filter(|p| p.as_rule() != Rule::EOI)
-        .map(build_item)
-        .collect::<Result<Vec<_>, _>>()?;
+    let items = children(file).filter(|p| p.as_rule() != Rule::EOI).map(build_item).collect::<Result<Vec<_>, _>>()?;
     Ok(File { items })
+}
+
+/// Parses a rule file as read from disk. A file that is not UTF-8 is an error (`mancala::syntax::not_utf8`)
+/// at its first bad byte: see [`decode`].
+pub fn parse_bytes(bytes: &[u8]) -> Result<File, SyntaxError> {
+    check_size(bytes.len())?;
+    parse(decode(bytes)?)
+}
+
+/// A size in words: `512 KiB`, `4.9 MiB`.
+fn size(bytes: usize) -> String {
+    match bytes {
+        b if b < 1024 => format!("{b} bytes"),
+        b if b < 1024 * 1024 => format!("{} KiB", b / 1024),
+        b => format!("{:.1} MiB", b as f64 / (1024.0 * 1024.0)),
+    }
+}
+
+fn check_size(len: usize) -> Result<(), SyntaxError> {
+    if len <= MAX_SOURCE_BYTES {
+        return Ok(());
+    }
+    Err(SyntaxError {
+        code: SyntaxCode::TooLarge,
+        message: format!("this file is {}, more than the {} a rule file may have", size(len), size(MAX_SOURCE_BYTES)),
+        span: Span::new(0, 0),
+        label: "too large to be a rule file".into(),
+        help: Some("is this the right file? Rule files are text of a few kilobytes".into()),
+        related: Vec::new(),
+    })
+}
+
+/// The text of a rule file, or an error at the first byte that is not UTF-8.
+///
+/// The error's span starts at that byte's offset in the file. Render it against
+/// `String::from_utf8_lossy(bytes)`: the text is the same up to that offset, and the span covers the
+/// replacement character (`U+FFFD`, three bytes) that stands for the bad bytes.
+pub fn decode(bytes: &[u8]) -> Result<&str, SyntaxError> {
+    let e = match std::str::from_utf8(bytes) {
+        Ok(text) => return Ok(text),
+        Err(e) => e,
+    };
+    let at = e.valid_up_to();
+    let bad = bytes[at..].iter().take(e.error_len().unwrap_or(bytes.len() - at)).map(|b| format!("0x{b:02X}")).collect::<Vec<_>>();
+    let help = if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        "this file looks like UTF-16; rule files are UTF-8 text: save it as UTF-8"
+    } else {
+        "rule files are UTF-8 text; this one may be Latin-1 or Windows-1252: save it as UTF-8"
+    };
+    Err(SyntaxError {
+        code: SyntaxCode::NotUtf8,
+        message: format!("this file is not UTF-8: byte {} at offset {at} is not valid text", bad.join(" ")),
+        span: Span::new(at, at + '\u{FFFD}'.len_utf8()),
+        label: "not UTF-8".into(),
+        help: Some(help.into()),
+        related: Vec::new(),
+    })
 }
 
 /// Rejects input nested too deeply before pest, whose recursive descent would exhaust the stack.
@@ -37,7 +104,11 @@ fn check_nesting(source: &str) -> Result<(), SyntaxError> {
     let mut in_string = false;
     for (i, c) in source.char_indices() {
         match c {
-            '\n' => in_comment = false,
+            // Neither strings nor comments go past the end of a line.
+            '\n' => {
+                in_comment = false;
+                in_string = false;
+            }
             _ if in_comment => {}
             '"' => in_string = !in_string,
             _ if in_string => {}
@@ -45,12 +116,7 @@ fn check_nesting(source: &str) -> Result<(), SyntaxError> {
             '(' | '{' => {
                 depth += 1;
                 if depth > MAX_NESTING {
-                    return Err(SyntaxError {
-                        message: format!("nesting deeper than {MAX_NESTING} levels"),
-                        span: Span::new(i, i + 1),
-                        label: "too deep".into(),
-                        help: Some("split the condition into simpler parts".into()),
-                    });
+                    return Err(too_deep(Span::new(i, i + 1)));
                 }
             }
             ')' | '}' => depth = depth.saturating_sub(1),
@@ -60,38 +126,170 @@ fn check_nesting(source: &str) -> Result<(), SyntaxError> {
     Ok(())
 }
 
+fn too_deep(span: Span) -> SyntaxError {
+    SyntaxError {
+        code: SyntaxCode::TooDeep,
+        message: format!("this is nested more than {MAX_NESTING} levels deep"),
+        span,
+        label: "too deep".into(),
+        help: Some("split the condition into simpler parts".into()),
+        related: Vec::new(),
+    }
+}
+
+// ---------------------------------------------------------------- syntax errors in words
+
 fn syntax_error(source: &str, e: pest::error::Error<Rule>) -> SyntaxError {
-    use pest::error::{ErrorVariant, InputLocation};
     let pos = match e.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
-    let found = found_at(source, pos);
-    let span = Span::new(pos, pos + found.len().max(usize::from(pos < source.len())));
-    let (message, label, help) = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => {
-            let mut words: Vec<&str> = positives.iter().filter_map(|r| rule_word(*r)).collect();
-            words.sort_unstable();
-            words.dedup();
-            let found_word = if found.is_empty() { "the end of the file".to_string() } else { format!("`{found}`") };
-            let message = format!("unexpected {found_word}");
-            let label = if words.is_empty() { "not understood here".to_string() } else { format!("expected {}", one_of(&words)) };
-            let help = hint_for(&words, &found);
-            (message, label, help)
-        }
-        ErrorVariant::CustomError { message } => (message.clone(), "here".to_string(), None),
-    };
-    SyntaxError { message, span, label, help }
+    match &e.variant {
+        ErrorVariant::ParsingError { positives, negatives } => unexpected(source, pos, positives, negatives),
+        // pest's own guards: the native stack or its call budget ran out.
+        ErrorVariant::CustomError { message } if message.contains("limit reached") => too_deep(Span::new(pos, pos)),
+        ErrorVariant::CustomError { message } => SyntaxError {
+            code: SyntaxCode::Unexpected,
+            message: message.clone(),
+            span: Span::new(pos, pos),
+            label: "here".into(),
+            help: None,
+            related: Vec::new(),
+        },
+    }
 }
 
-/// The token at `pos`, for messages: a word, a number, or one character.
-fn found_at(source: &str, pos: usize) -> String {
-    let rest = source.get(pos..).unwrap_or("");
-    let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-    if !word.is_empty() {
-        return word;
+/// What stands at an error's position, for messages.
+enum Found<'s> {
+    End,
+    EndOfLine,
+    Token(&'s str),
+}
+
+impl Found<'_> {
+    fn describe(&self) -> String {
+        match self {
+            Found::End => "end of file".into(),
+            Found::EndOfLine => "end of line".into(),
+            Found::Token(t) => format!("`{t}`"),
+        }
     }
-    rest.chars().next().map(String::from).unwrap_or_default()
+    fn len(&self) -> usize {
+        match self {
+            Found::End => 0,
+            Found::EndOfLine => 1,
+            Found::Token(t) => t.len(),
+        }
+    }
+    fn text(&self) -> &str {
+        match self {
+            Found::Token(t) => t,
+            _ => "",
+        }
+    }
+}
+
+/// The token at `pos`: a word or number, a comparison, or one character.
+fn found_at(source: &str, pos: usize) -> Found<'_> {
+    let rest = source.get(pos..).unwrap_or("");
+    let Some(c) = rest.chars().next() else { return Found::End };
+    if c == '\n' || c == '\r' {
+        return Found::EndOfLine;
+    }
+    let len = if c.is_alphanumeric() || c == '_' {
+        rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')).unwrap_or(rest.len())
+    } else if "=!<>".contains(c) {
+        rest.find(|c: char| !"=!<>".contains(c)).unwrap_or(rest.len())
+    } else {
+        c.len_utf8()
+    };
+    Found::Token(&rest[..len])
+}
+
+fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives: &[Rule]) -> SyntaxError {
+    let found = found_at(source, pos);
+    // At the end of the file, point just after the last word rather than at an empty last line.
+    let pos = if matches!(found, Found::End) { source.trim_end().len() } else { pos };
+    let mut span = Span::new(pos, pos + found.len());
+    if positives.contains(&Rule::quote) && matches!(found, Found::End | Found::EndOfLine) {
+        let open = source[..pos].rfind('"').unwrap_or(pos);
+        return SyntaxError {
+            code: SyntaxCode::UnterminatedString,
+            message: "this string is never closed".into(),
+            span: Span::new(open, pos),
+            label: "no closing `\"` on this line".into(),
+            help: Some("a string ends with `\"` on the line where it starts".into()),
+            related: Vec::new(),
+        };
+    }
+    let words = expected_words(positives);
+    let names_expected = ["a name", "a place", "a set of places (`pits`, `pits(mover)`, ...)", "a kind of piece"];
+    let keyword_as_name = is_keyword(found.text()) && (negatives.contains(&Rule::keyword) || words.iter().any(|w| names_expected.contains(w)));
+    let label = match (keyword_as_name, words.is_empty()) {
+        (true, true) => "expected a name, found a keyword".to_string(),
+        (true, false) if words.contains(&"a name") => "expected a name, found a keyword".to_string(),
+        (false, true) => "not understood here".to_string(),
+        (_, false) => format!("expected {}", one_of(&words)),
+    };
+    let mut related = Vec::new();
+    let mut help = None;
+    let mut message = format!("unexpected {}", found.describe());
+    if positives.contains(&Rule::rbrace) {
+        let (labels, brace_help) = unclosed_brace(source, pos);
+        // The innermost open brace is worth showing when a `}` is the likely fix: at the end of the file,
+        // at a top-level keyword, or when the indentation says so.
+        let top_level = ["game", "players", "board", "place", "pieces", "setup", "turn", "phase", "score", "winner", "goal", "variant"];
+        if brace_help.is_some() || matches!(found, Found::End) || top_level.contains(&found.text()) {
+            related = labels;
+        }
+        help = brace_help;
+        if help.is_none() && matches!(found, Found::End) {
+            help = Some("the file ends inside a block: a `}` is missing".into());
+        }
+    }
+    // `count => 1`: the `=` was read as a comparison, the `>` is what failed.
+    if source[..pos].ends_with('=') && (found.text().starts_with('>') || found.text().starts_with('<')) {
+        span = Span::new(pos - 1, pos + 1);
+        let fix = if found.text().starts_with('>') { ">=" } else { "<=" };
+        help = Some(format!("did you mean `{fix}`?"));
+        message = format!("unexpected `={}`", found.text());
+    }
+    if keyword_as_name {
+        help = Some(format!("`{}` is a keyword of the language and cannot be used as a name; choose another name", found.text()));
+    }
+    let help = help.or_else(|| hint(source, pos, positives, &words, found.text()));
+    SyntaxError { code: SyntaxCode::Unexpected, message, span, label, help, related }
+}
+
+/// The words for what the parser expected, shortest list first: `+`, `*` and `..` that could only extend
+/// something already complete are left out when anything else was possible.
+fn expected_words(positives: &[Rule]) -> Vec<&'static str> {
+    // Inside a variant, the items that may follow are the ones a variant can change.
+    let in_variant = positives.contains(&Rule::about) && !positives.contains(&Rule::board);
+    let mut words: Vec<&str> = positives
+        .iter()
+        .filter_map(|r| match r {
+            Rule::about | Rule::players | Rule::setup | Rule::turn | Rule::phase | Rule::end | Rule::score | Rule::winner | Rule::goal
+                if in_variant =>
+            {
+                Some(VARIANT_ITEMS)
+            }
+            _ => rule_word(*r),
+        })
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    let extensions = ["`+`", "`*`", "`..`", "the end of the file"];
+    if words.iter().any(|w| !extensions.contains(w)) {
+        words.retain(|w| !extensions.contains(w) || (*w == "the end of the file" && !words_have_items(positives)));
+    }
+    words
+}
+
+const VARIANT_ITEMS: &str = "an item a variant can change (`about`, `players`, `setup`, `turn`, `phase`, `end`, `score`, `winner`, `goal`)";
+
+fn words_have_items(positives: &[Rule]) -> bool {
+    positives.contains(&Rule::game) || positives.contains(&Rule::about)
 }
 
 fn one_of(words: &[&str]) -> String {
@@ -102,20 +300,77 @@ fn one_of(words: &[&str]) -> String {
     }
 }
 
-fn hint_for(expected: &[&str], found: &str) -> Option<String> {
-    if found == "=" && expected.iter().any(|w| w.contains(':')) {
-        return Some("setup lines use a colon: `every pit: 4`".into());
+fn hint(source: &str, pos: usize, positives: &[Rule], words: &[&str], found: &str) -> Option<String> {
+    let expects = |w: &str| words.contains(&w);
+    match found {
+        "=" if expects("`:`") => return Some("setup lines use a colon: `every pit: 4`".into()),
+        "==" => return Some("write `=` to compare: `count = 2`".into()),
+        "=>" => return Some("did you mean `>=`?".into()),
+        "=<" => return Some("did you mean `<=`?".into()),
+        ";" => return Some("rules need no `;` between them: remove it".into()),
+        _ => {}
     }
-    if expected.contains(&"a top-level item") {
-        return Some("a file is a list of items such as `game \"Name\"`, `board two_rows 6`, `turn { ... }`, `end { ... }`; see docs/language.md".into());
+    if found.starts_with(|c: char| c.is_alphabetic() || c == '_') {
+        let keywords = positives.iter().flat_map(|r| rule_keywords(*r).iter().copied());
+        if let Some(k) = did_you_mean(found, keywords) {
+            return Some(format!("did you mean `{k}`?"));
+        }
     }
-    if expected.iter().any(|w| w.starts_with("a sowing rule")) {
-        return Some("inside `sow { ... }`: from, direction, order, skip, relay, require, capture, again, then".into());
+    if expects(VARIANT_ITEMS) && ["board", "pieces", "place", "game", "variant"].contains(&found) {
+        return Some(format!("a variant cannot change the `{found}`: write another game file for that"));
     }
-    if expected.contains(&"a name") && crate::diag::is_keyword(found) {
-        return Some(format!("`{found}` is a keyword of the language and cannot be used as a name"));
+    if expects("a top-level item") && source[..pos].trim().is_empty() {
+        return Some("a rule file starts with `game \"Name\"`, then `players`, `board`, `pieces`, `setup`, `turn`, `end` and `score`".into());
+    }
+    if expects("a top-level item") {
+        return Some("the items of a file are `game`, `about`, `players`, `board`, `place`, `pieces`, `setup`, `turn`, `phase`, `end`, `score`, `winner`, `goal` and `variant`".into());
     }
     None
+}
+
+/// For an error that a `}` could fix: the brace that is probably not closed, and a hint.
+///
+/// A `}` indented differently from the line of the `{` it closes suggests that an inner `{` lost its `}`
+/// (rustc's trick); otherwise we point at the innermost `{` still open.
+fn unclosed_brace(source: &str, pos: usize) -> (Vec<(Span, String)>, Option<String>) {
+    let line_start = |at: usize| source[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indent_of = |at: usize| source[line_start(at)..].chars().take_while(|c| *c == ' ' || *c == '\t').count();
+    let first_on_line = |at: usize| source[line_start(at)..at].trim().is_empty();
+    let mut open: Vec<usize> = Vec::new();
+    let mut mismatch: Option<(usize, usize)> = None;
+    let (mut in_comment, mut in_string) = (false, false);
+    for (i, c) in source[..pos.min(source.len())].char_indices() {
+        match c {
+            '\n' => (in_comment, in_string) = (false, false),
+            _ if in_comment => {}
+            '"' => in_string = !in_string,
+            _ if in_string => {}
+            '#' => in_comment = true,
+            '{' => open.push(i),
+            '}' => {
+                if let Some(o) = open.pop() {
+                    if mismatch.is_none() && first_on_line(i) && indent_of(i) != indent_of(o) {
+                        mismatch = Some((o, i));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    match (mismatch, open.last()) {
+        (Some((o, c)), _) => {
+            let line = source[..c].matches('\n').count() + 1;
+            (
+                vec![
+                    (Span::new(o, o + 1), "this `{` may be missing its `}`".into()),
+                    (Span::new(c, c + 1), "this `}` is indented like an outer block".into()),
+                ],
+                Some(format!("a `}}` seems to be missing before line {line}")),
+            )
+        }
+        (None, Some(&o)) => (vec![(Span::new(o, o + 1), "the innermost `{` still open".into())], None),
+        (None, None) => (Vec::new(), None),
+    }
 }
 
 /// The words for a grammar rule in an error message, or `None` for rules too small to mention.
@@ -125,8 +380,10 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::game | Rule::about | Rule::players | Rule::board | Rule::place_decl | Rule::pieces | Rule::setup => {
             "a top-level item"
         }
-        Rule::turn | Rule::phase | Rule::end | Rule::score | Rule::winner | Rule::goal | Rule::variant => "a top-level item",
-        Rule::name => "a name",
+        Rule::turn | Rule::phase | Rule::score | Rule::winner | Rule::goal | Rule::variant => "a top-level item",
+        // `end { ... }` is both an item and a phase item: the words for its neighbours cover it.
+        Rule::end => return None,
+        Rule::name | Rule::action_ref => "a name",
         Rule::int => "a number",
         Rule::string => "a quoted string",
         Rule::two_rows | Rule::ring => "a board shape (`two_rows N` or `ring N`)",
@@ -150,16 +407,19 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::chain_dir => "`backward`, `forward` or `both`",
         Rule::may_must => "`may` or `must`",
         Rule::chosen => "`chosen`",
-        Rule::times | Rule::range_to => "a count such as `, 2 times`",
+        Rule::times => "a count such as `, 2 times`",
+        Rule::range_to => "a range such as `..3`",
         Rule::offer_choose => "`choose N..M from SET`",
         Rule::on_accept => "`on accept { ... }`",
         Rule::give => "`give` or `take`",
-        Rule::action_ref | Rule::move_word => "`move` or an action's name",
+        Rule::move_word => "`move` or an action's name",
         Rule::must_else => "`end` or `any`",
         Rule::end_when | Rule::draw_when | Rule::eliminate | Rule::sweep | Rule::limit => {
             "an end rule (`when`, `draw when`, `eliminate when`, `sweep`, `limit`)"
         }
-        Rule::repetition | Rule::stuck | Rule::nobody => "a condition",
+        Rule::repetition => "`repetition`",
+        Rule::stuck => "`stuck`",
+        Rule::nobody => "`nobody can move`",
         Rule::round_unit => "`rounds` or `turns`",
         Rule::cannot_move => "`cannot move`",
         Rule::tie_rule | Rule::last_mover => "`draw`, `shared` or `last mover`",
@@ -177,30 +437,211 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::place | Rule::here | Rule::last | Rule::opposite | Rule::named_place => "a place",
         Rule::set | Rule::set_fn | Rule::pits_set | Rule::offered => "a set of places (`pits`, `pits(mover)`, ...)",
         Rule::to_each => "`each`",
-        Rule::sources | Rule::places => "a place",
-        Rule::variant_item => "a variant item",
+        Rule::sources | Rule::places | Rule::pit_number => "a place",
+        Rule::colon => "`:`",
+        Rule::comma => "`,`",
+        Rule::lbrace => "`{`",
+        Rule::rbrace => "`}`",
+        Rule::lparen => "`(`",
+        Rule::rparen => "`)`",
+        Rule::dotdot => "`..`",
+        Rule::plus => "`+`",
+        Rule::star => "`*`",
+        Rule::quote => "`\"`",
+        _ => return token_keyword(rule).map(|(_, word)| word),
+    })
+}
+
+/// The keyword tokens of the grammar: the keyword, and the keyword in backquotes.
+fn token_keyword(rule: Rule) -> Option<(&'static [&'static str], &'static str)> {
+    Some(match rule {
+        Rule::kw_accept => (&["accept"], "`accept`"),
+        Rule::kw_can => (&["can"], "`can`"),
+        Rule::kw_cannot => (&["cannot"], "`cannot`"),
+        Rule::kw_capture => (&["capture"], "`capture`"),
+        Rule::kw_choose => (&["choose"], "`choose`"),
+        Rule::kw_default => (&["default"], "`default`"),
+        Rule::kw_else => (&["else"], "`else`"),
+        Rule::kw_extends => (&["extends"], "`extends`"),
+        Rule::kw_for => (&["for"], "`for`"),
+        Rule::kw_from => (&["from"], "`from`"),
+        Rule::kw_in => (&["in"], "`in`"),
+        Rule::kw_into => (&["into"], "`into`"),
+        Rule::kw_keeping => (&["keeping"], "`keeping`"),
+        Rule::kw_most => (&["most"], "`most`"),
+        Rule::kw_move => (&["move"], "`move`"),
+        Rule::kw_mover => (&["mover"], "`mover`"),
+        Rule::kw_no => (&["no"], "`no`"),
+        Rule::kw_offered => (&["offered"], "`offered`"),
+        Rule::kw_own => (&["own"], "`own`"),
+        Rule::kw_player => (&["player"], "`player`"),
+        Rule::kw_plies => (&["plies"], "`plies`"),
+        Rule::kw_score => (&["score"], "`score`"),
+        Rule::kw_stores => (&["stores"], "`stores`"),
+        Rule::kw_take => (&["take"], "`take`"),
+        Rule::kw_ties => (&["ties"], "`ties`"),
+        Rule::kw_times => (&["times"], "`times`"),
+        Rule::kw_to => (&["to"], "`to`"),
+        Rule::kw_value => (&["value"], "`value`"),
+        Rule::kw_when => (&["when"], "`when`"),
+        Rule::kw_while => (&["while"], "`while`"),
         _ => return None,
     })
 }
 
-// ---------------------------------------------------------------- helpers
-
-fn span_of(pair: &Pair<Rule>) -> Span {
-    let s = pair.as_span();
-    Span::new(s.start(), s.end())
+/// The keywords a rule can start with, to suggest one for a misspelt word.
+fn rule_keywords(rule: Rule) -> &'static [&'static str] {
+    match rule {
+        Rule::game => &["game"],
+        Rule::about => &["about"],
+        Rule::players => &["players"],
+        Rule::board => &["board"],
+        Rule::place_decl => &["place"],
+        Rule::pieces => &["pieces"],
+        Rule::setup => &["setup"],
+        Rule::turn => &["turn"],
+        Rule::phase => &["phase"],
+        Rule::end => &["end"],
+        Rule::score => &["score"],
+        Rule::winner => &["winner"],
+        Rule::goal => &["goal"],
+        Rule::variant => &["variant"],
+        Rule::two_rows => &["two_rows"],
+        Rule::ring => &["ring"],
+        Rule::with_stores => &["with"],
+        Rule::per_player | Rule::colours => &["per"],
+        Rule::shared => &["shared"],
+        Rule::seeds => &["seeds"],
+        Rule::every => &["every"],
+        Rule::sow => &["sow"],
+        Rule::put => &["put"],
+        Rule::offer => &["offer"],
+        Rule::pass => &["pass"],
+        Rule::must => &["must"],
+        Rule::until => &["until"],
+        Rule::from => &["from"],
+        Rule::filter => &["where"],
+        Rule::direction => &["direction"],
+        Rule::dir_word => &["ccw", "cw", "choose"],
+        Rule::order => &["order"],
+        Rule::last_own | Rule::last_mover | Rule::last => &["last"],
+        Rule::skip => &["skip"],
+        Rule::origin => &["origin"],
+        Rule::relay => &["relay"],
+        Rule::require => &["require"],
+        Rule::capture => &["capture"],
+        Rule::chain => &["chain"],
+        Rule::chain_dir => &["backward", "forward", "both"],
+        Rule::cancel => &["cancel"],
+        Rule::again => &["again"],
+        Rule::then => &["then"],
+        Rule::may_must => &["may", "must"],
+        Rule::take => &["take"],
+        Rule::to_each => &["each"],
+        Rule::chosen => &["chosen"],
+        Rule::offer_choose => &["choose"],
+        Rule::on_accept => &["on"],
+        Rule::give => &["give"],
+        Rule::move_word => &["move"],
+        Rule::must_else => &["end", "any"],
+        Rule::end_when => &["when"],
+        Rule::repetition => &["repetition"],
+        Rule::stuck => &["stuck"],
+        Rule::nobody => &["nobody"],
+        Rule::draw_when => &["draw"],
+        Rule::round_unit => &["rounds", "turns"],
+        Rule::eliminate => &["eliminate"],
+        Rule::cannot_move => &["cannot"],
+        Rule::sweep => &["sweep"],
+        Rule::limit => &["limit"],
+        Rule::tie_rule => &["draw", "shared", "last"],
+        Rule::not_op => &["not"],
+        Rule::quant | Rule::quant_word => &["all", "any", "no"],
+        Rule::players_word | Rule::domain => &["players"],
+        Rule::count_fn => &["count"],
+        Rule::value_fn => &["value"],
+        Rule::before_fn => &["before"],
+        Rule::dropped_fn => &["dropped"],
+        Rule::size_fn => &["size"],
+        Rule::owner_fn => &["owner"],
+        Rule::kind_word => &["own", "foreign"],
+        Rule::player | Rule::player_word => &["mover", "opponent", "player", "owner"],
+        Rule::here => &["here"],
+        Rule::opposite => &["opposite"],
+        Rule::pits_set => &["pits"],
+        Rule::offered => &["offered"],
+        Rule::set | Rule::set_fn => &["pits", "offered"],
+        Rule::place => &["here", "last", "origin", "opposite"],
+        Rule::cond | Rule::disj | Rule::conj | Rule::neg => &["not", "all", "any", "no", "count", "value", "before", "dropped", "size", "owner"],
+        Rule::term | Rule::product => &["count", "value", "before", "dropped", "size", "owner", "mover", "opponent", "player"],
+        _ => token_keyword(rule).map_or(&[], |(words, _)| words),
+    }
 }
 
-fn next_pair<'a>(pairs: &mut Pairs<'a, Rule>, what: &str) -> Result<Pair<'a, Rule>, SyntaxError> {
+/// Token rules carry no meaning in the AST: the builders skip them.
+fn is_token(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::colon | Rule::comma | Rule::lbrace | Rule::rbrace | Rule::lparen | Rule::rparen | Rule::dotdot | Rule::plus | Rule::star | Rule::quote
+    ) || token_keyword(rule).is_some()
+}
+
+type Children<'i> = Filter<Pairs<'i, Rule>, fn(&Pair<'i, Rule>) -> bool>;
+
+/// The inner pairs of a pair that mean something: tokens left out.
+fn children(pair: Pair<'_, Rule>) -> Children<'_> {
+    fn meaningful(p: &Pair<'_, Rule>) -> bool {
+        !is_token(p.as_rule())
+    }
+    pair.into_inner().filter(meaningful as fn(&Pair<'_, Rule>) -> bool)
+}
+
+// ---------------------------------------------------------------- helpers
+
+/// The span of a pair, without the whitespace and comments pest skips after a rule that ends in an
+/// optional part (`count > 0  # note` is `count > 0`).
+fn span_of(pair: &Pair<Rule>) -> Span {
+    let s = pair.as_span();
+    Span::new(s.start(), s.start() + trim_end(pair.as_str()).len())
+}
+
+fn trim_end(mut text: &str) -> &str {
+    loop {
+        text = text.trim_end();
+        let line_start = text.rfind('\n').map_or(0, |i| i + 1);
+        match comment_start(&text[line_start..]) {
+            Some(i) => text = &text[..line_start + i],
+            None => return text,
+        }
+    }
+}
+
+/// Where a comment starts in one line, outside strings.
+fn comment_start(line: &str) -> Option<usize> {
+    let mut in_string = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' => in_string = !in_string,
+            '#' if !in_string => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn next_pair<'a>(pairs: &mut impl Iterator<Item = Pair<'a, Rule>>, what: &str) -> Result<Pair<'a, Rule>, SyntaxError> {
     pairs.next().ok_or_else(|| SyntaxError::internal(&format!("missing {what}")))
 }
 
 fn int_of(pair: &Pair<Rule>) -> Result<Spanned<u32>, SyntaxError> {
     let span = span_of(pair);
     pair.as_str().parse::<u32>().map(|n| Spanned::new(n, span)).map_err(|_| SyntaxError {
+        code: SyntaxCode::NumberTooLarge,
         message: format!("the number `{}` is too large", pair.as_str()),
         span,
         label: "too large".into(),
-        help: Some("numbers in rule files go up to 4294967295".into()),
+        help: Some(format!("numbers in rule files go up to {}", u32::MAX)),
+        related: Vec::new(),
     })
 }
 
@@ -210,7 +651,7 @@ fn name_of(pair: &Pair<Rule>) -> Name {
 
 fn string_of(pair: Pair<Rule>) -> Spanned<String> {
     let span = span_of(&pair);
-    let text = pair.into_inner().next().map(|t| t.as_str().to_string()).unwrap_or_default();
+    let text = children(pair).next().map(|t| t.as_str().to_string()).unwrap_or_default();
     Spanned::new(text, span)
 }
 
@@ -219,7 +660,7 @@ fn string_of(pair: Pair<Rule>) -> Spanned<String> {
 fn build_item(pair: Pair<Rule>) -> Result<Item, SyntaxError> {
     let span = span_of(&pair);
     let rule = pair.as_rule();
-    let mut inner = pair.into_inner();
+    let mut inner = children(pair);
     Ok(match rule {
         Rule::game => Item::Game(string_of(next_pair(&mut inner, "game name")?)),
         Rule::about => Item::About(string_of(next_pair(&mut inner, "about text")?)),
@@ -232,7 +673,7 @@ fn build_item(pair: Pair<Rule>) -> Result<Item, SyntaxError> {
         Rule::board => {
             let shape = next_pair(&mut inner, "board shape")?;
             let is_rows = shape.as_rule() == Rule::two_rows;
-            let mut parts = shape.into_inner();
+            let mut parts = children(shape);
             let pits = int_of(&next_pair(&mut parts, "pit count")?)?;
             let board = if is_rows { Board::TwoRows { pits, stores: parts.next().is_some() } } else { Board::Ring { pits } };
             Item::Board(Spanned::new(board, span))
@@ -240,15 +681,15 @@ fn build_item(pair: Pair<Rule>) -> Result<Item, SyntaxError> {
         Rule::place_decl => {
             let name = name_of(&next_pair(&mut inner, "place name")?);
             let owner = next_pair(&mut inner, "place owner")?;
-            let per_player = owner.into_inner().next().map(|p| p.as_rule() == Rule::per_player).unwrap_or(false);
+            let per_player = children(owner).next().map(|p| p.as_rule() == Rule::per_player).unwrap_or(false);
             Item::Place(Spanned::new(PlaceDecl { name, per_player }, span))
         }
         Rule::pieces => {
             let body = next_pair(&mut inner, "pieces")?;
             let pieces = match body.as_rule() {
                 Rule::seeds => Pieces::Seeds,
-                Rule::colours => Pieces::PerPlayer(body.into_inner().map(build_kind).collect::<Result<_, _>>()?),
-                _ => Pieces::Kinds(body.into_inner().map(build_kind).collect::<Result<_, _>>()?),
+                Rule::colours => Pieces::PerPlayer(children(body).map(build_kind).collect::<Result<_, _>>()?),
+                _ => Pieces::Kinds(children(body).map(build_kind).collect::<Result<_, _>>()?),
             };
             Item::Pieces(Spanned::new(pieces, span))
         }
@@ -285,7 +726,7 @@ fn build_item(pair: Pair<Rule>) -> Result<Item, SyntaxError> {
 
 fn build_kind(pair: Pair<Rule>) -> Result<KindDecl, SyntaxError> {
     let span = span_of(&pair);
-    let mut inner = pair.into_inner();
+    let mut inner = children(pair);
     let name = name_of(&next_pair(&mut inner, "kind name")?);
     let symbol = string_of(next_pair(&mut inner, "kind symbol")?);
     let value = inner.next().map(|p| int_of(&p)).transpose()?;
@@ -294,16 +735,15 @@ fn build_kind(pair: Pair<Rule>) -> Result<KindDecl, SyntaxError> {
 
 fn build_setup_line(pair: Pair<Rule>) -> Result<SetupLine, SyntaxError> {
     let span = span_of(&pair);
-    let mut inner = pair.into_inner();
-    let targets = next_pair(&mut inner, "targets")?
-        .into_inner()
+    let mut inner = children(pair);
+    let targets = children(next_pair(&mut inner, "targets")?)
         .map(|t| {
             let tspan = span_of(&t);
-            let first = t.into_inner().next().ok_or_else(|| SyntaxError::internal("empty target"))?;
+            let first = children(t).next().ok_or_else(|| SyntaxError::internal("empty target"))?;
             Ok(Spanned::new(
                 match first.as_rule() {
                     Rule::every => {
-                        let n = first.into_inner().next().ok_or_else(|| SyntaxError::internal("every"))?;
+                        let n = children(first).next().ok_or_else(|| SyntaxError::internal("every"))?;
                         Target::Every(name_of(&n))
                     }
                     _ => Target::Label(name_of(&first)),
@@ -315,7 +755,7 @@ fn build_setup_line(pair: Pair<Rule>) -> Result<SetupLine, SyntaxError> {
     let contents = inner
         .map(|c| {
             let cspan = span_of(&c);
-            let mut parts = c.into_inner();
+            let mut parts = children(c);
             let count = int_of(&next_pair(&mut parts, "count")?)?;
             let kind = parts.next().map(build_kind_sel).transpose()?;
             Ok(Spanned::new(Content { count, kind }, cspan))
@@ -327,14 +767,14 @@ fn build_setup_line(pair: Pair<Rule>) -> Result<SetupLine, SyntaxError> {
 fn build_kind_sel(pair: Pair<Rule>) -> Result<Spanned<KindSel>, SyntaxError> {
     let span = span_of(&pair);
     let text = pair.as_str();
-    let sel = match pair.into_inner().next() {
+    let sel = match children(pair).next() {
         None if text == "own" => KindSel::Own,
         None if text == "foreign" => KindSel::Foreign,
         None => return Err(SyntaxError::internal("kind selector")),
         Some(inner) => match inner.as_rule() {
             Rule::player_word => KindSel::Player(build_player_word(&inner)),
             _ => {
-                let mut parts = inner.into_inner();
+                let mut parts = children(inner);
                 let name = name_of(&next_pair(&mut parts, "kind name")?);
                 let value = parts.next().map(|p| int_of(&p)).transpose()?;
                 KindSel::Named { name, value }
@@ -346,14 +786,14 @@ fn build_kind_sel(pair: Pair<Rule>) -> Result<Spanned<KindSel>, SyntaxError> {
 
 // ---------------------------------------------------------------- phases and actions
 
-fn build_phase_items(pairs: Pairs<Rule>) -> Result<Vec<PhaseItem>, SyntaxError> {
+fn build_phase_items(pairs: Children) -> Result<Vec<PhaseItem>, SyntaxError> {
     pairs.map(build_phase_item).collect()
 }
 
 fn build_phase_item(pair: Pair<Rule>) -> Result<PhaseItem, SyntaxError> {
     let span = span_of(&pair);
     let rule = pair.as_rule();
-    let mut inner = pair.into_inner();
+    let mut inner = children(pair);
     Ok(match rule {
         Rule::sow => {
             let mut name = None;
@@ -390,7 +830,7 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
     let span = span_of(&pair);
     let rule = pair.as_rule();
     let text = pair.as_str();
-    let mut inner = pair.into_inner();
+    let mut inner = children(pair);
     Ok(match rule {
         Rule::from => {
             let set = build_set(next_pair(&mut inner, "from set")?)?;
@@ -422,9 +862,9 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                 let pspan = span_of(&p);
                 match p.as_rule() {
                     Rule::cond => when = Some(build_cond(p)?),
-                    Rule::take => items.push(CaptureItem::Take(Spanned::new(build_take(p.into_inner())?, pspan))),
+                    Rule::take => items.push(CaptureItem::Take(Spanned::new(build_take(children(p))?, pspan))),
                     Rule::chain => {
-                        let mut parts = p.into_inner();
+                        let mut parts = children(p);
                         let dir = match next_pair(&mut parts, "chain direction")?.as_str() {
                             "backward" => ChainDir::Backward,
                             "forward" => ChainDir::Forward,
@@ -434,7 +874,7 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                         items.push(CaptureItem::Chain(Spanned::new(Chain { dir, while_ }, pspan)));
                     }
                     Rule::cancel => {
-                        let c = build_cond(next_pair(&mut p.into_inner(), "cancel")?)?;
+                        let c = build_cond(next_pair(&mut children(p), "cancel")?)?;
                         items.push(CaptureItem::Cancel(Spanned::new(c, pspan)));
                     }
                     other => return Err(SyntaxError::internal(&format!("capture item {other:?}"))),
@@ -465,10 +905,10 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
 }
 
 fn build_filter(pair: Pair<Rule>) -> Result<Cond, SyntaxError> {
-    build_cond(next_pair(&mut pair.into_inner(), "filter")?)
+    build_cond(next_pair(&mut children(pair), "filter")?)
 }
 
-fn build_take(pairs: Pairs<Rule>) -> Result<Take, SyntaxError> {
+fn build_take(pairs: Children) -> Result<Take, SyntaxError> {
     let mut take = Take { count: None, kind: None, chosen: false, from: Vec::new(), to: TakeTarget::Place(Spanned::new(PlaceKind::Here, Span::default())) };
     for p in pairs {
         match p.as_rule() {
@@ -476,12 +916,12 @@ fn build_take(pairs: Pairs<Rule>) -> Result<Take, SyntaxError> {
             Rule::kind_sel => take.kind = Some(build_kind_sel(p)?),
             Rule::chosen => take.chosen = true,
             Rule::sources => {
-                for places in p.into_inner() {
-                    let group = places.into_inner().map(build_set_or_place).collect::<Result<Vec<_>, _>>()?;
+                for places in children(p) {
+                    let group = children(places).map(build_set_or_place).collect::<Result<Vec<_>, _>>()?;
                     take.from.push(group);
                 }
             }
-            Rule::to_each => take.to = TakeTarget::Each(build_set(next_pair(&mut p.into_inner(), "each")?)?),
+            Rule::to_each => take.to = TakeTarget::Each(build_set(next_pair(&mut children(p), "each")?)?),
             Rule::place => take.to = TakeTarget::Place(build_place(p)?),
             other => return Err(SyntaxError::internal(&format!("take part {other:?}"))),
         }
@@ -489,7 +929,7 @@ fn build_take(pairs: Pairs<Rule>) -> Result<Take, SyntaxError> {
     Ok(take)
 }
 
-fn build_put(pairs: Pairs<Rule>) -> Result<Put, SyntaxError> {
+fn build_put(pairs: Children) -> Result<Put, SyntaxError> {
     let mut name = None;
     let mut count = None;
     let mut kind = None;
@@ -516,16 +956,16 @@ fn build_put(pairs: Pairs<Rule>) -> Result<Put, SyntaxError> {
 /// Reads `N`, `N..`, `N..M` from a pair holding an int and an optional `range_to`.
 fn build_range(pair: Pair<Rule>) -> Result<Spanned<Range>, SyntaxError> {
     let span = span_of(&pair);
-    let mut inner = pair.into_inner();
+    let mut inner = children(pair);
     let min = int_of(&next_pair(&mut inner, "range")?)?.node;
     let max = match inner.next() {
         None => Some(min),
-        Some(to) => to.into_inner().next().map(|p| int_of(&p)).transpose()?.map(|n| n.node),
+        Some(to) => children(to).next().map(|p| int_of(&p)).transpose()?.map(|n| n.node),
     };
     Ok(Spanned::new(Range { min, max }, span))
 }
 
-fn build_offer(pairs: Pairs<Rule>) -> Result<Offer, SyntaxError> {
+fn build_offer(pairs: Children) -> Result<Offer, SyntaxError> {
     let mut name = None;
     let mut choose = None;
     let mut requires = Vec::new();
@@ -535,14 +975,14 @@ fn build_offer(pairs: Pairs<Rule>) -> Result<Offer, SyntaxError> {
         match p.as_rule() {
             Rule::name => name = Some(name_of(&p)),
             Rule::offer_choose => choose = Some(p),
-            Rule::require => requires.push(Spanned::new(build_cond(next_pair(&mut p.into_inner(), "require")?)?, span)),
+            Rule::require => requires.push(Spanned::new(build_cond(next_pair(&mut children(p), "require")?)?, span)),
             Rule::on_accept => {
-                for e in p.into_inner() {
+                for e in children(p) {
                     let espan = span_of(&e);
                     match e.as_rule() {
-                        Rule::take => on_accept.push(Effect::Take(Spanned::new(build_take(e.into_inner())?, espan))),
+                        Rule::take => on_accept.push(Effect::Take(Spanned::new(build_take(children(e))?, espan))),
                         _ => {
-                            let who = build_player(next_pair(&mut e.into_inner(), "give")?)?;
+                            let who = build_player(next_pair(&mut children(e), "give")?)?;
                             on_accept.push(Effect::Give(Spanned::new(who, espan)))
                         }
                     }
@@ -553,12 +993,12 @@ fn build_offer(pairs: Pairs<Rule>) -> Result<Offer, SyntaxError> {
     }
     let choose = choose.ok_or_else(|| SyntaxError::internal("offer choose"))?;
     let cspan = span_of(&choose);
-    let mut parts = choose.into_inner();
+    let mut parts = children(choose);
     let min = int_of(&next_pair(&mut parts, "offer size")?)?.node;
     let mut max = Some(min);
     let mut next = next_pair(&mut parts, "offer set")?;
     if next.as_rule() == Rule::range_to {
-        max = next.into_inner().next().map(|p| int_of(&p)).transpose()?.map(|n| n.node);
+        max = children(next).next().map(|p| int_of(&p)).transpose()?.map(|n| n.node);
         next = next_pair(&mut parts, "offer set")?;
     }
     let from = build_set(next)?;
@@ -566,14 +1006,14 @@ fn build_offer(pairs: Pairs<Rule>) -> Result<Offer, SyntaxError> {
     Ok(Offer { name, size: Spanned::new(Range { min, max }, cspan), from, keeping, requires, on_accept })
 }
 
-fn build_end_items(pairs: Pairs<Rule>) -> Result<Vec<EndItem>, SyntaxError> {
+fn build_end_items(pairs: Children) -> Result<Vec<EndItem>, SyntaxError> {
     pairs.map(build_end_item).collect()
 }
 
 fn build_end_item(pair: Pair<Rule>) -> Result<EndItem, SyntaxError> {
     let span = span_of(&pair);
     let rule = pair.as_rule();
-    let mut inner = pair.into_inner();
+    let mut inner = children(pair);
     Ok(match rule {
         Rule::end_when => {
             let what = next_pair(&mut inner, "end when")?;
@@ -610,10 +1050,10 @@ fn build_end_item(pair: Pair<Rule>) -> Result<EndItem, SyntaxError> {
 fn build_cond(pair: Pair<Rule>) -> Result<Cond, SyntaxError> {
     let span = span_of(&pair);
     match pair.as_rule() {
-        Rule::cond => build_cond(next_pair(&mut pair.into_inner(), "condition")?),
+        Rule::cond => build_cond(next_pair(&mut children(pair), "condition")?),
         Rule::disj | Rule::conj => {
             let is_or = pair.as_rule() == Rule::disj;
-            let mut parts = pair.into_inner().map(build_cond).collect::<Result<Vec<_>, _>>()?;
+            let mut parts = children(pair).map(build_cond).collect::<Result<Vec<_>, _>>()?;
             if parts.len() == 1 {
                 return parts.pop().ok_or_else(|| SyntaxError::internal("condition"));
             }
@@ -622,7 +1062,7 @@ fn build_cond(pair: Pair<Rule>) -> Result<Cond, SyntaxError> {
         Rule::neg => {
             let mut nots = 0;
             let mut atom = None;
-            for p in pair.into_inner() {
+            for p in children(pair) {
                 if p.as_rule() == Rule::not_op {
                     nots += 1;
                 } else {
@@ -630,37 +1070,41 @@ fn build_cond(pair: Pair<Rule>) -> Result<Cond, SyntaxError> {
                 }
             }
             let mut cond = atom.ok_or_else(|| SyntaxError::internal("negation"))?;
+            // `not not not ...` nests without parentheses, so `check_nesting` cannot see it.
+            if nots > MAX_NESTING {
+                return Err(too_deep(span));
+            }
             for _ in 0..nots {
                 cond = Spanned::new(CondKind::Not(Box::new(cond)), span);
             }
             Ok(cond)
         }
         Rule::quant => {
-            let mut inner = pair.into_inner();
+            let mut inner = children(pair);
             let quant = match next_pair(&mut inner, "quantifier")?.as_str() {
                 "all" => Quant::All,
                 "any" => Quant::Any,
                 _ => Quant::No,
             };
             let domain_pair = next_pair(&mut inner, "domain")?;
-            let first = next_pair(&mut domain_pair.into_inner(), "domain")?;
+            let first = next_pair(&mut children(domain_pair), "domain")?;
             let domain = if first.as_rule() == Rule::players_word { Domain::Players } else { Domain::Set(build_set(first)?) };
             let body = build_cond(next_pair(&mut inner, "quantified condition")?)?;
             Ok(Spanned::new(CondKind::Quant { quant, domain, body: Box::new(body) }, span))
         }
         Rule::membership => {
-            let mut inner = pair.into_inner();
+            let mut inner = children(pair);
             let term = build_term(next_pair(&mut inner, "member")?)?;
             let what = next_pair(&mut inner, "membership")?;
             if what.as_rule() == Rule::int_set {
-                let ints = what.into_inner().map(|p| int_of(&p).map(|n| n.node)).collect::<Result<_, _>>()?;
+                let ints = children(what).map(|p| int_of(&p).map(|n| n.node)).collect::<Result<_, _>>()?;
                 Ok(Spanned::new(CondKind::InInts { term, ints }, span))
             } else {
                 Ok(Spanned::new(CondKind::InSet { term, set: build_set(what)? }, span))
             }
         }
         Rule::comparison => {
-            let mut inner = pair.into_inner();
+            let mut inner = children(pair);
             let lhs = build_term(next_pair(&mut inner, "left side")?)?;
             let op = match next_pair(&mut inner, "comparison")?.as_str() {
                 "=" => CmpOp::Eq,
@@ -684,7 +1128,7 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
     if rule == Rule::int {
         return Ok(Spanned::new(TermKind::Int(int_of(&pair)?.node), span));
     }
-    let mut inner = pair.into_inner();
+    let mut inner = children(pair);
     let kind = match rule {
         Rule::term | Rule::product => {
             let mut parts = inner.map(build_term).collect::<Result<Vec<_>, _>>()?;
@@ -735,28 +1179,28 @@ fn build_player_word(pair: &Pair<Rule>) -> PlayerRef {
 
 fn build_player(pair: Pair<Rule>) -> Result<PlayerRef, SyntaxError> {
     let span = span_of(&pair);
-    let inner = next_pair(&mut pair.into_inner(), "player")?;
+    let inner = next_pair(&mut children(pair), "player")?;
     if inner.as_rule() == Rule::player_word {
         return Ok(build_player_word(&inner));
     }
-    let place = inner.into_inner().next().map(build_place).transpose()?.map(Box::new);
+    let place = children(inner).next().map(build_place).transpose()?.map(Box::new);
     Ok(Spanned::new(PlayerKind::Owner(place), span))
 }
 
 fn build_place(pair: Pair<Rule>) -> Result<Place, SyntaxError> {
     let span = span_of(&pair);
-    build_place_inner(span, pair.into_inner())
+    build_place_inner(span, children(pair))
 }
 
-fn build_place_inner(span: Span, mut inner: Pairs<Rule>) -> Result<Place, SyntaxError> {
+fn build_place_inner(span: Span, mut inner: Children) -> Result<Place, SyntaxError> {
     let what = next_pair(&mut inner, "place")?;
     let kind = match what.as_rule() {
         Rule::here => PlaceKind::Here,
         Rule::last => PlaceKind::Last,
         Rule::origin => PlaceKind::Origin,
-        Rule::opposite => PlaceKind::Opposite(what.into_inner().next().map(build_place).transpose()?.map(Box::new)),
+        Rule::opposite => PlaceKind::Opposite(children(what).next().map(build_place).transpose()?.map(Box::new)),
         _ => {
-            let mut parts = what.into_inner();
+            let mut parts = children(what);
             let name = name_of(&next_pair(&mut parts, "place name")?);
             let player = parts.next().map(build_player).transpose()?;
             PlaceKind::Named { name, player }
@@ -767,7 +1211,7 @@ fn build_place_inner(span: Span, mut inner: Pairs<Rule>) -> Result<Place, Syntax
 
 fn build_set(pair: Pair<Rule>) -> Result<SetExpr, SyntaxError> {
     match pair.as_rule() {
-        Rule::set => build_set_or_place(next_pair(&mut pair.into_inner(), "set")?),
+        Rule::set => build_set_or_place(next_pair(&mut children(pair), "set")?),
         _ => build_set_or_place(pair),
     }
 }
@@ -777,11 +1221,11 @@ fn build_set_or_place(pair: Pair<Rule>) -> Result<SetExpr, SyntaxError> {
     match pair.as_rule() {
         Rule::set => build_set(pair),
         Rule::set_fn => {
-            let inner = next_pair(&mut pair.into_inner(), "set")?;
+            let inner = next_pair(&mut children(pair), "set")?;
             Ok(Spanned::new(
                 match inner.as_rule() {
                     Rule::offered => SetKind::Offered,
-                    _ => SetKind::Pits(inner.into_inner().next().map(build_player).transpose()?),
+                    _ => SetKind::Pits(children(inner).next().map(build_player).transpose()?),
                 },
                 span,
             ))

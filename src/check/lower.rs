@@ -16,6 +16,8 @@ pub(crate) const MAX_PITS: usize = 64;
 pub(crate) const MAX_PLAYERS: u32 = 8;
 pub(crate) const MAX_KINDS: usize = 64;
 pub(crate) const MAX_PIECES: u32 = 255;
+/// Places in all: pits, stores and declared places, each per-player place counted once per player.
+pub(crate) const MAX_PLACES: usize = 256;
 
 /// Where an expression stands, and so which names it may use.
 #[derive(Debug, Clone, Copy, Default)]
@@ -81,6 +83,10 @@ pub(crate) struct Lowerer<'g> {
     place_names: HashMap<String, PlaceName>,
     kinds: Vec<KindInfo>,
     coloured: bool,
+    /// The board was declared and usable: without it, errors about pits would only repeat that one.
+    board_ok: bool,
+    /// Something that puts pieces in a place could not be checked, so "never filled" cannot be trusted.
+    fill_unknown: bool,
     pub needs: Needs,
     /// Places something can put pieces into, and places a condition reads, for the "never filled" check.
     pub filled: BTreeSet<PlaceId>,
@@ -101,6 +107,8 @@ impl<'g> Lowerer<'g> {
             place_names: HashMap::new(),
             kinds: Vec::new(),
             coloured: false,
+            board_ok: false,
+            fill_unknown: false,
             needs: Needs::default(),
             filled: BTreeSet::new(),
             read: Vec::new(),
@@ -123,18 +131,25 @@ impl<'g> Lowerer<'g> {
         let max = p.node.max.as_ref().map_or(min, |m| m.node);
         let default = p.node.default.as_ref().map_or(min, |d| d.node);
         if min == 0 || max > MAX_PLAYERS || min > max {
-            self.error(
-                "check::players_range",
-                format!("players {min}..{max} is not a usable range"),
-                p.span,
-                "here",
-                Some(format!("players go from 1 to {MAX_PLAYERS}, the smaller number first")),
-            );
+            let (message, help) = if min > max {
+                (format!("the range `{min}..{max}` goes backwards"), format!("write the smaller number first: `players {max}..{min}`"))
+            } else if min == 0 {
+                ("a game needs at least one player".to_string(), format!("players go from 1 to {MAX_PLAYERS}"))
+            } else {
+                (format!("{max} players are more than the {MAX_PLAYERS} this language supports"), format!("players go from 1 to {MAX_PLAYERS}"))
+            };
+            self.error("check::players_range", message, p.span, "not a usable number of players", Some(help));
             return (min.clamp(1, MAX_PLAYERS), max.clamp(1, MAX_PLAYERS).max(min.clamp(1, MAX_PLAYERS)), default.clamp(1, MAX_PLAYERS));
         }
         if default < min || default > max {
             let span = p.node.default.as_ref().map_or(p.span, |d| d.span);
-            self.error("check::players_range", format!("the default of {default} players is outside {min}..{max}"), span, "outside the range", None);
+            self.error(
+                "check::players_range",
+                format!("the default of {default} players is outside {min}..{max}"),
+                span,
+                "outside the range",
+                Some(format!("choose a default from {min} to {max}")),
+            );
         }
         (min, max, default.clamp(min, max))
     }
@@ -162,7 +177,8 @@ impl<'g> Lowerer<'g> {
         };
         let limit = phases.iter().filter_map(|p| p.end.limit).chain(end.limit).min().unwrap_or(DEFAULT_LIMIT);
         let total_pieces: u32 = setup.iter().map(|&c| c as u32).sum();
-        let lints = Lints { filled: self.filled.clone(), read: self.read.clone(), used: self.used_names.clone() };
+        let read = if self.fill_unknown { Vec::new() } else { self.read.clone() };
+        let lints = Lints { filled: self.filled.clone(), read, used: self.used_names.clone() };
         if self.diags.iter().any(|d| d.is_error()) {
             return (None, self.diags, lints);
         }
@@ -205,10 +221,12 @@ impl<'g> Lowerer<'g> {
         let n = pits.node as usize;
         let total = if rows { 2 * n } else { n };
         if n == 0 || total > MAX_PITS || (rows && n > 26) {
-            let limit = if rows { "1 to 26 pits a row" } else { "1 to 64 pits" };
-            self.error("check::too_large", format!("a board of {n} pits is not supported"), pits.span, "here", Some(format!("boards have {limit}")));
+            let (label, help) = if rows { ("1 to 26 pits a row", "a board of two rows has 1 to 26 pits in each row") } else { ("1 to 64 pits", "a ring has 1 to 64 pits") };
+            let message = if n == 0 { "a board needs at least one pit".to_string() } else { format!("a board of {n} pits is not supported") };
+            self.error(if n == 0 { "check::empty" } else { "check::too_large" }, message, pits.span, label, Some(help.into()));
             return;
         }
+        self.board_ok = true;
         self.n_pits = total;
         self.shape = if rows { Shape::TwoRows { pits: n as u16, stores } } else { Shape::Ring { pits: n as u16 } };
         for i in 0..total {
@@ -224,13 +242,17 @@ impl<'g> Lowerer<'g> {
             self.places.push(PlaceInfo { name: label.clone(), label, is_pit: true, on_track: true, owner });
         }
         if rows && self.players != 2 {
-            self.error(
+            let mut d = Diagnostic::error(
                 "check::players_range",
                 format!("a board of two rows is for 2 players, not {}", self.players),
                 board.span,
                 "two sides",
-                Some("use `players 2`, or a `ring` board for other numbers of players".into()),
-            );
+            )
+            .with_help("use `players 2`, or a `ring` board for other numbers of players");
+            if let Some(p) = &self.game.players {
+                d = d.with_related(p.span, format!("{} players allowed here", self.players));
+            }
+            self.diags.push(d);
         }
         if stores {
             let id = self.places.len() as PlaceId;
@@ -253,12 +275,19 @@ impl<'g> Lowerer<'g> {
                 self.coloured = true;
                 if (colours.len() as u32) < self.players as u32 {
                     let span = self.game.players.as_ref().map_or(pieces.span, |p| p.span);
-                    self.error(
-                        "check::players_range",
-                        format!("{} players need {} colours, but only {} are declared", self.players, self.players, colours.len()),
-                        span,
-                        "too many players for the colours",
-                        Some("declare a colour for every seat in `pieces per player { ... }`".into()),
+                    let declared = match colours.len() {
+                        1 => "1 colour is declared".to_string(),
+                        n => format!("{n} colours are declared"),
+                    };
+                    self.diags.push(
+                        Diagnostic::error(
+                            "check::players_range",
+                            format!("{} players need {} colours, but only {declared}", self.players, self.players),
+                            span,
+                            "too many players for the colours",
+                        )
+                        .with_related(head(pieces.span, "pieces"), declared)
+                        .with_help("declare a colour for every seat in `pieces per player { ... }`, or allow fewer players"),
                     );
                 }
                 self.check_kind_decls(colours);
@@ -291,7 +320,11 @@ impl<'g> Lowerer<'g> {
                 self.error("check::bad_symbol", format!("`\"{}\"` cannot be a piece symbol", k.symbol.node), k.symbol.span, "not usable in move notation", Some("use one or two letters or digits, such as \"R\" or \"5\"".into()));
             }
             if let Some(first) = symbols.insert(&k.symbol.node, k.symbol.span) {
-                self.diags.push(duplicate("symbol", &k.symbol.node, k.symbol.span, first));
+                self.diags.push(
+                    Diagnostic::error("check::duplicate", format!("two kinds of piece share the symbol \"{}\"", k.symbol.node), k.symbol.span, "used again here")
+                        .with_related(first, "first used here")
+                        .with_help("move notation tells pieces apart by their symbols, so each kind needs its own"),
+                );
             }
             let key = (k.name.node.clone(), k.value.as_ref().map_or(0, |v| v.node));
             if let Some(first) = pairs.insert(key, k.span) {
@@ -303,17 +336,27 @@ impl<'g> Lowerer<'g> {
     fn lower_places(&mut self) {
         for decl in &self.game.places.clone() {
             let name = &decl.node.name;
-            if self.place_names.contains_key(&name.node) || self.labels.contains_key(&name.node) {
-                let first = self.place_names.get(&name.node).map_or(Span::default(), |p| p.span);
+            if let Some(first) = self.place_names.get(&name.node) {
+                // Only `store` can be here: duplicates among declared places are reported by `merge`.
+                let first = first.span;
                 self.diags.push(
                     Diagnostic::error("check::duplicate", format!("`{}` is already the name of a place", name.node), name.span, "defined again here")
-                        .with_related(first, "already defined here")
+                        .with_related(first, "the board's `with stores` makes a `store` for each player")
                         .with_help("give this place another name"),
                 );
                 continue;
             }
+            if self.labels.contains_key(&name.node) {
+                self.error("check::duplicate", format!("`{}` is already the name of a pit", name.node), name.span, "a pit of this board", Some(format!("give this place another name; {}", self.board_labels_help())));
+                continue;
+            }
             if self.kinds.iter().any(|k| k.name == name.node) {
                 self.error("check::duplicate", format!("`{}` is already the name of a kind of piece", name.node), name.span, "ambiguous name", Some("give this place another name".into()));
+            }
+            let copies = if decl.node.per_player { self.players as usize } else { 1 };
+            if self.places.len() + copies > MAX_PLACES {
+                self.error("check::too_large", format!("this game has more than {MAX_PLACES} places"), name.span, "one place too many", Some(format!("a game has at most {MAX_PLACES} pits, stores and places in all")));
+                return;
             }
             let id = self.places.len() as PlaceId;
             self.place_names.insert(name.node.clone(), PlaceName { id, per_player: decl.node.per_player, span: name.span });
@@ -331,37 +374,47 @@ impl<'g> Lowerer<'g> {
 
     fn lower_setup(&mut self) -> Vec<u8> {
         let k = self.kinds.len().max(1);
-        let mut counts = vec![0u32; self.places.len() * k];
+        // u64: a line's count is a u32, and many of them must add up without overflowing.
+        let mut counts = vec![0u64; self.places.len() * k];
         let Some(setup) = &self.game.setup else {
             let span = self.game.name.as_ref().map_or(Span::default(), |n| n.span);
             self.error("check::missing_item", "the game has no `setup`", span, "this game needs a `setup`", Some("add `setup { every pit: 4 }`".into()));
             return vec![0; counts.len()];
         };
+        let errors_before = self.error_count();
         for line in &setup.node {
             let targets = self.setup_targets(line);
             for content in &line.contents {
                 for &(place, owner) in &targets {
                     if let Some(kind) = self.setup_kind(content, owner) {
-                        counts[place as usize * k + kind as usize] += content.node.count.node;
+                        counts[place as usize * k + kind as usize] += u64::from(content.node.count.node);
                         self.filled.insert(place);
                     }
                 }
             }
         }
-        let total: u32 = counts.iter().sum();
-        if total > MAX_PIECES {
+        let line_failed = self.error_count() > errors_before;
+        self.fill_unknown |= line_failed;
+        let total: u64 = counts.iter().sum();
+        let at = head(setup.span, "setup");
+        if total > u64::from(MAX_PIECES) {
             self.error(
                 "check::too_large",
                 format!("the setup puts {total} pieces in play, more than {MAX_PIECES}"),
-                setup.span,
-                "too many pieces",
+                at,
+                format!("{total} pieces"),
                 Some(format!("a game has at most {MAX_PIECES} pieces in all")),
             );
         }
-        if total == 0 {
-            self.error("check::bad_setup", "the setup puts no pieces anywhere", setup.span, "nothing to play with", Some("add a line such as `every pit: 4`".into()));
+        // With no usable board or a line in error, an empty setup is only an echo of that error.
+        if total == 0 && self.board_ok && !line_failed {
+            self.error("check::bad_setup", "the setup puts no pieces anywhere", at, "nothing to play with", Some("add a line such as `every pit: 4`".into()));
         }
         counts.into_iter().map(|c| c.min(255) as u8).collect()
+    }
+
+    fn error_count(&self) -> usize {
+        self.diags.iter().filter(|d| d.is_error()).count()
     }
 
     /// The places of a setup line, each with the player it belongs to (for `own`).
@@ -370,6 +423,9 @@ impl<'g> Lowerer<'g> {
         for t in &line.targets {
             match &t.node {
                 ast::Target::Every(name) if name.node == "pit" || name.node == "pits" => {
+                    if !self.board_ok {
+                        self.fill_unknown = true;
+                    }
                     out.extend((0..self.n_pits as PlaceId).map(|p| (p, self.places[p as usize].owner)));
                 }
                 ast::Target::Every(name) => match self.place_names.get(&name.node).cloned() {
@@ -385,10 +441,8 @@ impl<'g> Lowerer<'g> {
                 },
                 ast::Target::Label(label) => match self.labels.get(&label.node) {
                     Some(&p) => out.push((p, self.places[p as usize].owner)),
-                    None => {
-                        let d = self.board_labels_help();
-                        self.error("check::off_board", format!("there is no pit `{}` on this board", label.node), label.span, "not a pit of this board", Some(d));
-                    }
+                    None if self.board_ok => self.off_board(label),
+                    None => self.fill_unknown = true,
                 },
             }
         }
@@ -399,6 +453,16 @@ impl<'g> Lowerer<'g> {
         let mut c: Vec<String> = self.place_names.keys().cloned().collect();
         c.push("pit".into());
         c
+    }
+
+    fn off_board(&mut self, label: &ast::Name) {
+        let help = self.board_labels_help();
+        self.error("check::off_board", format!("there is no pit `{}` on this board", label.node), label.span, "not a pit of this board", Some(help));
+    }
+
+    /// A name that can only be meant as a pit: a number, or a single letter.
+    fn looks_like_label(name: &str) -> bool {
+        name.chars().all(|c| c.is_ascii_digit()) || (name.len() == 1 && name.chars().all(|c| c.is_ascii_alphabetic()))
     }
 
     fn board_labels_help(&self) -> String {
@@ -415,13 +479,26 @@ impl<'g> Lowerer<'g> {
         match &content.node.kind {
             None if self.kinds.len() == 1 => Some(0),
             None => {
-                let names: Vec<String> = self.kinds.iter().map(|k| k.name.clone()).collect::<BTreeSet<_>>().into_iter().collect();
+                let n = content.node.count.node;
+                let examples: Vec<String> = if self.coloured {
+                    vec![format!("`{n} own`"), format!("`{n} {}`", self.kinds[0].name)]
+                } else {
+                    let mut seen = BTreeSet::new();
+                    self.kinds
+                        .iter()
+                        .filter(|k| seen.insert(k.name.clone()))
+                        .map(|k| {
+                            let several = self.kinds.iter().filter(|o| o.name == k.name).count() > 1;
+                            if several { format!("`{n} {} {}`", k.name, k.value) } else { format!("`{n} {}`", k.name) }
+                        })
+                        .collect()
+                };
                 self.error(
                     "check::bad_setup",
-                    "which kind of piece?",
+                    format!("{n} pieces of which kind?"),
                     content.span,
-                    "the pieces of this game differ",
-                    Some(format!("name the kind, e.g. `{} {}`", content.node.count.node, names.join("` or `"))),
+                    "the kind is missing",
+                    Some(format!("the pieces of this game differ: name the kind, such as {}", or_list(&examples))),
                 );
                 None
             }
@@ -444,13 +521,14 @@ impl<'g> Lowerer<'g> {
                 ast::KindSel::Named { name, value } => {
                     let mask = self.kind_mask_named(name, value.as_ref())?;
                     if mask.count_ones() != 1 {
-                        let values: Vec<String> = self.kinds.iter().filter(|k| k.name == name.node).map(|k| k.value.to_string()).collect();
+                        let values: Vec<String> =
+                            self.kinds.iter().filter(|k| k.name == name.node).map(|k| format!("`{} {}`", name.node, k.value)).collect();
                         self.error(
                             "check::bad_setup",
-                            format!("`{}` names several kinds", name.node),
+                            format!("`{}` names several kinds of piece", name.node),
                             sel.span,
                             "which one?",
-                            Some(format!("add the value: `{} {}`", name.node, values.join("`, `"))),
+                            Some(format!("add the value: {}", or_list(&values))),
                         );
                         return None;
                     }
@@ -463,7 +541,7 @@ impl<'g> Lowerer<'g> {
     fn kind_mask_named(&mut self, name: &ast::Name, value: Option<&Spanned<u32>>) -> Option<KindMask> {
         let mut mask = 0u64;
         for (i, k) in self.kinds.iter().enumerate() {
-            if k.name == name.node && value.is_none_or(|v| k.value == v.node as i32) {
+            if k.name == name.node && value.map_or(true, |v| k.value == v.node as i32) {
                 mask |= 1 << i;
             }
         }
@@ -478,7 +556,7 @@ impl<'g> Lowerer<'g> {
                 format!("there is no `{} {v}`", name.node),
                 value.map_or(name.span, |v| Span::new(name.span.start, v.span.end)),
                 "no such kind",
-                Some(format!("the values of `{}` are {}", name.node, values.join(", "))),
+                Some(format!("the values of `{}` are {}", name.node, and_list(&values))),
             );
             return None;
         }
@@ -488,14 +566,22 @@ impl<'g> Lowerer<'g> {
     }
 
     fn unknown(&mut self, name: &str, span: Span, what: &str, candidates: Vec<String>) {
+        self.unknown_with(name, span, what, candidates, None);
+    }
+
+    /// An unknown name, with the closest known one as help, or else `fallback`, or else the known names.
+    fn unknown_with(&mut self, name: &str, span: Span, what: &str, candidates: Vec<String>, fallback: Option<String>) {
         let mut d = Diagnostic::error("check::unknown_name", format!("there is no {what} called `{name}`"), span, format!("unknown {what}"));
         if let Some(s) = did_you_mean(name, candidates.iter().map(String::as_str)) {
             d = d.with_help(format!("did you mean `{s}`?"));
+        } else if let Some(help) = fallback {
+            d = d.with_help(help);
         } else if !candidates.is_empty() {
             let mut c = candidates.clone();
             c.sort();
             c.dedup();
-            d = d.with_help(format!("known names: {}", c.join(", ")));
+            let c: Vec<String> = c.iter().map(|c| format!("`{c}`")).collect();
+            d = d.with_help(format!("the known names are {}", and_list(&c)));
         }
         self.diags.push(d);
     }
@@ -544,8 +630,9 @@ impl<'g> Lowerer<'g> {
                     }
                 }
             }
+            let at = phase.node.name.as_ref().map_or(head(phase.span, "turn"), |n| n.span);
             if rules.actions.is_empty() {
-                self.error("check::empty", "this phase has no action", phase.span, "nothing to do", Some("add `sow { ... }`, `put { ... }` or `offer { ... }`".into()));
+                self.error("check::empty", "this phase has no action", at, "nothing to do", Some("add `sow { ... }`, `put { ... }` or `offer { ... }`".into()));
             }
             for item in &phase.node.items {
                 match item {
@@ -554,8 +641,16 @@ impl<'g> Lowerer<'g> {
                     _ => {}
                 }
             }
-            if i + 1 < phases.len() && rules.until.is_none() {
-                self.error("check::missing_item", "this phase never ends", phase.span, "no `until`", Some("add `until CONDITION` so the next phase can begin".into()));
+            // A `turn` among named phases is reported by `merge`; its order means nothing.
+            let mixed = phases.iter().any(|p| p.node.name.is_none()) && phases.len() > 1;
+            if i + 1 < phases.len() && rules.until.is_none() && !mixed {
+                self.error(
+                    "check::missing_item",
+                    format!("phase `{}` never ends", rules.name),
+                    at,
+                    "no `until`",
+                    Some("add `until CONDITION` so the next phase can begin".into()),
+                );
             }
             out.push(rules);
         }
@@ -597,7 +692,11 @@ impl<'g> Lowerer<'g> {
             let (key, item_span) = sow_item_key(item);
             if key != "capture" && key != "skip" {
                 if let Some(first) = seen.insert(key, item_span) {
-                    self.diags.push(duplicate("rule", key, item_span, first));
+                    self.diags.push(
+                        Diagnostic::error("check::duplicate", format!("this sowing says `{key}` twice"), head(item_span, key), "said again here")
+                            .with_related(head(first, key), "first said here")
+                            .with_help(format!("a sowing has one `{key}`: remove one of them")),
+                    );
                 }
             }
             match item {
@@ -877,12 +976,30 @@ impl<'g> Lowerer<'g> {
             (Typed::Dropped(p), Typed::Kind(k), Some(eq)) | (Typed::Kind(k), Typed::Dropped(p), Some(eq)) => Cond::Dropped(p, k, eq),
             (Typed::Bad, _, _) | (_, Typed::Bad, _) => Cond::True,
             (a, b, _) => {
-                let help = if eq.is_none() && std::mem::discriminant(&a) == std::mem::discriminant(&b) {
-                    format!("{} can only be compared with `=` or `!=`", a.describe())
+                let same = std::mem::discriminant(&a) == std::mem::discriminant(&b);
+                let (message, help) = if eq.is_none() && same {
+                    (
+                        format!("{} cannot be compared with `{}`", plural(a.describe()), op_text(op)),
+                        format!("{} can only be compared with `=` or `!=`", plural(a.describe())),
+                    )
                 } else {
-                    "both sides of a comparison must be of the same sort: numbers, players, places, or a dropped piece and a kind".to_string()
+                    let help = match (&a, &b) {
+                        (Typed::Player(_), Typed::Num(_)) | (Typed::Num(_), Typed::Player(_)) => {
+                            "a player is not a number: compare players with players (`owner(last) = mover`), or count a player's pieces: `count(pits(mover))`".to_string()
+                        }
+                        (Typed::Place(_), Typed::Num(_)) | (Typed::Num(_), Typed::Place(_)) => {
+                            "a place is not a number: compare places with places (`last = store(mover)`), or count its pieces: `count(last)`".to_string()
+                        }
+                        _ => "both sides of a comparison must be of the same sort: numbers, players, places, or a dropped piece and a kind".to_string(),
+                    };
+                    (format!("cannot compare {} with {}", a.describe(), b.describe()), help)
                 };
-                self.error("check::bad_type", format!("cannot compare {} with {}", a.describe(), b.describe()), span, "mismatched comparison", Some(help));
+                self.diags.push(
+                    Diagnostic::error("check::bad_type", message, lhs.span, a.describe())
+                        .with_related(rhs.span, b.describe())
+                        .with_help(help),
+                );
+                let _ = span;
                 Cond::True
             }
         }
@@ -1030,16 +1147,16 @@ impl<'g> Lowerer<'g> {
                     let word = if matches!(p.node, ast::PlaceKind::Last) { "last" } else { "origin" };
                     self.error(
                         "check::bad_context",
-                        format!("`{word}` is only known inside a sowing"),
+                        format!("there is no `{word}` at this point"),
                         p.span,
-                        "no sowing here",
-                        Some("use it in `require`, `relay`, `capture`, `again` or `then`".into()),
+                        "nothing has been sown yet",
+                        Some(format!("`{word}` is known once the pieces of a sowing are down: in its `require`, `relay`, `capture`, `again` and `then`")),
                     );
                 }
                 Typed::Place(if matches!(p.node, ast::PlaceKind::Last) { PlaceExpr::Last } else { PlaceExpr::Origin })
             }
             ast::PlaceKind::Opposite(of) => {
-                if !matches!(self.shape, Shape::TwoRows { .. }) {
+                if self.board_ok && !matches!(self.shape, Shape::TwoRows { .. }) {
                     self.error("check::bad_context", "`opposite` needs a board of two rows", p.span, "no opposite pit on a ring", None);
                 }
                 let of = self.optional_place(of.as_deref(), p.span, scope);
@@ -1079,9 +1196,26 @@ impl<'g> Lowerer<'g> {
                 return Typed::Kind(self.kind_sel(&Spanned::new(ast::KindSel::Named { name: name.clone(), value: None }, span)));
             }
         }
+        if player.is_none() && Self::looks_like_label(&name.node) {
+            if self.board_ok {
+                self.off_board(name);
+            }
+            return Typed::Bad;
+        }
         let mut candidates: Vec<String> = self.place_names.keys().cloned().collect();
-        candidates.extend(self.kinds.iter().map(|k| k.name.clone()));
-        self.unknown(&name.node, name.span, "place", candidates);
+        // `pit(mover)` is a slip for the set `pits(mover)`.
+        candidates.push("pits".into());
+        // Plain seeds have a kind name nobody writes; other kinds can stand where a place can (`count(gem)`).
+        let kinds_named = player.is_none() && !(self.kinds.len() == 1 && self.kinds[0].name == "seed");
+        if kinds_named {
+            candidates.extend(self.kinds.iter().map(|k| k.name.clone()));
+        }
+        let what = if kinds_named { "place or kind of piece" } else { "place" };
+        let declare = match player {
+            Some(_) => format!("declare it: `place {} per player`", name.node),
+            None => format!("declare it: `place {} shared`, or `place {} per player`", name.node, name.node),
+        };
+        self.unknown_with(&name.node, name.span, what, candidates, Some(declare));
         Typed::Bad
     }
 
@@ -1093,6 +1227,7 @@ impl<'g> Lowerer<'g> {
                 place
             }
             other => {
+                self.fill_unknown = true;
                 self.expect_place(&other, p.span);
                 PlaceExpr::Here
             }
@@ -1103,7 +1238,7 @@ impl<'g> Lowerer<'g> {
         match &s.node {
             ast::SetKind::Pits(None) => Set::AllPits,
             ast::SetKind::Pits(Some(p)) => {
-                if matches!(self.shape, Shape::Ring { .. }) {
+                if self.board_ok && matches!(self.shape, Shape::Ring { .. }) {
                     self.error(
                         "check::empty_region",
                         "nobody owns a pit of a ring, so this set is always empty",
@@ -1230,8 +1365,8 @@ impl<'g> Lowerer<'g> {
         };
         let skips: Vec<Vec<PlaceId>> = (0..self.players).map(|mover| self.skipped_places(phases, mover)).collect();
         let mut next = vec![0 as PlaceId; self.players as usize * 2 * places];
-        for mover in 0..self.players as usize {
-            let kept: Vec<PlaceId> = track.iter().copied().filter(|p| !skips[mover].contains(p)).collect();
+        for (mover, skipped) in skips.iter().enumerate() {
+            let kept: Vec<PlaceId> = track.iter().copied().filter(|p| !skipped.contains(p)).collect();
             for dir in 0..2 {
                 let row = (mover * 2 + dir) * places;
                 for p in 0..places {
@@ -1328,4 +1463,44 @@ pub(crate) struct Lints {
     pub filled: BTreeSet<PlaceId>,
     pub read: Vec<(PlaceId, Span)>,
     pub used: BTreeSet<String>,
+}
+
+/// The start of an item's span, as long as its keyword: `setup` rather than the whole block.
+pub(crate) fn head(span: Span, keyword: &str) -> Span {
+    Span::new(span.start, (span.start + keyword.len()).min(span.end))
+}
+
+fn op_text(op: ast::CmpOp) -> &'static str {
+    match op {
+        ast::CmpOp::Eq => "=",
+        ast::CmpOp::Ne => "!=",
+        ast::CmpOp::Lt => "<",
+        ast::CmpOp::Le => "<=",
+        ast::CmpOp::Gt => ">",
+        ast::CmpOp::Ge => ">=",
+    }
+}
+
+/// "a player" -> "players".
+fn plural(what: &str) -> String {
+    let word = what.strip_prefix("a ").or_else(|| what.strip_prefix("an ")).unwrap_or(what);
+    format!("{word}s")
+}
+
+/// "`a`, `b` or `c`".
+pub(crate) fn or_list(items: &[String]) -> String {
+    join_list(items, "or")
+}
+
+/// "`a`, `b` and `c`".
+pub(crate) fn and_list(items: &[String]) -> String {
+    join_list(items, "and")
+}
+
+fn join_list(items: &[String], word: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} {word} {last}", init.join(", ")),
+    }
 }

@@ -1,9 +1,11 @@
 //! The shape of a file: which items it has, and each variant's items merged over the base.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::ast::*;
 use crate::diag::{did_you_mean, Diagnostic};
+
+use super::lower::head;
 
 /// The items of one game, base or variant, with at most one of each singleton.
 #[derive(Debug, Clone, Default)]
@@ -36,8 +38,9 @@ pub fn variant_names(file: &File) -> Vec<String> {
 /// Collects the base game's items, reporting duplicates and missing essentials.
 pub(crate) fn base_game(file: &File, diags: &mut Vec<Diagnostic>) -> Game {
     let mut game = Game::default();
+    let mut place_names = HashMap::new();
     for item in &file.items {
-        add_item(&mut game, item, diags);
+        add_item(&mut game, &mut place_names, item, diags);
     }
     if game.name.is_none() {
         diags.push(
@@ -61,13 +64,13 @@ pub(crate) fn base_game(file: &File, diags: &mut Vec<Diagnostic>) -> Game {
     if !has_end {
         diags.push(missing(at, "end", "add an end rule such as `end { when stuck }`"));
     }
-    let named: Vec<&Spanned<Phase>> = game.phases.iter().filter(|p| p.node.name.is_some()).collect();
+    let named: Vec<&Name> = game.phases.iter().filter_map(|p| p.node.name.as_ref()).collect();
     if !named.is_empty() && named.len() != game.phases.len() {
-        let turn = game.phases.iter().find(|p| p.node.name.is_none()).map(|p| p.span).unwrap_or(at);
+        let turn = game.phases.iter().find(|p| p.node.name.is_none()).map(|p| head(p.span, "turn")).unwrap_or(at);
         diags.push(
             Diagnostic::error("check::turn_and_phases", "a file has either one `turn` or named phases, not both", turn, "this `turn`")
                 .with_related(named[0].span, "a named phase")
-                .with_help("write the turn as `phase NAME { ... }` too"),
+                .with_help("write the turn as `phase NAME { ... }` too, with an `until` to end each phase but the last"),
         );
     }
     check_phase_names(&game.phases, diags);
@@ -75,7 +78,8 @@ pub(crate) fn base_game(file: &File, diags: &mut Vec<Diagnostic>) -> Game {
 }
 
 fn missing(at: Span, what: &str, help: &str) -> Diagnostic {
-    Diagnostic::error("check::missing_item", format!("the game has no `{what}`"), at, format!("this game needs a `{what}`")).with_help(help)
+    let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    Diagnostic::error("check::missing_item", format!("the game has no `{what}`"), at, format!("this game needs {article} `{what}`")).with_help(help)
 }
 
 fn check_phase_names(phases: &[Spanned<Phase>], diags: &mut Vec<Diagnostic>) {
@@ -88,7 +92,7 @@ fn check_phase_names(phases: &[Spanned<Phase>], diags: &mut Vec<Diagnostic>) {
     }
     let unnamed: Vec<&Spanned<Phase>> = phases.iter().filter(|p| p.node.name.is_none()).collect();
     if unnamed.len() > 1 {
-        diags.push(duplicate("turn", "turn", unnamed[1].span, unnamed[0].span));
+        diags.push(given_twice("turn", head(unnamed[1].span, "turn"), head(unnamed[0].span, "turn")));
     }
 }
 
@@ -98,30 +102,40 @@ pub(crate) fn duplicate(what: &str, name: &str, span: Span, first: Span) -> Diag
         .with_help(format!("remove one of the two, or give the {what} another name"))
 }
 
+/// An item a game has once, given twice.
+fn given_twice(what: &str, span: Span, first: Span) -> Diagnostic {
+    Diagnostic::error("check::duplicate", format!("`{what}` is given twice"), span, "given again here")
+        .with_related(first, "first given here")
+        .with_help(format!("a game has one `{what}`: remove one of them"))
+}
+
 fn set_once<T: Clone>(slot: &mut Option<T>, value: &T, what: &str, span: Span, first: impl Fn(&T) -> Span, diags: &mut Vec<Diagnostic>) {
     match slot {
-        Some(old) => diags.push(duplicate(what, what, span, first(old))),
+        Some(old) => diags.push(given_twice(what, span, first(old))),
         None => *slot = Some(value.clone()),
     }
 }
 
-fn add_item(game: &mut Game, item: &Item, diags: &mut Vec<Diagnostic>) {
+fn add_item(game: &mut Game, place_names: &mut HashMap<String, Span>, item: &Item, diags: &mut Vec<Diagnostic>) {
     match item {
         Item::Game(n) => set_once(&mut game.name, n, "game", n.span, |o| o.span, diags),
         Item::About(a) => set_once(&mut game.about, a, "about", a.span, |o| o.span, diags),
         Item::Players(p) => set_once(&mut game.players, p, "players", p.span, |o| o.span, diags),
         Item::Board(b) => set_once(&mut game.board, b, "board", b.span, |o| o.span, diags),
-        Item::Pieces(p) => set_once(&mut game.pieces, p, "pieces", p.span, |o| o.span, diags),
-        Item::Setup(s) => set_once(&mut game.setup, s, "setup", s.span, |o| o.span, diags),
-        Item::End(e) => set_once(&mut game.end, e, "end", e.span, |o| o.span, diags),
+        Item::Pieces(p) => set_once(&mut game.pieces, p, "pieces", head(p.span, "pieces"), |o| head(o.span, "pieces"), diags),
+        Item::Setup(s) => set_once(&mut game.setup, s, "setup", head(s.span, "setup"), |o| head(o.span, "setup"), diags),
+        Item::End(e) => set_once(&mut game.end, e, "end", head(e.span, "end"), |o| head(o.span, "end"), diags),
         Item::Score(s) => set_once(&mut game.score, s, "score", s.span, |o| o.span, diags),
         Item::Winner(w) => set_once(&mut game.winner, w, "winner", w.span, |o| o.span, diags),
         Item::Goal(g) => set_once(&mut game.goal, g, "goal", g.span, |o| o.span, diags),
         Item::Place(p) => {
-            if let Some(first) = game.places.iter().find(|q| q.node.name.node == p.node.name.node) {
-                diags.push(duplicate("place", &p.node.name.node, p.node.name.span, first.node.name.span));
-            } else {
-                game.places.push(p.clone());
+            let name = &p.node.name;
+            match place_names.get(&name.node) {
+                Some(&first) => diags.push(duplicate("place", &name.node, name.span, first)),
+                None => {
+                    place_names.insert(name.node.clone(), name.span);
+                    game.places.push(p.clone());
+                }
             }
         }
         Item::Phase(p) => game.phases.push(p.clone()),
@@ -130,21 +144,33 @@ fn add_item(game: &mut Game, item: &Item, diags: &mut Vec<Diagnostic>) {
 }
 
 /// The variants of the file by name, reporting duplicates.
+/// The most variants a file may have; each is checked at several player counts.
+pub(crate) const MAX_VARIANTS: usize = 100;
+
 pub(crate) fn variants(file: &File, diags: &mut Vec<Diagnostic>) -> Vec<Spanned<Variant>> {
     let mut out: Vec<Spanned<Variant>> = Vec::new();
+    let mut names: HashMap<&str, Span> = HashMap::new();
     for item in &file.items {
         let Item::Variant(v) = item else { continue };
         let name = &v.node.name;
+        if out.len() == MAX_VARIANTS {
+            diags.push(
+                Diagnostic::error("check::too_large", format!("this file has more than {MAX_VARIANTS} variants"), name.span, "one too many")
+                    .with_help(format!("a file has at most {MAX_VARIANTS} variants")),
+            );
+            break;
+        }
         if name.node == "default" {
             diags.push(
                 Diagnostic::error("check::bad_variant", "a variant cannot be called `default`", name.span, "reserved name")
                     .with_help("`default` names the base game; choose another name"),
             );
         }
-        if let Some(first) = out.iter().find(|o| o.node.name.node == name.node) {
-            diags.push(duplicate("variant", &name.node, name.span, first.node.name.span));
+        if let Some(&first) = names.get(name.node.as_str()) {
+            diags.push(duplicate("variant", &name.node, name.span, first));
             continue;
         }
+        names.insert(&name.node, name.span);
         out.push(v.clone());
     }
     out
@@ -153,13 +179,18 @@ pub(crate) fn variants(file: &File, diags: &mut Vec<Diagnostic>) -> Vec<Spanned<
 /// The game a variant describes: the base with the variant's items laid over it (its parent's first).
 pub(crate) fn apply_variant(base: &Game, all: &[Spanned<Variant>], name: &str, diags: &mut Vec<Diagnostic>) -> Option<Game> {
     let mut chain: Vec<&Spanned<Variant>> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     let mut current = all.iter().find(|v| v.node.name.node == name)?;
     loop {
-        if chain.iter().any(|v| v.node.name.node == current.node.name.node) {
-            diags.push(
-                Diagnostic::error("check::bad_variant", format!("variant `{name}` extends itself"), current.node.name.span, "in this chain")
-                    .with_help("a variant may extend another, but not in a circle"),
-            );
+        if !seen.insert(&current.node.name.node) {
+            // A circle. Report it once, from its first variant in the file; a variant that only leads into
+            // a circle is not reported again.
+            let start = chain.iter().position(|v| v.node.name.node == current.node.name.node).unwrap_or(0);
+            let circle = &chain[start..];
+            let first_in_file = circle.iter().min_by_key(|v| v.span.start).map(|v| v.node.name.node.as_str());
+            if start == 0 && first_in_file == Some(name) {
+                diags.push(circle_error(circle));
+            }
             return None;
         }
         chain.push(current);
@@ -168,11 +199,18 @@ pub(crate) fn apply_variant(base: &Game, all: &[Spanned<Variant>], name: &str, d
             Some(p) => current = p,
             None => {
                 let names: Vec<&str> = all.iter().map(|v| v.node.name.node.as_str()).collect();
-                let mut d = Diagnostic::error("check::unknown_name", format!("no variant is called `{}`", parent.node), parent.span, "unknown variant");
-                if let Some(s) = did_you_mean(&parent.node, names) {
+                let mut d = Diagnostic::error("check::unknown_name", format!("there is no variant called `{}`", parent.node), parent.span, "unknown variant");
+                if let Some(s) = did_you_mean(&parent.node, names.iter().copied()) {
                     d = d.with_help(format!("did you mean `{s}`?"));
+                } else if parent.node == "default" {
+                    d = d.with_help("every variant extends the base game already: leave out `extends`");
+                } else if !names.is_empty() {
+                    d = d.with_help(format!("the variants are: {}", names.join(", ")));
                 }
-                diags.push(d);
+                // The variant at the end of the chain is reported once, not once per variant extending it.
+                if current.node.name.node == name {
+                    diags.push(d);
+                }
                 return None;
             }
         }
@@ -186,12 +224,36 @@ pub(crate) fn apply_variant(base: &Game, all: &[Spanned<Variant>], name: &str, d
     Some(game)
 }
 
+fn circle_error(circle: &[&Spanned<Variant>]) -> Diagnostic {
+    let first = circle[0];
+    let at = first.node.extends.as_ref().map_or(first.node.name.span, |e| e.span);
+    if circle.len() == 1 {
+        return Diagnostic::error("check::bad_variant", format!("variant `{}` extends itself", first.node.name.node), at, "itself")
+            .with_help("a variant may extend another, but not itself: remove `extends`");
+    }
+    let names: Vec<String> = circle.iter().chain(std::iter::once(&first)).map(|v| format!("`{}`", v.node.name.node)).collect();
+    let mut d = Diagnostic::error(
+        "check::bad_variant",
+        format!("these variants extend each other in a circle: {}", names.join(" -> ")),
+        at,
+        format!("`{}` extends `{}`", first.node.name.node, circle[1].node.name.node),
+    )
+    .with_help("a variant may extend another, but not in a circle: remove one `extends`");
+    for (i, v) in circle.iter().enumerate().skip(1) {
+        if let Some(e) = &v.node.extends {
+            let next = circle.get(i + 1).unwrap_or(&first);
+            d = d.with_related(e.span, format!("`{}` extends `{}`", v.node.name.node, next.node.name.node));
+        }
+    }
+    d
+}
+
 fn not_in_base(what: &str, span: Span) -> Diagnostic {
     Diagnostic::error(
         "check::bad_variant",
-        format!("this variant overrides `{what}`, which the base game does not have"),
+        format!("this variant changes `{what}`, which the base game does not have"),
         span,
-        "nothing to override",
+        "nothing to change",
     )
     .with_help("a variant can only replace parts of the base game; add it to the base game first")
 }
@@ -214,10 +276,24 @@ fn override_item(game: &mut Game, item: &Item, diags: &mut Vec<Diagnostic>) {
             let target = game.phases.iter_mut().find(|q| q.node.name.as_ref().map(|n| &n.node) == p.node.name.as_ref().map(|n| &n.node));
             match target {
                 Some(base) => merge_phase(&mut base.node, &p.node, diags),
-                None => {
-                    let what = p.node.name.as_ref().map(|n| format!("phase {}", n.node)).unwrap_or_else(|| "turn".into());
-                    diags.push(not_in_base(&what, p.span));
-                }
+                None => match &p.node.name {
+                    Some(name) => {
+                        let names: Vec<&str> = game.phases.iter().filter_map(|q| q.node.name.as_ref()).map(|n| n.node.as_str()).collect();
+                        let mut d = not_in_base(&format!("phase {}", name.node), name.span);
+                        if let Some(s) = did_you_mean(&name.node, names.iter().copied()) {
+                            d = d.with_help(format!("did you mean `{s}`? The phases of the base game are {}", names.join(", ")));
+                        } else if names.is_empty() {
+                            d = d.with_help("the base game has a `turn`: change it with `turn { ... }`");
+                        } else {
+                            d = d.with_help(format!("the phases of the base game are {}", names.join(", ")));
+                        }
+                        diags.push(d);
+                    }
+                    None => diags.push(
+                        not_in_base("turn", head(p.span, "turn"))
+                            .with_help("the base game has named phases: change one with `phase NAME { ... }`"),
+                    ),
+                },
             }
         }
         // The grammar allows only the items above in a variant.

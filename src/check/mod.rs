@@ -7,7 +7,7 @@
 mod lower;
 mod merge;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::ast::{File, Item, Span};
 use crate::diag::Diagnostic;
@@ -16,8 +16,18 @@ use crate::ir::Rules;
 use lower::{Lints, Lowerer};
 pub use merge::variant_names;
 
+/// The most diagnostics `check` returns; past it, a last one says how many more there were.
+pub const MAX_DIAGNOSTICS: usize = 100;
+
 /// Every diagnostic of the file, errors and warnings, in source order.
+///
+/// The same problem found in several variants or player counts is reported once, and the uses of one
+/// unknown name are reported together. A file with thousands of problems gets the first
+/// [`MAX_DIAGNOSTICS`] and a count of the rest.
 pub fn check(file: &File) -> Vec<Diagnostic> {
+    if file.items.is_empty() {
+        return vec![empty_file()];
+    }
     let mut diags = Vec::new();
     let base = merge::base_game(file, &mut diags);
     let variants = merge::variants(file, &mut diags);
@@ -39,14 +49,56 @@ pub fn check(file: &File) -> Vec<Diagnostic> {
         }
     }
     diags.extend(whole_file_lints(file, &lints));
+    tidy(&mut diags);
+    if diags.len() > MAX_DIAGNOSTICS {
+        let rest = diags.split_off(MAX_DIAGNOSTICS);
+        let errors = rest.iter().filter(|d| d.is_error()).count();
+        let last = diags.last().map_or(Span::default(), |d| d.span);
+        let message = format!("{} more problems ({errors} errors) are not shown", rest.len());
+        let d = if errors > 0 { Diagnostic::error("check::too_many", message, last, "and more after this") } else { Diagnostic::warning("check::too_many", message, last, "and more after this") };
+        diags.push(d.with_help(format!("fix the first {MAX_DIAGNOSTICS} and check again")));
+    }
+    diags
+}
+
+/// Removes repeats, groups the uses of one unknown name, and sorts by position.
+fn tidy(diags: &mut Vec<Diagnostic>) {
     let mut seen = BTreeSet::new();
     diags.retain(|d| seen.insert((d.span.start, d.span.end, d.code.clone(), d.message.clone())));
     diags.sort_by_key(|d| (d.span.start, d.span.end));
-    diags
+    let mut first_of: HashMap<String, usize> = HashMap::new();
+    let mut keep = vec![true; diags.len()];
+    for i in 0..diags.len() {
+        if diags[i].code != "mancala::check::unknown_name" {
+            continue;
+        }
+        match first_of.get(&diags[i].message) {
+            Some(&first) => {
+                keep[i] = false;
+                let span = diags[i].span;
+                if diags[first].related.len() < 8 {
+                    diags[first].related.push((span, "also used here".into()));
+                }
+            }
+            None => {
+                first_of.insert(diags[i].message.clone(), i);
+            }
+        }
+    }
+    let mut keep = keep.into_iter();
+    diags.retain(|_| keep.next().unwrap_or(true));
+}
+
+fn empty_file() -> Diagnostic {
+    Diagnostic::error("check::empty", "this file has no rules", Span::new(0, 0), "empty file")
+        .with_help("a rule file starts with `game \"Name\"`, then `players`, `board`, `pieces`, `setup`, `turn`, `end` and `score`; see docs/language.md")
 }
 
 /// The rules of one variant (`None`: the base game) for a number of players (`None`: the default).
 pub fn lower(file: &File, variant: Option<&str>, players: Option<u8>) -> Result<Rules, Vec<Diagnostic>> {
+    if file.items.is_empty() {
+        return Err(vec![empty_file()]);
+    }
     let mut diags = Vec::new();
     let base = merge::base_game(file, &mut diags);
     let variants = merge::variants(file, &mut diags);
@@ -62,10 +114,21 @@ pub fn lower(file: &File, variant: Option<&str>, players: Option<u8>) -> Result<
                 }
                 return Err(vec![d]);
             }
-            merge::apply_variant(&base, &variants, name, &mut diags)
+            let game = merge::apply_variant(&base, &variants, name, &mut diags);
+            if game.is_none() && !diags.iter().any(Diagnostic::is_error) {
+                // The variant leads into a broken chain, which is reported from the variant where it breaks.
+                for v in &variants {
+                    merge::apply_variant(&base, &variants, &v.node.name.node, &mut diags);
+                }
+            }
+            game
         }
     };
-    let Some(game) = game else { return Err(errors_only(diags)) };
+    let Some(game) = game else {
+        let mut errors = errors_only(diags);
+        tidy(&mut errors);
+        return Err(errors);
+    };
     let mut probe = Lowerer::new(&game);
     let (min, max, default) = probe.player_range();
     diags.append(&mut probe.diags);
@@ -79,7 +142,14 @@ pub fn lower(file: &File, variant: Option<&str>, players: Option<u8>) -> Result<
     diags.append(&mut d);
     match rules {
         Some(rules) if !diags.iter().any(Diagnostic::is_error) => Ok(rules),
-        _ => Err(errors_only(diags)),
+        _ => {
+            let mut errors = errors_only(diags);
+            tidy(&mut errors);
+            if errors.is_empty() {
+                errors.push(Diagnostic::error("check::internal", "lowering failed without saying why; this is a bug, please report it", Span::default(), "here"));
+            }
+            Err(errors)
+        }
     }
 }
 

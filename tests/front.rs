@@ -1,0 +1,428 @@
+//! The language front end: parsing, checking, and the diagnostics a person reads.
+//!
+//! The cases are data. Each game in `games/` has a snapshot of its AST and of its variant names, and must
+//! check without a single diagnostic. Each file in `tests/data/invalid/` is snapshotted as its source, a
+//! `---` line, and the diagnostics as `mancala check` draws them; each must have at least one error.
+//! Adding a case means adding a file, then accepting its snapshot after reading it.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use mancala::diag::{self, Diagnostic, Severity, Style, SyntaxCode};
+use mancala::{check, syntax};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+/// Parses and checks a source, returning every diagnostic: the syntax error, or what the checker found.
+fn diagnostics(source: &str) -> Vec<Diagnostic> {
+    match syntax::parse(source) {
+        Ok(file) => check::check(&file),
+        Err(e) => vec![Diagnostic::from(e)],
+    }
+}
+
+/// What a person sees: the source, then the diagnostics as drawn without colour.
+fn front(name: &str, source: &str) -> String {
+    let rendered = diag::render(name, source, &diagnostics(source), Style::Plain);
+    format!("{source}\n---\n{rendered}")
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+fn read(path: &Path) -> String {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    String::from_utf8(bytes).unwrap_or_else(|e| panic!("{} is not UTF-8: {e}", path.display()))
+}
+
+// ---------------------------------------------------------------- the shipped games
+
+#[test]
+fn games_parse_and_check_clean() {
+    insta::glob!("../games", "*.mancala", |path| {
+        let source = read(path);
+        let file = syntax::parse(&source).unwrap_or_else(|e| {
+            panic!("{}:\n{}", path.display(), diag::render(&file_name(path), &source, &[e.into()], Style::Plain))
+        });
+        let diags = check::check(&file);
+        assert!(
+            diags.is_empty(),
+            "{} should check without diagnostics:\n{}",
+            path.display(),
+            diag::render(&file_name(path), &source, &diags, Style::Plain)
+        );
+        insta::assert_json_snapshot!("ast", file);
+        insta::assert_snapshot!("variants", check::variant_names(&file).join("\n"));
+    });
+}
+
+#[test]
+fn every_variant_of_every_game_lowers() {
+    insta::glob!("../games", "*.mancala", |path| {
+        let source = read(path);
+        let file = syntax::parse(&source).expect("the game parses");
+        for variant in check::variant_names(&file) {
+            if let Err(diags) = check::lower(&file, Some(&variant), None) {
+                panic!("{} {variant}:\n{}", path.display(), diag::render(&file_name(path), &source, &diags, Style::Plain));
+            }
+        }
+    });
+}
+
+// ---------------------------------------------------------------- invalid files
+
+#[test]
+fn invalid_files() {
+    insta::glob!("data/invalid/*.mancala", |path| {
+        let source = read(path);
+        let diags = diagnostics(&source);
+        assert!(diags.iter().any(Diagnostic::is_error), "{} should have at least one error", path.display());
+        insta::assert_snapshot!(front(&file_name(path), &source));
+    });
+}
+
+/// Codes are stable and namespaced; every diagnostic has a label, and a warning is never an error.
+#[test]
+fn diagnostics_are_well_formed() {
+    insta::glob!("data/invalid/*.mancala", |path| {
+        let source = read(path);
+        for d in diagnostics(&source) {
+            assert!(d.code.starts_with("mancala::syntax") || d.code.starts_with("mancala::check::"), "{}: code {}", path.display(), d.code);
+            assert!(!d.label.is_empty(), "{}: `{}` has no label", path.display(), d.message);
+            assert!(d.span.start <= d.span.end && d.span.end <= source.len(), "{}: span {:?}", path.display(), d.span);
+            assert_eq!(d.is_error(), d.severity == Severity::Error);
+        }
+    });
+}
+
+/// The checker reports every error of a file in one run, in source order.
+#[test]
+fn all_errors_in_one_run() {
+    let source = read(Path::new("tests/data/invalid/several-errors.mancala"));
+    let diags = diagnostics(&source);
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    assert!(errors >= 5, "expected every error at once, got {errors}:\n{diags:#?}");
+    assert!(diags.windows(2).all(|w| w[0].span.start <= w[1].span.start), "diagnostics are in source order");
+}
+
+#[test]
+fn warnings_stay_warnings() {
+    let source = read(Path::new("tests/data/invalid/warning-and-error.mancala"));
+    let diags = diagnostics(&source);
+    assert!(diags.iter().any(|d| d.severity == Severity::Warning && d.code == "mancala::check::unused_place"));
+    assert!(diags.iter().any(|d| d.severity == Severity::Error));
+    let rendered = diag::render("warning-and-error.mancala", &source, &diags, Style::Plain);
+    assert!(rendered.contains("⚠"), "a warning is drawn as a warning:\n{rendered}");
+}
+
+// ---------------------------------------------------------------- generated inputs
+
+/// A file that is not UTF-8 is reported at the byte where it stops being text.
+#[test]
+fn not_utf8() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("front");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("latin1.mancala");
+    let mut bytes = b"game \"Gor".to_vec();
+    bytes.push(0xE9); // "é" in Latin-1
+    bytes.extend_from_slice(b"\"\nplayers 2\nboard two_rows 4\n");
+    std::fs::write(&path, &bytes).unwrap();
+
+    let bytes = std::fs::read(&path).unwrap();
+    let err = syntax::parse_bytes(&bytes).expect_err("Latin-1 is not UTF-8");
+    assert_eq!(err.span.start, 9, "the offset of the first byte that is not UTF-8");
+    let d = Diagnostic::from(err);
+    assert_eq!(d.code, "mancala::syntax::not_utf8");
+    let text = String::from_utf8_lossy(&bytes);
+    insta::assert_snapshot!(diag::render("latin1.mancala", &text, &[d], Style::Plain));
+
+    // The same file, saved as UTF-8, is fine as far as the parser goes.
+    assert!(syntax::parse_bytes("game \"Goré\"\nplayers 2\n".as_bytes()).is_ok());
+    // A sequence cut short by the end of the file.
+    let err = syntax::parse_bytes(b"game \"G\xC3").expect_err("a truncated sequence");
+    assert_eq!(err.span.start, 7);
+}
+
+/// Five megabytes of input neither panic nor take long: past `MAX_SOURCE_BYTES` a file is refused at once.
+#[test]
+fn five_megabytes() {
+    let header = read(Path::new("games/oware.mancala")).replace("setup {\n  every pit: 4\n}", "");
+    let huge = format!("{header}\nsetup {{\n{}}}\n", "  every pit: 4\n  a, b, c, d, e, f: 1\n".repeat(5_000_000 / 36));
+    assert!(huge.len() >= 5_000_000);
+    let start = Instant::now();
+    let err = syntax::parse(&huge).expect_err("5 MB is too large");
+    assert_eq!(err.code, SyntaxCode::TooLarge);
+    assert_eq!(syntax::parse_bytes(huge.as_bytes()).expect_err("5 MB is too large").code, SyntaxCode::TooLarge);
+    let rendered = diag::render("huge.mancala", &huge, &[err.into()], Style::Plain);
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(2), "refusing 5 MB took {took:?}");
+    insta::assert_snapshot!("five_megabytes", rendered);
+}
+
+/// The worst files just under the size limit: every stage finishes in a couple of seconds.
+#[test]
+fn just_under_the_size_limit() {
+    let header = read(Path::new("games/oware.mancala")).replace("setup {\n  every pit: 4\n}", "");
+    let room = syntax::MAX_SOURCE_BYTES - header.len() - 100;
+    let fill = |line: &str| line.repeat(room / line.len());
+    let numbered = |line: &dyn Fn(usize) -> String| {
+        let mut out = String::new();
+        for i in 0.. {
+            let next = line(i);
+            if out.len() + next.len() > room {
+                break;
+            }
+            out.push_str(&next);
+        }
+        out
+    };
+    let cases = [
+        ("setup lines", format!("{header}\nsetup {{\n{}}}\n", fill("  a: 1\n"))),
+        ("places", format!("{header}\nsetup {{ every pit: 4 }}\n{}", numbered(&|i| format!("place p{i} shared\n")))),
+        ("variants", format!("{header}\nsetup {{ every pit: 4 }}\n{}", numbered(&|i| format!("variant \"v{i}\" {{ }}\n")))),
+        ("a long sum", format!("{header}\nsetup {{ every pit: 4 }}\nscore 1{}", fill(" + count(captured(player))"))),
+        ("junk", format!("{header}\n{}", fill("pits( ) { : 7 # \"x\n"))),
+        ("comments", format!("{header}\nsetup {{ every pit: 4 }}\n{}", fill("# a comment\n"))),
+    ];
+    for (what, source) in cases {
+        assert!(source.len() <= syntax::MAX_SOURCE_BYTES, "{what}: {} bytes", source.len());
+        let start = Instant::now();
+        let diags = diagnostics(&source);
+        let _ = diag::render("big.mancala", &source, &diags, Style::Plain);
+        let took = start.elapsed();
+        assert!(took < Duration::from_secs(3), "{what} took {took:?}");
+        assert!(diags.len() <= check::MAX_DIAGNOSTICS + 1, "{what}: {} diagnostics", diags.len());
+    }
+}
+
+/// Nesting far past the limit, in every form the grammar nests, is an error and not a stack overflow.
+#[test]
+fn deep_nesting_is_an_error() {
+    let deep = |open: &str, inner: &str, close: &str| format!("game \"x\"\ngoal {}{inner}{}\n", open.repeat(10_000), close.repeat(10_000));
+    for source in [
+        deep("(", "count = 0", ")"),
+        deep("not (", "count = 0", ")"),
+        deep("any pits(", "count = 0", ")"),
+        deep("count(opposite(", "a", "))"),
+        deep("{", "", "}"),
+        format!("game \"x\"\nscore {}1", "1 + (".repeat(10_000)),
+        format!("game \"x\"\ngoal {}count = 0", "not ".repeat(100_000)),
+    ] {
+        let err = syntax::parse(&source).expect_err("too deep");
+        assert_eq!(Diagnostic::from(err).code, "mancala::syntax::too_deep");
+    }
+}
+
+// ---------------------------------------------------------------- no panics on any input
+
+/// The number of cases per strategy: 256, or `PROPTEST_CASES` when set (CI raises it).
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256)
+}
+
+fn runner() -> TestRunner {
+    TestRunner::new(Config { cases: cases(), failure_persistence: None, ..Config::default() })
+}
+
+/// Every stage a user can reach, on one input: parse, check, and lower every variant at several player counts.
+fn run_front(source: &str) {
+    let Ok(file) = syntax::parse(source) else { return };
+    let diags = check::check(&file);
+    let _ = diag::render("fuzz.mancala", source, &diags, Style::Plain);
+    for variant in check::variant_names(&file) {
+        for players in [None, Some(1), Some(3), Some(8)] {
+            let _ = check::lower(&file, Some(&variant), players);
+        }
+    }
+}
+
+fn game_sources() -> Vec<String> {
+    let mut paths: Vec<_> = std::fs::read_dir("games")
+        .expect("games/")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mancala"))
+        .collect();
+    paths.sort();
+    // Without comments, more mutations land on rules.
+    paths.iter().map(|p| read(p).lines().map(|l| l.split('#').next().unwrap_or("")).collect::<Vec<_>>().join("\n")).collect()
+}
+
+/// The words and punctuation of the grammar, for token soups and token mutations.
+const TOKENS: &[&str] = &[
+    "game", "about", "players", "default", "board", "two_rows", "ring", "with", "stores", "place", "per", "player",
+    "shared", "pieces", "seeds", "value", "setup", "every", "turn", "phase", "sow", "from", "where", "direction",
+    "order", "choose", "last", "skip", "origin", "relay", "require", "capture", "when", "chain", "while", "cancel",
+    "again", "then", "may", "must", "take", "to", "each", "chosen", "else", "put", "into", "times", "offer", "keeping",
+    "on", "accept", "give", "pass", "cannot", "until", "end", "repetition", "stuck", "nobody", "can", "move", "draw",
+    "no", "for", "rounds", "turns", "eliminate", "sweep", "limit", "plies", "score", "winner", "most", "ties", "goal",
+    "variant", "extends", "and", "or", "not", "in", "all", "any", "backward", "forward", "both", "ccw", "cw", "own",
+    "foreign", "mover", "opponent", "here", "opposite", "count", "before", "dropped", "owner", "size", "offered",
+    "pits", "pit", "store", "captured", "cup", "gem", "stone", "supply", "a", "F", "g", "1", "15", "16", "0", "2",
+    "255", "4294967295", "4294967296", "\"x\"", "\"\"", "\"default\"", "{", "}", "(", ")", ",", ":", "..", "+", "*",
+    "=", "!=", "<", "<=", ">", ">=", "#", "\n", "\"",
+];
+
+/// Splits a source into tokens (words, numbers, strings, single characters) that join back to it.
+fn tokens(source: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = source;
+    while let Some(c) = rest.chars().next() {
+        let len = if c.is_alphanumeric() || c == '_' {
+            rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')).unwrap_or(rest.len())
+        } else if c == '"' {
+            rest[1..].find(['"', '\n']).map_or(rest.len(), |i| i + 2)
+        } else {
+            c.len_utf8()
+        };
+        let len = len.min(rest.len());
+        out.push(&rest[..len]);
+        rest = &rest[len..];
+    }
+    out
+}
+
+#[derive(Debug, Clone)]
+enum Mutation {
+    /// Delete the bytes `[a, a+n)`.
+    DeleteBytes(usize, usize),
+    /// Insert a copy of `[a, a+n)` at `b`.
+    DuplicateBytes(usize, usize, usize),
+    /// Swap `[a, a+n)` with `[b, b+n)`.
+    SwapBytes(usize, usize, usize),
+    DeleteToken(usize),
+    DuplicateToken(usize),
+    SwapTokens(usize, usize),
+    ReplaceToken(usize, usize),
+    InsertToken(usize, usize),
+    /// Replace the `a`-th number with another: the file still parses, the checker sees odd values.
+    ReplaceNumber(usize, u32),
+    /// Replace the `a`-th word with a word of the grammar or a name: often still parses.
+    ReplaceWord(usize, usize),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    let i = any::<usize>();
+    prop_oneof![
+        1 => (i, 0..64usize).prop_map(|(a, n)| Mutation::DeleteBytes(a, n)),
+        1 => (i, 0..64usize, i).prop_map(|(a, n, b)| Mutation::DuplicateBytes(a, n, b)),
+        1 => (i, 0..64usize, i).prop_map(|(a, n, b)| Mutation::SwapBytes(a, n, b)),
+        1 => i.prop_map(Mutation::DeleteToken),
+        1 => i.prop_map(Mutation::DuplicateToken),
+        1 => (i, i).prop_map(|(a, b)| Mutation::SwapTokens(a, b)),
+        1 => (i, 0..TOKENS.len()).prop_map(|(a, t)| Mutation::ReplaceToken(a, t)),
+        1 => (i, 0..TOKENS.len()).prop_map(|(a, t)| Mutation::InsertToken(a, t)),
+        8 => (i, prop_oneof![Just(0u32), Just(1), Just(2), Just(26), Just(27), Just(64), Just(65), Just(255), Just(256), Just(u32::MAX), any::<u32>()])
+            .prop_map(|(a, n)| Mutation::ReplaceNumber(a, n)),
+        8 => (i, 0..TOKENS.len()).prop_map(|(a, t)| Mutation::ReplaceWord(a, t)),
+    ]
+}
+
+fn mutate(source: &str, mutations: &[Mutation]) -> Vec<u8> {
+    let mut bytes = source.as_bytes().to_vec();
+    for m in mutations {
+        let len = bytes.len().max(1);
+        let range = |a: usize, n: usize| {
+            let a = a % len;
+            (a.min(bytes.len()), (a + n).min(bytes.len()))
+        };
+        match *m {
+            Mutation::DeleteBytes(a, n) => {
+                let (a, b) = range(a, n);
+                bytes.drain(a..b);
+            }
+            Mutation::DuplicateBytes(a, n, at) => {
+                let (a, b) = range(a, n);
+                let copy = bytes[a..b].to_vec();
+                let at = at % (bytes.len() + 1);
+                bytes.splice(at..at, copy);
+            }
+            Mutation::SwapBytes(a, n, b) => {
+                let (a, a_end) = range(a, n);
+                let (b, b_end) = range(b, n);
+                let (first, first_end, second, second_end) = if a <= b { (a, a_end, b, b_end) } else { (b, b_end, a, a_end) };
+                if first_end <= second {
+                    let mut out = bytes[..first].to_vec();
+                    out.extend_from_slice(&bytes[second..second_end]);
+                    out.extend_from_slice(&bytes[first_end..second]);
+                    out.extend_from_slice(&bytes[first..first_end]);
+                    out.extend_from_slice(&bytes[second_end..]);
+                    bytes = out;
+                }
+            }
+            _ => {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let mut toks: Vec<String> = tokens(&text).into_iter().map(String::from).collect();
+                let n = toks.len().max(1);
+                match *m {
+                    Mutation::DeleteToken(a) if !toks.is_empty() => {
+                        toks.remove(a % n);
+                    }
+                    Mutation::DuplicateToken(a) if !toks.is_empty() => {
+                        let t = toks[a % n].clone();
+                        toks.insert(a % n, t);
+                    }
+                    Mutation::SwapTokens(a, b) if !toks.is_empty() => toks.swap(a % n, b % n),
+                    Mutation::ReplaceToken(a, t) if !toks.is_empty() => toks[a % n] = TOKENS[t].to_string(),
+                    Mutation::InsertToken(a, t) => toks.insert(a % (toks.len() + 1), TOKENS[t].to_string()),
+                    Mutation::ReplaceNumber(a, value) => {
+                        let numbers: Vec<usize> = (0..toks.len()).filter(|&i| toks[i].starts_with(|c: char| c.is_ascii_digit())).collect();
+                        if !numbers.is_empty() {
+                            toks[numbers[a % numbers.len()]] = value.to_string();
+                        }
+                    }
+                    Mutation::ReplaceWord(a, t) => {
+                        let words: Vec<usize> = (0..toks.len()).filter(|&i| toks[i].starts_with(|c: char| c.is_alphabetic())).collect();
+                        let word = TOKENS[t];
+                        if !words.is_empty() && word.starts_with(|c: char| c.is_alphanumeric()) {
+                            toks[words[a % words.len()]] = word.to_string();
+                        }
+                    }
+                    _ => {}
+                }
+                bytes = toks.concat().into_bytes();
+            }
+        }
+    }
+    bytes
+}
+
+#[test]
+fn no_panic_on_arbitrary_strings() {
+    runner()
+        .run(&prop_oneof![any::<String>(), "[ -~\n]{0,200}", "\\PC{0,100}"], |s| {
+            run_front(&s);
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn no_panic_on_mutated_games() {
+    let games = game_sources();
+    runner()
+        .run(&(0..games.len(), prop::collection::vec(mutation(), 1..5)), |(g, mutations)| {
+            let bytes = mutate(&games[g], &mutations);
+            match syntax::parse_bytes(&bytes) {
+                Ok(_) => run_front(std::str::from_utf8(&bytes).expect("parse_bytes accepted it")),
+                Err(e) => {
+                    let text = String::from_utf8_lossy(&bytes);
+                    let _ = diag::render("fuzz.mancala", &text, &[e.into()], Style::Plain);
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn no_panic_on_token_soup() {
+    let soup = prop::collection::vec((0..TOKENS.len(), prop_oneof![Just(" "), Just("\n"), Just("")]), 0..120)
+        .prop_map(|ts| ts.into_iter().map(|(t, sep)| format!("{}{sep}", TOKENS[t])).collect::<String>());
+    runner()
+        .run(&soup, |s| {
+            run_front(&s);
+            Ok(())
+        })
+        .unwrap();
+}

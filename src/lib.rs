@@ -3,6 +3,7 @@
 //! The pipeline: text -> [`syntax::parse`] -> [`ast::File`] -> [`check::check`] / [`check::lower`] ->
 //! [`ir::Rules`] -> [`engine::Engine`]. [`compile`] does it all in one call.
 
+pub mod ai;
 pub mod ast;
 pub mod board;
 pub mod check;
@@ -11,6 +12,7 @@ pub mod engine;
 pub mod ir;
 pub mod notation;
 pub mod playout;
+pub mod solve;
 pub mod summary;
 pub mod syntax;
 

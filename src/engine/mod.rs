@@ -67,8 +67,9 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
-/// The longest relay sowing we follow before calling it endless.
-const MAX_RELAY_LAPS: usize = 100_000;
+/// The longest relay sowing we follow before calling it endless; loops are found exactly long before,
+/// by the positions seen at each relay (a loop of 99,370 laps has been seen on the 15-pit ring).
+const MAX_RELAY_LAPS: usize = 2_000_000;
 /// The default ply limit of a game whose file sets none: a guard, never meant to decide a real game.
 pub const DEFAULT_LIMIT: u32 = 20_000;
 
@@ -88,17 +89,38 @@ impl Engine {
         let all_kinds = if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
         let colour_masks = (0..rules.players)
             .map(|p| {
-                rules.kinds.iter().enumerate().filter(|(_, info)| info.owner == p).fold(0u64, |m, (i, _)| m | (1 << i))
+                rules
+                    .kinds
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, info)| info.owner == p)
+                    .fold(0u64, |m, (i, _)| m | (1 << i))
             })
             .collect();
-        let owners_change = rules.phases.iter().flat_map(|p| &p.actions).any(|a| matches!(a.kind, ActionKind::Offer(_)));
+        let owners_change = rules
+            .phases
+            .iter()
+            .flat_map(|p| &p.actions)
+            .any(|a| matches!(a.kind, ActionKind::Offer(_)));
         let fixed_pits = (!owners_change).then(|| {
             (0..rules.players)
-                .map(|p| (0..rules.n_pits as PlaceId).filter(|&i| rules.initial_owner[i as usize] == p).collect())
+                .map(|p| {
+                    (0..rules.n_pits as PlaceId)
+                        .filter(|&i| rules.initial_owner[i as usize] == p)
+                        .collect()
+                })
                 .collect()
         });
-        let limits = rules.phases.iter().map(|p| p.end.limit.or(rules.end.limit).unwrap_or(rules.limit)).collect();
-        let shape = compile::Shape { plain: k == 1, fixed_pits: fixed_pits.clone(), n_pits: rules.n_pits };
+        let limits = rules
+            .phases
+            .iter()
+            .map(|p| p.end.limit.or(rules.end.limit).unwrap_or(rules.limit))
+            .collect();
+        let shape = compile::Shape {
+            plain: k == 1,
+            fixed_pits: fixed_pits.clone(),
+            n_pits: rules.n_pits,
+        };
         let compiled = Compiled(compile::compile_rules(&mut rules, &shape));
         let probe_free: Vec<bool> = rules
             .phases
@@ -111,8 +133,24 @@ impl Engine {
                 })
             })
             .collect();
-        let simple_phase = rules.phases.iter().zip(&probe_free).map(|(p, &free)| free && p.pass.is_none()).collect();
-        Engine { rules, lowered, k, all_kinds, colour_masks, fixed_pits, limits, compiled, probe_free, simple_phase }
+        let simple_phase = rules
+            .phases
+            .iter()
+            .zip(&probe_free)
+            .map(|(p, &free)| free && p.pass.is_none())
+            .collect();
+        Engine {
+            rules,
+            lowered,
+            k,
+            all_kinds,
+            colour_masks,
+            fixed_pits,
+            limits,
+            compiled,
+            probe_free,
+            simple_phase,
+        }
     }
 
     /// Evaluates a rule's condition: straight to its compiled closure when it has one.
@@ -258,7 +296,11 @@ impl Engine {
         }
         if with_pass {
             if let Some(pass) = &phase.pass {
-                if pass.unless.iter().all(|&a| counts.get(a as usize).copied().unwrap_or(0) == 0) {
+                if pass
+                    .unless
+                    .iter()
+                    .all(|&a| counts.get(a as usize).copied().unwrap_or(0) == 0)
+                {
                     out.push(Move::Pass);
                 }
             }
@@ -274,18 +316,33 @@ impl Engine {
     }
 
     /// Calls `emit` with each start of `action` while it returns true; returns false when stopped early.
-    fn each_begin(&self, st: &State, a: u8, action: &Action, mut emit: impl FnMut(Move) -> bool) -> bool {
+    fn each_begin(
+        &self,
+        st: &State,
+        a: u8,
+        action: &Action,
+        mut emit: impl FnMut(Move) -> bool,
+    ) -> bool {
         let mover = st.to_move;
         let mut go = true;
         let cx = Ctx::new(mover);
         match &action.kind {
             ActionKind::Sow(sow) => {
                 // The common case, a plain sowing from one's own fixed pits, without evaluating anything.
-                if let (Some(lists), true, Set::PitsOf(PlayerExpr::Mover), Cond::True, false) =
-                    (&self.fixed_pits, self.k == 1, &sow.from, &sow.filter, sow.last_own)
-                {
+                if let (Some(lists), true, Set::PitsOf(PlayerExpr::Mover), Cond::True, false) = (
+                    &self.fixed_pits,
+                    self.k == 1,
+                    &sow.from,
+                    &sow.filter,
+                    sow.last_own,
+                ) {
                     for &p in &lists[mover as usize] {
-                        if st.counts[p as usize] > 0 && !emit(Move::Begin { action: a, place: p }) {
+                        if st.counts[p as usize] > 0
+                            && !emit(Move::Begin {
+                                action: a,
+                                place: p,
+                            })
+                        {
                             return false;
                         }
                     }
@@ -296,9 +353,13 @@ impl Engine {
                     if (p as usize) < self.rules.n_pits
                         && self.count(st, p) > 0
                         && (!sow.last_own || self.count_masked(st, p, own) > 0)
-                        && (matches!(sow.filter, Cond::True) || self.test(st, cx.at(p), &sow.filter))
+                        && (matches!(sow.filter, Cond::True)
+                            || self.test(st, cx.at(p), &sow.filter))
                     {
-                        go = emit(Move::Begin { action: a, place: p });
+                        go = emit(Move::Begin {
+                            action: a,
+                            place: p,
+                        });
                     }
                     go
                 });
@@ -309,7 +370,10 @@ impl Engine {
                 }
                 self.for_each_in_set(st, cx, &put.into, |p| {
                     if self.test(st, cx.at(p), &put.filter) {
-                        go = emit(Move::Begin { action: a, place: p });
+                        go = emit(Move::Begin {
+                            action: a,
+                            place: p,
+                        });
                     }
                     go
                 });
@@ -321,7 +385,10 @@ impl Engine {
                 }
                 self.for_each_in_set(st, cx, &offer.from, |p| {
                     if (p as usize) < self.rules.n_pits && st.owner[p as usize] == mover {
-                        go = emit(Move::Begin { action: a, place: p });
+                        go = emit(Move::Begin {
+                            action: a,
+                            place: p,
+                        });
                     }
                     go
                 });
@@ -336,13 +403,20 @@ impl Engine {
         let cx = Ctx::new(mover);
         match st.stage {
             Stage::Start | Stage::Respond => self.start_options(st, out, true),
-            Stage::Direction { .. } => out.extend([Move::Direction(Dir::Ccw), Move::Direction(Dir::Cw)]),
+            Stage::Direction { .. } => {
+                out.extend([Move::Direction(Dir::Ccw), Move::Direction(Dir::Cw)])
+            }
             Stage::Drop { action } => {
                 let mask = self.drop_mask(st, self.sow_rule(st, action));
-                out.extend((0..self.k as u8).filter(|k| mask & (1 << k) != 0).map(Move::Drop));
+                out.extend(
+                    (0..self.k as u8)
+                        .filter(|k| mask & (1 << k) != 0)
+                        .map(Move::Drop),
+                );
             }
             Stage::Take { action, cursor } => {
-                let take = &self.sow_rule(st, action).captures[cursor.rule as usize].takes[cursor.take as usize];
+                let take = &self.sow_rule(st, action).captures[cursor.rule as usize].takes
+                    [cursor.take as usize];
                 self.take_options(st, cx.at(cursor.here), take, cursor.min_choice, out);
             }
             Stage::Then { action, from } => {
@@ -350,7 +424,10 @@ impl Engine {
                 if let Some(then) = then {
                     let mask = self.kind_mask(st, cx, &then.kinds);
                     self.for_each_in_set(st, cx, &then.set, |p| {
-                        if p >= from && self.count_masked(st, p, mask) > 0 && self.test(st, cx.at(p), &then.filter) {
+                        if p >= from
+                            && self.count_masked(st, p, mask) > 0
+                            && self.test(st, cx.at(p), &then.filter)
+                        {
                             out.push(Move::Pick(p));
                         }
                         true
@@ -359,7 +436,9 @@ impl Engine {
                 out.push(Move::Stop);
             }
             Stage::Put { action, done, from } => {
-                let ActionKind::Put(put) = &self.phase(st).actions[action as usize].kind else { return };
+                let ActionKind::Put(put) = &self.phase(st).actions[action as usize].kind else {
+                    return;
+                };
                 let more = put.max_times.map_or(true, |m| (done as u32) < m);
                 if more && self.put_source_ready(st, cx, put) {
                     self.for_each_in_set(st, cx, &put.into, |p| {
@@ -374,12 +453,18 @@ impl Engine {
                 }
             }
             Stage::Offer { action, from } => {
-                let ActionKind::Offer(offer) = &self.phase(st).actions[action as usize].kind else { return };
+                let ActionKind::Offer(offer) = &self.phase(st).actions[action as usize].kind else {
+                    return;
+                };
                 let size = st.offered.count_ones();
                 let owned = self.owned_pits(st, mover);
                 if size < offer.max && owned >= size + 1 + offer.keeping {
                     self.for_each_in_set(st, cx, &offer.from, |p| {
-                        if p >= from && (p as usize) < self.rules.n_pits && st.owner[p as usize] == mover && st.offered & (1 << p) == 0 {
+                        if p >= from
+                            && (p as usize) < self.rules.n_pits
+                            && st.owner[p as usize] == mover
+                            && st.offered & (1 << p) == 0
+                        {
                             out.push(Move::Pick(p));
                         }
                         true
@@ -392,25 +477,48 @@ impl Engine {
         }
     }
 
-    fn take_options(&self, st: &State, cx: Ctx, take: &TakeRule, min_choice: u32, out: &mut Vec<Move>) {
+    /// The pieces a chosen take may take next: those of the first group of places that holds any, at or after
+    /// `min_choice` in the order of `choice_code` — the pieces of one capture form a set, so they are chosen
+    /// in that order only. Returns how many pieces of that group there are before filtering: when some are
+    /// there but none is left after `min_choice`, the earlier choices were made in the wrong order.
+    fn take_options(
+        &self,
+        st: &State,
+        cx: Ctx,
+        take: &TakeRule,
+        min_choice: u32,
+        out: &mut Vec<Move>,
+    ) -> usize {
         let mask = self.kind_mask(st, cx, &take.kinds);
-        for group in self.source_groups(take) {
-            let start = out.len();
+        for (g, group) in self.source_groups(take).iter().enumerate() {
+            let mut found = 0;
             for set in group {
                 self.for_each_in_set(st, cx, set, |p| {
                     for k in 0..self.k as u8 {
-                        let code = p as u32 * 64 + k as u32;
-                        if mask & (1 << k) != 0 && st.counts[p as usize * self.k + k as usize] > 0 && code >= min_choice {
-                            out.push(Move::Take { place: p, kind: k });
+                        if mask & (1 << k) != 0 && st.counts[p as usize * self.k + k as usize] > 0 {
+                            found += 1;
+                            if choice_code(g, p, k) >= min_choice {
+                                out.push(Move::Take { place: p, kind: k });
+                            }
                         }
                     }
                     true
                 });
             }
-            if out.len() > start {
-                return;
+            if found > 0 {
+                return found;
             }
         }
+        0
+    }
+
+    /// The `choice_code` of taking `kind` from `place` in a take.
+    fn take_code(&self, st: &State, cx: Ctx, take: &TakeRule, place: PlaceId, kind: u8) -> u32 {
+        let group = self
+            .source_groups(take)
+            .iter()
+            .position(|g| g.iter().any(|s| self.set_contains(st, cx, s, place)));
+        choice_code(group.unwrap_or(0), place, kind)
     }
 
     /// The alternative groups of places a take draws from; `check` fills in `here` when the file names none.
@@ -446,7 +554,9 @@ impl Engine {
 
     fn put_source_ready(&self, st: &State, cx: Ctx, put: &Put) -> bool {
         match self.place(st, cx, &put.from) {
-            Some(src) => self.count_masked(st, src, self.kind_mask(st, cx, &put.kinds)) >= put.count,
+            Some(src) => {
+                self.count_masked(st, src, self.kind_mask(st, cx, &put.kinds)) >= put.count
+            }
             None => false,
         }
     }
@@ -481,7 +591,9 @@ impl Engine {
             | Stage::Put { action, .. }
             | Stage::Offer { action, .. } => action,
         };
-        st.obliged || self.action_needs_probe(&self.phase(st).actions[action as usize])
+        st.obliged
+            || matches!(st.stage, Stage::Take { .. })
+            || self.action_needs_probe(&self.phase(st).actions[action as usize])
     }
 
     /// Keeps in `out[start..]` only the moves that can be completed into a legal ply.
@@ -536,19 +648,22 @@ impl Engine {
             }
             (Stage::Start, Move::Pass) => self.end_ply(st, Next::Switch, probe),
             (Stage::Start, Move::Begin { action, place }) => self.begin(st, action, place, probe),
-            (Stage::Direction { action }, Move::Direction(dir)) => self.start_sow(st, action, dir, probe),
+            (Stage::Direction { action }, Move::Direction(dir)) => {
+                self.start_sow(st, action, dir, probe)
+            }
             (Stage::Drop { action }, Move::Drop(kind)) => {
                 self.drop_one(st, kind, self.sow_rule(st, action).skip_origin);
                 self.continue_sow(st, action, probe);
             }
             (Stage::Take { action, mut cursor }, Move::Take { place, kind }) => {
-                let take = &self.sow_rule(st, action).captures[cursor.rule as usize].takes[cursor.take as usize];
+                let take = &self.sow_rule(st, action).captures[cursor.rule as usize].takes
+                    [cursor.take as usize];
                 let cx = Ctx::new(st.to_move).at(cursor.here);
                 if let Some(to) = self.take_target(st, cx, take) {
                     self.move_pieces(st, place, to, 1u64 << kind, 1);
                 }
                 cursor.left = cursor.left.saturating_sub(1);
-                cursor.min_choice = place as u32 * 64 + kind as u32;
+                cursor.min_choice = self.take_code(st, cx, take, place, kind);
                 if cursor.left == 0 {
                     cursor.take += 1;
                 }
@@ -558,19 +673,29 @@ impl Engine {
                 if let Some(then) = &self.sow_rule(st, action).then {
                     self.then_take(st, then, p);
                 }
-                st.stage = Stage::Then { action, from: p + 1 };
+                st.stage = Stage::Then {
+                    action,
+                    from: p + 1,
+                };
                 self.settle_selection(st, probe);
             }
             (Stage::Then { .. }, Move::Stop) => self.end_sow_turn(st, probe),
             (Stage::Put { action, done, .. }, Move::Pick(p)) => {
                 self.put_once(st, action, p);
-                st.stage = Stage::Put { action, done: done.saturating_add(1), from: p };
+                st.stage = Stage::Put {
+                    action,
+                    done: done.saturating_add(1),
+                    from: p,
+                };
                 self.settle_selection(st, probe);
             }
             (Stage::Put { .. }, Move::Stop) => self.end_ply(st, Next::Switch, probe),
             (Stage::Offer { action, .. }, Move::Pick(p)) => {
                 st.offered |= 1 << p;
-                st.stage = Stage::Offer { action, from: p + 1 };
+                st.stage = Stage::Offer {
+                    action,
+                    from: p + 1,
+                };
                 self.settle_selection(st, probe);
             }
             (Stage::Offer { .. }, Move::Stop) => self.end_ply(st, Next::Respond, probe),
@@ -594,12 +719,19 @@ impl Engine {
             }
             ActionKind::Put(_) => {
                 self.put_once(st, action, place);
-                st.stage = Stage::Put { action, done: 1, from: place };
+                st.stage = Stage::Put {
+                    action,
+                    done: 1,
+                    from: place,
+                };
                 self.settle_selection(st, probe);
             }
             ActionKind::Offer(_) => {
                 st.offered = 1 << place;
-                st.stage = Stage::Offer { action, from: place + 1 };
+                st.stage = Stage::Offer {
+                    action,
+                    from: place + 1,
+                };
                 self.settle_selection(st, probe);
             }
         }
@@ -637,7 +769,7 @@ impl Engine {
     /// Drops the pieces in hand, pausing where the mover chooses a kind, relaying where the rules say.
     fn continue_sow(&self, st: &mut State, action: u8, probe: bool) {
         let sow = self.sow_rule(st, action);
-        let mut relay_seen: Vec<u64> = Vec::new();
+        let mut relay_seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
         loop {
             if self.k == 1 && !self.rules.needs.drops {
                 self.drop_plain(st, sow.skip_origin);
@@ -669,18 +801,19 @@ impl Engine {
             st.last = st.cursor;
             let Some(relay) = &sow.relay else { break };
             let last = st.last;
-            if (last as usize) >= self.rules.n_pits || !self.test(st, Ctx::new(st.to_move).at(last), relay) {
+            if (last as usize) >= self.rules.n_pits
+                || !self.test(st, Ctx::new(st.to_move).at(last), relay)
+            {
                 break;
             }
             // A relay that comes back to a (board, pit) it has seen would never end: the move is illegal.
             let key = hash_parts(&[&st.counts], last as u64);
-            if relay_seen.contains(&key) || relay_seen.len() >= MAX_RELAY_LAPS {
+            if !relay_seen.insert(key) || relay_seen.len() >= MAX_RELAY_LAPS {
                 st.illegal = true;
                 st.stage = Stage::Start;
                 st.ply += 1;
                 return;
             }
-            relay_seen.push(key);
             self.lift(st, last);
         }
         self.after_sow(st, action, probe);
@@ -732,7 +865,15 @@ impl Engine {
         }
         for (r, rule) in sow.captures.iter().enumerate() {
             if self.test(st, cx, &rule.when) {
-                let cursor = CaptureCursor { rule: r as u8, walk: 0, here: st.last, take: 0, left: 0, steps: 0, min_choice: 0 };
+                let cursor = CaptureCursor {
+                    rule: r as u8,
+                    walk: 0,
+                    here: st.last,
+                    take: 0,
+                    left: 0,
+                    steps: 0,
+                    min_choice: 0,
+                };
                 self.run_capture(st, action, cursor, probe);
                 return;
             }
@@ -759,21 +900,29 @@ impl Engine {
                 }
                 if cur.left == 0 {
                     cur.left = take.count.unwrap_or(1).min(255) as u8;
-                    cur.min_choice = 0;
                 }
                 let mut options = Vec::new();
-                self.take_options(st, cx, take, cur.min_choice, &mut options);
-                match options.as_slice() {
-                    [] => {
+                let available = self.take_options(st, cx, take, cur.min_choice, &mut options);
+                if available > 0 && options.is_empty() {
+                    // Earlier choices in another order would have left a piece to take: not a line of play.
+                    st.illegal = true;
+                    st.stage = Stage::Start;
+                    return;
+                }
+                // Only a piece that is the only one there is taken without asking; choices narrowed by the
+                // order of choosing are still asked for, so that every chosen piece shows in the notation.
+                match (options.as_slice(), available) {
+                    ([], _) => {
                         cur.left = 0;
                         cur.take += 1;
                     }
-                    [Move::Take { place, kind }] => {
+                    ([Move::Take { place, kind }], 1) => {
+                        let code = self.take_code(st, cx, take, *place, *kind);
                         if let Some(to) = self.take_target(st, cx, take) {
                             self.move_pieces(st, *place, to, 1 << kind, 1);
                             st.captured = true;
                         }
-                        cur.min_choice = *place as u32 * 64 + *kind as u32;
+                        cur.min_choice = code;
                         cur.left -= 1;
                         if cur.left == 0 {
                             cur.take += 1;
@@ -781,7 +930,10 @@ impl Engine {
                     }
                     _ => {
                         st.captured = true;
-                        st.stage = Stage::Take { action, cursor: cur };
+                        st.stage = Stage::Take {
+                            action,
+                            cursor: cur,
+                        };
                         return;
                     }
                 }
@@ -806,7 +958,12 @@ impl Engine {
     }
 
     /// The next pit of the chain, walking backward then forward from the last pit.
-    fn next_chain_pit(&self, st: &State, rule: &CaptureRule, cur: &mut CaptureCursor) -> Option<PlaceId> {
+    fn next_chain_pit(
+        &self,
+        st: &State,
+        rule: &CaptureRule,
+        cur: &mut CaptureCursor,
+    ) -> Option<PlaceId> {
         let chain = rule.chain.as_ref()?;
         let n = self.rules.n_pits;
         if (st.last as usize) >= n {
@@ -821,10 +978,17 @@ impl Engine {
             if cur.walk == 2 && !chain.forward {
                 return None;
             }
-            let dir = if cur.walk == 1 { st.dir.reverse() } else { st.dir };
+            let dir = if cur.walk == 1 {
+                st.dir.reverse()
+            } else {
+                st.dir
+            };
             let p = self.rules.pit_next[dir as usize * n + cur.here as usize];
             cur.steps = cur.steps.saturating_add(1);
-            if p != st.last && (cur.steps as usize) < n && self.test(st, Ctx::new(st.to_move).at(p), &chain.cond) {
+            if p != st.last
+                && (cur.steps as usize) < n
+                && self.test(st, Ctx::new(st.to_move).at(p), &chain.cond)
+            {
                 return Some(p);
             }
             if cur.walk == 1 && chain.forward {
@@ -877,7 +1041,9 @@ impl Engine {
     }
 
     fn put_once(&self, st: &mut State, action: u8, p: PlaceId) {
-        let ActionKind::Put(put) = &self.phase(st).actions[action as usize].kind else { return };
+        let ActionKind::Put(put) = &self.phase(st).actions[action as usize].kind else {
+            return;
+        };
         let cx = Ctx::new(st.to_move).at(p);
         let mask = self.kind_mask(st, cx, &put.kinds);
         if let Some(src) = self.place(st, cx, &put.from) {
@@ -936,7 +1102,11 @@ impl Engine {
                 for set in group {
                     self.for_each_in_set(st, cx, set, |p| sources.push(p));
                 }
-                if sources.as_slice().iter().all(|&p| self.count_masked(st, p, mask) == 0) {
+                if sources
+                    .as_slice()
+                    .iter()
+                    .all(|&p| self.count_masked(st, p, mask) == 0)
+                {
                     continue;
                 }
                 for &p in sources.as_slice() {
@@ -954,7 +1124,14 @@ impl Engine {
     }
 
     /// Moves up to `limit` pieces of the kinds in `mask` from one place to another, kinds in order.
-    fn move_pieces(&self, st: &mut State, from: PlaceId, to: PlaceId, mask: KindMask, limit: u32) -> u32 {
+    fn move_pieces(
+        &self,
+        st: &mut State,
+        from: PlaceId,
+        to: PlaceId,
+        mask: KindMask,
+        limit: u32,
+    ) -> u32 {
         if from == to {
             return 0;
         }
@@ -1035,11 +1212,16 @@ impl Engine {
     }
 
     fn counts_turns(&self, st: &State) -> bool {
-        self.end_rules(st).any(|r| matches!(r, EndRule::Draw { rounds: false, .. }))
+        self.end_rules(st)
+            .any(|r| matches!(r, EndRule::Draw { rounds: false, .. }))
     }
 
     fn active_mask(&self, st: &State) -> u8 {
-        let all = if self.rules.players >= 8 { u8::MAX } else { (1u8 << self.rules.players) - 1 };
+        let all = if self.rules.players >= 8 {
+            u8::MAX
+        } else {
+            (1u8 << self.rules.players) - 1
+        };
         all & !st.eliminated
     }
 
@@ -1048,7 +1230,9 @@ impl Engine {
             return;
         }
         while (st.phase as usize) + 1 < self.rules.phases.len() {
-            let Some(until) = &self.phase(st).until else { break };
+            let Some(until) = &self.phase(st).until else {
+                break;
+            };
             if !self.test(st, Ctx::new(st.to_move), until) {
                 break;
             }
@@ -1059,7 +1243,11 @@ impl Engine {
     }
 
     fn end_rules<'a>(&'a self, st: &State) -> impl Iterator<Item = &'a EndRule> {
-        self.rules.phases[st.phase as usize].end.items.iter().chain(self.rules.end.items.iter())
+        self.rules.phases[st.phase as usize]
+            .end
+            .items
+            .iter()
+            .chain(self.rules.end.items.iter())
     }
 
     /// The end rules (in the order written), the ply limit, obligations, and whether the player to move can
@@ -1092,19 +1280,29 @@ impl Engine {
             let reason = match rule {
                 EndRule::When(c) => self.test(st, cx, c).then_some(EndReason::Condition),
                 EndRule::Repetition => self.seen_before(st).then_some(EndReason::Repetition),
-                EndRule::Stuck => (matches!(st.stage, Stage::Start) && !self.has_any_move(st)).then_some(EndReason::Stuck),
+                EndRule::Stuck => (matches!(st.stage, Stage::Start) && !self.has_any_move(st))
+                    .then_some(EndReason::Stuck),
                 EndRule::NobodyCanMove => {
                     let players: Vec<u8> = self.active_players(st).collect();
-                    players.iter().all(|&p| !self.can_begin(st, p)).then_some(EndReason::NobodyCanMove)
+                    players
+                        .iter()
+                        .all(|&p| !self.can_begin(st, p))
+                        .then_some(EndReason::NobodyCanMove)
                 }
                 EndRule::Draw { count, .. } => (st.quiet >= *count).then_some(EndReason::NoCapture),
                 EndRule::Eliminate(c) => {
-                    let out: Vec<u8> = self.active_players(st).filter(|&p| self.test(st, Ctx::new(p).bound(p), c)).collect();
+                    let out: Vec<u8> = self
+                        .active_players(st)
+                        .filter(|&p| self.test(st, Ctx::new(p).bound(p), c))
+                        .collect();
                     out.into_iter().find_map(|p| self.eliminate(st, p))
                 }
                 EndRule::EliminateStuck => {
                     let mut reason = None;
-                    while reason.is_none() && matches!(st.stage, Stage::Start) && !self.can_begin(st, st.to_move) {
+                    while reason.is_none()
+                        && matches!(st.stage, Stage::Start)
+                        && !self.can_begin(st, st.to_move)
+                    {
                         let p = st.to_move;
                         reason = self.eliminate(st, p);
                     }
@@ -1129,7 +1327,8 @@ impl Engine {
         if st.to_move == p {
             st.to_move = self.next_active(st, p);
         }
-        (self.rules.players > 1 && self.active_mask(st).count_ones() <= 1).then_some(EndReason::LastStanding)
+        (self.rules.players > 1 && self.active_mask(st).count_ones() <= 1)
+            .then_some(EndReason::LastStanding)
     }
 
     /// Whether `player`, were it his turn, could start an action (passing aside).
@@ -1149,9 +1348,14 @@ impl Engine {
         if phase.pass.is_some() && matches!(st.stage, Stage::Start) && !st.obliged {
             return true;
         }
-        let simple = !st.obliged && matches!(st.stage, Stage::Start) && self.probe_free[st.phase as usize];
+        let simple =
+            !st.obliged && matches!(st.stage, Stage::Start) && self.probe_free[st.phase as usize];
         if simple {
-            return phase.actions.iter().enumerate().any(|(a, action)| !self.each_begin(st, a as u8, action, |_| false));
+            return phase
+                .actions
+                .iter()
+                .enumerate()
+                .any(|(a, action)| !self.each_begin(st, a as u8, action, |_| false));
         }
         let mut out = Vec::new();
         self.start_options(st, &mut out, true);
@@ -1160,7 +1364,9 @@ impl Engine {
 
     /// Sets `obliged` for the mover; returns false when an obligation with `else end` cannot be met.
     fn compute_obligation(&self, st: &mut State) -> bool {
-        let Some(must) = &self.phase(st).must else { return true };
+        let Some(must) = &self.phase(st).must else {
+            return true;
+        };
         st.obliged = false;
         if !self.test(st, Ctx::new(st.to_move), &must.when) {
             return true;
@@ -1182,7 +1388,12 @@ impl Engine {
             st.history.clear();
             st.history_total = total;
         }
-        let flags = [st.to_move, st.phase, st.eliminated, (matches!(st.stage, Stage::Respond)) as u8];
+        let flags = [
+            st.to_move,
+            st.phase,
+            st.eliminated,
+            (matches!(st.stage, Stage::Respond)) as u8,
+        ];
         let key = hash_parts(&[&st.counts, &st.owner, &flags], st.offered);
         if st.history.contains(&key) {
             return true;
@@ -1193,8 +1404,12 @@ impl Engine {
 
     /// Ends the game: sweeps the board, scores, and decides the winners.
     fn finish(&self, st: &mut State, reason: EndReason) {
-        let sweeps: Vec<&(Set, PlaceExpr)> =
-            self.rules.phases[st.phase as usize].end.sweeps.iter().chain(self.rules.end.sweeps.iter()).collect();
+        let sweeps: Vec<&(Set, PlaceExpr)> = self.rules.phases[st.phase as usize]
+            .end
+            .sweeps
+            .iter()
+            .chain(self.rules.end.sweeps.iter())
+            .collect();
         for (set, to) in sweeps {
             let mut places = Vec::new();
             self.for_each_in_set(st, Ctx::new(st.to_move), set, |p| {
@@ -1207,16 +1422,25 @@ impl Engine {
                 }
             }
         }
-        let scores: Vec<i32> =
-            (0..self.rules.players).map(|p| self.num(st, Ctx::new(p).bound(p), &self.rules.score)).collect();
+        let scores: Vec<i32> = (0..self.rules.players)
+            .map(|p| self.num(st, Ctx::new(p).bound(p), &self.rules.score))
+            .collect();
         let winners = self.winners(st, reason, &scores);
         st.stage = Stage::Start;
-        st.result = Some(Outcome { winners, scores, reason });
+        st.result = Some(Outcome {
+            winners,
+            scores,
+            reason,
+        });
     }
 
     fn winners(&self, st: &State, reason: EndReason, scores: &[i32]) -> u8 {
         if let Some(goal) = &self.rules.goal {
-            return if self.test(st, Ctx::new(0), goal) { 1 } else { 0 };
+            return if self.test(st, Ctx::new(0), goal) {
+                1
+            } else {
+                0
+            };
         }
         match reason {
             EndReason::NoCapture => return 0,
@@ -1224,8 +1448,13 @@ impl Engine {
             _ => {}
         }
         let active: Vec<u8> = self.active_players(st).collect();
-        let Some(best) = active.iter().map(|&p| scores[p as usize]).max() else { return 0 };
-        let top = active.iter().filter(|&&p| scores[p as usize] == best).fold(0u8, |m, &p| m | (1 << p));
+        let Some(best) = active.iter().map(|&p| scores[p as usize]).max() else {
+            return 0;
+        };
+        let top = active
+            .iter()
+            .filter(|&&p| scores[p as usize] == best)
+            .fold(0u8, |m, &p| m | (1 << p));
         if top.count_ones() == 1 {
             return top;
         }
@@ -1246,7 +1475,10 @@ struct Places {
 
 impl Default for Places {
     fn default() -> Self {
-        Places { items: [0; 64], len: 0 }
+        Places {
+            items: [0; 64],
+            len: 0,
+        }
     }
 }
 
@@ -1267,6 +1499,11 @@ impl Places {
     fn as_slice(&self) -> &[PlaceId] {
         &self.items[..self.len]
     }
+}
+
+/// The order in which the pieces of one capture are chosen: by group of places, place, kind.
+fn choice_code(group: usize, place: PlaceId, kind: u8) -> u32 {
+    ((group as u32) << 24) | ((place as u32) << 6) | kind as u32
 }
 
 /// FNV-1a over byte slices and one extra word: a cheap, stable position key.

@@ -105,8 +105,8 @@ pub struct CaptureCursor {
     /// Pieces still to take for this take.
     pub left: u8,
     pub steps: u8,
-    /// The smallest choice allowed next within one take (`place * 64 + kind`), so that several pieces
-    /// taken by one `take N chosen` are chosen in one order only.
+    /// The smallest choice allowed next (by group of places, place, kind): the pieces taken in one capture
+    /// form a set, so they are chosen in one order only.
     pub min_choice: u32,
 }
 
@@ -114,7 +114,10 @@ pub struct CaptureCursor {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Move {
     /// Start action `action` of the phase at `place` (the pit to sow from, put into, or offer).
-    Begin { action: u8, place: PlaceId },
+    Begin {
+        action: u8,
+        place: PlaceId,
+    },
     Pass,
     Accept,
     Decline,
@@ -122,7 +125,10 @@ pub enum Move {
     /// Drop a piece of this kind next.
     Drop(u8),
     /// Take one piece of `kind` from `place`.
-    Take { place: PlaceId, kind: u8 },
+    Take {
+        place: PlaceId,
+        kind: u8,
+    },
     /// Add a pit to the current selection.
     Pick(PlaceId),
     /// End the current selection.

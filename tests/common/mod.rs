@@ -1,14 +1,10 @@
 //! Helpers for the rule scenario tests (`tests/scenarios_*.rs`): set up a position in the position format,
 //! play plies in move notation, compare the resulting position text.
 //!
-//! Each scenario cites the rule it checks (the IDs and sections of `/work/shared/rules/*.md`, copied into the
-//! project's docs). Where the engine or a game file disagrees with the rules as decided, the test asserts the
-//! behaviour the rules require through [`per_rules_or_known_bug`], which also accepts today's (wrong)
-//! behaviour, clearly named, until it is fixed; those places carry a `FIXME` comment.
+//! Each scenario cites the rule it checks (the IDs and sections of the project's rules as decided, such as
+//! GO-13 or GB-9) and asserts exactly what those rules require.
 
 #![allow(dead_code)]
-
-use std::fmt::Debug;
 
 use mancala::engine::{EndReason, Engine, State};
 use mancala::notation::{enumerate_plies, format_ply, format_position, parse_ply, parse_position};
@@ -17,7 +13,8 @@ use mancala::notation::{enumerate_plies, format_ply, format_position, parse_ply,
 pub fn engine(name: &str, variant: Option<&str>, players: Option<u8>) -> Engine {
     let path = format!("{}/games/{name}.mancala", env!("CARGO_MANIFEST_DIR"));
     let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    mancala::compile(&source, variant, players).unwrap_or_else(|d| panic!("{name} {variant:?}: {d:?}"))
+    mancala::compile(&source, variant, players)
+        .unwrap_or_else(|d| panic!("{name} {variant:?}: {d:?}"))
 }
 
 /// Reads a position text.
@@ -33,12 +30,17 @@ pub fn show(e: &Engine, st: &State) -> String {
 /// Plays one ply written in move notation; panics when it is not legal or does not complete a ply.
 pub fn play(e: &Engine, st: &mut State, ply: &str) {
     let before = show(e, st);
-    let moves = parse_ply(e, st, ply).unwrap_or_else(|err| panic!("`{ply}` is not legal in `{before}`: {err}"));
+    let moves = parse_ply(e, st, ply)
+        .unwrap_or_else(|err| panic!("`{ply}` is not legal in `{before}`: {err}"));
     let ply0 = st.ply;
     for mv in moves {
-        e.apply(st, mv).unwrap_or_else(|err| panic!("`{ply}` in `{before}`: {mv:?}: {err}"));
+        e.apply(st, mv)
+            .unwrap_or_else(|err| panic!("`{ply}` in `{before}`: {mv:?}: {err}"));
     }
-    assert!(st.ply > ply0 || st.result.is_some(), "`{ply}` in `{before}` did not complete a ply");
+    assert!(
+        st.ply > ply0 || st.result.is_some(),
+        "`{ply}` in `{before}` did not complete a ply"
+    );
 }
 
 /// Plays several plies in turn.
@@ -58,7 +60,10 @@ pub fn scenario(e: &Engine, before: &str, ply: &str, after: &str) -> State {
 
 /// Every legal ply in notation, in the engine's order.
 pub fn plies(e: &Engine, st: &State) -> Vec<String> {
-    enumerate_plies(e, st, 10_000).iter().map(|p| format_ply(e, st, p)).collect()
+    enumerate_plies(e, st, 10_000)
+        .iter()
+        .map(|p| format_ply(e, st, p))
+        .collect()
 }
 
 /// Every legal ply of a position text, sorted.
@@ -89,7 +94,10 @@ pub fn outcomes_of_plies(e: &Engine, st: &State) -> Vec<String> {
 /// Asserts that a ply text is not legal here.
 pub fn assert_illegal(e: &Engine, st: &State, ply: &str) {
     if let Ok(moves) = parse_ply(e, st, ply) {
-        panic!("`{ply}` should not be legal in `{}`, but reads as {moves:?}", show(e, st));
+        panic!(
+            "`{ply}` should not be legal in `{}`, but reads as {moves:?}",
+            show(e, st)
+        );
     }
 }
 
@@ -100,32 +108,30 @@ pub fn to_move(st: &State) -> u8 {
 
 /// The game's result: the winners numbered from 1 (none for a draw or a lost solitaire), the scores, why it ended.
 pub fn result(st: &State) -> Option<(Vec<u8>, Vec<i32>, EndReason)> {
-    st.result.as_ref().map(|o| (o.winner_list().iter().map(|p| p + 1).collect(), o.scores.clone(), o.reason))
+    st.result.as_ref().map(|o| {
+        (
+            o.winner_list().iter().map(|p| p + 1).collect(),
+            o.scores.clone(),
+            o.reason,
+        )
+    })
 }
 
 /// Asserts that the game is over with these winners (from 1), scores and reason.
 pub fn assert_over(st: &State, winners: &[u8], scores: &[i32], reason: EndReason) {
-    assert_eq!(result(st), Some((winners.to_vec(), scores.to_vec(), reason)), "the result");
+    assert_eq!(
+        result(st),
+        Some((winners.to_vec(), scores.to_vec(), reason)),
+        "the result"
+    );
 }
 
 /// Asserts that the game goes on.
 pub fn assert_not_over(e: &Engine, st: &State) {
-    assert!(st.result.is_none(), "the game should go on in `{}`, but ended: {:?}", show(e, st), st.result);
-}
-
-/// A scenario where today's engine (or game file) disagrees with the rules as decided.
-///
-/// Passes when `actual` is what the rules require. Until the engine is fixed it also passes when `actual` is
-/// today's known wrong behaviour, saying so on stderr, so the suite stays green and the wrong behaviour stays
-/// pinned down: any third behaviour fails. When the engine is fixed, delete the `today` argument's case along
-/// with the FIXME comment.
-pub fn per_rules_or_known_bug<T: PartialEq + Debug>(what: &str, actual: &T, per_rules: &T, today_known_bug: &T) {
-    if actual == per_rules {
-        return;
-    }
-    assert_eq!(
-        actual, today_known_bug,
-        "{what}: neither the behaviour the rules require ({per_rules:?}) nor today's known bug"
+    assert!(
+        st.result.is_none(),
+        "the game should go on in `{}`, but ended: {:?}",
+        show(e, st),
+        st.result
     );
-    eprintln!("KNOWN DISAGREEMENT with the rules: {what}\n  per rules: {per_rules:?}\n  today:     {actual:?}");
 }

@@ -48,7 +48,8 @@ fn versus_random(engine: &Engine, kind: AiKind, games: u64) -> (u32, u32, u32, u
         let seat = (g % 2) as u8;
         let mut rng = SmallRng::seed_from_u64(0x5eed_0000 + g);
         let kinds = if seat == 0 { [kind, AiKind::Random] } else { [AiKind::Random, kind] };
-        let mut players: Vec<Box<dyn Player>> = kinds.iter().map(|k| k.player(engine, &mut rng).expect("player")).collect();
+        let mut players: Vec<Box<dyn Player>> =
+            kinds.iter().map(|k| k.player(engine, &mut rng).expect("player")).collect();
         let st = ai::play_game(engine, &engine.initial_state(), &mut players, 10_000_000);
         plies += st.ply as u64;
         match st.result {

@@ -398,7 +398,10 @@ pub enum TermKind {
     Add(Vec<Term>),
     Mul(Vec<Term>),
     /// `count`, `count(X)`, `count(X, KIND)`; `count(KIND)` parses as `arg: Some(..)` and is told apart by `check`.
-    Count { arg: Option<CountArg>, kind: Option<Spanned<KindSel>> },
+    Count {
+        arg: Option<CountArg>,
+        kind: Option<Spanned<KindSel>>,
+    },
     Value(SetExpr),
     Before(Option<Place>),
     Dropped(Option<Place>),
@@ -436,7 +439,10 @@ pub enum PlaceKind {
     Origin,
     Opposite(Option<Box<Place>>),
     /// A pit label, a shared place, a kind name used as a term, or `NAME(PLAYER)`.
-    Named { name: Name, player: Option<PlayerRef> },
+    Named {
+        name: Name,
+        player: Option<PlayerRef>,
+    },
 }
 
 pub type SetExpr = Spanned<SetKind>;

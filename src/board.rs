@@ -193,7 +193,8 @@ impl Painter<'_> {
 
     fn status(&self, st: &State) -> String {
         if let Some(outcome) = &st.result {
-            let scores: Vec<String> = outcome.scores.iter().enumerate().map(|(i, s)| format!("{}: {}", i + 1, s)).collect();
+            let scores: Vec<String> =
+                outcome.scores.iter().enumerate().map(|(i, s)| format!("{}: {}", i + 1, s)).collect();
             return format!("game over — scores {}\n", scores.join(", "));
         }
         let phase = &self.engine.phase(st).name;

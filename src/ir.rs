@@ -417,14 +417,19 @@ pub fn optimize(rules: &mut Rules) {
 }
 
 fn is_nonempty_test(c: &Cond) -> bool {
-    matches!(c, Cond::Cmp(Num::Count(Set::One(PlaceExpr::Here), KindSel::All), CmpOp::Gt, Num::Const(0))
-        | Cond::Cmp(Num::Count(Set::One(PlaceExpr::Here), KindSel::All), CmpOp::Ge, Num::Const(1)))
+    matches!(
+        c,
+        Cond::Cmp(Num::Count(Set::One(PlaceExpr::Here), KindSel::All), CmpOp::Gt, Num::Const(0))
+            | Cond::Cmp(Num::Count(Set::One(PlaceExpr::Here), KindSel::All), CmpOp::Ge, Num::Const(1))
+    )
 }
 
 fn opt_cond(c: &mut Cond) {
     match c {
         Cond::And(cs) | Cond::Or(cs) => cs.iter_mut().for_each(opt_cond),
-        Cond::Not(c) | Cond::AllPits(_, c) | Cond::AnyPits(_, c) | Cond::AllPlayers(c) | Cond::AnyPlayers(c) => opt_cond(c),
+        Cond::Not(c) | Cond::AllPits(_, c) | Cond::AnyPits(_, c) | Cond::AllPlayers(c) | Cond::AnyPlayers(c) => {
+            opt_cond(c)
+        }
         Cond::Cmp(a, _, b) => {
             opt_num(a);
             opt_num(b);

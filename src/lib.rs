@@ -12,6 +12,7 @@ pub mod engine;
 pub mod ir;
 pub mod notation;
 pub mod playout;
+pub mod session;
 pub mod solve;
 pub mod summary;
 pub mod syntax;

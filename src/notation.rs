@@ -83,17 +83,11 @@ pub struct NotationError {
 
 impl NotationError {
     fn new(message: impl Into<String>) -> NotationError {
-        NotationError {
-            message: message.into(),
-            expected: Vec::new(),
-        }
+        NotationError { message: message.into(), expected: Vec::new() }
     }
 
     fn expecting(message: impl Into<String>, expected: Vec<String>) -> NotationError {
-        NotationError {
-            message: message.into(),
-            expected,
-        }
+        NotationError { message: message.into(), expected }
     }
 }
 
@@ -116,28 +110,15 @@ impl std::error::Error for NotationError {}
 // ================================================================ small helpers
 
 fn label(engine: &Engine, p: PlaceId) -> &str {
-    engine
-        .rules
-        .places
-        .get(p as usize)
-        .map_or("?", |info| info.label.as_str())
+    engine.rules.places.get(p as usize).map_or("?", |info| info.label.as_str())
 }
 
 fn symbol(engine: &Engine, k: u8) -> &str {
-    engine
-        .rules
-        .kinds
-        .get(k as usize)
-        .map_or("?", |info| info.symbol.as_str())
+    engine.rules.kinds.get(k as usize).map_or("?", |info| info.symbol.as_str())
 }
 
 fn find_label(engine: &Engine, text: &str) -> Option<PlaceId> {
-    engine
-        .rules
-        .places
-        .iter()
-        .position(|info| info.label == text)
-        .map(|p| p as PlaceId)
+    engine.rules.places.iter().position(|info| info.label == text).map(|p| p as PlaceId)
 }
 
 /// The places whose label starts `text`, longest label first, with the rest of the text.
@@ -161,19 +142,11 @@ fn kinds(engine: &Engine) -> usize {
 fn place_count(engine: &Engine, st: &State, p: PlaceId) -> u32 {
     let k = kinds(engine);
     let base = p as usize * k;
-    st.counts
-        .get(base..base + k)
-        .map_or(0, |c| c.iter().map(|&n| n as u32).sum())
+    st.counts.get(base..base + k).map_or(0, |c| c.iter().map(|&n| n as u32).sum())
 }
 
 fn player_mask(engine: &Engine, player: u8) -> u64 {
-    engine
-        .rules
-        .kinds
-        .iter()
-        .enumerate()
-        .filter(|(_, info)| info.owner == player)
-        .fold(0, |m, (k, _)| m | (1 << k))
+    engine.rules.kinds.iter().enumerate().filter(|(_, info)| info.owner == player).fold(0, |m, (k, _)| m | (1 << k))
 }
 
 fn legal(engine: &Engine, st: &State) -> Vec<Move> {
@@ -191,14 +164,7 @@ fn dir_text(dir: Dir) -> &'static str {
 
 /// The sowing rules of action `action` of the current phase, if it is a sowing.
 fn sow_of<'e>(engine: &'e Engine, st: &State, action: u8) -> Option<&'e Sow> {
-    match engine
-        .rules
-        .phases
-        .get(st.phase as usize)?
-        .actions
-        .get(action as usize)
-        .map(|a| &a.kind)
-    {
+    match engine.rules.phases.get(st.phase as usize)?.actions.get(action as usize).map(|a| &a.kind) {
         Some(ActionKind::Sow(sow)) => Some(sow),
         _ => None,
     }
@@ -207,13 +173,7 @@ fn sow_of<'e>(engine: &'e Engine, st: &State, action: u8) -> Option<&'e Sow> {
 /// Splits a run of kind symbols into kinds, each symbol optionally followed by `*N` (a repeat count) when
 /// `repeats` is set. Symbols match exactly, or else ignoring ASCII case when that is unambiguous.
 fn split_symbols(engine: &Engine, text: &str, repeats: bool) -> Option<Vec<(u8, u32)>> {
-    fn go(
-        engine: &Engine,
-        text: &str,
-        repeats: bool,
-        fold: bool,
-        out: &mut Vec<(u8, u32)>,
-    ) -> bool {
+    fn go(engine: &Engine, text: &str, repeats: bool, fold: bool, out: &mut Vec<(u8, u32)>) -> bool {
         if text.is_empty() {
             return true;
         }
@@ -227,11 +187,7 @@ fn split_symbols(engine: &Engine, text: &str, repeats: bool) -> Option<Vec<(u8, 
                 !s.is_empty()
                     && text.len() >= s.len()
                     && text.is_char_boundary(s.len())
-                    && if fold {
-                        text[..s.len()].eq_ignore_ascii_case(s)
-                    } else {
-                        text.starts_with(s)
-                    }
+                    && if fold { text[..s.len()].eq_ignore_ascii_case(s) } else { text.starts_with(s) }
             })
             .map(|(k, info)| (k as u8, info.symbol.len()))
             .collect();
@@ -261,16 +217,8 @@ fn split_symbols(engine: &Engine, text: &str, repeats: bool) -> Option<Vec<(u8, 
     if go(engine, text, repeats, false, &mut out) {
         return Some(out);
     }
-    let lower: Vec<String> = engine
-        .rules
-        .kinds
-        .iter()
-        .map(|k| k.symbol.to_ascii_lowercase())
-        .collect();
-    let unique = lower
-        .iter()
-        .enumerate()
-        .all(|(i, s)| !lower[..i].contains(s));
+    let lower: Vec<String> = engine.rules.kinds.iter().map(|k| k.symbol.to_ascii_lowercase()).collect();
+    let unique = lower.iter().enumerate().all(|(i, s)| !lower[..i].contains(s));
     if unique && go(engine, text, repeats, true, &mut out) {
         return Some(out);
     }
@@ -283,12 +231,7 @@ fn symbol_run(engine: &Engine, text: &str) -> Option<Vec<u8>> {
 }
 
 fn all_symbols(engine: &Engine) -> Vec<String> {
-    engine
-        .rules
-        .kinds
-        .iter()
-        .map(|k| k.symbol.clone())
-        .collect()
+    engine.rules.kinds.iter().map(|k| k.symbol.clone()).collect()
 }
 
 fn dedup(mut v: Vec<String>) -> Vec<String> {
@@ -337,13 +280,7 @@ fn lifted(engine: &Engine, st: &State, place: PlaceId) -> Vec<u32> {
 
 /// Every piece of an order-chosen sowing (without relay) in order, from the chosen ones; `None` when the chosen
 /// ones do not fit.
-fn full_drops(
-    engine: &Engine,
-    mover: u8,
-    sow: &Sow,
-    mut hand: Vec<u32>,
-    chosen: &[u8],
-) -> Option<Vec<u8>> {
+fn full_drops(engine: &Engine, mover: u8, sow: &Sow, mut hand: Vec<u32>, chosen: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     let mut next = chosen.iter();
     loop {
@@ -374,16 +311,10 @@ fn chosen_drops(
     let mut chosen = Vec::new();
     for (i, &kind) in full.iter().enumerate() {
         let mask = drop_mask(engine, mover, sow, &hand);
-        let options: Vec<String> = (0..kinds(engine) as u8)
-            .filter(|k| mask & (1 << k) != 0)
-            .map(|k| symbol(engine, k).to_string())
-            .collect();
+        let options: Vec<String> =
+            (0..kinds(engine) as u8).filter(|k| mask & (1 << k) != 0).map(|k| symbol(engine, k).to_string()).collect();
         if mask & (1 << kind) == 0 {
-            let what = if mask.count_ones() == 1 {
-                "must be"
-            } else {
-                "can be"
-            };
+            let what = if mask.count_ones() == 1 { "must be" } else { "can be" };
             return Err(NotationError::expecting(
                 format!(
                     "piece {} cannot be {}: it {what} one of the pieces still in hand",
@@ -430,11 +361,7 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
         }
         let stage = st.stage;
         let mover = st.to_move;
-        let lift_here = if let Move::Begin { place, .. } = mv {
-            lifted(engine, &st, place)
-        } else {
-            Vec::new()
-        };
+        let lift_here = if let Move::Begin { place, .. } = mv { lifted(engine, &st, place) } else { Vec::new() };
         if engine.apply(&mut st, mv).is_err() {
             broken = true;
             extra.push(format!("?{mv:?}"));
@@ -463,28 +390,17 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
     }
     if let Some((action, mover, _)) = start {
         if action != 0 {
-            let name = engine
-                .phase(before)
-                .actions
-                .get(action as usize)
-                .map_or("?", |a| a.name.as_str());
+            let name = engine.phase(before).actions.get(action as usize).map_or("?", |a| a.name.as_str());
             tokens.push(name.to_string());
         }
-        let mut head: Vec<String> = places
-            .iter()
-            .map(|&p| label(engine, p).to_string())
-            .collect();
+        let mut head: Vec<String> = places.iter().map(|&p| label(engine, p).to_string()).collect();
         if let (Some(d), Some(first)) = (dir, head.first_mut()) {
             first.push_str(dir_text(d));
         }
         let mut text = head.join(",");
         if let Some(sow) = sow_of(engine, before, action) {
             if sow.order_chosen && kinds(engine) > 1 {
-                let full = if sow.relay.is_none() {
-                    full_drops(engine, mover, sow, lift, &chosen)
-                } else {
-                    None
-                };
+                let full = if sow.relay.is_none() { full_drops(engine, mover, sow, lift, &chosen) } else { None };
                 let drops = full.unwrap_or(chosen);
                 if !drops.is_empty() {
                     text.push(':');
@@ -498,21 +414,11 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
     }
     if !captures.is_empty() {
         tokens.push("x".to_string());
-        tokens.extend(
-            captures
-                .iter()
-                .map(|&(p, k)| format!("{}{}", label(engine, p), symbol(engine, k))),
-        );
+        tokens.extend(captures.iter().map(|&(p, k)| format!("{}{}", label(engine, p), symbol(engine, k))));
     }
     if !picks.is_empty() {
         tokens.push("take".to_string());
-        tokens.push(
-            picks
-                .iter()
-                .map(|&p| label(engine, p))
-                .collect::<Vec<_>>()
-                .join(","),
-        );
+        tokens.push(picks.iter().map(|&p| label(engine, p)).collect::<Vec<_>>().join(","));
     }
     tokens.extend(extra);
     tokens.join(" ")
@@ -538,11 +444,7 @@ fn start_options(engine: &Engine, st: &State) -> Vec<String> {
         .map(|mv| match mv {
             Move::Begin { action: 0, place } => label(engine, place).to_string(),
             Move::Begin { action, place } => {
-                let name = engine
-                    .phase(st)
-                    .actions
-                    .get(action as usize)
-                    .map_or("?", |a| a.name.as_str());
+                let name = engine.phase(st).actions.get(action as usize).map_or("?", |a| a.name.as_str());
                 format!("{name} {}", label(engine, place))
             }
             Move::Pass => "pass".to_string(),
@@ -562,16 +464,11 @@ pub fn parse_ply(engine: &Engine, state: &State, text: &str) -> Result<Vec<Move>
         return Err(NotationError::new("the game is over"));
     }
     if !matches!(state.stage, Stage::Start | Stage::Respond) {
-        return Err(NotationError::new(
-            "the position is in the middle of a ply; a ply is read from its start",
-        ));
+        return Err(NotationError::new("the position is in the middle of a ply; a ply is read from its start"));
     }
     let mut tokens = text.split_whitespace().peekable();
     let Some(first) = tokens.next() else {
-        return Err(NotationError::expecting(
-            "no move given",
-            start_options(engine, state),
-        ));
+        return Err(NotationError::expecting("no move given", start_options(engine, state)));
     };
     let lower = first.to_ascii_lowercase();
     let word = match lower.as_str() {
@@ -582,9 +479,7 @@ pub fn parse_ply(engine: &Engine, state: &State, text: &str) -> Result<Vec<Move>
     };
     if let Some(mv) = word {
         if let Some(extra) = tokens.next() {
-            return Err(NotationError::new(format!(
-                "unexpected `{extra}` after `{first}`"
-            )));
+            return Err(NotationError::new(format!("unexpected `{extra}` after `{first}`")));
         }
         if !legal(engine, state).contains(&mv) {
             let msg = match (state.stage, mv) {
@@ -608,17 +503,10 @@ pub fn parse_ply(engine: &Engine, state: &State, text: &str) -> Result<Vec<Move>
     let phase = engine.phase(state);
     let mut head = first;
     if find_label(engine, first).is_none() {
-        if let Some(a) = phase
-            .actions
-            .iter()
-            .position(|a| a.name.eq_ignore_ascii_case(first))
-        {
+        if let Some(a) = phase.actions.iter().position(|a| a.name.eq_ignore_ascii_case(first)) {
             ply.action = Some(a as u8);
             head = tokens.next().ok_or_else(|| {
-                NotationError::expecting(
-                    format!("`{first}` needs a place"),
-                    start_options(engine, state),
-                )
+                NotationError::expecting(format!("`{first}` needs a place"), start_options(engine, state))
             })?;
         }
     }
@@ -669,16 +557,8 @@ pub fn parse_ply(engine: &Engine, state: &State, text: &str) -> Result<Vec<Move>
 }
 
 fn not_a_place(engine: &Engine, text: &str) -> NotationError {
-    let labels: Vec<&str> = engine
-        .rules
-        .places
-        .iter()
-        .map(|p| p.label.as_str())
-        .collect();
-    let msg = format!(
-        "`{text}` is not a place on this board{}",
-        did_you_mean(text, &labels)
-    );
+    let labels: Vec<&str> = engine.rules.places.iter().map(|p| p.label.as_str()).collect();
+    let msg = format!("`{text}` is not a place on this board{}", did_you_mean(text, &labels));
     NotationError::expecting(msg, labels.iter().map(|s| s.to_string()).collect())
 }
 
@@ -693,24 +573,14 @@ fn did_you_mean(text: &str, candidates: &[&str]) -> String {
 }
 
 /// Reads the start token: `LABEL[DIR][,LABEL...][:SYMBOLS]`, or Freeling's glued `LABEL SYMBOLS`.
-fn read_head<'t>(
-    engine: &Engine,
-    state: &State,
-    ply: &mut PlyText<'t>,
-    head: &'t str,
-) -> Result<(), NotationError> {
+fn read_head<'t>(engine: &Engine, state: &State, ply: &mut PlyText<'t>, head: &'t str) -> Result<(), NotationError> {
     let (places_text, drops) = match head.split_once(':') {
         Some((a, b)) => (a, Some(b)),
         None => (head, None),
     };
     ply.drops = drops;
     let not_a_pit = |part: &str| {
-        let labels: Vec<&str> = engine
-            .rules
-            .places
-            .iter()
-            .map(|p| p.label.as_str())
-            .collect();
+        let labels: Vec<&str> = engine.rules.places.iter().map(|p| p.label.as_str()).collect();
         NotationError::expecting(
             format!("`{part}` is not a pit{}", did_you_mean(part, &labels)),
             start_options(engine, state),
@@ -786,26 +656,15 @@ impl Replay<'_> {
     }
 }
 
-fn replay(
-    engine: &Engine,
-    state: &State,
-    mut ply: PlyText<'_>,
-) -> Result<Vec<Move>, NotationError> {
+fn replay(engine: &Engine, state: &State, mut ply: PlyText<'_>) -> Result<Vec<Move>, NotationError> {
     let action = ply.action.unwrap_or(0);
     // A selection is a set (or, for `put`, a multiset): the engine takes it in board order.
     ply.places.sort_unstable();
     let Some(&place) = ply.places.first() else {
-        return Err(NotationError::expecting(
-            "no place given",
-            start_options(engine, state),
-        ));
+        return Err(NotationError::expecting("no place given", start_options(engine, state)));
     };
     let mover = state.to_move;
-    let mut r = Replay {
-        engine,
-        st: state.clone(),
-        moves: Vec::new(),
-    };
+    let mut r = Replay { engine, st: state.clone(), moves: Vec::new() };
     let begin = Move::Begin { action, place };
     let start_legal = r.legal();
     if !start_legal.contains(&begin) {
@@ -835,8 +694,7 @@ fn replay(
             chosen.extend(kinds_given);
         }
     }
-    let mut selection: std::collections::VecDeque<PlaceId> =
-        ply.places[1..].iter().copied().collect();
+    let mut selection: std::collections::VecDeque<PlaceId> = ply.places[1..].iter().copied().collect();
     ply.picks.sort_unstable();
     let mut then_picks: std::collections::VecDeque<PlaceId> = ply.picks.iter().copied().collect();
     let mut captures: Vec<String> = ply.captures.iter().map(|s| s.to_string()).collect();
@@ -849,21 +707,19 @@ fn replay(
         match r.st.stage {
             Stage::Start | Stage::Respond => break,
             Stage::Direction { .. } => {
-                let opts: Vec<String> = options
-                    .iter()
-                    .filter_map(|m| {
-                        if let Move::Direction(d) = m {
-                            Some(format!("{here}{}", dir_text(*d)))
-                        } else {
-                            None
-                        }
-                    })
-                    .collect();
+                let opts: Vec<String> =
+                    options
+                        .iter()
+                        .filter_map(|m| {
+                            if let Move::Direction(d) = m {
+                                Some(format!("{here}{}", dir_text(*d)))
+                            } else {
+                                None
+                            }
+                        })
+                        .collect();
                 let Some(d) = ply.dir else {
-                    return Err(NotationError::expecting(
-                        format!("choose a direction for {here}"),
-                        opts,
-                    ));
+                    return Err(NotationError::expecting(format!("choose a direction for {here}"), opts));
                 };
                 if !options.contains(&Move::Direction(d)) {
                     return Err(NotationError::expecting(
@@ -877,20 +733,10 @@ fn replay(
             Stage::Drop { .. } => {
                 let opts: Vec<String> = options
                     .iter()
-                    .filter_map(|m| {
-                        if let Move::Drop(k) = m {
-                            Some(symbol(engine, *k).to_string())
-                        } else {
-                            None
-                        }
-                    })
+                    .filter_map(|m| if let Move::Drop(k) = m { Some(symbol(engine, *k).to_string()) } else { None })
                     .collect();
                 let Some(k) = chosen.pop_front() else {
-                    let done = r
-                        .moves
-                        .iter()
-                        .filter(|m| matches!(m, Move::Drop(_)))
-                        .count();
+                    let done = r.moves.iter().filter(|m| matches!(m, Move::Drop(_))).count();
                     let msg = if ply.drops.is_some() {
                         "more piece symbols are needed after the colon".to_string()
                     } else {
@@ -899,10 +745,7 @@ fn replay(
                             ply.dir.map_or("", dir_text)
                         )
                     };
-                    return Err(NotationError::expecting(
-                        format!("{msg} (choice {})", done + 1),
-                        opts,
-                    ));
+                    return Err(NotationError::expecting(format!("{msg} (choice {})", done + 1), opts));
                 };
                 if !options.contains(&Move::Drop(k)) {
                     return Err(NotationError::expecting(
@@ -916,11 +759,9 @@ fn replay(
                 let opts: Vec<String> = options
                     .iter()
                     .filter_map(|m| match m {
-                        Move::Take { place, kind } => Some(format!(
-                            "x {}{}",
-                            label(engine, *place),
-                            symbol(engine, *kind)
-                        )),
+                        Move::Take { place, kind } => {
+                            Some(format!("x {}{}", label(engine, *place), symbol(engine, *kind)))
+                        }
                         _ => None,
                     })
                     .collect();
@@ -935,10 +776,7 @@ fn replay(
                     }
                 }
                 let Some((i, (mv, rest))) = hit else {
-                    return Err(NotationError::expecting(
-                        format!("`{}` cannot be taken here", captures[0]),
-                        opts,
-                    ));
+                    return Err(NotationError::expecting(format!("`{}` cannot be taken here", captures[0]), opts));
                 };
                 // A token such as `D55` stands for several pieces: one is taken, `D5` stays.
                 match rest {
@@ -962,11 +800,7 @@ fn replay(
                                 }
                             })
                             .collect();
-                        let why = if place_count(engine, &r.st, p) == 0 {
-                            " (it is empty)"
-                        } else {
-                            ""
-                        };
+                        let why = if place_count(engine, &r.st, p) == 0 { " (it is empty)" } else { "" };
                         return Err(NotationError::expecting(
                             format!("pit {} cannot be taken{why}", label(engine, p)),
                             opts,
@@ -979,13 +813,7 @@ fn replay(
             Stage::Put { .. } | Stage::Offer { .. } => {
                 let opts: Vec<String> = options
                     .iter()
-                    .filter_map(|m| {
-                        if let Move::Pick(q) = m {
-                            Some(label(engine, *q).to_string())
-                        } else {
-                            None
-                        }
-                    })
+                    .filter_map(|m| if let Move::Pick(q) = m { Some(label(engine, *q).to_string()) } else { None })
                     .collect();
                 match selection.pop_front() {
                     Some(p) => {
@@ -999,10 +827,7 @@ fn replay(
                     }
                     None => {
                         if !options.contains(&Move::Stop) {
-                            return Err(NotationError::expecting(
-                                "more places must be chosen",
-                                opts,
-                            ));
+                            return Err(NotationError::expecting("more places must be chosen", opts));
                         }
                         r.apply(Move::Stop);
                     }
@@ -1015,44 +840,25 @@ fn replay(
         match sow.map(|s| s.dir) {
             Some(DirRule::Fixed(fixed)) if fixed == d => {}
             Some(DirRule::Fixed(fixed)) => {
-                return Err(NotationError::new(format!(
-                    "the direction of this sowing is fixed: {}",
-                    dir_text(fixed)
-                )))
+                return Err(NotationError::new(format!("the direction of this sowing is fixed: {}", dir_text(fixed))))
             }
-            _ => {
-                return Err(NotationError::new(format!(
-                    "`{}`: this action has no direction to choose",
-                    dir_text(d)
-                )))
-            }
+            _ => return Err(NotationError::new(format!("`{}`: this action has no direction to choose", dir_text(d)))),
         }
     }
     if !chosen.is_empty() {
         return Err(NotationError::new(format!(
             "too many piece symbols: `{}` left over",
-            chosen
-                .iter()
-                .map(|&k| symbol(engine, k))
-                .collect::<String>()
+            chosen.iter().map(|&k| symbol(engine, k)).collect::<String>()
         )));
     }
     if let Some(tok) = captures.first() {
-        return Err(NotationError::new(format!(
-            "unexpected capture `x {tok}`: nothing (more) is captured by choice"
-        )));
+        return Err(NotationError::new(format!("unexpected capture `x {tok}`: nothing (more) is captured by choice")));
     }
     if let Some(&p) = then_picks.front() {
-        return Err(NotationError::new(format!(
-            "unexpected `take {}`: no (more) pits can be taken",
-            label(engine, p)
-        )));
+        return Err(NotationError::new(format!("unexpected `take {}`: no (more) pits can be taken", label(engine, p))));
     }
     if let Some(&p) = selection.front() {
-        return Err(NotationError::new(format!(
-            "unexpected `{}`: no more places can be chosen",
-            label(engine, p)
-        )));
+        return Err(NotationError::new(format!("unexpected `{}`: no more places can be chosen", label(engine, p))));
     }
     Ok(r.moves)
 }
@@ -1066,13 +872,7 @@ fn resolve_capture(
 ) -> Result<Option<(Move, Option<String>)>, NotationError> {
     let takes: Vec<(PlaceId, u8)> = options
         .iter()
-        .filter_map(|m| {
-            if let Move::Take { place, kind } = m {
-                Some((*place, *kind))
-            } else {
-                None
-            }
-        })
+        .filter_map(|m| if let Move::Take { place, kind } = m { Some((*place, *kind)) } else { None })
         .collect();
     let mut any_reading = false;
     for (p, rest) in label_prefixes(engine, tok) {
@@ -1088,9 +888,8 @@ fn resolve_capture(
             any_reading = true;
             if let Some(&k) = ks.first() {
                 if takes.contains(&(p, k)) {
-                    let left = (ks.len() > 1).then(|| {
-                        format!("{}{}", label(engine, p), &rest[symbol(engine, k).len()..])
-                    });
+                    let left =
+                        (ks.len() > 1).then(|| format!("{}{}", label(engine, p), &rest[symbol(engine, k).len()..]));
                     return Ok(Some((Move::Take { place: p, kind: k }, left)));
                 }
             }
@@ -1099,9 +898,7 @@ fn resolve_capture(
     if let Some(ks) = symbol_run(engine, tok) {
         any_reading = true;
         if let [k] = ks.as_slice() {
-            let off_board = takes
-                .iter()
-                .find(|(p, kind)| kind == k && !engine.rules.places[*p as usize].is_pit);
+            let off_board = takes.iter().find(|(p, kind)| kind == k && !engine.rules.places[*p as usize].is_pit);
             if let Some(&(p, k)) = off_board {
                 return Ok(Some((Move::Take { place: p, kind: k }, None)));
             }
@@ -1110,22 +907,13 @@ fn resolve_capture(
     if !any_reading {
         return Err(NotationError::expecting(
             format!("`{tok}` is not a capture: write a place and a piece symbol"),
-            takes
-                .iter()
-                .map(|&(p, k)| format!("x {}{}", label(engine, p), symbol(engine, k)))
-                .collect(),
+            takes.iter().map(|&(p, k)| format!("x {}{}", label(engine, p), symbol(engine, k))).collect(),
         ));
     }
     Ok(None)
 }
 
-fn begin_error(
-    engine: &Engine,
-    st: &State,
-    action: u8,
-    place: PlaceId,
-    legal: &[Move],
-) -> NotationError {
+fn begin_error(engine: &Engine, st: &State, action: u8, place: PlaceId, legal: &[Move]) -> NotationError {
     let options = start_options(engine, st);
     let phase = engine.phase(st);
     let Some(act) = phase.actions.get(action as usize) else {
@@ -1137,10 +925,7 @@ fn begin_error(
         ActionKind::Sow(_) if !info.is_pit => format!("{l} is not a pit"),
         ActionKind::Sow(_) if place_count(engine, st, place) == 0 => format!("pit {l} is empty"),
         ActionKind::Sow(_) | ActionKind::Offer(_)
-            if st
-                .owner
-                .get(place as usize)
-                .is_some_and(|&o| o != NO_PLAYER && o != st.to_move) =>
+            if st.owner.get(place as usize).is_some_and(|&o| o != NO_PLAYER && o != st.to_move) =>
         {
             let owner = st.owner[place as usize];
             format!("pit {l} belongs to player {}", owner as u32 + 1)
@@ -1152,16 +937,9 @@ fn begin_error(
     let others: Vec<String> = legal
         .iter()
         .filter_map(|m| match m {
-            Move::Begin {
-                action: a,
-                place: p,
-            } if *p == place && *a != action => phase.actions.get(*a as usize).map(|x| {
-                if *a == 0 {
-                    l.to_string()
-                } else {
-                    format!("{} {l}", x.name)
-                }
-            }),
+            Move::Begin { action: a, place: p } if *p == place && *a != action => {
+                phase.actions.get(*a as usize).map(|x| if *a == 0 { l.to_string() } else { format!("{} {l}", x.name) })
+            }
             _ => None,
         })
         .collect();
@@ -1176,14 +954,7 @@ fn begin_error(
 /// Every complete legal ply from `state` (normally a start-of-ply state; from the middle of a ply, the rest of
 /// it), depth-first over the decisions in the engine's order, at most `limit` of them.
 pub fn enumerate_plies(engine: &Engine, state: &State, limit: usize) -> Vec<Vec<Move>> {
-    fn dfs(
-        engine: &Engine,
-        st: &State,
-        ply0: u32,
-        path: &mut Vec<Move>,
-        out: &mut Vec<Vec<Move>>,
-        limit: usize,
-    ) {
+    fn dfs(engine: &Engine, st: &State, ply0: u32, path: &mut Vec<Move>, out: &mut Vec<Vec<Move>>, limit: usize) {
         for mv in legal(engine, st) {
             if out.len() >= limit {
                 return;
@@ -1217,9 +988,7 @@ pub fn format_position(engine: &Engine, st: &State) -> String {
     let k = kinds(engine);
     let mut out: Vec<String> = Vec::new();
     for (p, info) in rules.places.iter().enumerate() {
-        let counts: Vec<u32> = (0..k)
-            .map(|i| st.counts.get(p * k + i).copied().unwrap_or(0) as u32)
-            .collect();
+        let counts: Vec<u32> = (0..k).map(|i| st.counts.get(p * k + i).copied().unwrap_or(0) as u32).collect();
         let total: u32 = counts.iter().sum();
         if total == 0 && !info.is_pit && !info.on_track {
             continue;
@@ -1228,34 +997,23 @@ pub fn format_position(engine: &Engine, st: &State) -> String {
     }
     for (p, &owner) in st.owner.iter().enumerate() {
         if rules.initial_owner.get(p) != Some(&owner) {
-            let who = if owner == NO_PLAYER {
-                "-".to_string()
-            } else {
-                (owner as u32 + 1).to_string()
-            };
+            let who = if owner == NO_PLAYER { "-".to_string() } else { (owner as u32 + 1).to_string() };
             out.push(format!("owner({})={who}", label(engine, p as PlaceId)));
         }
     }
     out.push(format!("to_move={}", st.to_move as u32 + 1));
     if rules.phases.len() > 1 {
-        let name = rules
-            .phases
-            .get(st.phase as usize)
-            .map_or_else(|| (st.phase as u32 + 1).to_string(), |ph| ph.name.clone());
+        let name =
+            rules.phases.get(st.phase as usize).map_or_else(|| (st.phase as u32 + 1).to_string(), |ph| ph.name.clone());
         out.push(format!("phase={name}"));
     }
     if st.eliminated != 0 {
-        let list: Vec<String> = (0..8)
-            .filter(|p| st.eliminated & (1 << p) != 0)
-            .map(|p| (p + 1).to_string())
-            .collect();
+        let list: Vec<String> = (0..8).filter(|p| st.eliminated & (1 << p) != 0).map(|p| (p + 1).to_string()).collect();
         out.push(format!("eliminated={}", list.join(",")));
     }
     if st.stage == Stage::Respond && st.offered != 0 {
-        let list: Vec<&str> = (0..64)
-            .filter(|p| st.offered & (1u64 << p) != 0)
-            .map(|p| label(engine, p as PlaceId))
-            .collect();
+        let list: Vec<&str> =
+            (0..64).filter(|p| st.offered & (1u64 << p) != 0).map(|p| label(engine, p as PlaceId)).collect();
         out.push(format!("offered={}", list.join(",")));
     }
     out.join(" ")
@@ -1265,11 +1023,7 @@ fn place_entry(engine: &Engine, info: &crate::ir::PlaceInfo, counts: &[u32]) -> 
     let label = info.label.as_str();
     if counts.len() == 1 {
         let glue = info.is_pit && label.chars().last().is_some_and(|c| c.is_alphabetic());
-        return if glue {
-            format!("{label}{}", counts[0])
-        } else {
-            format!("{label}={}", counts[0])
-        };
+        return if glue { format!("{label}{}", counts[0]) } else { format!("{label}={}", counts[0]) };
     }
     let items: Vec<String> = counts
         .iter()
@@ -1287,12 +1041,8 @@ fn place_entry(engine: &Engine, info: &crate::ir::PlaceInfo, counts: &[u32]) -> 
     if items.is_empty() {
         return format!("{label}=-");
     }
-    let simple = engine
-        .rules
-        .kinds
-        .iter()
-        .all(|k| k.symbol.chars().count() == 1)
-        && items.iter().all(|i| !i.contains('*'));
+    let simple =
+        engine.rules.kinds.iter().all(|k| k.symbol.chars().count() == 1) && items.iter().all(|i| !i.contains('*'));
     format!("{label}={}", items.join(if simple { "" } else { " " }))
 }
 
@@ -1351,15 +1101,9 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
                     continue;
                 }
                 "phase" => {
-                    let by_name = rules
-                        .phases
-                        .iter()
-                        .position(|ph| ph.name.eq_ignore_ascii_case(value));
-                    let by_number = value
-                        .parse::<usize>()
-                        .ok()
-                        .filter(|&n| (1..=rules.phases.len()).contains(&n))
-                        .map(|n| n - 1);
+                    let by_name = rules.phases.iter().position(|ph| ph.name.eq_ignore_ascii_case(value));
+                    let by_number =
+                        value.parse::<usize>().ok().filter(|&n| (1..=rules.phases.len()).contains(&n)).map(|n| n - 1);
                     let Some(ph) = by_name.or(by_number) else {
                         return Err(NotationError::expecting(
                             format!("`{value}` is not a phase of this game"),
@@ -1387,11 +1131,7 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
                     for l in value.split(',').filter(|s| !s.is_empty()) {
                         match find_label(engine, l) {
                             Some(p) if (p as usize) < rules.n_pits && p < 64 => bits |= 1 << p,
-                            Some(_) => {
-                                return Err(NotationError::new(format!(
-                                    "only pits can be offered, not {l}"
-                                )))
-                            }
+                            Some(_) => return Err(NotationError::new(format!("only pits can be offered, not {l}"))),
                             None => return Err(not_a_place(engine, l)),
                         }
                     }
@@ -1405,9 +1145,7 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
                 let l = &key[6..key.len() - 1];
                 let p = find_label(engine, l).ok_or_else(|| not_a_place(engine, l))?;
                 if (p as usize) >= rules.n_pits {
-                    return Err(NotationError::new(format!(
-                        "only a pit's owner can be set, and {l} is not a pit"
-                    )));
+                    return Err(NotationError::new(format!("only a pit's owner can be set, and {l} is not a pit")));
                 }
                 st.owner[p as usize] = match value {
                     "-" | "0" | "none" => NO_PLAYER,
@@ -1419,22 +1157,14 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
             let p = match find_label(engine, key) {
                 Some(p) => p as usize,
                 None => {
-                    let mut names: Vec<String> =
-                        rules.places.iter().map(|p| p.label.clone()).collect();
-                    names.extend(
-                        ["to_move", "phase", "owner(PIT)", "eliminated", "offered"]
-                            .map(String::from),
-                    );
+                    let mut names: Vec<String> = rules.places.iter().map(|p| p.label.clone()).collect();
+                    names.extend(["to_move", "phase", "owner(PIT)", "eliminated", "offered"].map(String::from));
                     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-                    let msg = format!(
-                        "`{key}` is not a place or a setting{}",
-                        did_you_mean(key, &refs)
-                    );
+                    let msg = format!("`{key}` is not a place or a setting{}", did_you_mean(key, &refs));
                     return Err(NotationError::expecting(msg, names));
                 }
             };
-            let c =
-                parse_contents(engine, value).ok_or_else(|| contents_error(engine, key, value))?;
+            let c = parse_contents(engine, value).ok_or_else(|| contents_error(engine, key, value))?;
             set_place(engine, &mut counts, &mut given, p, &c, key)?;
             last_place = Some(p);
             continue;
@@ -1446,14 +1176,7 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
                 continue;
             }
             if let Some(c) = parse_contents(engine, rest) {
-                set_place(
-                    engine,
-                    &mut counts,
-                    &mut given,
-                    p as usize,
-                    &c,
-                    label(engine, p),
-                )?;
+                set_place(engine, &mut counts, &mut given, p as usize, &c, label(engine, p))?;
                 last_place = Some(p as usize);
                 done = true;
                 break;
@@ -1491,10 +1214,7 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
         })?;
     }
     if st.eliminated & 1u8.checked_shl(st.to_move as u32).unwrap_or(0) != 0 {
-        return Err(NotationError::new(format!(
-            "player {} is to move but eliminated",
-            st.to_move as u32 + 1
-        )));
+        return Err(NotationError::new(format!("player {} is to move but eliminated", st.to_move as u32 + 1)));
     }
     if !phase_given {
         advance_phase(engine, &mut st);
@@ -1522,15 +1242,9 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
 
 fn contents_error(engine: &Engine, place: &str, value: &str) -> NotationError {
     if kinds(engine) == 1 {
-        NotationError::expecting(
-            format!("`{value}` is not a number of pieces for {place}"),
-            vec![format!("{place}=4")],
-        )
+        NotationError::expecting(format!("`{value}` is not a number of pieces for {place}"), vec![format!("{place}=4")])
     } else {
-        NotationError::expecting(
-            format!("`{value}` is not a run of piece symbols for {place}"),
-            all_symbols(engine),
-        )
+        NotationError::expecting(format!("`{value}` is not a run of piece symbols for {place}"), all_symbols(engine))
     }
 }
 
@@ -1598,10 +1312,7 @@ fn parse_json(engine: &Engine, text: &str) -> Result<State, NotationError> {
         }
     }
     if st.phase as usize >= rules.phases.len() {
-        return Err(NotationError::new(format!(
-            "the position's JSON does not fit this game: no phase {}",
-            st.phase
-        )));
+        return Err(NotationError::new(format!("the position's JSON does not fit this game: no phase {}", st.phase)));
     }
     if st.to_move >= rules.players {
         return Err(NotationError::new(format!(
@@ -1611,9 +1322,7 @@ fn parse_json(engine: &Engine, text: &str) -> Result<State, NotationError> {
     }
     let positions = [st.origin, st.last, st.cursor];
     if positions.iter().any(|&p| p as usize >= places) {
-        return Err(NotationError::new(
-            "the position's JSON does not fit this game: a place index is out of range",
-        ));
+        return Err(NotationError::new("the position's JSON does not fit this game: a place index is out of range"));
     }
     Ok(st)
 }

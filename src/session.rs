@@ -131,7 +131,9 @@ impl fmt::Display for SessionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SessionError::Usage(m) | SessionError::Illegal(m) | SessionError::File(m) => f.write_str(m),
-            SessionError::GameOver => f.write_str("the game is over: `new` starts another, `undo` takes back the last move"),
+            SessionError::GameOver => {
+                f.write_str("the game is over: `new` starts another, `undo` takes back the last move")
+            }
         }
     }
 }
@@ -203,7 +205,13 @@ impl Output {
 
 impl Session {
     /// A new game. `seats[i]` plays seat i+1; seats beyond the list are human.
-    pub fn new(engine: Engine, rules_path: &str, source: &str, seats: Vec<Seat>, seed: u64) -> Result<Session, SessionError> {
+    pub fn new(
+        engine: Engine,
+        rules_path: &str,
+        source: &str,
+        seats: Vec<Seat>,
+        seed: u64,
+    ) -> Result<Session, SessionError> {
         let mut seats = seats;
         seats.resize(engine.rules.players as usize, Seat::Human);
         let mut rng = SmallRng::seed_from_u64(seed);
@@ -211,7 +219,9 @@ impl Session {
         for seat in &seats {
             computers.push(match seat {
                 Seat::Human => None,
-                Seat::Computer(kind) => Some(kind.player(&engine, &mut rng).map_err(|e| SessionError::Usage(e.to_string()))?),
+                Seat::Computer(kind) => {
+                    Some(kind.player(&engine, &mut rng).map_err(|e| SessionError::Usage(e.to_string()))?)
+                }
             });
         }
         let state = engine.initial_state();
@@ -271,7 +281,9 @@ impl Session {
                 Ok(Output::moved("turn cancelled"))
             }
             Command::Save(path) => self.save(&path).map(|_| Output::text(format!("saved to {}", path.display()))),
-            Command::Load(path) => self.load(&path).map(|n| Output::moved(format!("loaded {} ({n} plies)", path.display()))),
+            Command::Load(path) => {
+                self.load(&path).map(|n| Output::moved(format!("loaded {} ({n} plies)", path.display())))
+            }
             Command::New => {
                 self.restart();
                 Ok(Output::moved("new game"))
@@ -286,7 +298,9 @@ impl Session {
         let mut out = Vec::new();
         while !self.is_over() && !self.human_to_move() {
             let mover = self.state.to_move;
-            let Some(text) = self.computer_ply() else { break };
+            let Some(text) = self.computer_ply() else {
+                break;
+            };
             out.push(format!("player {} ({}) plays {text}", mover + 1, self.seats[mover as usize]));
         }
         out
@@ -426,7 +440,11 @@ impl Session {
             let options = self.decision_options();
             return match options.get(n - 1) {
                 Some(&(_, mv)) => self.decide(mv),
-                None => Err(SessionError::Usage(format!("there are {} choices; pick 1 to {}", options.len(), options.len()))),
+                None => Err(SessionError::Usage(format!(
+                    "there are {} choices; pick 1 to {}",
+                    options.len(),
+                    options.len()
+                ))),
             };
         }
         if self.listing.is_empty() {
@@ -515,7 +533,9 @@ impl Session {
             Move::Direction(crate::ir::Dir::Cw) => "cw".into(),
             Move::Direction(crate::ir::Dir::Ccw) => "ccw".into(),
             Move::Drop(k) => rules.kinds.get(k as usize).map_or("?".into(), |k| k.symbol.clone()),
-            Move::Take { place: p, kind } => format!("{}{}", place(p), rules.kinds.get(kind as usize).map_or("?", |k| k.symbol.as_str())),
+            Move::Take { place: p, kind } => {
+                format!("{}{}", place(p), rules.kinds.get(kind as usize).map_or("?", |k| k.symbol.as_str()))
+            }
             Move::Pick(p) => place(p),
             Move::Stop => "stop".into(),
         }
@@ -631,13 +651,16 @@ impl Session {
             seats: self.seats.iter().map(|s| s.to_string()).collect(),
             moves: self.history(),
         };
-        let json = serde_json::to_string_pretty(&file).map_err(|e| SessionError::File(format!("cannot write the game: {e}")))?;
-        std::fs::write(path, json + "\n").map_err(|e| SessionError::File(format!("cannot write {}: {e}", path.display())))
+        let json = serde_json::to_string_pretty(&file)
+            .map_err(|e| SessionError::File(format!("cannot write the game: {e}")))?;
+        std::fs::write(path, json + "\n")
+            .map_err(|e| SessionError::File(format!("cannot write {}: {e}", path.display())))
     }
 
     /// Loads a saved game of these same rules, replacing the game in progress only if it all replays.
     fn load(&mut self, path: &Path) -> Result<usize, SessionError> {
-        let text = std::fs::read_to_string(path).map_err(|e| SessionError::File(format!("cannot read {}: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| SessionError::File(format!("cannot read {}: {e}", path.display())))?;
         let file = parse_save(&text).map_err(|e| SessionError::File(format!("{}: {e}", path.display())))?;
         if file.rules_hash != self.rules_hash {
             return Err(SessionError::File(format!(
@@ -658,7 +681,8 @@ impl Session {
                 file.players
             )));
         }
-        let records = replay(&self.engine, &file.moves).map_err(|e| SessionError::File(format!("{}: {e}", path.display())))?;
+        let records =
+            replay(&self.engine, &file.moves).map_err(|e| SessionError::File(format!("{}: {e}", path.display())))?;
         self.restart();
         if let Some(last) = records.last() {
             let mut state = last.before.clone();
@@ -692,7 +716,8 @@ fn replay(engine: &Engine, moves: &[String]) -> Result<Vec<PlyRecord>, String> {
     let mut state = engine.initial_state();
     let mut records = Vec::new();
     for (i, text) in moves.iter().enumerate() {
-        let moves = parse_ply(engine, &state, text).map_err(|e| format!("ply {} (`{text}`) cannot be played: {e}", i + 1))?;
+        let moves =
+            parse_ply(engine, &state, text).map_err(|e| format!("ply {} (`{text}`) cannot be played: {e}", i + 1))?;
         let before = state.clone();
         for &mv in &moves {
             engine.apply(&mut state, mv).map_err(|e| format!("ply {} (`{text}`): {e}", i + 1))?;
@@ -716,7 +741,8 @@ fn numbered(items: &[String]) -> String {
     items.iter().enumerate().map(|(i, s)| format!("{:>3}. {s}", i + 1)).collect::<Vec<_>>().join("\n")
 }
 
-const COMMANDS: &[&str] = &["moves", "undo", "redo", "show", "rules", "hint", "ai", "cancel", "save", "load", "new", "help", "quit"];
+const COMMANDS: &[&str] =
+    &["moves", "undo", "redo", "show", "rules", "hint", "ai", "cancel", "save", "load", "new", "help", "quit"];
 
 const HELP: &str = "\
 Type a move in notation, or one of these commands:

@@ -74,7 +74,9 @@ pub struct SolveOptions {
 /// particular pit.
 pub fn ring_symmetric(engine: &Engine) -> bool {
     let rules = &engine.rules;
-    if !matches!(rules.shape, Shape::Ring { .. }) || rules.initial_owner.iter().take(rules.n_pits).any(|&o| o != NO_PLAYER) {
+    if !matches!(rules.shape, Shape::Ring { .. })
+        || rules.initial_owner.iter().take(rules.n_pits).any(|&o| o != NO_PLAYER)
+    {
         return false;
     }
     let phases_ok = rules.phases.iter().all(|ph| {
@@ -109,7 +111,13 @@ impl Keys {
                 // The least of the 2n images of the pits, then the other places as they are. An image is
                 // (reflect, rotation); its i-th pit is `pit(image, i)`. Images are compared lazily.
                 let pits = &st.counts[..n * kinds];
-                let pit = |(reflect, r): (bool, usize), i: usize| if reflect { (r + n - i) % n } else { (r + i) % n };
+                let pit = |(reflect, r): (bool, usize), i: usize| {
+                    if reflect {
+                        (r + n - i) % n
+                    } else {
+                        (r + i) % n
+                    }
+                };
                 let mut best = (false, 0);
                 for image in (1..n).map(|r| (false, r)).chain((0..n).map(|r| (true, r))) {
                     'cmp: for i in 0..n {
@@ -171,7 +179,8 @@ pub fn solve(engine: &Engine, start: &State, max_states: usize) -> SolveResult {
 
 /// [`solve`] with options: merging symmetric positions, when the game allows it.
 pub fn solve_with(engine: &Engine, start: &State, options: &SolveOptions) -> SolveResult {
-    let ring = (options.symmetry == Symmetry::Ring && ring_symmetric(engine)).then_some((engine.rules.n_pits, engine.kinds()));
+    let ring =
+        (options.symmetry == Symmetry::Ring && ring_symmetric(engine)).then_some((engine.rules.n_pits, engine.kinds()));
     let mut s = Search {
         engine,
         keys: Keys { ring },

@@ -20,18 +20,25 @@ pub fn summarize(engine: &Engine) -> String {
     let _ = writeln!(out, "\nPlayers: {}. Board: {}.", r.players, p.board());
     let _ = writeln!(out, "Pieces: {}; {} in all.", p.pieces(), r.total_pieces);
     for phase in &r.phases {
-        let title = if r.phases.len() > 1 { format!("\nPhase {}:", phase.name) } else { "\nOn your turn, one of:".to_string() };
+        let title =
+            if r.phases.len() > 1 { format!("\nPhase {}:", phase.name) } else { "\nOn your turn, one of:".to_string() };
         let _ = writeln!(out, "{title}");
         for action in &phase.actions {
             let _ = writeln!(out, "{}", p.action(action));
         }
         if let Some(pass) = &phase.pass {
-            let names: Vec<&str> = pass.unless.iter().filter_map(|&i| phase.actions.get(i as usize).map(|a| a.name.as_str())).collect();
+            let names: Vec<&str> =
+                pass.unless.iter().filter_map(|&i| phase.actions.get(i as usize).map(|a| a.name.as_str())).collect();
             let _ = writeln!(out, "  - pass, only when you cannot {}", names.join(" or "));
         }
         if let Some(m) = &phase.must {
             let otherwise = if m.otherwise_end { "the game ends" } else { "any move is allowed" };
-            let _ = writeln!(out, "  You must leave {} when {}; if you cannot, {otherwise}.", p.cond(&m.after), p.cond(&m.when));
+            let _ = writeln!(
+                out,
+                "  You must leave {} when {}; if you cannot, {otherwise}.",
+                p.cond(&m.after),
+                p.cond(&m.when)
+            );
         }
         if let Some(u) = &phase.until {
             let _ = writeln!(out, "  The phase ends when {}.", p.cond(u));
@@ -84,7 +91,13 @@ pub fn dump(rules: &Rules) -> String {
             let _ = writeln!(out, "  pass unless actions {:?}", pass.unless);
         }
         if let Some(m) = &phase.must {
-            let _ = writeln!(out, "  must {} when {} else {}", p.cond(&m.after), p.cond(&m.when), if m.otherwise_end { "end" } else { "any" });
+            let _ = writeln!(
+                out,
+                "  must {} when {} else {}",
+                p.cond(&m.after),
+                p.cond(&m.when),
+                if m.otherwise_end { "end" } else { "any" }
+            );
         }
         if let Some(u) = &phase.until {
             let _ = writeln!(out, "  until {}", p.cond(u));
@@ -122,7 +135,8 @@ impl Printer<'_> {
         kinds
             .iter()
             .map(|k| {
-                let value = if k.value != 1 && k.owner == NO_PLAYER { format!(" worth {}", k.value) } else { String::new() };
+                let value =
+                    if k.value != 1 && k.owner == NO_PLAYER { format!(" worth {}", k.value) } else { String::new() };
                 let owner = if k.owner != NO_PLAYER { format!(" of player {}", k.owner + 1) } else { String::new() };
                 format!("{} \"{}\"{value}{owner}", k.name, k.symbol)
             })
@@ -156,10 +170,18 @@ impl Printer<'_> {
                     DirRule::Fixed(Dir::Cw) => "clockwise",
                     DirRule::Choose => "either way, as the mover chooses",
                 };
-                let filter = if matches!(s.filter, Cond::True) { String::new() } else { format!(" where {}", self.cond(&s.filter)) };
+                let filter = if matches!(s.filter, Cond::True) {
+                    String::new()
+                } else {
+                    format!(" where {}", self.cond(&s.filter))
+                };
                 let _ = write!(out, "  - {}: sow from {}{filter}, {dir}", action.name, self.set(&s.from));
                 if s.order_chosen {
-                    out.push_str(if s.last_own { ", in an order the mover chooses with his own colour last" } else { ", in an order the mover chooses" });
+                    out.push_str(if s.last_own {
+                        ", in an order the mover chooses with his own colour last"
+                    } else {
+                        ", in an order the mover chooses"
+                    });
                 }
                 if s.skip_origin {
                     out.push_str(", skipping the pit sown from");
@@ -190,7 +212,13 @@ impl Printer<'_> {
                 }
                 if let Some(t) = &s.then {
                     let how = if t.must { "must" } else { "may" };
-                    let _ = write!(out, "\n      afterwards the mover {how} take the pits of {} where {} to {}", self.set(&t.set), self.cond(&t.filter), self.place(&t.to));
+                    let _ = write!(
+                        out,
+                        "\n      afterwards the mover {how} take the pits of {} where {} to {}",
+                        self.set(&t.set),
+                        self.cond(&t.filter),
+                        self.place(&t.to)
+                    );
                 }
             }
             ActionKind::Put(put) => {
@@ -200,7 +228,11 @@ impl Printer<'_> {
                     (a, None) => format!(", {a} or more times"),
                     (a, Some(b)) => format!(", {a} to {b} times"),
                 };
-                let filter = if matches!(put.filter, Cond::True) { String::new() } else { format!(" where {}", self.cond(&put.filter)) };
+                let filter = if matches!(put.filter, Cond::True) {
+                    String::new()
+                } else {
+                    format!(" where {}", self.cond(&put.filter))
+                };
                 let _ = write!(
                     out,
                     "  - {}: put {} {} from {} into {}{filter}{times}",
@@ -213,7 +245,15 @@ impl Printer<'_> {
             }
             ActionKind::Offer(o) => {
                 let requires: Vec<String> = o.requires.iter().map(|c| self.cond(c)).collect();
-                let _ = write!(out, "  - {}: offer {} to {} of {}, keeping {}", action.name, o.min, o.max, self.set(&o.from), o.keeping);
+                let _ = write!(
+                    out,
+                    "  - {}: offer {} to {} of {}, keeping {}",
+                    action.name,
+                    o.min,
+                    o.max,
+                    self.set(&o.from),
+                    o.keeping
+                );
                 if !requires.is_empty() {
                     let _ = write!(out, ", only if {}", requires.join(" and "));
                 }
@@ -238,7 +278,8 @@ impl Printer<'_> {
             k => format!("{} ", self.kinds(k)),
         };
         let chosen = if t.chosen { "chosen " } else { "" };
-        let from: Vec<String> = t.from.iter().map(|g| g.iter().map(|s| self.set(s)).collect::<Vec<_>>().join(", ")).collect();
+        let from: Vec<String> =
+            t.from.iter().map(|g| g.iter().map(|s| self.set(s)).collect::<Vec<_>>().join(", ")).collect();
         let to = match &t.to {
             TakeTo::Place(p) => self.place(p),
             TakeTo::Each(s) => format!("each {}", self.set(s)),
@@ -255,7 +296,10 @@ impl Printer<'_> {
                 EndRule::Stuck => "The game ends when the player to move cannot move.".into(),
                 EndRule::NobodyCanMove => "The game ends when nobody can move.".into(),
                 EndRule::Draw { count, rounds } => {
-                    format!("The game is drawn after {count} {} without a capture.", if *rounds { "rounds" } else { "turns" })
+                    format!(
+                        "The game is drawn after {count} {} without a capture.",
+                        if *rounds { "rounds" } else { "turns" }
+                    )
                 }
                 EndRule::Eliminate(c) => format!("A player is out when {}.", self.cond(c)),
                 EndRule::EliminateStuck => "A player who cannot move is out.".into(),
@@ -285,8 +329,12 @@ impl Printer<'_> {
             Cond::InSet(p, s) => format!("{} in {}", self.place(p), self.set(s)),
             Cond::HereOwnedBy(who) => format!("here in pits({})", self.player(who)),
             Cond::PlaceEq(a, b, eq) => format!("{} {} {}", self.place(a), if *eq { "=" } else { "!=" }, self.place(b)),
-            Cond::PlayerEq(a, b, eq) => format!("{} {} {}", self.player(a), if *eq { "=" } else { "!=" }, self.player(b)),
-            Cond::Dropped(p, k, eq) => format!("dropped({}) {} {}", self.place(p), if *eq { "=" } else { "!=" }, self.kinds(k)),
+            Cond::PlayerEq(a, b, eq) => {
+                format!("{} {} {}", self.player(a), if *eq { "=" } else { "!=" }, self.player(b))
+            }
+            Cond::Dropped(p, k, eq) => {
+                format!("dropped({}) {} {}", self.place(p), if *eq { "=" } else { "!=" }, self.kinds(k))
+            }
             Cond::AllPits(s, c) => format!("all {}({})", self.set(s), self.cond(c)),
             Cond::AnyPits(s, c) => format!("any {}({})", self.set(s), self.cond(c)),
             Cond::AllPlayers(c) => format!("all players({})", self.cond(c)),
@@ -378,11 +426,24 @@ impl Printer<'_> {
                     .collect::<std::collections::BTreeSet<_>>()
                     .into_iter()
                     .collect();
-                let all_of_class = self.rules.kinds.iter().enumerate().filter(|(_, k)| names.contains(&k.name)).all(|(i, _)| m & (1u64 << i) != 0);
+                let all_of_class = self
+                    .rules
+                    .kinds
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, k)| names.contains(&k.name))
+                    .all(|(i, _)| m & (1u64 << i) != 0);
                 if all_of_class {
                     names.join(" or ")
                 } else {
-                    let symbols: Vec<String> = self.rules.kinds.iter().enumerate().filter(|(i, _)| m & (1u64 << i) != 0).map(|(_, k)| format!("{} {}", k.name, k.value)).collect();
+                    let symbols: Vec<String> = self
+                        .rules
+                        .kinds
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| m & (1u64 << i) != 0)
+                        .map(|(_, k)| format!("{} {}", k.name, k.value))
+                        .collect();
                     symbols.join(" or ")
                 }
             }

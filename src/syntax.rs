@@ -81,7 +81,11 @@ pub fn decode(bytes: &[u8]) -> Result<&str, SyntaxError> {
         Err(e) => e,
     };
     let at = e.valid_up_to();
-    let bad = bytes[at..].iter().take(e.error_len().unwrap_or(bytes.len() - at)).map(|b| format!("0x{b:02X}")).collect::<Vec<_>>();
+    let bad = bytes[at..]
+        .iter()
+        .take(e.error_len().unwrap_or(bytes.len() - at))
+        .map(|b| format!("0x{b:02X}"))
+        .collect::<Vec<_>>();
     let help = if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
         "this file looks like UTF-16; rule files are UTF-8 text: save it as UTF-8"
     } else {
@@ -192,7 +196,9 @@ impl Found<'_> {
 /// The token at `pos`: a word or number, a comparison, or one character.
 fn found_at(source: &str, pos: usize) -> Found<'_> {
     let rest = source.get(pos..).unwrap_or("");
-    let Some(c) = rest.chars().next() else { return Found::End };
+    let Some(c) = rest.chars().next() else {
+        return Found::End;
+    };
     if c == '\n' || c == '\r' {
         return Found::EndOfLine;
     }
@@ -224,7 +230,8 @@ fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives: &[Rule]) 
     }
     let words = expected_words(positives);
     let names_expected = ["a name", "a place", "a set of places (`pits`, `pits(mover)`, ...)", "a kind of piece"];
-    let keyword_as_name = is_keyword(found.text()) && (negatives.contains(&Rule::keyword) || words.iter().any(|w| names_expected.contains(w)));
+    let keyword_as_name = is_keyword(found.text())
+        && (negatives.contains(&Rule::keyword) || words.iter().any(|w| names_expected.contains(w)));
     let label = match (keyword_as_name, words.is_empty()) {
         (true, true) => "expected a name, found a keyword".to_string(),
         (true, false) if words.contains(&"a name") => "expected a name, found a keyword".to_string(),
@@ -238,7 +245,10 @@ fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives: &[Rule]) 
         let (labels, brace_help) = unclosed_brace(source, pos);
         // The innermost open brace is worth showing when a `}` is the likely fix: at the end of the file,
         // at a top-level keyword, or when the indentation says so.
-        let top_level = ["game", "players", "board", "place", "pieces", "setup", "turn", "phase", "score", "winner", "goal", "variant"];
+        let top_level = [
+            "game", "players", "board", "place", "pieces", "setup", "turn", "phase", "score", "winner", "goal",
+            "variant",
+        ];
         if brace_help.is_some() || matches!(found, Found::End) || top_level.contains(&found.text()) {
             related = labels;
         }
@@ -255,7 +265,10 @@ fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives: &[Rule]) 
         message = format!("unexpected `={}`", found.text());
     }
     if keyword_as_name {
-        help = Some(format!("`{}` is a keyword of the language and cannot be used as a name; choose another name", found.text()));
+        help = Some(format!(
+            "`{}` is a keyword of the language and cannot be used as a name; choose another name",
+            found.text()
+        ));
     }
     let help = help.or_else(|| hint(source, pos, positives, &words, found.text()));
     SyntaxError { code: SyntaxCode::Unexpected, message, span, label, help, related }
@@ -269,7 +282,15 @@ fn expected_words(positives: &[Rule]) -> Vec<&'static str> {
     let mut words: Vec<&str> = positives
         .iter()
         .filter_map(|r| match r {
-            Rule::about | Rule::players | Rule::setup | Rule::turn | Rule::phase | Rule::end | Rule::score | Rule::winner | Rule::goal
+            Rule::about
+            | Rule::players
+            | Rule::setup
+            | Rule::turn
+            | Rule::phase
+            | Rule::end
+            | Rule::score
+            | Rule::winner
+            | Rule::goal
                 if in_variant =>
             {
                 Some(VARIANT_ITEMS)
@@ -286,7 +307,8 @@ fn expected_words(positives: &[Rule]) -> Vec<&'static str> {
     words
 }
 
-const VARIANT_ITEMS: &str = "an item a variant can change (`about`, `players`, `setup`, `turn`, `phase`, `end`, `score`, `winner`, `goal`)";
+const VARIANT_ITEMS: &str =
+    "an item a variant can change (`about`, `players`, `setup`, `turn`, `phase`, `end`, `score`, `winner`, `goal`)";
 
 fn words_have_items(positives: &[Rule]) -> bool {
     positives.contains(&Rule::game) || positives.contains(&Rule::about)
@@ -396,7 +418,15 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::sow | Rule::put | Rule::offer | Rule::pass | Rule::must | Rule::until => {
             "an action (`sow`, `put`, `offer`, `pass`), `must`, `until` or `end`"
         }
-        Rule::from | Rule::direction | Rule::order | Rule::skip | Rule::relay | Rule::require | Rule::capture | Rule::again | Rule::then => {
+        Rule::from
+        | Rule::direction
+        | Rule::order
+        | Rule::skip
+        | Rule::relay
+        | Rule::require
+        | Rule::capture
+        | Rule::again
+        | Rule::then => {
             "a sowing rule (`from`, `direction`, `order`, `skip`, `relay`, `require`, `capture`, `again`, `then`)"
         }
         Rule::filter => "`where`",
@@ -423,7 +453,14 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::round_unit => "`rounds` or `turns`",
         Rule::cannot_move => "`cannot move`",
         Rule::tie_rule | Rule::last_mover => "`draw`, `shared` or `last mover`",
-        Rule::cond | Rule::disj | Rule::conj | Rule::neg | Rule::not_op | Rule::quant | Rule::membership | Rule::comparison => "a condition",
+        Rule::cond
+        | Rule::disj
+        | Rule::conj
+        | Rule::neg
+        | Rule::not_op
+        | Rule::quant
+        | Rule::membership
+        | Rule::comparison => "a condition",
         Rule::quant_word => "`all`, `any` or `no`",
         Rule::domain | Rule::players_word => "`players` or a set of places",
         Rule::int_set => "`{N, M, ...}`",
@@ -572,8 +609,12 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::offered => &["offered"],
         Rule::set | Rule::set_fn => &["pits", "offered"],
         Rule::place => &["here", "last", "origin", "opposite"],
-        Rule::cond | Rule::disj | Rule::conj | Rule::neg => &["not", "all", "any", "no", "count", "value", "before", "dropped", "size", "owner"],
-        Rule::term | Rule::product => &["count", "value", "before", "dropped", "size", "owner", "mover", "opponent", "player"],
+        Rule::cond | Rule::disj | Rule::conj | Rule::neg => {
+            &["not", "all", "any", "no", "count", "value", "before", "dropped", "size", "owner"]
+        }
+        Rule::term | Rule::product => {
+            &["count", "value", "before", "dropped", "size", "owner", "mover", "opponent", "player"]
+        }
         _ => token_keyword(rule).map_or(&[], |(words, _)| words),
     }
 }
@@ -582,7 +623,16 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
 fn is_token(rule: Rule) -> bool {
     matches!(
         rule,
-        Rule::colon | Rule::comma | Rule::lbrace | Rule::rbrace | Rule::lparen | Rule::rparen | Rule::dotdot | Rule::plus | Rule::star | Rule::quote
+        Rule::colon
+            | Rule::comma
+            | Rule::lbrace
+            | Rule::rbrace
+            | Rule::lparen
+            | Rule::rparen
+            | Rule::dotdot
+            | Rule::plus
+            | Rule::star
+            | Rule::quote
     ) || token_keyword(rule).is_some()
 }
 
@@ -675,7 +725,8 @@ fn build_item(pair: Pair<Rule>) -> Result<Item, SyntaxError> {
             let is_rows = shape.as_rule() == Rule::two_rows;
             let mut parts = children(shape);
             let pits = int_of(&next_pair(&mut parts, "pit count")?)?;
-            let board = if is_rows { Board::TwoRows { pits, stores: parts.next().is_some() } } else { Board::Ring { pits } };
+            let board =
+                if is_rows { Board::TwoRows { pits, stores: parts.next().is_some() } } else { Board::Ring { pits } };
             Item::Board(Spanned::new(board, span))
         }
         Rule::place_decl => {
@@ -817,7 +868,8 @@ fn build_phase_item(pair: Pair<Rule>) -> Result<PhaseItem, SyntaxError> {
         Rule::must => {
             let after = build_cond(next_pair(&mut inner, "must")?)?;
             let when = build_cond(next_pair(&mut inner, "must when")?)?;
-            let otherwise = if next_pair(&mut inner, "must else")?.as_str() == "end" { MustElse::End } else { MustElse::Any };
+            let otherwise =
+                if next_pair(&mut inner, "must else")?.as_str() == "end" { MustElse::End } else { MustElse::Any };
             PhaseItem::Must(Spanned::new(Must { after, when, otherwise }, span))
         }
         Rule::until => PhaseItem::Until(build_cond(next_pair(&mut inner, "until")?)?),
@@ -849,7 +901,8 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
         Rule::order => SowItem::Order { last_own: inner.next().is_some(), span },
         Rule::skip => {
             let what = next_pair(&mut inner, "skip")?;
-            let target = if what.as_rule() == Rule::origin { SkipTarget::Origin } else { SkipTarget::Place(build_place(what)?) };
+            let target =
+                if what.as_rule() == Rule::origin { SkipTarget::Origin } else { SkipTarget::Place(build_place(what)?) };
             SowItem::Skip(Spanned::new(target, span))
         }
         Rule::relay => SowItem::Relay(Spanned::new(build_cond(next_pair(&mut inner, "relay")?)?, span)),
@@ -909,7 +962,13 @@ fn build_filter(pair: Pair<Rule>) -> Result<Cond, SyntaxError> {
 }
 
 fn build_take(pairs: Children) -> Result<Take, SyntaxError> {
-    let mut take = Take { count: None, kind: None, chosen: false, from: Vec::new(), to: TakeTarget::Place(Spanned::new(PlaceKind::Here, Span::default())) };
+    let mut take = Take {
+        count: None,
+        kind: None,
+        chosen: false,
+        from: Vec::new(),
+        to: TakeTarget::Place(Spanned::new(PlaceKind::Here, Span::default())),
+    };
     for p in pairs {
         match p.as_rule() {
             Rule::int => take.count = Some(int_of(&p)?),
@@ -950,7 +1009,15 @@ fn build_put(pairs: Children) -> Result<Put, SyntaxError> {
         }
     }
     let missing = || SyntaxError::internal("put");
-    Ok(Put { name, count: count.ok_or_else(missing)?, kind, from: from.ok_or_else(missing)?, into: into.ok_or_else(missing)?, filter, times })
+    Ok(Put {
+        name,
+        count: count.ok_or_else(missing)?,
+        kind,
+        from: from.ok_or_else(missing)?,
+        into: into.ok_or_else(missing)?,
+        filter,
+        times,
+    })
 }
 
 /// Reads `N`, `N..`, `N..M` from a pair holding an int and an optional `range_to`.
@@ -1027,12 +1094,20 @@ fn build_end_item(pair: Pair<Rule>) -> Result<EndItem, SyntaxError> {
         }
         Rule::draw_when => {
             let count = int_of(&next_pair(&mut inner, "draw count")?)?;
-            let unit = if next_pair(&mut inner, "draw unit")?.as_str() == "rounds" { RoundUnit::Rounds } else { RoundUnit::Turns };
+            let unit = if next_pair(&mut inner, "draw unit")?.as_str() == "rounds" {
+                RoundUnit::Rounds
+            } else {
+                RoundUnit::Turns
+            };
             EndItem::Draw(Spanned::new(DrawWhen { count, unit }, span))
         }
         Rule::eliminate => {
             let what = next_pair(&mut inner, "eliminate")?;
-            let e = if what.as_rule() == Rule::cannot_move { Eliminate::CannotMove } else { Eliminate::Cond(build_cond(what)?) };
+            let e = if what.as_rule() == Rule::cannot_move {
+                Eliminate::CannotMove
+            } else {
+                Eliminate::Cond(build_cond(what)?)
+            };
             EndItem::Eliminate(Spanned::new(e, span))
         }
         Rule::sweep => {
@@ -1088,7 +1163,8 @@ fn build_cond(pair: Pair<Rule>) -> Result<Cond, SyntaxError> {
             };
             let domain_pair = next_pair(&mut inner, "domain")?;
             let first = next_pair(&mut children(domain_pair), "domain")?;
-            let domain = if first.as_rule() == Rule::players_word { Domain::Players } else { Domain::Set(build_set(first)?) };
+            let domain =
+                if first.as_rule() == Rule::players_word { Domain::Players } else { Domain::Set(build_set(first)?) };
             let body = build_cond(next_pair(&mut inner, "quantified condition")?)?;
             Ok(Spanned::new(CondKind::Quant { quant, domain, body: Box::new(body) }, span))
         }
@@ -1156,7 +1232,10 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
         Rule::before_fn => TermKind::Before(inner.next().map(build_place).transpose()?),
         Rule::dropped_fn => TermKind::Dropped(inner.next().map(build_place).transpose()?),
         Rule::size_fn => TermKind::Size(build_set(next_pair(&mut inner, "size")?)?),
-        Rule::owner_fn => TermKind::Player(Spanned::new(PlayerKind::Owner(inner.next().map(build_place).transpose()?.map(Box::new)), span)),
+        Rule::owner_fn => TermKind::Player(Spanned::new(
+            PlayerKind::Owner(inner.next().map(build_place).transpose()?.map(Box::new)),
+            span,
+        )),
         Rule::player_word => TermKind::Player(Spanned::new(player_kind(text), span)),
         Rule::place => TermKind::Place(build_place_inner(span, inner)?),
         Rule::kind_word => TermKind::Kind(if text == "own" { KindSel::Own } else { KindSel::Foreign }),

@@ -21,7 +21,10 @@ fn solo_position(engine: &Engine, pits: &[(usize, u8)]) -> State {
     for (p, n) in pits {
         assert_eq!(st.counts[p - 1], *n, "pit {p}");
     }
-    assert_eq!(st.counts[..15].iter().map(|&c| c as u32).sum::<u32>(), pits.iter().map(|&(_, n)| n as u32).sum::<u32>());
+    assert_eq!(
+        st.counts[..15].iter().map(|&c| c as u32).sum::<u32>(),
+        pits.iter().map(|&(_, n)| n as u32).sum::<u32>()
+    );
     st
 }
 

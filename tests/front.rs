@@ -64,7 +64,11 @@ fn every_variant_of_every_game_lowers() {
         let file = syntax::parse(&source).expect("the game parses");
         for variant in check::variant_names(&file) {
             if let Err(diags) = check::lower(&file, Some(&variant), None) {
-                panic!("{} {variant}:\n{}", path.display(), diag::render(&file_name(path), &source, &diags, Style::Plain));
+                panic!(
+                    "{} {variant}:\n{}",
+                    path.display(),
+                    diag::render(&file_name(path), &source, &diags, Style::Plain)
+                );
             }
         }
     });
@@ -88,7 +92,12 @@ fn diagnostics_are_well_formed() {
     insta::glob!("data/invalid/*.mancala", |path| {
         let source = read(path);
         for d in diagnostics(&source) {
-            assert!(d.code.starts_with("mancala::syntax") || d.code.starts_with("mancala::check::"), "{}: code {}", path.display(), d.code);
+            assert!(
+                d.code.starts_with("mancala::syntax") || d.code.starts_with("mancala::check::"),
+                "{}: code {}",
+                path.display(),
+                d.code
+            );
             assert!(!d.label.is_empty(), "{}: `{}` has no label", path.display(), d.message);
             assert!(d.span.start <= d.span.end && d.span.end <= source.len(), "{}: span {:?}", path.display(), d.span);
             assert_eq!(d.is_error(), d.severity == Severity::Error);
@@ -180,7 +189,10 @@ fn just_under_the_size_limit() {
     let cases = [
         ("setup lines", format!("{header}\nsetup {{\n{}}}\n", fill("  a: 1\n"))),
         ("places", format!("{header}\nsetup {{ every pit: 4 }}\n{}", numbered(&|i| format!("place p{i} shared\n")))),
-        ("variants", format!("{header}\nsetup {{ every pit: 4 }}\n{}", numbered(&|i| format!("variant \"v{i}\" {{ }}\n")))),
+        (
+            "variants",
+            format!("{header}\nsetup {{ every pit: 4 }}\n{}", numbered(&|i| format!("variant \"v{i}\" {{ }}\n"))),
+        ),
         ("a long sum", format!("{header}\nsetup {{ every pit: 4 }}\nscore 1{}", fill(" + count(captured(player))"))),
         ("junk", format!("{header}\n{}", fill("pits( ) { : 7 # \"x\n"))),
         ("comments", format!("{header}\nsetup {{ every pit: 4 }}\n{}", fill("# a comment\n"))),
@@ -199,7 +211,9 @@ fn just_under_the_size_limit() {
 /// Nesting far past the limit, in every form the grammar nests, is an error and not a stack overflow.
 #[test]
 fn deep_nesting_is_an_error() {
-    let deep = |open: &str, inner: &str, close: &str| format!("game \"x\"\ngoal {}{inner}{}\n", open.repeat(10_000), close.repeat(10_000));
+    let deep = |open: &str, inner: &str, close: &str| {
+        format!("game \"x\"\ngoal {}{inner}{}\n", open.repeat(10_000), close.repeat(10_000))
+    };
     for source in [
         deep("(", "count = 0", ")"),
         deep("not (", "count = 0", ")"),
@@ -227,7 +241,9 @@ fn runner() -> TestRunner {
 
 /// Every stage a user can reach, on one input: parse, check, and lower every variant at several player counts.
 fn run_front(source: &str) {
-    let Ok(file) = syntax::parse(source) else { return };
+    let Ok(file) = syntax::parse(source) else {
+        return;
+    };
     let diags = check::check(&file);
     let _ = diag::render("fuzz.mancala", source, &diags, Style::Plain);
     for variant in check::variant_names(&file) {
@@ -245,22 +261,155 @@ fn game_sources() -> Vec<String> {
         .collect();
     paths.sort();
     // Without comments, more mutations land on rules.
-    paths.iter().map(|p| read(p).lines().map(|l| l.split('#').next().unwrap_or("")).collect::<Vec<_>>().join("\n")).collect()
+    paths
+        .iter()
+        .map(|p| read(p).lines().map(|l| l.split('#').next().unwrap_or("")).collect::<Vec<_>>().join("\n"))
+        .collect()
 }
 
 /// The words and punctuation of the grammar, for token soups and token mutations.
 const TOKENS: &[&str] = &[
-    "game", "about", "players", "default", "board", "two_rows", "ring", "with", "stores", "place", "per", "player",
-    "shared", "pieces", "seeds", "value", "setup", "every", "turn", "phase", "sow", "from", "where", "direction",
-    "order", "choose", "last", "skip", "origin", "relay", "require", "capture", "when", "chain", "while", "cancel",
-    "again", "then", "may", "must", "take", "to", "each", "chosen", "else", "put", "into", "times", "offer", "keeping",
-    "on", "accept", "give", "pass", "cannot", "until", "end", "repetition", "stuck", "nobody", "can", "move", "draw",
-    "no", "for", "rounds", "turns", "eliminate", "sweep", "limit", "plies", "score", "winner", "most", "ties", "goal",
-    "variant", "extends", "and", "or", "not", "in", "all", "any", "backward", "forward", "both", "ccw", "cw", "own",
-    "foreign", "mover", "opponent", "here", "opposite", "count", "before", "dropped", "owner", "size", "offered",
-    "pits", "pit", "store", "captured", "cup", "gem", "stone", "supply", "a", "F", "g", "1", "15", "16", "0", "2",
-    "255", "4294967295", "4294967296", "\"x\"", "\"\"", "\"default\"", "{", "}", "(", ")", ",", ":", "..", "+", "*",
-    "=", "!=", "<", "<=", ">", ">=", "#", "\n", "\"",
+    "game",
+    "about",
+    "players",
+    "default",
+    "board",
+    "two_rows",
+    "ring",
+    "with",
+    "stores",
+    "place",
+    "per",
+    "player",
+    "shared",
+    "pieces",
+    "seeds",
+    "value",
+    "setup",
+    "every",
+    "turn",
+    "phase",
+    "sow",
+    "from",
+    "where",
+    "direction",
+    "order",
+    "choose",
+    "last",
+    "skip",
+    "origin",
+    "relay",
+    "require",
+    "capture",
+    "when",
+    "chain",
+    "while",
+    "cancel",
+    "again",
+    "then",
+    "may",
+    "must",
+    "take",
+    "to",
+    "each",
+    "chosen",
+    "else",
+    "put",
+    "into",
+    "times",
+    "offer",
+    "keeping",
+    "on",
+    "accept",
+    "give",
+    "pass",
+    "cannot",
+    "until",
+    "end",
+    "repetition",
+    "stuck",
+    "nobody",
+    "can",
+    "move",
+    "draw",
+    "no",
+    "for",
+    "rounds",
+    "turns",
+    "eliminate",
+    "sweep",
+    "limit",
+    "plies",
+    "score",
+    "winner",
+    "most",
+    "ties",
+    "goal",
+    "variant",
+    "extends",
+    "and",
+    "or",
+    "not",
+    "in",
+    "all",
+    "any",
+    "backward",
+    "forward",
+    "both",
+    "ccw",
+    "cw",
+    "own",
+    "foreign",
+    "mover",
+    "opponent",
+    "here",
+    "opposite",
+    "count",
+    "before",
+    "dropped",
+    "owner",
+    "size",
+    "offered",
+    "pits",
+    "pit",
+    "store",
+    "captured",
+    "cup",
+    "gem",
+    "stone",
+    "supply",
+    "a",
+    "F",
+    "g",
+    "1",
+    "15",
+    "16",
+    "0",
+    "2",
+    "255",
+    "4294967295",
+    "4294967296",
+    "\"x\"",
+    "\"\"",
+    "\"default\"",
+    "{",
+    "}",
+    "(",
+    ")",
+    ",",
+    ":",
+    "..",
+    "+",
+    "*",
+    "=",
+    "!=",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "#",
+    "\n",
+    "\"",
 ];
 
 /// Splits a source into tokens (words, numbers, strings, single characters) that join back to it.
@@ -340,7 +489,8 @@ fn mutate(source: &str, mutations: &[Mutation]) -> Vec<u8> {
             Mutation::SwapBytes(a, n, b) => {
                 let (a, a_end) = range(a, n);
                 let (b, b_end) = range(b, n);
-                let (first, first_end, second, second_end) = if a <= b { (a, a_end, b, b_end) } else { (b, b_end, a, a_end) };
+                let (first, first_end, second, second_end) =
+                    if a <= b { (a, a_end, b, b_end) } else { (b, b_end, a, a_end) };
                 if first_end <= second {
                     let mut out = bytes[..first].to_vec();
                     out.extend_from_slice(&bytes[second..second_end]);
@@ -366,13 +516,15 @@ fn mutate(source: &str, mutations: &[Mutation]) -> Vec<u8> {
                     Mutation::ReplaceToken(a, t) if !toks.is_empty() => toks[a % n] = TOKENS[t].to_string(),
                     Mutation::InsertToken(a, t) => toks.insert(a % (toks.len() + 1), TOKENS[t].to_string()),
                     Mutation::ReplaceNumber(a, value) => {
-                        let numbers: Vec<usize> = (0..toks.len()).filter(|&i| toks[i].starts_with(|c: char| c.is_ascii_digit())).collect();
+                        let numbers: Vec<usize> =
+                            (0..toks.len()).filter(|&i| toks[i].starts_with(|c: char| c.is_ascii_digit())).collect();
                         if !numbers.is_empty() {
                             toks[numbers[a % numbers.len()]] = value.to_string();
                         }
                     }
                     Mutation::ReplaceWord(a, t) => {
-                        let words: Vec<usize> = (0..toks.len()).filter(|&i| toks[i].starts_with(|c: char| c.is_alphabetic())).collect();
+                        let words: Vec<usize> =
+                            (0..toks.len()).filter(|&i| toks[i].starts_with(|c: char| c.is_alphabetic())).collect();
                         let word = TOKENS[t];
                         if !words.is_empty() && word.starts_with(|c: char| c.is_alphanumeric()) {
                             toks[words[a % words.len()]] = word.to_string();

@@ -104,7 +104,8 @@ fn round_trip(name: &str, players: Option<u8>, games: usize) {
                 }
                 let what = format!("{name}/{variant} game {game} ply {}", before.ply);
                 let text = format_ply(&engine, &before, &moves);
-                let back = parse_ply(&engine, &before, &text).unwrap_or_else(|e| panic!("{what}: `{text}` does not parse: {e}"));
+                let back = parse_ply(&engine, &before, &text)
+                    .unwrap_or_else(|e| panic!("{what}: `{text}` does not parse: {e}"));
                 assert_eq!(back, moves, "{what}: `{text}`");
                 plies += 1;
                 if before.ply % 9 == 0 {
@@ -257,7 +258,10 @@ fn gulek_solo_picks() {
     assert_eq!(parse_ply(&e, &st, "9cw").expect("none"), none);
     assert_eq!(format_ply(&e, &st, &none), "9cw");
     let err = parse_ply(&e, &st, "9cw take 9").expect_err("not a pair");
-    assert!(err.to_string().starts_with("pit 9 cannot be taken (it is empty); expected one of: take 1, take 5"), "{err}");
+    assert!(
+        err.to_string().starts_with("pit 9 cannot be taken (it is empty); expected one of: take 1, take 5"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -284,8 +288,10 @@ fn perlen_examples() {
 
     // Gems from the cup when the opponent's pits hold none: `x cup(2)3`, or Freeling's bare `x 3`.
     let st = parse_position(&e, "a=0 e=0 A=0 cup(2)=35 to_move=1").expect("position");
-    let expected =
-        vec![Move::Begin { action: 0, place: place(&e, "e") }, Move::Take { place: place(&e, "cup(2)"), kind: kind(&e, "3") }];
+    let expected = vec![
+        Move::Begin { action: 0, place: place(&e, "e") },
+        Move::Take { place: place(&e, "cup(2)"), kind: kind(&e, "3") },
+    ];
     assert_eq!(parse_ply(&e, &st, "e x cup(2)3").expect("cup"), expected);
     assert_eq!(parse_ply(&e, &st, "e x 3").expect("bare"), expected);
     assert_eq!(format_ply(&e, &st, &expected), "e:0 x cup(2)3");
@@ -348,7 +354,10 @@ fn error_messages() {
     assert!(err.to_string().starts_with("unexpected `d`"), "{err}");
     let err = parse_ply(&e, &st, "ccw").expect_err("c clockwise");
     assert_eq!(err.to_string(), "the direction of this sowing is fixed: ccw");
-    assert_eq!(parse_ply(&e, &st, "cccw").expect("fixed direction written out"), vec![Move::Begin { action: 0, place: place(&e, "c") }]);
+    assert_eq!(
+        parse_ply(&e, &st, "cccw").expect("fixed direction written out"),
+        vec![Move::Begin { action: 0, place: place(&e, "c") }]
+    );
     let err = parse_ply(&e, &st, "ccw2").expect_err("bad");
     assert!(err.to_string().starts_with("`ccw2` is not a pit"), "{err}");
     let err = parse_ply(&e, &st, "c:o").expect_err("no order");
@@ -400,8 +409,40 @@ fn oware_obligation_is_worked_out() {
 #[test]
 fn garbage_does_not_panic() {
     let pieces = [
-        "a", "A", "c", "7", "15", "cw", "ccw", ":", ",", "=", "*", " ", "x", "take", "0", "5", "R", "B", "RB", "cup(2)", "store(1)",
-        "owner(", ")", "to_move=", "phase=", "eliminated=", "offered=", "-", "enter", "offer", "pass", "999", "{", "é",
+        "a",
+        "A",
+        "c",
+        "7",
+        "15",
+        "cw",
+        "ccw",
+        ":",
+        ",",
+        "=",
+        "*",
+        " ",
+        "x",
+        "take",
+        "0",
+        "5",
+        "R",
+        "B",
+        "RB",
+        "cup(2)",
+        "store(1)",
+        "owner(",
+        ")",
+        "to_move=",
+        "phase=",
+        "eliminated=",
+        "offered=",
+        "-",
+        "enter",
+        "offer",
+        "pass",
+        "999",
+        "{",
+        "é",
     ];
     let mut rng = SmallRng::seed_from_u64(7);
     for name in ["kalah", "perlen", "gulek", "gore", "gulek-solo"] {

@@ -29,48 +29,28 @@ fn start() {
 fn capture_of_2_in_an_opponent_hole() {
     // 2.2 Capture: d's seed makes A 2: captured. Backward, d (emptied) stops; forward, B (3) stops.
     let e = gore();
-    scenario(
-        &e,
-        "a6 d1 A1 B3 C6 to_move=1",
-        "d",
-        "a6 b0 c0 d0 A0 B3 C6 D0 captured(1)=2 to_move=2",
-    );
+    scenario(&e, "a6 d1 A1 B3 C6 to_move=1", "d", "a6 b0 c0 d0 A0 B3 C6 D0 captured(1)=2 to_move=2");
 }
 
 #[test]
 fn capture_of_4_in_an_opponent_hole() {
     // 2.2 Capture: A becomes 4: captured. B (1) stops the forward walk.
     let e = gore();
-    scenario(
-        &e,
-        "a6 d1 A3 B1 C6 to_move=1",
-        "d",
-        "a6 b0 c0 d0 A0 B1 C6 D0 captured(1)=4 to_move=2",
-    );
+    scenario(&e, "a6 d1 A3 B1 C6 to_move=1", "d", "a6 b0 c0 d0 A0 B1 C6 D0 captured(1)=4 to_move=2");
 }
 
 #[test]
 fn no_capture_of_3() {
     // 2.2 Capture: only exactly 2 or 4.
     let e = gore();
-    scenario(
-        &e,
-        "a6 d1 A2 C6 to_move=1",
-        "d",
-        "a6 b0 c0 d0 A3 B0 C6 D0 to_move=2",
-    );
+    scenario(&e, "a6 d1 A2 C6 to_move=1", "d", "a6 b0 c0 d0 A3 B0 C6 D0 to_move=2");
 }
 
 #[test]
 fn no_capture_in_an_own_hole() {
     // 2.2 Capture: d becomes 2 but is South's own hole.
     let e = gore();
-    scenario(
-        &e,
-        "c1 d1 A6 to_move=1",
-        "c",
-        "a0 b0 c0 d2 A6 B0 C0 D0 to_move=2",
-    );
+    scenario(&e, "c1 d1 A6 to_move=1", "c", "a0 b0 c0 d2 A6 B0 C0 D0 to_move=2");
 }
 
 #[test]
@@ -80,12 +60,7 @@ fn capture_in_a_hole_the_opponent_owns_now() {
     let st = position(&e, "c1 d1 A6 owner(d)=2 to_move=1");
     // South cannot sow from d any more.
     assert_illegal(&e, &st, "d");
-    scenario(
-        &e,
-        "c1 d1 A6 owner(d)=2 to_move=1",
-        "c",
-        "a0 b0 c0 d0 A6 B0 C0 D0 captured(1)=2 owner(d)=2 to_move=2",
-    );
+    scenario(&e, "c1 d1 A6 owner(d)=2 to_move=1", "c", "a0 b0 c0 d0 A6 B0 C0 D0 captured(1)=2 owner(d)=2 to_move=2");
 }
 
 #[test]
@@ -95,12 +70,7 @@ fn chains_backward_and_forward_wrapping_into_own_holes() {
     // Forward: C (4), D (2), then round the corner to a (South's own, 2), all captured; b (5) stops.
     // 2 + 4 + 2 + 4 + 2 + 2 = 16.
     let e = gore();
-    scenario(
-        &e,
-        "a2 b5 c3 d1 A3 B1 C4 D2 to_move=1",
-        "c",
-        "a0 b5 c0 d0 A0 B0 C0 D0 captured(1)=16 to_move=2",
-    );
+    scenario(&e, "a2 b5 c3 d1 A3 B1 C4 D2 to_move=1", "c", "a0 b5 c0 d0 A0 B0 C0 D0 captured(1)=16 to_move=2");
 }
 
 #[test]
@@ -110,12 +80,7 @@ fn a_walk_round_the_board_and_a_captured_hole_stopping_the_other_walk() {
     // captured, so it is empty and stops that walk (GO-15). All 24 seeds are captured; every hole now holds
     // at most 2, so the game ends (nothing left to sweep).
     let e = gore();
-    let st = scenario(
-        &e,
-        "a20 b1 c1 d1 A1 to_move=1",
-        "a",
-        "a0 b0 c0 d0 A0 B0 C0 D0 captured(1)=24 to_move=2",
-    );
+    let st = scenario(&e, "a20 b1 c1 d1 A1 to_move=1", "a", "a0 b0 c0 d0 A0 B0 C0 D0 captured(1)=24 to_move=2");
     assert_over(&st, &[1], &[24, 0], EndReason::Condition);
 }
 
@@ -123,22 +88,14 @@ fn a_walk_round_the_board_and_a_captured_hole_stopping_the_other_walk() {
 fn eight_seeds_go_round_without_skipping_the_start_hole() {
     // GO-5: 8 seeds from a reach every other hole and the 8th falls back into a (South's own: no capture).
     let e = gore();
-    scenario(
-        &e,
-        "a8 A6 to_move=1",
-        "a",
-        "a1 b1 c1 d1 A7 B1 C1 D1 to_move=2",
-    );
+    scenario(&e, "a8 A6 to_move=1", "a", "a1 b1 c1 d1 A7 B1 C1 D1 to_move=2");
 }
 
 #[test]
 fn a_single_seed_may_be_sown() {
     // GO-11: any non-empty owned hole, even a single seed; with one, there is nothing else to do (no pass).
     let e = gore();
-    assert_eq!(
-        legal(&e, "a1 A6 B6 C6 D6 captured(1)=12 captured(2)=2 to_move=1"),
-        ["a"]
-    );
+    assert_eq!(legal(&e, "a1 A6 B6 C6 D6 captured(1)=12 captured(2)=2 to_move=1"), ["a"]);
 }
 
 // ---------------------------------------------------------------- offers
@@ -151,9 +108,7 @@ fn offer_one_to_three_holes_keeping_one() {
     let all = legal(&e, "a6 b6 c6 d6 A6 B6 C6 D6 captured(2)=18 to_move=1");
     let offers: Vec<&String> = all.iter().filter(|p| p.starts_with("offer")).collect();
     assert_eq!(offers.len(), 14, "{all:?}");
-    assert!(
-        all.contains(&"offer a,b,c".to_string()) && !all.contains(&"offer a,b,c,d".to_string())
-    );
+    assert!(all.contains(&"offer a,b,c".to_string()) && !all.contains(&"offer a,b,c,d".to_string()));
     assert_eq!(all.len(), 18);
 }
 
@@ -162,17 +117,10 @@ fn offer_only_when_the_opponent_could_pay() {
     // GO-2: North has 12 captured: offers of 1 or 2 holes only (4 + 6).
     let e = gore();
     let all = legal(&e, "a6 b6 c6 d6 A6 B6 C6 D6 captured(2)=12 to_move=1");
-    assert_eq!(
-        all.iter().filter(|p| p.starts_with("offer")).count(),
-        10,
-        "{all:?}"
-    );
+    assert_eq!(all.iter().filter(|p| p.starts_with("offer")).count(), 10, "{all:?}");
     assert!(all.iter().all(|p| p.matches(',').count() <= 1), "{all:?}");
     // With 5 he could not pay for one: no offer at all.
-    assert_eq!(
-        legal(&e, "a6 b6 c6 d6 A6 B6 C6 D6 captured(2)=5 to_move=1"),
-        ["a", "b", "c", "d"]
-    );
+    assert_eq!(legal(&e, "a6 b6 c6 d6 A6 B6 C6 D6 captured(2)=5 to_move=1"), ["a", "b", "c", "d"]);
 }
 
 #[test]
@@ -180,10 +128,7 @@ fn offer_must_keep_one_hole() {
     // GO-10: owning two holes, South may offer only one of them.
     let e = gore();
     assert_eq!(
-        legal(
-            &e,
-            "a6 b6 A6 B6 C6 D6 owner(c)=2 owner(d)=2 captured(2)=18 to_move=1"
-        ),
+        legal(&e, "a6 b6 A6 B6 C6 D6 owner(c)=2 owner(d)=2 captured(2)=18 to_move=1"),
         ["a", "b", "offer a", "offer b"]
     );
 }
@@ -204,20 +149,14 @@ fn accepted_offer_transfers_the_hole_with_six_seeds_then_the_responder_plays() {
 
     // Accept: c becomes North's and gets 6 of North's captured seeds on top of its 6.
     play(&e, &mut st, "accept");
-    assert_eq!(
-        show(&e, &st),
-        "a3 b6 c12 d6 A6 B6 C6 D6 captured(1)=4 captured(2)=2 owner(c)=2 to_move=2"
-    );
+    assert_eq!(show(&e, &st), "a3 b6 c12 d6 A6 B6 C6 D6 captured(1)=4 captured(2)=2 owner(c)=2 to_move=2");
     assert_eq!((to_move(&st), st.stage, st.ply), (2, Stage::Start, 2));
     // North's own turn: he may sow from c now (and cannot offer: South has only 4 captured).
     assert_eq!(plies(&e, &st), ["c", "A", "B", "C", "D"]);
 
     // North sows c's 12 seeds: d A B C D a b, c itself (no skip), d A B C. The last lands in C, his own.
     play(&e, &mut st, "c");
-    assert_eq!(
-        show(&e, &st),
-        "a4 b7 c1 d8 A8 B8 C8 D7 captured(1)=4 captured(2)=2 owner(c)=2 to_move=1"
-    );
+    assert_eq!(show(&e, &st), "a4 b7 c1 d8 A8 B8 C8 D7 captured(1)=4 captured(2)=2 owner(c)=2 to_move=1");
     assert_eq!(to_move(&st), 1);
 }
 
@@ -226,28 +165,16 @@ fn declined_offer_changes_nothing_then_the_responder_plays_and_may_offer() {
     // 2.2 Turn 2, GO-3, GO-14, GO-7: after a refusal the board is unchanged and North takes his normal turn,
     // which may itself be an offer.
     let e = gore();
-    let mut st = position(
-        &e,
-        "a3 b6 c6 d6 A6 B6 C6 D6 captured(1)=6 captured(2)=8 to_move=1",
-    );
+    let mut st = position(&e, "a3 b6 c6 d6 A6 B6 C6 D6 captured(1)=6 captured(2)=8 to_move=1");
     play(&e, &mut st, "offer c");
     assert_eq!(to_move(&st), 2);
     play(&e, &mut st, "decline");
-    assert_eq!(
-        show(&e, &st),
-        "a3 b6 c6 d6 A6 B6 C6 D6 captured(1)=6 captured(2)=8 to_move=2"
-    );
+    assert_eq!(show(&e, &st), "a3 b6 c6 d6 A6 B6 C6 D6 captured(1)=6 captured(2)=8 to_move=2");
     assert_eq!((to_move(&st), st.stage, st.ply), (2, Stage::Start, 2));
     let options = plies(&e, &st);
-    assert!(
-        options.contains(&"A".to_string()) && options.contains(&"offer C".to_string()),
-        "{options:?}"
-    );
+    assert!(options.contains(&"A".to_string()) && options.contains(&"offer C".to_string()), "{options:?}");
     play(&e, &mut st, "offer C");
-    assert_eq!(
-        show(&e, &st),
-        "a3 b6 c6 d6 A6 B6 C6 D6 captured(1)=6 captured(2)=8 to_move=1 offered=C"
-    );
+    assert_eq!(show(&e, &st), "a3 b6 c6 d6 A6 B6 C6 D6 captured(1)=6 captured(2)=8 to_move=1 offered=C");
     assert_eq!(to_move(&st), 1);
 }
 
@@ -260,18 +187,9 @@ fn pass_only_without_a_non_empty_owned_hole_and_offering_instead() {
     let before = "A6 B6 C6 D6 captured(1)=12 captured(2)=12 to_move=1";
     let all = legal(&e, before);
     assert!(all.contains(&"pass".to_string()), "{all:?}");
-    assert_eq!(
-        all.iter().filter(|p| p.starts_with("offer")).count(),
-        10,
-        "{all:?}"
-    );
+    assert_eq!(all.iter().filter(|p| p.starts_with("offer")).count(), 10, "{all:?}");
     assert_eq!(all.len(), 11);
-    let st = scenario(
-        &e,
-        before,
-        "pass",
-        "a0 b0 c0 d0 A6 B6 C6 D6 captured(1)=12 captured(2)=12 to_move=2",
-    );
+    let st = scenario(&e, before, "pass", "a0 b0 c0 d0 A6 B6 C6 D6 captured(1)=12 captured(2)=12 to_move=2");
     assert_not_over(&e, &st);
 }
 
@@ -279,10 +197,7 @@ fn pass_only_without_a_non_empty_owned_hole_and_offering_instead() {
 fn pass_is_the_only_move_when_no_offer_can_be_paid() {
     // 2.2 Turn 3, GO-2: nothing to sow and North has only 2 captured: pass alone.
     let e = gore();
-    assert_eq!(
-        legal(&e, "A6 B6 C6 D6 captured(1)=12 captured(2)=2 to_move=1"),
-        ["pass"]
-    );
+    assert_eq!(legal(&e, "A6 B6 C6 D6 captured(1)=12 captured(2)=2 to_move=1"), ["pass"]);
 }
 
 #[test]
@@ -328,21 +243,12 @@ fn repetition_of_offers_and_refusals_ends_the_game() {
             assert_not_over(&e, &st);
         }
     }
-    assert_eq!(
-        st.result.as_ref().map(|o| o.reason),
-        Some(EndReason::Repetition)
-    );
+    assert_eq!(st.result.as_ref().map(|o| o.reason), Some(EndReason::Repetition));
     // The sweep: South a..d 21 + 6, North A..D 24 + 6.
-    assert_eq!(
-        result(&st).map(|r| (r.0, r.1)),
-        Some((vec![2], vec![27, 30]))
-    );
+    assert_eq!(result(&st).map(|r| (r.0, r.1)), Some((vec![2], vec![27, 30])));
     assert_eq!(
         &(played, show(&e, &st)),
-        &(
-            4,
-            "a0 b0 c0 d0 A0 B0 C0 D0 captured(1)=27 captured(2)=30 to_move=1".to_string()
-        ),
+        &(4, "a0 b0 c0 d0 A0 B0 C0 D0 captured(1)=27 captured(2)=30 to_move=1".to_string()),
         "Goré: a return to the starting position ends the game (GO-13)"
     );
 }

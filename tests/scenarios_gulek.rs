@@ -45,11 +45,7 @@ fn placement_one_ball_into_any_pit() {
     );
     // The pit may already hold balls of any colour.
     play(&e, &mut st, "4");
-    assert!(
-        show(&e, &st).starts_with("1=- 2=- 3=- 4=RB 5=-"),
-        "{}",
-        show(&e, &st)
-    );
+    assert!(show(&e, &st).starts_with("1=- 2=- 3=- 4=RB 5=-"), "{}", show(&e, &st));
 }
 
 #[test]
@@ -107,10 +103,7 @@ fn the_last_ball_must_be_the_movers_colour() {
     // 1.2 Sow, GU-2: the mover orders the balls, his colour last: RBR or BRR, each way; never RRB.
     let e = gulek();
     let before = "1=B 7=RRB phase=playing to_move=1";
-    assert_eq!(
-        legal(&e, before),
-        ["7ccw:BRR", "7ccw:RBR", "7cw:BRR", "7cw:RBR"]
-    );
+    assert_eq!(legal(&e, before), ["7ccw:BRR", "7ccw:RBR", "7cw:BRR", "7cw:RBR"]);
     let st = position(&e, before);
     assert_illegal(&e, &st, "7cw:RRB");
     // A pit without a ball of his colour cannot be sown, nor a single ball.
@@ -167,18 +160,10 @@ fn parking_own_pairs_is_optional() {
     let e = gulek();
     let before = "3=RR 4=RB 7=RR 9=R 12=B phase=playing to_move=1";
     let all = legal(&e, before);
-    for ply in [
-        "7cw:RR",
-        "7cw:RR take 3",
-        "7cw:RR take 9",
-        "7cw:RR take 3,9",
-    ] {
+    for ply in ["7cw:RR", "7cw:RR take 3", "7cw:RR take 9", "7cw:RR take 3,9"] {
         assert!(all.contains(&ply.to_string()), "{ply} in {all:?}");
     }
-    assert!(
-        !all.iter().any(|p| p.contains("take 4") || p.contains(",4")),
-        "{all:?}"
-    );
+    assert!(!all.iter().any(|p| p.contains("take 4") || p.contains(",4")), "{all:?}");
     scenario(
         &e,
         before,
@@ -221,17 +206,9 @@ fn reentry_of_pairs_into_distinct_empty_pits() {
 fn no_parking_after_a_reentry() {
     // GU-4: re-entry is instead of a move: no parking on that turn, so the re-entered pairs stay on the ring.
     let e = gulek();
-    let st = position(
-        &e,
-        "1=R 2=RB 3=B 6=B 7=B furrow(1)=R*4 phase=playing to_move=1",
-    );
+    let st = position(&e, "1=R 2=RB 3=B 6=B 7=B furrow(1)=R*4 phase=playing to_move=1");
     let all = plies(&e, &st);
-    assert!(
-        all.iter()
-            .filter(|p| p.starts_with("enter"))
-            .all(|p| !p.contains("take")),
-        "{all:?}"
-    );
+    assert!(all.iter().filter(|p| p.starts_with("enter")).all(|p| !p.contains("take")), "{all:?}");
     assert_illegal(&e, &st, "enter 4,11 take 4");
 }
 
@@ -258,11 +235,7 @@ fn pass_only_when_neither_sowing_nor_reentry_is_possible() {
     );
     assert_not_over(&e, &st);
     // With a pit to sow, no pass.
-    assert_illegal(
-        &e,
-        &position(&e, "1=RR 3=B 6=BB phase=playing to_move=1"),
-        "pass",
-    );
+    assert_illegal(&e, &position(&e, "1=RR 3=B 6=BB phase=playing to_move=1"), "pass");
 }
 
 // ================================================================ Gulek: elimination and the end
@@ -313,9 +286,7 @@ fn draw_after_five_complete_rounds_without_capture() {
     // only, passes (passes count). After the 5th complete round the game is drawn, whatever the scores.
     let e = gulek();
     let mut st = position(&e, "1=RR 2=R 14=B 15=B phase=playing to_move=1");
-    let rounds = [
-        "1cw", "pass", "2cw", "pass", "3cw", "pass", "4cw", "pass", "5cw",
-    ];
+    let rounds = ["1cw", "pass", "2cw", "pass", "3cw", "pass", "4cw", "pass", "5cw"];
     play_all(&e, &mut st, &rounds);
     assert_not_over(&e, &st);
     play(&e, &mut st, "pass");
@@ -332,23 +303,13 @@ fn a_capture_resets_the_no_capture_count() {
     // A round then completes once both have played since the capture: blue's pass and red's sowing.
     let e = gulek();
     let mut st = position(&e, "1=RR 2=R 7=B 15=B phase=playing to_move=1");
-    play_all(
-        &e,
-        &mut st,
-        &["1cw", "pass", "2cw", "pass", "3cw", "pass", "4cw", "pass"],
-    );
+    play_all(&e, &mut st, &["1cw", "pass", "2cw", "pass", "3cw", "pass", "4cw", "pass"]);
     play(&e, &mut st, "5cw");
     assert_eq!(
         show(&e, &st),
         "1=- 2=- 3=- 4=- 5=- 6=RR 7=R 8=- 9=- 10=- 11=- 12=- 13=- 14=- 15=B centre=B to_move=2 phase=playing"
     );
-    play_all(
-        &e,
-        &mut st,
-        &[
-            "pass", "6cw", "pass", "7cw", "pass", "8cw", "pass", "9cw", "pass",
-        ],
-    );
+    play_all(&e, &mut st, &["pass", "6cw", "pass", "7cw", "pass", "8cw", "pass", "9cw", "pass"]);
     assert_not_over(&e, &st);
     play(&e, &mut st, "10cw");
     assert_over(&st, &[], &[3, 1], EndReason::NoCapture);
@@ -358,17 +319,8 @@ fn a_capture_resets_the_no_capture_count() {
 fn rounds_count_only_players_still_in_the_game() {
     // GU-6, GU-20: with blue out, a round is red's turn and green's.
     let e = gulek3();
-    let mut st = position(
-        &e,
-        "1=RR 2=R 14=G 15=G phase=playing eliminated=2 to_move=1",
-    );
-    play_all(
-        &e,
-        &mut st,
-        &[
-            "1cw", "pass", "2cw", "pass", "3cw", "pass", "4cw", "pass", "5cw",
-        ],
-    );
+    let mut st = position(&e, "1=RR 2=R 14=G 15=G phase=playing eliminated=2 to_move=1");
+    play_all(&e, &mut st, &["1cw", "pass", "2cw", "pass", "3cw", "pass", "4cw", "pass", "5cw"]);
     assert_not_over(&e, &st);
     play(&e, &mut st, "pass");
     assert_over(&st, &[], &[3, 0, 2], EndReason::NoCapture);
@@ -486,10 +438,7 @@ fn solo_v1_pair_removal_is_compulsory() {
     // 1.4 V1, GU-10: every pit holding exactly 2 after the move is emptied: 1 and 5.
     let e = solo(Some("v1"));
     let before = "1=2 5=2 9=3";
-    assert_eq!(
-        legal(&e, before),
-        ["1ccw", "1cw", "5ccw", "5cw", "9ccw", "9cw"]
-    );
+    assert_eq!(legal(&e, before), ["1ccw", "1cw", "5ccw", "5cw", "9ccw", "9cw"]);
     let st = scenario(
         &e,
         before,
@@ -506,12 +455,7 @@ fn solo_v2_the_last_ball_may_not_land_in_an_empty_pit() {
     let e = solo(Some("v2"));
     assert!(legal(&e, "1=2 5=2").is_empty());
     assert_eq!(legal(&e, "1=2 3=1 5=1"), ["1cw", "1cw take 3"]);
-    scenario(
-        &e,
-        "1=2 3=1 5=1",
-        "1cw",
-        "1=0 2=1 3=2 4=0 5=1 6=0 7=0 8=0 9=0 10=0 11=0 12=0 13=0 14=0 15=0 to_move=1",
-    );
+    scenario(&e, "1=2 3=1 5=1", "1cw", "1=0 2=1 3=2 4=0 5=1 6=0 7=0 8=0 9=0 10=0 11=0 12=0 13=0 14=0 15=0 to_move=1");
 }
 
 #[test]
@@ -519,16 +463,8 @@ fn solo_v2_a_pit_that_got_a_ball_earlier_in_the_sowing_is_not_empty() {
     // GU-23: 16 balls from 1 clockwise: 2..15, 1, and the last in 2, which got a ball on the first lap: legal.
     // 15 balls end in 1 itself, emptied by the lift and empty when the ball drops: illegal.
     let e = solo(Some("v2"));
-    assert_eq!(
-        legal(&e, "1=16"),
-        ["1ccw", "1ccw take 15", "1cw", "1cw take 2"]
-    );
-    scenario(
-        &e,
-        "1=16",
-        "1cw",
-        "1=1 2=2 3=1 4=1 5=1 6=1 7=1 8=1 9=1 10=1 11=1 12=1 13=1 14=1 15=1 to_move=1",
-    );
+    assert_eq!(legal(&e, "1=16"), ["1ccw", "1ccw take 15", "1cw", "1cw take 2"]);
+    scenario(&e, "1=16", "1cw", "1=1 2=2 3=1 4=1 5=1 6=1 7=1 8=1 9=1 10=1 11=1 12=1 13=1 14=1 15=1 to_move=1");
     assert!(legal(&e, "1=15").is_empty());
 }
 
@@ -563,12 +499,7 @@ fn solo_win_on_an_empty_ring() {
 fn solo_loss_when_stuck_with_balls_left() {
     // 1.4 Goal: two single balls and no move: lost.
     let e = solo(None);
-    let st = scenario(
-        &e,
-        "1=2",
-        "1cw",
-        "1=0 2=1 3=1 4=0 5=0 6=0 7=0 8=0 9=0 10=0 11=0 12=0 13=0 14=0 15=0 to_move=1",
-    );
+    let st = scenario(&e, "1=2", "1cw", "1=0 2=1 3=1 4=0 5=0 6=0 7=0 8=0 9=0 10=0 11=0 12=0 13=0 14=0 15=0 to_move=1");
     assert_over(&st, &[], &[0], EndReason::Stuck);
 }
 
@@ -609,12 +540,7 @@ fn single_stops_on_a_singleton_and_pair_removal_is_optional() {
     // 1.5, GU-11: the last ball makes 3 a pair (it held 1): the move ends; the pair may be removed.
     let e = single(None);
     assert_eq!(legal(&e, "1=2 3=1 10=1"), ["1ccw", "1cw", "1cw take 3"]);
-    scenario(
-        &e,
-        "1=2 3=1 10=1",
-        "1cw",
-        "1=0 2=1 3=2 4=0 5=0 6=0 7=0 8=0 9=0 10=1 11=0 12=0 13=0 14=0 15=0 to_move=1",
-    );
+    scenario(&e, "1=2 3=1 10=1", "1cw", "1=0 2=1 3=2 4=0 5=0 6=0 7=0 8=0 9=0 10=1 11=0 12=0 13=0 14=0 15=0 to_move=1");
     scenario(
         &e,
         "1=2 3=1 10=1",

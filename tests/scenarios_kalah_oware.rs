@@ -28,10 +28,7 @@ fn kalah_start() {
     // 4.1 K1: 4 seeds in each of the 12 pits, South moves first, any non-empty own pit.
     let e = kalah();
     let st = e.initial_state();
-    assert_eq!(
-        show(&e, &st),
-        "a4 b4 c4 d4 e4 f4 A4 B4 C4 D4 E4 F4 store(1)=0 store(2)=0 to_move=1"
-    );
+    assert_eq!(show(&e, &st), "a4 b4 c4 d4 e4 f4 A4 B4 C4 D4 E4 F4 store(1)=0 store(2)=0 to_move=1");
     assert_eq!(plies(&e, &st), ["a", "b", "c", "d", "e", "f"]);
 }
 
@@ -40,24 +37,14 @@ fn kalah_sowing_enters_own_store_and_skips_the_opponents() {
     // 4.1 K2: South's 10 seeds from f: his store, A..F, then (skipping store(2)) a, b, c.
     // The last seed lands in c, which was not empty: no capture.
     let e = kalah();
-    scenario(
-        &e,
-        "a1 c1 f10 A1 to_move=1",
-        "f",
-        "a2 b1 c2 d0 e0 f0 A2 B1 C1 D1 E1 F1 store(1)=1 store(2)=0 to_move=2",
-    );
+    scenario(&e, "a1 c1 f10 A1 to_move=1", "f", "a2 b1 c2 d0 e0 f0 A2 B1 C1 D1 E1 F1 store(1)=1 store(2)=0 to_move=2");
 }
 
 #[test]
 fn kalah_north_skips_souths_store() {
     // 4.1 K2, for North: from F into store(2), a..f, then (skipping store(1)) A, B, C.
     let e = kalah();
-    scenario(
-        &e,
-        "a1 A1 C1 F10 to_move=2",
-        "F",
-        "a2 b1 c1 d1 e1 f1 A2 B1 C2 D0 E0 F0 store(1)=0 store(2)=1 to_move=1",
-    );
+    scenario(&e, "a1 A1 C1 F10 to_move=2", "F", "a2 b1 c1 d1 e1 f1 A2 B1 C2 D0 E0 F0 store(1)=0 store(2)=1 to_move=1");
 }
 
 #[test]
@@ -65,30 +52,18 @@ fn kalah_lap_of_13_does_not_skip_the_start_pit() {
     // 4.1 K2: 13 seeds from a go round and the 13th falls back into a (no origin skip).
     // a was emptied by the lift, so it is an empty own pit: K4 captures it with F (1 seed) into the store.
     let e = kalah();
-    scenario(
-        &e,
-        "a13 A1 to_move=1",
-        "a",
-        "a0 b1 c1 d1 e1 f1 A2 B1 C1 D1 E1 F0 store(1)=3 store(2)=0 to_move=2",
-    );
+    scenario(&e, "a13 A1 to_move=1", "a", "a0 b1 c1 d1 e1 f1 A2 B1 C1 D1 E1 F0 store(1)=3 store(2)=0 to_move=2");
 }
 
 #[test]
 fn kalah_last_seed_in_own_store_moves_again_without_limit() {
     // 4.1 K3: f's seed ends in the store: South again; then e's last seed ends in the store: South again.
     let e = kalah();
-    let mut st = scenario(
-        &e,
-        "e2 f1 A1 to_move=1",
-        "f",
-        "a0 b0 c0 d0 e2 f0 A1 B0 C0 D0 E0 F0 store(1)=1 store(2)=0 to_move=1",
-    );
+    let mut st =
+        scenario(&e, "e2 f1 A1 to_move=1", "f", "a0 b0 c0 d0 e2 f0 A1 B0 C0 D0 E0 F0 store(1)=1 store(2)=0 to_move=1");
     assert_eq!(to_move(&st), 1);
     play(&e, &mut st, "e");
-    assert_eq!(
-        show(&e, &st),
-        "a0 b0 c0 d0 e0 f1 A1 B0 C0 D0 E0 F0 store(1)=2 store(2)=0 to_move=1"
-    );
+    assert_eq!(show(&e, &st), "a0 b0 c0 d0 e0 f1 A1 B0 C0 D0 E0 F0 store(1)=2 store(2)=0 to_move=1");
     assert_eq!(to_move(&st), 1);
     assert_not_over(&e, &st);
 }
@@ -97,60 +72,35 @@ fn kalah_last_seed_in_own_store_moves_again_without_limit() {
 fn kalah_last_seed_in_an_empty_opponent_pit_does_nothing() {
     // 4.1 K3/K4: f's 2 seeds: store, A. A was empty but is the opponent's: no capture, no extra turn.
     let e = kalah();
-    scenario(
-        &e,
-        "a1 f2 B1 to_move=1",
-        "f",
-        "a1 b0 c0 d0 e0 f0 A1 B1 C0 D0 E0 F0 store(1)=1 store(2)=0 to_move=2",
-    );
+    scenario(&e, "a1 f2 B1 to_move=1", "f", "a1 b0 c0 d0 e0 f0 A1 B1 C0 D0 E0 F0 store(1)=1 store(2)=0 to_move=2");
 }
 
 #[test]
 fn kalah_capture_into_empty_own_pit_with_opposite_non_empty() {
     // 4.1 K4: a's last seed lands in c, empty and South's; D opposite holds 3: 1 + 3 go to the store.
     let e = kalah();
-    scenario(
-        &e,
-        "a2 A1 D3 to_move=1",
-        "a",
-        "a0 b1 c0 d0 e0 f0 A1 B0 C0 D0 E0 F0 store(1)=4 store(2)=0 to_move=2",
-    );
+    scenario(&e, "a2 A1 D3 to_move=1", "a", "a0 b1 c0 d0 e0 f0 A1 B0 C0 D0 E0 F0 store(1)=4 store(2)=0 to_move=2");
 }
 
 #[test]
 fn kalah_no_capture_when_the_opposite_pit_is_empty() {
     // 4.1 K4: c is empty and South's, but D opposite is empty: the seed stays in c.
     let e = kalah();
-    scenario(
-        &e,
-        "a2 A1 to_move=1",
-        "a",
-        "a0 b1 c1 d0 e0 f0 A1 B0 C0 D0 E0 F0 store(1)=0 store(2)=0 to_move=2",
-    );
+    scenario(&e, "a2 A1 to_move=1", "a", "a0 b1 c1 d0 e0 f0 A1 B0 C0 D0 E0 F0 store(1)=0 store(2)=0 to_move=2");
 }
 
 #[test]
 fn kalah_empty_capture_variant_banks_the_lone_seed() {
     // 4.1 K4, variant "empty capture": the single seed is banked even though D opposite is empty.
     let e = kalah_empty_capture();
-    scenario(
-        &e,
-        "a2 A1 to_move=1",
-        "a",
-        "a0 b1 c0 d0 e0 f0 A1 B0 C0 D0 E0 F0 store(1)=1 store(2)=0 to_move=2",
-    );
+    scenario(&e, "a2 A1 to_move=1", "a", "a0 b1 c0 d0 e0 f0 A1 B0 C0 D0 E0 F0 store(1)=1 store(2)=0 to_move=2");
 }
 
 #[test]
 fn kalah_empty_capture_variant_still_takes_the_opposite_pit() {
     // 4.1 K4, variant: with D non-empty the capture is the usual one.
     let e = kalah_empty_capture();
-    scenario(
-        &e,
-        "a2 A1 D3 to_move=1",
-        "a",
-        "a0 b1 c0 d0 e0 f0 A1 B0 C0 D0 E0 F0 store(1)=4 store(2)=0 to_move=2",
-    );
+    scenario(&e, "a2 A1 D3 to_move=1", "a", "a0 b1 c0 d0 e0 f0 A1 B0 C0 D0 E0 F0 store(1)=4 store(2)=0 to_move=2");
 }
 
 #[test]
@@ -187,24 +137,14 @@ fn kalah_game_ends_when_a_capture_empties_the_opponent_and_equal_is_a_draw() {
 fn oware_twelve_seeds_skip_the_start_house() {
     // 4.2 O2: 12 seeds from a: b..f, A..F, then a is skipped and the 12th goes to b. a ends empty.
     let e = oware();
-    scenario(
-        &e,
-        "a12 B1 to_move=1",
-        "a",
-        "a0 b2 c1 d1 e1 f1 A1 B2 C1 D1 E1 F1 to_move=2",
-    );
+    scenario(&e, "a12 B1 to_move=1", "a", "a0 b2 c1 d1 e1 f1 A1 B2 C1 D1 E1 F1 to_move=2");
 }
 
 #[test]
 fn oware_no_capture_in_own_row() {
     // 4.2 O3: a's seed makes b hold 2, but b is South's own house.
     let e = oware();
-    scenario(
-        &e,
-        "a1 b1 C4 to_move=1",
-        "a",
-        "a0 b2 c0 d0 e0 f0 A0 B0 C4 D0 E0 F0 to_move=2",
-    );
+    scenario(&e, "a1 b1 C4 to_move=1", "a", "a0 b2 c0 d0 e0 f0 A0 B0 C4 D0 E0 F0 to_move=2");
 }
 
 #[test]
@@ -212,12 +152,7 @@ fn oware_capture_of_2_and_3_with_backward_chain_stopping_at_own_row() {
     // 4.2 O3: e's last seed makes B 3: captured; A (2) before it too; then f is South's own (even holding 2):
     // the chain stops. C1 and F4 keep North from a grand slam.
     let e = oware();
-    scenario(
-        &e,
-        "e3 f1 A1 B2 C1 F4 to_move=1",
-        "e",
-        "a0 b0 c0 d0 e0 f2 A0 B0 C1 D0 E0 F4 captured(1)=5 to_move=2",
-    );
+    scenario(&e, "e3 f1 A1 B2 C1 F4 to_move=1", "e", "a0 b0 c0 d0 e0 f2 A0 B0 C1 D0 E0 F4 captured(1)=5 to_move=2");
 }
 
 #[test]
@@ -225,12 +160,7 @@ fn oware_chain_stops_at_a_house_not_holding_2_or_3_and_only_goes_backward() {
     // 4.2 O3: d's last seed makes B 2: captured; A before it now holds 4: the chain stops.
     // C (2) after it is not looked at: the chain only goes backward.
     let e = oware();
-    scenario(
-        &e,
-        "d4 A3 B1 C2 F2 to_move=1",
-        "d",
-        "a0 b0 c0 d0 e1 f1 A4 B0 C2 D0 E0 F2 captured(1)=2 to_move=2",
-    );
+    scenario(&e, "d4 A3 B1 C2 F2 to_move=1", "d", "a0 b0 c0 d0 e1 f1 A4 B0 C2 D0 E0 F2 captured(1)=2 to_move=2");
 }
 
 #[test]
@@ -238,12 +168,7 @@ fn oware_north_captures_in_souths_row() {
     // 4.2 O3, for North: F's 2 seeds make a 2 and b 3; b (last) and a before it are captured: 5. F before
     // them is North's own: the chain stops.
     let e = oware();
-    scenario(
-        &e,
-        "a1 b2 c1 D5 F2 to_move=2",
-        "F",
-        "a0 b0 c1 d0 e0 f0 A0 B0 C0 D5 E0 F0 captured(2)=5 to_move=1",
-    );
+    scenario(&e, "a1 b2 c1 D5 F2 to_move=2", "F", "a0 b0 c1 d0 e0 f0 A0 B0 C0 D5 E0 F0 captured(2)=5 to_move=1");
 }
 
 #[test]
@@ -265,12 +190,7 @@ fn oware_must_feed_an_empty_opponent() {
     let before = "a3 f2 captured(1)=20 captured(2)=23 to_move=1";
     assert_eq!(legal(&e, before), ["f"]);
     assert_illegal(&e, &position(&e, before), "a");
-    let st = scenario(
-        &e,
-        before,
-        "f",
-        "a3 b0 c0 d0 e0 f0 A1 B1 C0 D0 E0 F0 captured(1)=20 captured(2)=23 to_move=2",
-    );
+    let st = scenario(&e, before, "f", "a3 b0 c0 d0 e0 f0 A1 B1 C0 D0 E0 F0 captured(1)=20 captured(2)=23 to_move=2");
     assert_not_over(&e, &st);
 }
 
@@ -309,9 +229,7 @@ fn oware_repetition_ends_the_game_and_each_side_takes_its_own_seeds() {
     // plies the position is the starting one again (the seeds are alike).
     let e = oware();
     let start = "a1 A1 captured(1)=23 captured(2)=23 to_move=1";
-    let cycle = [
-        "a", "A", "b", "B", "c", "C", "d", "D", "e", "E", "f", "F", "a",
-    ];
+    let cycle = ["a", "A", "b", "B", "c", "C", "d", "D", "e", "E", "f", "F", "a"];
     let mut st = position(&e, start);
     let mut played = 0;
     for ply in cycle {
@@ -324,22 +242,12 @@ fn oware_repetition_ends_the_game_and_each_side_takes_its_own_seeds() {
             assert_not_over(&e, &st);
         }
     }
-    assert_eq!(
-        st.result.as_ref().map(|o| o.reason),
-        Some(EndReason::Repetition)
-    );
+    assert_eq!(st.result.as_ref().map(|o| o.reason), Some(EndReason::Repetition));
     // Each side takes the seed in its own row: 24 - 24.
-    assert_eq!(
-        result(&st).map(|r| (r.0, r.1)),
-        Some((vec![], vec![24, 24]))
-    );
+    assert_eq!(result(&st).map(|r| (r.0, r.1)), Some((vec![], vec![24, 24])));
     assert_eq!(
         &(played, show(&e, &st)),
-        &(
-            12,
-            "a0 b0 c0 d0 e0 f0 A0 B0 C0 D0 E0 F0 captured(1)=24 captured(2)=24 to_move=1"
-                .to_string()
-        ),
+        &(12, "a0 b0 c0 d0 e0 f0 A0 B0 C0 D0 E0 F0 captured(1)=24 captured(2)=24 to_move=1".to_string()),
         "Oware: a return to the starting position ends the game"
     );
 }

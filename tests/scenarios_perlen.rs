@@ -19,10 +19,7 @@ fn start() {
     // 3.2 Setup, GB-6: a stone and a gem in every pit, gems 5..1 along each row; South first.
     let e = perlen();
     let st = e.initial_state();
-    assert_eq!(
-        show(&e, &st),
-        "a=05 b=04 c=03 d=02 e=01 A=05 B=04 C=03 D=02 E=01 to_move=1"
-    );
+    assert_eq!(show(&e, &st), "a=05 b=04 c=03 d=02 e=01 A=05 B=04 C=03 D=02 E=01 to_move=1");
     assert_eq!(plies(&e, &st).len(), 10, "five pits, two orders each");
 }
 
@@ -35,19 +32,9 @@ fn the_mover_chooses_the_order_and_orders_differ() {
     let before = "a=0 e=03 B=4 D=0 to_move=1";
     assert_eq!(legal(&e, before), ["a:0", "e:03", "e:30"]);
     // Gem first, stone last: the stone lands on B's lone gem 4: direct capture.
-    scenario(
-        &e,
-        before,
-        "e:30",
-        "a=0 b=- c=- d=- e=- A=3 B=0 C=- D=0 E=- cup(1)=4 to_move=2",
-    );
+    scenario(&e, before, "e:30", "a=0 b=- c=- d=- e=- A=3 B=0 C=- D=0 E=- cup(1)=4 to_move=2");
     // Stone first, gem last: the last bead is a gem, so nothing is captured.
-    scenario(
-        &e,
-        before,
-        "e:03",
-        "a=0 b=- c=- d=- e=- A=0 B=34 C=- D=0 E=- to_move=2",
-    );
+    scenario(&e, before, "e:03", "a=0 b=- c=- d=- e=- A=0 B=34 C=- D=0 E=- to_move=2");
 }
 
 #[test]
@@ -55,12 +42,7 @@ fn direct_capture_of_a_lone_gem() {
     // 3.2 Capture: d's stones go to e and A; the last lands in A (North's) holding only gem 2: it goes to South's
     // cup. The pit before, e, is South's own: no chain.
     let e = perlen();
-    scenario(
-        &e,
-        "d=00 A=2 C=1 to_move=1",
-        "d",
-        "a=- b=- c=- d=- e=0 A=0 B=- C=1 D=- E=- cup(1)=2 to_move=2",
-    );
+    scenario(&e, "d=00 A=2 C=1 to_move=1", "d", "a=- b=- c=- d=- e=0 A=0 B=- C=1 D=- E=- cup(1)=2 to_move=2");
 }
 
 #[test]
@@ -68,12 +50,7 @@ fn direct_capture_of_a_gem_sown_earlier_in_the_same_move() {
     // GB-2, GB-11, GB-14: 10 beads from e skip e on the second lap, so the 1st and the 10th both go to A.
     // Gem 3 first, nine stones after: the 10th, a stone, finds A holding just the gem 3 dropped this move.
     let e = perlen();
-    scenario(
-        &e,
-        "e=0*9 3 to_move=1",
-        "e:3000000000",
-        "a=0 b=0 c=0 d=0 e=- A=0 B=0 C=0 D=0 E=0 cup(1)=3 to_move=2",
-    );
+    scenario(&e, "e=0*9 3 to_move=1", "e:3000000000", "a=0 b=0 c=0 d=0 e=- A=0 B=0 C=0 D=0 E=0 cup(1)=3 to_move=2");
 }
 
 // ---------------------------------------------------------------- indirect capture
@@ -84,22 +61,9 @@ fn indirect_capture_chooses_a_gem_from_the_opponents_pits() {
     // North's pits: A3 (just sown there, GB-10), C4 or D2.
     let e = perlen();
     let before = "a=0 e=03 B=0 C=4 D=2 to_move=1";
-    assert_eq!(
-        legal(&e, before),
-        ["a:0", "e:03", "e:30 x A3", "e:30 x C4", "e:30 x D2"]
-    );
-    scenario(
-        &e,
-        before,
-        "e:30 x C4",
-        "a=0 b=- c=- d=- e=- A=3 B=00 C=- D=2 E=- cup(1)=4 to_move=2",
-    );
-    scenario(
-        &e,
-        before,
-        "e:30 x A3",
-        "a=0 b=- c=- d=- e=- A=- B=00 C=4 D=2 E=- cup(1)=3 to_move=2",
-    );
+    assert_eq!(legal(&e, before), ["a:0", "e:03", "e:30 x A3", "e:30 x C4", "e:30 x D2"]);
+    scenario(&e, before, "e:30 x C4", "a=0 b=- c=- d=- e=- A=3 B=00 C=- D=2 E=- cup(1)=4 to_move=2");
+    scenario(&e, before, "e:30 x A3", "a=0 b=- c=- d=- e=- A=- B=00 C=4 D=2 E=- cup(1)=3 to_move=2");
     // Freeling's own example, `e250 x B5`: gem 2 to A, gem 5 to B, the stone on C's lone stone; South takes
     // the 5 he has just dropped in B.
     scenario(
@@ -116,24 +80,14 @@ fn indirect_capture_from_the_cup_when_his_pits_hold_no_gem() {
     let e = perlen();
     let before = "a=0 e=0 A=0 cup(2)=35 to_move=1";
     assert_eq!(legal(&e, before), ["a:0", "e:0 x cup(2)3", "e:0 x cup(2)5"]);
-    scenario(
-        &e,
-        before,
-        "e:0 x cup(2)5",
-        "a=0 b=- c=- d=- e=- A=00 B=- C=- D=- E=- cup(1)=5 cup(2)=3 to_move=2",
-    );
+    scenario(&e, before, "e:0 x cup(2)5", "a=0 b=- c=- d=- e=- A=00 B=- C=- D=- E=- cup(1)=5 cup(2)=3 to_move=2");
 }
 
 #[test]
 fn indirect_capture_with_nothing_to_take_takes_nothing() {
     // 3.2 Capture: no gem in North's pits or cup: no capture.
     let e = perlen();
-    scenario(
-        &e,
-        "a=0 e=0 A=0 cup(1)=5 to_move=1",
-        "e",
-        "a=0 b=- c=- d=- e=- A=00 B=- C=- D=- E=- cup(1)=5 to_move=2",
-    );
+    scenario(&e, "a=0 e=0 A=0 cup(1)=5 to_move=1", "e", "a=0 b=- c=- d=- e=- A=00 B=- C=- D=- E=- cup(1)=5 to_move=2");
 }
 
 // ---------------------------------------------------------------- no capture
@@ -142,24 +96,14 @@ fn indirect_capture_with_nothing_to_take_takes_nothing() {
 fn no_capture_on_own_side() {
     // 3.2 Capture: the stone lands on e's lone gem, but e is South's own pit.
     let e = perlen();
-    scenario(
-        &e,
-        "d=0 e=3 A=0 to_move=1",
-        "d",
-        "a=- b=- c=- d=- e=03 A=0 B=- C=- D=- E=- to_move=2",
-    );
+    scenario(&e, "d=0 e=3 A=0 to_move=1", "d", "a=- b=- c=- d=- e=03 A=0 B=- C=- D=- E=- to_move=2");
 }
 
 #[test]
 fn no_capture_when_the_pit_held_two_beads() {
     // 3.2 Capture: A held a stone and a gem: not a lone bead.
     let e = perlen();
-    scenario(
-        &e,
-        "e=0 A=05 B=0 to_move=1",
-        "e",
-        "a=- b=- c=- d=- e=- A=005 B=0 C=- D=- E=- to_move=2",
-    );
+    scenario(&e, "e=0 A=05 B=0 to_move=1", "e", "a=- b=- c=- d=- e=- A=005 B=0 C=- D=- E=- to_move=2");
 }
 
 // ---------------------------------------------------------------- chains
@@ -197,12 +141,7 @@ fn chain_needs_a_stone_dropped_in_the_earlier_pit() {
     let e = perlen();
     let before = "e=002 A=1 B=4 C=3 D=0 to_move=1";
     assert_eq!(legal(&e, before), ["e:002", "e:020", "e:200"]);
-    scenario(
-        &e,
-        before,
-        "e:200",
-        "a=- b=- c=- d=- e=- A=12 B=0 C=0 D=0 E=- cup(1)=34 to_move=2",
-    );
+    scenario(&e, before, "e:200", "a=- b=- c=- d=- e=- A=12 B=0 C=0 D=0 E=- cup(1)=34 to_move=2");
 }
 
 #[test]
@@ -221,17 +160,8 @@ fn chain_of_indirect_captures_is_one_choice_of_gems() {
         ]
     );
     // A indirect capture of two chosen gems, written in either order, is the same move.
-    scenario(
-        &e,
-        "e=000 A=5 B=0 C=0 D=4 E=3 to_move=1",
-        "e x D4 E3",
-        &outcomes[2],
-    );
-    assert_eq!(
-        &plies(&e, &st).len(),
-        &3,
-        "Perlen: one ply per multiset of indirect captures (GB-13)"
-    );
+    scenario(&e, "e=000 A=5 B=0 C=0 D=4 E=3 to_move=1", "e x D4 E3", &outcomes[2]);
+    assert_eq!(&plies(&e, &st).len(), &3, "Perlen: one ply per multiset of indirect captures (GB-13)");
 }
 
 #[test]
@@ -244,11 +174,7 @@ fn chain_of_indirect_captures_takes_from_pits_then_from_the_cup() {
     let after = "a=- b=- c=- d=- e=- A=00 B=00 C=00 D=- E=- cup(1)=345 to_move=2";
     assert_eq!(outcomes_of_plies(&e, &st), [after]);
     scenario(&e, before, "e x cup(2)3", after);
-    assert_eq!(
-        &plies(&e, &st).len(),
-        &1,
-        "Perlen: one ply per multiset of indirect captures (GB-9, GB-13)"
-    );
+    assert_eq!(&plies(&e, &st).len(), &1, "Perlen: one ply per multiset of indirect captures (GB-9, GB-13)");
 }
 
 #[test]
@@ -263,11 +189,7 @@ fn chain_of_indirect_captures_with_two_alike_gems() {
             "a=- b=- c=- d=- e=- A=00 B=00 C=- D=5 E=- cup(1)=45 to_move=2",
         ]
     );
-    assert_eq!(
-        &plies(&e, &st).len(),
-        &2,
-        "Perlen: one ply per multiset of indirect captures (GB-13)"
-    );
+    assert_eq!(&plies(&e, &st).len(), &2, "Perlen: one ply per multiset of indirect captures (GB-13)");
 }
 
 // ---------------------------------------------------------------- origin skip
@@ -276,12 +198,7 @@ fn chain_of_indirect_captures_with_two_alike_gems() {
 fn ten_beads_skip_the_start_pit() {
     // GB-1, GB-2: ten stones from a: b..E (9 pits, no cup), then a is skipped and the 10th goes to b.
     let e = perlen();
-    scenario(
-        &e,
-        "a=0*10 E=0 to_move=1",
-        "a",
-        "a=- b=00 c=0 d=0 e=0 A=0 B=0 C=0 D=0 E=00 to_move=2",
-    );
+    scenario(&e, "a=0*10 E=0 to_move=1", "a", "a=- b=00 c=0 d=0 e=0 A=0 B=0 C=0 D=0 E=00 to_move=2");
 }
 
 // ---------------------------------------------------------------- feeding
@@ -292,12 +209,7 @@ fn must_feed_an_empty_opponent_while_gems_remain_in_pits() {
     let e = perlen();
     let before = "a=0 c=03 e=0 to_move=1";
     assert_eq!(legal(&e, before), ["e:0"]);
-    scenario(
-        &e,
-        before,
-        "e",
-        "a=0 b=- c=03 d=- e=- A=0 B=- C=- D=- E=- to_move=2",
-    );
+    scenario(&e, before, "e", "a=0 b=- c=03 d=- e=- A=0 B=- C=- D=- E=- to_move=2");
 }
 
 #[test]
@@ -307,12 +219,7 @@ fn no_feeding_duty_in_the_endgame() {
     let e = perlen();
     let before = "a=0 c=0 e=0 cup(1)=1122334 cup(2)=455 to_move=1";
     assert_eq!(legal(&e, before), ["a:0", "c:0", "e:0"]);
-    let st = scenario(
-        &e,
-        before,
-        "c",
-        "a=0 b=- c=- d=0 e=0 A=- B=- C=- D=- E=- cup(1)=1122334 cup(2)=455 to_move=2",
-    );
+    let st = scenario(&e, before, "c", "a=0 b=- c=- d=0 e=0 A=- B=- C=- D=- E=- cup(1)=1122334 cup(2)=455 to_move=2");
     assert_over(&st, &[1], &[16, 14], EndReason::Condition);
 }
 
@@ -323,12 +230,7 @@ fn feeding_impossible_allows_any_move_and_gems_left_in_pits_score_for_nobody() {
     let e = perlen();
     let before = "a=03 cup(1)=1455 cup(2)=12234 to_move=1";
     assert_eq!(legal(&e, before), ["a:03", "a:30"]);
-    let st = scenario(
-        &e,
-        before,
-        "a:30",
-        "a=- b=3 c=0 d=- e=- A=- B=- C=- D=- E=- cup(1)=1455 cup(2)=12234 to_move=2",
-    );
+    let st = scenario(&e, before, "a:30", "a=- b=3 c=0 d=- e=- A=- B=- C=- D=- E=- cup(1)=1455 cup(2)=12234 to_move=2");
     assert_over(&st, &[1], &[15, 12], EndReason::Condition);
 }
 

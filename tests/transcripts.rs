@@ -29,7 +29,12 @@ fn transcript(engine: &Engine, seed: u64) -> String {
             moves.push(mv);
         }
         if before.ply < SHOWN_PLIES {
-            out.push_str(&format!("\n{}. player {}: {}\n", before.ply + 1, before.to_move + 1, format_ply(engine, &before, &moves)));
+            out.push_str(&format!(
+                "\n{}. player {}: {}\n",
+                before.ply + 1,
+                before.to_move + 1,
+                format_ply(engine, &before, &moves)
+            ));
             out.push_str(&mancala::board::render(engine, &st, false));
         }
     }

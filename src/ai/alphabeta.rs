@@ -29,7 +29,12 @@ pub struct AlphaBeta {
 
 /// Searches `depth` decisions deep and returns the best decision (ties broken at random). Fails on a game
 /// of more than two players.
-pub fn alphabeta_choose<R: Rng + ?Sized>(engine: &Engine, st: &State, depth: u32, rng: &mut R) -> Result<Move, AiError> {
+pub fn alphabeta_choose<R: Rng + ?Sized>(
+    engine: &Engine,
+    st: &State,
+    depth: u32,
+    rng: &mut R,
+) -> Result<Move, AiError> {
     let rng = SmallRng::from_rng(rng).expect("seeding from a generator does not fail");
     Ok(AlphaBeta::new(engine, depth, rng)?.search(engine, st))
 }

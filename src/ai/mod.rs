@@ -56,7 +56,9 @@ impl fmt::Display for Budget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Budget::Playouts(n) => write!(f, "{n}"),
-            Budget::Time(d) if d.subsec_millis() == 0 && d.as_secs() > 0 => write!(f, "{}s", d.as_secs()),
+            Budget::Time(d) if d.subsec_millis() == 0 && d.as_secs() > 0 => {
+                write!(f, "{}s", d.as_secs())
+            }
             Budget::Time(d) => write!(f, "{}ms", d.as_millis()),
         }
     }
@@ -96,7 +98,9 @@ impl AiKind {
     /// Whether the player can play this game.
     pub fn check(&self, engine: &Engine) -> Result<(), AiError> {
         match self {
-            AiKind::AlphaBeta(_) if engine.rules.players > 2 => Err(AiError::TooManyPlayers { players: engine.rules.players }),
+            AiKind::AlphaBeta(_) if engine.rules.players > 2 => {
+                Err(AiError::TooManyPlayers { players: engine.rules.players })
+            }
             _ => Ok(()),
         }
     }
@@ -150,9 +154,15 @@ impl FromStr for AiKind {
             },
             "alphabeta" | "ab" | "negamax" => match arg {
                 None => Ok(AiKind::AlphaBeta(DEFAULT_DEPTH)),
-                Some(a) => a.parse::<u32>().ok().filter(|&d| (1..=64).contains(&d)).map(AiKind::AlphaBeta).ok_or_else(|| {
-                    AiError::BadBudget { kind: "alphabeta", budget: a.to_string(), expected: "a depth in decisions, 1 to 64" }
-                }),
+                Some(a) => {
+                    a.parse::<u32>().ok().filter(|&d| (1..=64).contains(&d)).map(AiKind::AlphaBeta).ok_or_else(|| {
+                        AiError::BadBudget {
+                            kind: "alphabeta",
+                            budget: a.to_string(),
+                            expected: "a depth in decisions, 1 to 64",
+                        }
+                    })
+                }
             },
             _ => Err(AiError::Unknown(s.to_string())),
         }
@@ -197,7 +207,12 @@ impl FromStr for SeatAi {
 
     fn from_str(s: &str) -> Result<SeatAi, AiError> {
         let (seat, kind) = s.split_once('=').ok_or_else(|| AiError::BadSeat(s.to_string()))?;
-        let seat: u8 = seat.trim().parse().ok().filter(|&n| (1..=8).contains(&n)).ok_or_else(|| AiError::BadSeat(s.to_string()))?;
+        let seat: u8 = seat
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&n| (1..=8).contains(&n))
+            .ok_or_else(|| AiError::BadSeat(s.to_string()))?;
         Ok(SeatAi { seat: seat - 1, kind: kind.parse()? })
     }
 }
@@ -242,7 +257,8 @@ pub(crate) fn heuristic(engine: &Engine, st: &State, me: u8) -> i64 {
     let players = engine.rules.players;
     if let Some(o) = &st.result {
         let mine = o.scores.get(me as usize).copied().unwrap_or(0) as i64;
-        let best_other = (0..players).filter(|&p| p != me).map(|p| o.scores.get(p as usize).copied().unwrap_or(0) as i64).max();
+        let best_other =
+            (0..players).filter(|&p| p != me).map(|p| o.scores.get(p as usize).copied().unwrap_or(0) as i64).max();
         let diff = mine - best_other.unwrap_or(0);
         let won = o.winners & (1 << me) != 0;
         return if won && o.winners.count_ones() == 1 {
@@ -254,7 +270,10 @@ pub(crate) fn heuristic(engine: &Engine, st: &State, me: u8) -> i64 {
         };
     }
     let mine = score_of(engine, st, me) as i64;
-    let best_other = (0..players).filter(|&p| p != me && st.eliminated & (1 << p) == 0).map(|p| score_of(engine, st, p) as i64).max();
+    let best_other = (0..players)
+        .filter(|&p| p != me && st.eliminated & (1 << p) == 0)
+        .map(|p| score_of(engine, st, p) as i64)
+        .max();
     mine - best_other.unwrap_or(0)
 }
 
@@ -334,7 +353,14 @@ pub fn greedy_choose<R: Rng + ?Sized>(engine: &Engine, st: &State, rng: &mut R) 
 }
 
 /// Plays on until ply `ply` is over, each time taking the decision with the best immediate value.
-fn finish_turn_greedily<R: Rng + ?Sized>(engine: &Engine, st: &mut State, ply: u32, me: u8, buf: &mut Vec<Move>, rng: &mut R) {
+fn finish_turn_greedily<R: Rng + ?Sized>(
+    engine: &Engine,
+    st: &mut State,
+    ply: u32,
+    me: u8,
+    buf: &mut Vec<Move>,
+    rng: &mut R,
+) {
     let mut next = st.clone();
     let mut guard = 0u32;
     while st.result.is_none() && st.ply == ply && !st.illegal && guard < 100_000 {

@@ -116,7 +116,14 @@ impl<'g> Lowerer<'g> {
         }
     }
 
-    fn error(&mut self, code: &str, message: impl Into<String>, span: Span, label: impl Into<String>, help: Option<String>) {
+    fn error(
+        &mut self,
+        code: &str,
+        message: impl Into<String>,
+        span: Span,
+        label: impl Into<String>,
+        help: Option<String>,
+    ) {
         let mut d = Diagnostic::error(code, message, span, label);
         if let Some(h) = help {
             d = d.with_help(h);
@@ -126,20 +133,32 @@ impl<'g> Lowerer<'g> {
 
     /// The player counts this game allows: (min, max, default).
     pub fn player_range(&mut self) -> (u32, u32, u32) {
-        let Some(p) = &self.game.players else { return (2, 2, 2) };
+        let Some(p) = &self.game.players else {
+            return (2, 2, 2);
+        };
         let min = p.node.min.node;
         let max = p.node.max.as_ref().map_or(min, |m| m.node);
         let default = p.node.default.as_ref().map_or(min, |d| d.node);
         if min == 0 || max > MAX_PLAYERS || min > max {
             let (message, help) = if min > max {
-                (format!("the range `{min}..{max}` goes backwards"), format!("write the smaller number first: `players {max}..{min}`"))
+                (
+                    format!("the range `{min}..{max}` goes backwards"),
+                    format!("write the smaller number first: `players {max}..{min}`"),
+                )
             } else if min == 0 {
                 ("a game needs at least one player".to_string(), format!("players go from 1 to {MAX_PLAYERS}"))
             } else {
-                (format!("{max} players are more than the {MAX_PLAYERS} this language supports"), format!("players go from 1 to {MAX_PLAYERS}"))
+                (
+                    format!("{max} players are more than the {MAX_PLAYERS} this language supports"),
+                    format!("players go from 1 to {MAX_PLAYERS}"),
+                )
             };
             self.error("check::players_range", message, p.span, "not a usable number of players", Some(help));
-            return (min.clamp(1, MAX_PLAYERS), max.clamp(1, MAX_PLAYERS).max(min.clamp(1, MAX_PLAYERS)), default.clamp(1, MAX_PLAYERS));
+            return (
+                min.clamp(1, MAX_PLAYERS),
+                max.clamp(1, MAX_PLAYERS).max(min.clamp(1, MAX_PLAYERS)),
+                default.clamp(1, MAX_PLAYERS),
+            );
         }
         if default < min || default > max {
             let span = p.node.default.as_ref().map_or(p.span, |d| d.span);
@@ -213,7 +232,9 @@ impl<'g> Lowerer<'g> {
     // ------------------------------------------------------------ board, pieces, places
 
     fn lower_board(&mut self) {
-        let Some(board) = &self.game.board else { return };
+        let Some(board) = &self.game.board else {
+            return;
+        };
         let (pits, stores, rows) = match &board.node {
             ast::Board::TwoRows { pits, stores } => (pits, *stores, true),
             ast::Board::Ring { pits } => (pits, false, false),
@@ -221,9 +242,23 @@ impl<'g> Lowerer<'g> {
         let n = pits.node as usize;
         let total = if rows { 2 * n } else { n };
         if n == 0 || total > MAX_PITS || (rows && n > 26) {
-            let (label, help) = if rows { ("1 to 26 pits a row", "a board of two rows has 1 to 26 pits in each row") } else { ("1 to 64 pits", "a ring has 1 to 64 pits") };
-            let message = if n == 0 { "a board needs at least one pit".to_string() } else { format!("a board of {n} pits is not supported") };
-            self.error(if n == 0 { "check::empty" } else { "check::too_large" }, message, pits.span, label, Some(help.into()));
+            let (label, help) = if rows {
+                ("1 to 26 pits a row", "a board of two rows has 1 to 26 pits in each row")
+            } else {
+                ("1 to 64 pits", "a ring has 1 to 64 pits")
+            };
+            let message = if n == 0 {
+                "a board needs at least one pit".to_string()
+            } else {
+                format!("a board of {n} pits is not supported")
+            };
+            self.error(
+                if n == 0 { "check::empty" } else { "check::too_large" },
+                message,
+                pits.span,
+                label,
+                Some(help.into()),
+            );
             return;
         }
         self.board_ok = true;
@@ -237,7 +272,13 @@ impl<'g> Lowerer<'g> {
             } else {
                 ((b'A' + (i - n) as u8) as char).to_string()
             };
-            let owner = if !rows { NO_PLAYER } else if i < n { 0 } else { 1 };
+            let owner = if !rows {
+                NO_PLAYER
+            } else if i < n {
+                0
+            } else {
+                1
+            };
             self.labels.insert(label.clone(), i as PlaceId);
             self.places.push(PlaceInfo { name: label.clone(), label, is_pit: true, on_track: true, owner });
         }
@@ -258,7 +299,13 @@ impl<'g> Lowerer<'g> {
             let id = self.places.len() as PlaceId;
             self.place_names.insert("store".into(), PlaceName { id, per_player: true, span: board.span });
             for p in 0..2u8 {
-                self.places.push(PlaceInfo { label: format!("store({})", p + 1), name: "store".into(), is_pit: false, on_track: true, owner: p });
+                self.places.push(PlaceInfo {
+                    label: format!("store({})", p + 1),
+                    name: "store".into(),
+                    is_pit: false,
+                    on_track: true,
+                    owner: p,
+                });
                 self.filled.insert(id + p as PlaceId);
             }
         }
@@ -270,7 +317,9 @@ impl<'g> Lowerer<'g> {
             return;
         };
         match &pieces.node {
-            ast::Pieces::Seeds => self.kinds.push(KindInfo { name: "seed".into(), symbol: "o".into(), value: 1, owner: NO_PLAYER }),
+            ast::Pieces::Seeds => {
+                self.kinds.push(KindInfo { name: "seed".into(), symbol: "o".into(), value: 1, owner: NO_PLAYER })
+            }
             ast::Pieces::PerPlayer(colours) => {
                 self.coloured = true;
                 if (colours.len() as u32) < self.players as u32 {
@@ -287,22 +336,40 @@ impl<'g> Lowerer<'g> {
                             "too many players for the colours",
                         )
                         .with_related(head(pieces.span, "pieces"), declared)
-                        .with_help("declare a colour for every seat in `pieces per player { ... }`, or allow fewer players"),
+                        .with_help(
+                            "declare a colour for every seat in `pieces per player { ... }`, or allow fewer players",
+                        ),
                     );
                 }
                 self.check_kind_decls(colours);
                 for (i, c) in colours.iter().take(self.players as usize).enumerate() {
-                    self.kinds.push(KindInfo { name: c.name.node.clone(), symbol: c.symbol.node.clone(), value: 1, owner: i as u8 });
+                    self.kinds.push(KindInfo {
+                        name: c.name.node.clone(),
+                        symbol: c.symbol.node.clone(),
+                        value: 1,
+                        owner: i as u8,
+                    });
                 }
             }
             ast::Pieces::Kinds(kinds) => {
                 self.check_kind_decls(kinds);
                 for k in kinds.iter().take(MAX_KINDS) {
                     let value = k.value.as_ref().map_or(0, |v| v.node as i32);
-                    self.kinds.push(KindInfo { name: k.name.node.clone(), symbol: k.symbol.node.clone(), value, owner: NO_PLAYER });
+                    self.kinds.push(KindInfo {
+                        name: k.name.node.clone(),
+                        symbol: k.symbol.node.clone(),
+                        value,
+                        owner: NO_PLAYER,
+                    });
                 }
                 if kinds.is_empty() {
-                    self.error("check::empty", "no kinds of pieces are declared", pieces.span, "empty", Some("write `pieces seeds` for plain seeds".into()));
+                    self.error(
+                        "check::empty",
+                        "no kinds of pieces are declared",
+                        pieces.span,
+                        "empty",
+                        Some("write `pieces seeds` for plain seeds".into()),
+                    );
                     self.kinds.push(KindInfo { name: "seed".into(), symbol: "o".into(), value: 1, owner: NO_PLAYER });
                 }
             }
@@ -311,19 +378,36 @@ impl<'g> Lowerer<'g> {
 
     fn check_kind_decls(&mut self, kinds: &[ast::KindDecl]) {
         if kinds.len() > MAX_KINDS {
-            self.error("check::too_large", format!("{} kinds of pieces is more than {MAX_KINDS}", kinds.len()), kinds[MAX_KINDS].span, "too many", None);
+            self.error(
+                "check::too_large",
+                format!("{} kinds of pieces is more than {MAX_KINDS}", kinds.len()),
+                kinds[MAX_KINDS].span,
+                "too many",
+                None,
+            );
         }
         let mut symbols: HashMap<&str, Span> = HashMap::new();
         let mut pairs: HashMap<(String, u32), Span> = HashMap::new();
         for k in kinds {
             if k.symbol.node.is_empty() || k.symbol.node.chars().any(|c| c.is_whitespace() || c == ',' || c == ':') {
-                self.error("check::bad_symbol", format!("`\"{}\"` cannot be a piece symbol", k.symbol.node), k.symbol.span, "not usable in move notation", Some("use one or two letters or digits, such as \"R\" or \"5\"".into()));
+                self.error(
+                    "check::bad_symbol",
+                    format!("`\"{}\"` cannot be a piece symbol", k.symbol.node),
+                    k.symbol.span,
+                    "not usable in move notation",
+                    Some("use one or two letters or digits, such as \"R\" or \"5\"".into()),
+                );
             }
             if let Some(first) = symbols.insert(&k.symbol.node, k.symbol.span) {
                 self.diags.push(
-                    Diagnostic::error("check::duplicate", format!("two kinds of piece share the symbol \"{}\"", k.symbol.node), k.symbol.span, "used again here")
-                        .with_related(first, "first used here")
-                        .with_help("move notation tells pieces apart by their symbols, so each kind needs its own"),
+                    Diagnostic::error(
+                        "check::duplicate",
+                        format!("two kinds of piece share the symbol \"{}\"", k.symbol.node),
+                        k.symbol.span,
+                        "used again here",
+                    )
+                    .with_related(first, "first used here")
+                    .with_help("move notation tells pieces apart by their symbols, so each kind needs its own"),
                 );
             }
             let key = (k.name.node.clone(), k.value.as_ref().map_or(0, |v| v.node));
@@ -340,32 +424,68 @@ impl<'g> Lowerer<'g> {
                 // Only `store` can be here: duplicates among declared places are reported by `merge`.
                 let first = first.span;
                 self.diags.push(
-                    Diagnostic::error("check::duplicate", format!("`{}` is already the name of a place", name.node), name.span, "defined again here")
-                        .with_related(first, "the board's `with stores` makes a `store` for each player")
-                        .with_help("give this place another name"),
+                    Diagnostic::error(
+                        "check::duplicate",
+                        format!("`{}` is already the name of a place", name.node),
+                        name.span,
+                        "defined again here",
+                    )
+                    .with_related(first, "the board's `with stores` makes a `store` for each player")
+                    .with_help("give this place another name"),
                 );
                 continue;
             }
             if self.labels.contains_key(&name.node) {
-                self.error("check::duplicate", format!("`{}` is already the name of a pit", name.node), name.span, "a pit of this board", Some(format!("give this place another name; {}", self.board_labels_help())));
+                self.error(
+                    "check::duplicate",
+                    format!("`{}` is already the name of a pit", name.node),
+                    name.span,
+                    "a pit of this board",
+                    Some(format!("give this place another name; {}", self.board_labels_help())),
+                );
                 continue;
             }
             if self.kinds.iter().any(|k| k.name == name.node) {
-                self.error("check::duplicate", format!("`{}` is already the name of a kind of piece", name.node), name.span, "ambiguous name", Some("give this place another name".into()));
+                self.error(
+                    "check::duplicate",
+                    format!("`{}` is already the name of a kind of piece", name.node),
+                    name.span,
+                    "ambiguous name",
+                    Some("give this place another name".into()),
+                );
             }
             let copies = if decl.node.per_player { self.players as usize } else { 1 };
             if self.places.len() + copies > MAX_PLACES {
-                self.error("check::too_large", format!("this game has more than {MAX_PLACES} places"), name.span, "one place too many", Some(format!("a game has at most {MAX_PLACES} pits, stores and places in all")));
+                self.error(
+                    "check::too_large",
+                    format!("this game has more than {MAX_PLACES} places"),
+                    name.span,
+                    "one place too many",
+                    Some(format!("a game has at most {MAX_PLACES} pits, stores and places in all")),
+                );
                 return;
             }
             let id = self.places.len() as PlaceId;
-            self.place_names.insert(name.node.clone(), PlaceName { id, per_player: decl.node.per_player, span: name.span });
+            self.place_names
+                .insert(name.node.clone(), PlaceName { id, per_player: decl.node.per_player, span: name.span });
             if decl.node.per_player {
                 for p in 0..self.players {
-                    self.places.push(PlaceInfo { label: format!("{}({})", name.node, p + 1), name: name.node.clone(), is_pit: false, on_track: false, owner: p });
+                    self.places.push(PlaceInfo {
+                        label: format!("{}({})", name.node, p + 1),
+                        name: name.node.clone(),
+                        is_pit: false,
+                        on_track: false,
+                        owner: p,
+                    });
                 }
             } else {
-                self.places.push(PlaceInfo { label: name.node.clone(), name: name.node.clone(), is_pit: false, on_track: false, owner: NO_PLAYER });
+                self.places.push(PlaceInfo {
+                    label: name.node.clone(),
+                    name: name.node.clone(),
+                    is_pit: false,
+                    on_track: false,
+                    owner: NO_PLAYER,
+                });
             }
         }
     }
@@ -378,7 +498,13 @@ impl<'g> Lowerer<'g> {
         let mut counts = vec![0u64; self.places.len() * k];
         let Some(setup) = &self.game.setup else {
             let span = self.game.name.as_ref().map_or(Span::default(), |n| n.span);
-            self.error("check::missing_item", "the game has no `setup`", span, "this game needs a `setup`", Some("add `setup { every pit: 4 }`".into()));
+            self.error(
+                "check::missing_item",
+                "the game has no `setup`",
+                span,
+                "this game needs a `setup`",
+                Some("add `setup { every pit: 4 }`".into()),
+            );
             return vec![0; counts.len()];
         };
         let errors_before = self.error_count();
@@ -408,7 +534,13 @@ impl<'g> Lowerer<'g> {
         }
         // With no usable board or a line in error, an empty setup is only an echo of that error.
         if total == 0 && self.board_ok && !line_failed {
-            self.error("check::bad_setup", "the setup puts no pieces anywhere", at, "nothing to play with", Some("add a line such as `every pit: 4`".into()));
+            self.error(
+                "check::bad_setup",
+                "the setup puts no pieces anywhere",
+                at,
+                "nothing to play with",
+                Some("add a line such as `every pit: 4`".into()),
+            );
         }
         counts.into_iter().map(|c| c.min(255) as u8).collect()
     }
@@ -457,7 +589,13 @@ impl<'g> Lowerer<'g> {
 
     fn off_board(&mut self, label: &ast::Name) {
         let help = self.board_labels_help();
-        self.error("check::off_board", format!("there is no pit `{}` on this board", label.node), label.span, "not a pit of this board", Some(help));
+        self.error(
+            "check::off_board",
+            format!("there is no pit `{}` on this board", label.node),
+            label.span,
+            "not a pit of this board",
+            Some(help),
+        );
     }
 
     /// A name that can only be meant as a pit: a number, or a single letter.
@@ -489,7 +627,11 @@ impl<'g> Lowerer<'g> {
                         .filter(|k| seen.insert(k.name.clone()))
                         .map(|k| {
                             let several = self.kinds.iter().filter(|o| o.name == k.name).count() > 1;
-                            if several { format!("`{n} {} {}`", k.name, k.value) } else { format!("`{n} {}`", k.name) }
+                            if several {
+                                format!("`{n} {} {}`", k.name, k.value)
+                            } else {
+                                format!("`{n} {}`", k.name)
+                            }
                         })
                         .collect()
                 };
@@ -505,24 +647,46 @@ impl<'g> Lowerer<'g> {
             Some(sel) => match &sel.node {
                 ast::KindSel::Own | ast::KindSel::Player(_) => {
                     if !self.coloured {
-                        self.error("check::bad_setup", "`own` needs pieces with a colour per player", sel.span, "these pieces have no owner", Some("declare `pieces per player { ... }`".into()));
+                        self.error(
+                            "check::bad_setup",
+                            "`own` needs pieces with a colour per player",
+                            sel.span,
+                            "these pieces have no owner",
+                            Some("declare `pieces per player { ... }`".into()),
+                        );
                         return None;
                     }
                     if owner == NO_PLAYER {
-                        self.error("check::bad_setup", "`own` needs a place that belongs to a player", sel.span, "whose colour?", Some("use `every NAME` with a place declared `per player`".into()));
+                        self.error(
+                            "check::bad_setup",
+                            "`own` needs a place that belongs to a player",
+                            sel.span,
+                            "whose colour?",
+                            Some("use `every NAME` with a place declared `per player`".into()),
+                        );
                         return None;
                     }
                     self.kinds.iter().position(|k| k.owner == owner).map(|k| k as KindId)
                 }
                 ast::KindSel::Foreign => {
-                    self.error("check::bad_setup", "`foreign` cannot be used in a setup", sel.span, "which colour?", None);
+                    self.error(
+                        "check::bad_setup",
+                        "`foreign` cannot be used in a setup",
+                        sel.span,
+                        "which colour?",
+                        None,
+                    );
                     None
                 }
                 ast::KindSel::Named { name, value } => {
                     let mask = self.kind_mask_named(name, value.as_ref())?;
                     if mask.count_ones() != 1 {
-                        let values: Vec<String> =
-                            self.kinds.iter().filter(|k| k.name == name.node).map(|k| format!("`{} {}`", name.node, k.value)).collect();
+                        let values: Vec<String> = self
+                            .kinds
+                            .iter()
+                            .filter(|k| k.name == name.node)
+                            .map(|k| format!("`{} {}`", name.node, k.value))
+                            .collect();
                         self.error(
                             "check::bad_setup",
                             format!("`{}` names several kinds of piece", name.node),
@@ -550,7 +714,8 @@ impl<'g> Lowerer<'g> {
         }
         if self.kinds.iter().any(|k| k.name == name.node) {
             let v = value.map_or(0, |v| v.node);
-            let values: Vec<String> = self.kinds.iter().filter(|k| k.name == name.node).map(|k| k.value.to_string()).collect();
+            let values: Vec<String> =
+                self.kinds.iter().filter(|k| k.name == name.node).map(|k| k.value.to_string()).collect();
             self.error(
                 "check::unknown_name",
                 format!("there is no `{} {v}`", name.node),
@@ -571,7 +736,12 @@ impl<'g> Lowerer<'g> {
 
     /// An unknown name, with the closest known one as help, or else `fallback`, or else the known names.
     fn unknown_with(&mut self, name: &str, span: Span, what: &str, candidates: Vec<String>, fallback: Option<String>) {
-        let mut d = Diagnostic::error("check::unknown_name", format!("there is no {what} called `{name}`"), span, format!("unknown {what}"));
+        let mut d = Diagnostic::error(
+            "check::unknown_name",
+            format!("there is no {what} called `{name}`"),
+            span,
+            format!("unknown {what}"),
+        );
         if let Some(s) = did_you_mean(name, candidates.iter().map(String::as_str)) {
             d = d.with_help(format!("did you mean `{s}`?"));
         } else if let Some(help) = fallback {
@@ -593,7 +763,8 @@ impl<'g> Lowerer<'g> {
         let mut out = Vec::new();
         for (i, phase) in phases.iter().enumerate() {
             let name = phase.node.name.as_ref().map_or("play".to_string(), |n| n.node.clone());
-            let mut rules = PhaseRules { name, actions: Vec::new(), pass: None, must: None, until: None, end: EndRules::default() };
+            let mut rules =
+                PhaseRules { name, actions: Vec::new(), pass: None, must: None, until: None, end: EndRules::default() };
             let mut names: HashMap<String, Span> = HashMap::new();
             for item in &phase.node.items {
                 if let Some((name, span)) = action_name(item) {
@@ -606,25 +777,43 @@ impl<'g> Lowerer<'g> {
                 match item {
                     ast::PhaseItem::Sow(s) => {
                         let sow = self.lower_sow(&s.node, s.span);
-                        rules.actions.push(Action { name: s.node.name.as_ref().map_or("sow".into(), |n| n.node.clone()), kind: ActionKind::Sow(sow) });
+                        rules.actions.push(Action {
+                            name: s.node.name.as_ref().map_or("sow".into(), |n| n.node.clone()),
+                            kind: ActionKind::Sow(sow),
+                        });
                     }
                     ast::PhaseItem::Put(p) => {
                         let put = self.lower_put(&p.node);
-                        rules.actions.push(Action { name: p.node.name.as_ref().map_or("put".into(), |n| n.node.clone()), kind: ActionKind::Put(put) });
+                        rules.actions.push(Action {
+                            name: p.node.name.as_ref().map_or("put".into(), |n| n.node.clone()),
+                            kind: ActionKind::Put(put),
+                        });
                     }
                     ast::PhaseItem::Offer(o) => {
                         let offer = self.lower_offer(&o.node, o.span);
-                        rules.actions.push(Action { name: o.node.name.as_ref().map_or("offer".into(), |n| n.node.clone()), kind: ActionKind::Offer(offer) });
+                        rules.actions.push(Action {
+                            name: o.node.name.as_ref().map_or("offer".into(), |n| n.node.clone()),
+                            kind: ActionKind::Offer(offer),
+                        });
                     }
                     ast::PhaseItem::Pass(_) | ast::PhaseItem::End(_) => {}
                     ast::PhaseItem::Must(m) => {
                         let after = self.cond(&m.node.after, Scope::default());
                         let when = self.cond(&m.node.when, Scope::default());
-                        rules.must = Some(MustRule { after, when, otherwise_end: m.node.otherwise == ast::MustElse::End });
+                        rules.must =
+                            Some(MustRule { after, when, otherwise_end: m.node.otherwise == ast::MustElse::End });
                     }
                     ast::PhaseItem::Until(c) => {
                         if i + 1 == phases.len() {
-                            self.diags.push(Diagnostic::warning("check::last_until", "the last phase has nowhere to go after `until`", c.span, "never used").with_help("`until` starts the next phase; the last phase ends only by the end rules"));
+                            self.diags.push(
+                                Diagnostic::warning(
+                                    "check::last_until",
+                                    "the last phase has nowhere to go after `until`",
+                                    c.span,
+                                    "never used",
+                                )
+                                .with_help("`until` starts the next phase; the last phase ends only by the end rules"),
+                            );
                         }
                         rules.until = Some(self.cond(c, Scope::default()));
                     }
@@ -632,7 +821,13 @@ impl<'g> Lowerer<'g> {
             }
             let at = phase.node.name.as_ref().map_or(head(phase.span, "turn"), |n| n.span);
             if rules.actions.is_empty() {
-                self.error("check::empty", "this phase has no action", at, "nothing to do", Some("add `sow { ... }`, `put { ... }` or `offer { ... }`".into()));
+                self.error(
+                    "check::empty",
+                    "this phase has no action",
+                    at,
+                    "nothing to do",
+                    Some("add `sow { ... }`, `put { ... }` or `offer { ... }`".into()),
+                );
             }
             for item in &phase.node.items {
                 match item {
@@ -693,9 +888,14 @@ impl<'g> Lowerer<'g> {
             if key != "capture" && key != "skip" {
                 if let Some(first) = seen.insert(key, item_span) {
                     self.diags.push(
-                        Diagnostic::error("check::duplicate", format!("this sowing says `{key}` twice"), head(item_span, key), "said again here")
-                            .with_related(head(first, key), "first said here")
-                            .with_help(format!("a sowing has one `{key}`: remove one of them")),
+                        Diagnostic::error(
+                            "check::duplicate",
+                            format!("this sowing says `{key}` twice"),
+                            head(item_span, key),
+                            "said again here",
+                        )
+                        .with_related(head(first, key), "first said here")
+                        .with_help(format!("a sowing has one `{key}`: remove one of them")),
                     );
                 }
             }
@@ -716,7 +916,13 @@ impl<'g> Lowerer<'g> {
                     out.order_chosen = true;
                     out.last_own = *last_own;
                     if *last_own && !self.coloured {
-                        self.error("check::no_colours", "`last own` needs pieces with a colour per player", *span, "whose colour?", Some("declare `pieces per player { ... }`".into()));
+                        self.error(
+                            "check::no_colours",
+                            "`last own` needs pieces with a colour per player",
+                            *span,
+                            "whose colour?",
+                            Some("declare `pieces per player { ... }`".into()),
+                        );
                     }
                 }
                 ast::SowItem::Skip(s) => match &s.node {
@@ -726,7 +932,13 @@ impl<'g> Lowerer<'g> {
                         let place = self.place(p, Scope::default());
                         if let Typed::Place(PlaceExpr::Fixed(id)) | Typed::Place(PlaceExpr::OfPlayer(id, _)) = &place {
                             if !self.places.get(*id as usize).is_some_and(|i| i.on_track) {
-                                self.error("check::off_track", "this place is not on the sowing track", s.span, "never sown into anyway", Some("only pits and the stores of `with stores` are on the track".into()));
+                                self.error(
+                                    "check::off_track",
+                                    "this place is not on the sowing track",
+                                    s.span,
+                                    "never sown into anyway",
+                                    Some("only pits and the stores of `with stores` are on the track".into()),
+                                );
                             }
                         }
                     }
@@ -748,10 +960,22 @@ impl<'g> Lowerer<'g> {
             }
         }
         if !has_from {
-            self.error("check::missing_item", "this sowing does not say where it starts", span, "no `from`", Some("add `from pits(mover) where count > 0`".into()));
+            self.error(
+                "check::missing_item",
+                "this sowing does not say where it starts",
+                span,
+                "no `from`",
+                Some("add `from pits(mover) where count > 0`".into()),
+            );
         }
         if out.relay.is_some() && out.order_chosen {
-            self.error("check::unsupported", "a relay sowing cannot also let the mover choose the order", span, "relay and order together", Some("drop either `relay` or `order choose`".into()));
+            self.error(
+                "check::unsupported",
+                "a relay sowing cannot also let the mover choose the order",
+                span,
+                "relay and order together",
+                Some("drop either `relay` or `order choose`".into()),
+            );
         }
         out.lookahead = out.require.is_some() || out.relay.is_some();
         out
@@ -769,7 +993,13 @@ impl<'g> Lowerer<'g> {
                 }
                 ast::CaptureItem::Chain(c) => {
                     if rule.chain.is_some() {
-                        self.error("check::duplicate", "a capture has at most one `chain`", c.span, "second chain", None);
+                        self.error(
+                            "check::duplicate",
+                            "a capture has at most one `chain`",
+                            c.span,
+                            "second chain",
+                            None,
+                        );
                     }
                     let cond = match &c.node.while_ {
                         Some(w) => self.cond(w, scope),
@@ -786,10 +1016,22 @@ impl<'g> Lowerer<'g> {
             }
         }
         if rule.takes.is_empty() {
-            self.error("check::empty", "this capture takes nothing", span, "no `take`", Some("add `take to captured(mover)`".into()));
+            self.error(
+                "check::empty",
+                "this capture takes nothing",
+                span,
+                "no `take`",
+                Some("add `take to captured(mover)`".into()),
+            );
         }
         if rule.cancel.is_some() && rule.takes.iter().any(|t| t.chosen) {
-            self.error("check::unsupported", "`cancel` cannot be combined with a `chosen` take", span, "cancel and chosen together", None);
+            self.error(
+                "check::unsupported",
+                "`cancel` cannot be combined with a `chosen` take",
+                span,
+                "cancel and chosen together",
+                None,
+            );
         }
         rule
     }
@@ -798,7 +1040,13 @@ impl<'g> Lowerer<'g> {
         let kinds = take.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k));
         let from: Vec<Vec<Set>> = if take.from.is_empty() {
             if !scope.here {
-                self.error("check::bad_context", "take from where?", span, "no place to take from", Some("add `from PLACE`".into()));
+                self.error(
+                    "check::bad_context",
+                    "take from where?",
+                    span,
+                    "no place to take from",
+                    Some("add `from PLACE`".into()),
+                );
             }
             vec![vec![Set::One(PlaceExpr::Here)]]
         } else {
@@ -813,7 +1061,13 @@ impl<'g> Lowerer<'g> {
             }
         };
         if take.chosen && matches!(to, TakeTo::Each(_)) {
-            self.error("check::unsupported", "a `chosen` take goes to one place, not to each of a set", span, "chosen and each together", None);
+            self.error(
+                "check::unsupported",
+                "a `chosen` take goes to one place, not to each of a set",
+                span,
+                "chosen and each together",
+                None,
+            );
         }
         TakeRule { count: take.count.as_ref().map(|c| c.node), kinds, chosen: take.chosen, from, to }
     }
@@ -836,7 +1090,13 @@ impl<'g> Lowerer<'g> {
         };
         if let Some(t) = &put.times {
             if t.node.min == 0 || t.node.max.is_some_and(|m| m < t.node.min) {
-                self.error("check::bad_range", "this number of times cannot be met", t.span, "empty range", Some("write `, 2 times`, `, 1.. times` or `, 1..3 times`".into()));
+                self.error(
+                    "check::bad_range",
+                    "this number of times cannot be met",
+                    t.span,
+                    "empty range",
+                    Some("write `, 2 times`, `, 1.. times` or `, 1..3 times`".into()),
+                );
             }
         }
         if put.count.node == 0 {
@@ -851,10 +1111,22 @@ impl<'g> Lowerer<'g> {
         let min = offer.size.node.min;
         let max = offer.size.node.max.unwrap_or(self.n_pits as u32);
         if min == 0 || max < min {
-            self.error("check::bad_range", "this offer size cannot be met", offer.size.span, "empty range", Some("write `choose 1..3 from pits(mover)`".into()));
+            self.error(
+                "check::bad_range",
+                "this offer size cannot be met",
+                offer.size.span,
+                "empty range",
+                Some("write `choose 1..3 from pits(mover)`".into()),
+            );
         }
         if self.players != 2 {
-            self.error("check::players_range", "offers are made between two players", span, "more than two players", Some("use `players 2` with `offer`".into()));
+            self.error(
+                "check::players_range",
+                "offers are made between two players",
+                span,
+                "more than two players",
+                Some("use `players 2` with `offer`".into()),
+            );
         }
         let requires = offer.requires.iter().map(|r| self.cond(&r.node, scope)).collect();
         let mut on_accept = Vec::new();
@@ -864,7 +1136,14 @@ impl<'g> Lowerer<'g> {
                 ast::Effect::Give(p) => on_accept.push(Effect::GiveOffered(self.player(&p.node, scope))),
             }
         }
-        Offer { min: min.max(1), max: max.max(1), from, keeping: offer.keeping.as_ref().map_or(0, |k| k.node), requires, on_accept }
+        Offer {
+            min: min.max(1),
+            max: max.max(1),
+            from,
+            keeping: offer.keeping.as_ref().map_or(0, |k| k.node),
+            requires,
+            on_accept,
+        }
     }
 
     fn lower_end(&mut self, items: &[ast::EndItem]) -> EndRules {
@@ -882,7 +1161,10 @@ impl<'g> Lowerer<'g> {
                 }),
                 ast::EndItem::Draw(d) => {
                     self.needs.rounds = true;
-                    end.items.push(EndRule::Draw { count: d.node.count.node, rounds: d.node.unit == ast::RoundUnit::Rounds });
+                    end.items.push(EndRule::Draw {
+                        count: d.node.count.node,
+                        rounds: d.node.unit == ast::RoundUnit::Rounds,
+                    });
                 }
                 ast::EndItem::Eliminate(e) => {
                     self.needs.elimination = true;
@@ -898,7 +1180,13 @@ impl<'g> Lowerer<'g> {
                 }
                 ast::EndItem::Limit(l) => {
                     if l.node == 0 {
-                        self.error("check::bad_range", "a limit of 0 plies ends the game before it starts", l.span, "zero", None);
+                        self.error(
+                            "check::bad_range",
+                            "a limit of 0 plies ends the game before it starts",
+                            l.span,
+                            "zero",
+                            None,
+                        );
                     }
                     end.limit = Some(end.limit.map_or(l.node, |old: u32| old.min(l.node)));
                 }
@@ -941,7 +1229,13 @@ impl<'g> Lowerer<'g> {
                 let mut bits = 0u64;
                 for &i in ints {
                     if i > 63 {
-                        self.error("check::too_large", format!("{i} is too large for a set of numbers"), c.span, "numbers in `{...}` go up to 63", None);
+                        self.error(
+                            "check::too_large",
+                            format!("{i} is too large for a set of numbers"),
+                            c.span,
+                            "numbers in `{...}` go up to 63",
+                            None,
+                        );
                     } else {
                         bits |= 1 << i;
                     }
@@ -973,7 +1267,9 @@ impl<'g> Lowerer<'g> {
             (Typed::Num(a), Typed::Num(b), _) => Cond::Cmp(a, cmp_op(op), b),
             (Typed::Player(a), Typed::Player(b), Some(eq)) => Cond::PlayerEq(a, b, eq),
             (Typed::Place(a), Typed::Place(b), Some(eq)) => Cond::PlaceEq(a, b, eq),
-            (Typed::Dropped(p), Typed::Kind(k), Some(eq)) | (Typed::Kind(k), Typed::Dropped(p), Some(eq)) => Cond::Dropped(p, k, eq),
+            (Typed::Dropped(p), Typed::Kind(k), Some(eq)) | (Typed::Kind(k), Typed::Dropped(p), Some(eq)) => {
+                Cond::Dropped(p, k, eq)
+            }
             (Typed::Bad, _, _) | (_, Typed::Bad, _) => Cond::True,
             (a, b, _) => {
                 let same = std::mem::discriminant(&a) == std::mem::discriminant(&b);
@@ -1010,7 +1306,13 @@ impl<'g> Lowerer<'g> {
             Typed::Num(n) => n,
             Typed::Bad => Num::Const(0),
             other => {
-                self.error("check::bad_type", format!("expected a number, found {}", other.describe()), t.span, "not a number", Some("use `count(...)` to count the pieces of a place".into()));
+                self.error(
+                    "check::bad_type",
+                    format!("expected a number, found {}", other.describe()),
+                    t.span,
+                    "not a number",
+                    Some("use `count(...)` to count the pieces of a place".into()),
+                );
                 Num::Const(0)
             }
         }
@@ -1076,8 +1378,12 @@ impl<'g> Lowerer<'g> {
 
     /// A set expression that is really a kind name (`count(gem)`), if it is one.
     fn kind_named_set(&mut self, s: &ast::SetExpr) -> Option<KindSel> {
-        let ast::SetKind::Place(p) = &s.node else { return None };
-        let ast::PlaceKind::Named { name, player: None } = &p.node else { return None };
+        let ast::SetKind::Place(p) = &s.node else {
+            return None;
+        };
+        let ast::PlaceKind::Named { name, player: None } = &p.node else {
+            return None;
+        };
         if self.place_names.contains_key(&name.node) || self.labels.contains_key(&name.node) {
             return None;
         }
@@ -1107,7 +1413,13 @@ impl<'g> Lowerer<'g> {
 
     fn expect_place(&mut self, t: &Typed, span: Span) {
         if !matches!(t, Typed::Bad) {
-            self.error("check::bad_type", format!("expected a place, found {}", t.describe()), span, "not a place", None);
+            self.error(
+                "check::bad_type",
+                format!("expected a place, found {}", t.describe()),
+                span,
+                "not a place",
+                None,
+            );
         }
     }
 
@@ -1157,7 +1469,13 @@ impl<'g> Lowerer<'g> {
             }
             ast::PlaceKind::Opposite(of) => {
                 if self.board_ok && !matches!(self.shape, Shape::TwoRows { .. }) {
-                    self.error("check::bad_context", "`opposite` needs a board of two rows", p.span, "no opposite pit on a ring", None);
+                    self.error(
+                        "check::bad_context",
+                        "`opposite` needs a board of two rows",
+                        p.span,
+                        "no opposite pit on a ring",
+                        None,
+                    );
                 }
                 let of = self.optional_place(of.as_deref(), p.span, scope);
                 Typed::Place(PlaceExpr::Opposite(Box::new(of)))
@@ -1178,12 +1496,21 @@ impl<'g> Lowerer<'g> {
                         format!("`{}` is a place of each player: say whose", name.node),
                         span,
                         "whose?",
-                        Some(format!("write `{}(mover)`, `{}(opponent)` or `{}(player)`", name.node, name.node, name.node)),
+                        Some(format!(
+                            "write `{}(mover)`, `{}(opponent)` or `{}(player)`",
+                            name.node, name.node, name.node
+                        )),
                     );
                     Typed::Bad
                 }
                 (false, Some(_)) => {
-                    self.error("check::bad_context", format!("`{}` is shared: it belongs to no player", name.node), span, "no owner", Some(format!("write `{}` alone", name.node)));
+                    self.error(
+                        "check::bad_context",
+                        format!("`{}` is shared: it belongs to no player", name.node),
+                        span,
+                        "no owner",
+                        Some(format!("write `{}` alone", name.node)),
+                    );
                     Typed::Bad
                 }
             };
@@ -1193,7 +1520,9 @@ impl<'g> Lowerer<'g> {
                 return Typed::Place(PlaceExpr::Fixed(id));
             }
             if self.kinds.iter().any(|k| k.name == name.node) {
-                return Typed::Kind(self.kind_sel(&Spanned::new(ast::KindSel::Named { name: name.clone(), value: None }, span)));
+                return Typed::Kind(
+                    self.kind_sel(&Spanned::new(ast::KindSel::Named { name: name.clone(), value: None }, span)),
+                );
             }
         }
         if player.is_none() && Self::looks_like_label(&name.node) {
@@ -1251,7 +1580,13 @@ impl<'g> Lowerer<'g> {
             }
             ast::SetKind::Offered => {
                 if !scope.offered {
-                    self.error("check::bad_context", "`offered` is only known inside an offer", s.span, "no offer here", None);
+                    self.error(
+                        "check::bad_context",
+                        "`offered` is only known inside an offer",
+                        s.span,
+                        "no offer here",
+                        None,
+                    );
                 }
                 Set::Offered
             }
@@ -1301,7 +1636,9 @@ impl<'g> Lowerer<'g> {
                 let who = self.player(p, Scope { player: true, here: true, last: true, offered: true });
                 KindSel::Colour(who)
             }
-            ast::KindSel::Named { name, value } => KindSel::Mask(self.kind_mask_named(name, value.as_ref()).unwrap_or(0)),
+            ast::KindSel::Named { name, value } => {
+                KindSel::Mask(self.kind_mask_named(name, value.as_ref()).unwrap_or(0))
+            }
         }
     }
 
@@ -1393,12 +1730,18 @@ impl<'g> Lowerer<'g> {
         let mut out = Vec::new();
         for phase in &self.game.phases {
             for item in &phase.node.items {
-                let ast::PhaseItem::Sow(s) = item else { continue };
+                let ast::PhaseItem::Sow(s) = item else {
+                    continue;
+                };
                 for si in &s.node.items {
                     let ast::SowItem::Skip(sk) = si else { continue };
-                    let ast::SkipTarget::Place(p) = &sk.node else { continue };
+                    let ast::SkipTarget::Place(p) = &sk.node else {
+                        continue;
+                    };
                     if let ast::PlaceKind::Named { name, player } = &p.node {
-                        let Some(pn) = self.place_names.get(&name.node) else { continue };
+                        let Some(pn) = self.place_names.get(&name.node) else {
+                            continue;
+                        };
                         let who = match player.as_ref().map(|w| &w.node) {
                             Some(ast::PlayerKind::Mover) => Some(mover),
                             Some(ast::PlayerKind::Opponent) => Some((mover + 1) % self.players.max(1)),

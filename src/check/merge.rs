@@ -44,8 +44,13 @@ pub(crate) fn base_game(file: &File, diags: &mut Vec<Diagnostic>) -> Game {
     }
     if game.name.is_none() {
         diags.push(
-            Diagnostic::error("check::missing_item", "the file has no `game` line", Span::new(0, 0), "expected `game \"Name\"`")
-                .with_help("start the file with the game's name, e.g. `game \"Kalah\"`"),
+            Diagnostic::error(
+                "check::missing_item",
+                "the file has no `game` line",
+                Span::new(0, 0),
+                "expected `game \"Name\"`",
+            )
+            .with_help("start the file with the game's name, e.g. `game \"Kalah\"`"),
         );
     }
     let first = Span::new(0, 0);
@@ -60,7 +65,10 @@ pub(crate) fn base_game(file: &File, diags: &mut Vec<Diagnostic>) -> Game {
         diags.push(missing(at, "score", "add `score count(store(player))`, or `goal ...` for a solitaire"));
     }
     let has_end = game.end.as_ref().is_some_and(|e| !e.node.is_empty())
-        || game.phases.iter().any(|p| p.node.items.iter().any(|i| matches!(i, PhaseItem::End(e) if !e.node.is_empty())));
+        || game
+            .phases
+            .iter()
+            .any(|p| p.node.items.iter().any(|i| matches!(i, PhaseItem::End(e) if !e.node.is_empty())));
     if !has_end {
         diags.push(missing(at, "end", "add an end rule such as `end { when stuck }`"));
     }
@@ -68,9 +76,14 @@ pub(crate) fn base_game(file: &File, diags: &mut Vec<Diagnostic>) -> Game {
     if !named.is_empty() && named.len() != game.phases.len() {
         let turn = game.phases.iter().find(|p| p.node.name.is_none()).map(|p| head(p.span, "turn")).unwrap_or(at);
         diags.push(
-            Diagnostic::error("check::turn_and_phases", "a file has either one `turn` or named phases, not both", turn, "this `turn`")
-                .with_related(named[0].span, "a named phase")
-                .with_help("write the turn as `phase NAME { ... }` too, with an `until` to end each phase but the last"),
+            Diagnostic::error(
+                "check::turn_and_phases",
+                "a file has either one `turn` or named phases, not both",
+                turn,
+                "this `turn`",
+            )
+            .with_related(named[0].span, "a named phase")
+            .with_help("write the turn as `phase NAME { ... }` too, with an `until` to end each phase but the last"),
         );
     }
     check_phase_names(&game.phases, diags);
@@ -79,7 +92,13 @@ pub(crate) fn base_game(file: &File, diags: &mut Vec<Diagnostic>) -> Game {
 
 fn missing(at: Span, what: &str, help: &str) -> Diagnostic {
     let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
-    Diagnostic::error("check::missing_item", format!("the game has no `{what}`"), at, format!("this game needs {article} `{what}`")).with_help(help)
+    Diagnostic::error(
+        "check::missing_item",
+        format!("the game has no `{what}`"),
+        at,
+        format!("this game needs {article} `{what}`"),
+    )
+    .with_help(help)
 }
 
 fn check_phase_names(phases: &[Spanned<Phase>], diags: &mut Vec<Diagnostic>) {
@@ -109,7 +128,14 @@ fn given_twice(what: &str, span: Span, first: Span) -> Diagnostic {
         .with_help(format!("a game has one `{what}`: remove one of them"))
 }
 
-fn set_once<T: Clone>(slot: &mut Option<T>, value: &T, what: &str, span: Span, first: impl Fn(&T) -> Span, diags: &mut Vec<Diagnostic>) {
+fn set_once<T: Clone>(
+    slot: &mut Option<T>,
+    value: &T,
+    what: &str,
+    span: Span,
+    first: impl Fn(&T) -> Span,
+    diags: &mut Vec<Diagnostic>,
+) {
     match slot {
         Some(old) => diags.push(given_twice(what, span, first(old))),
         None => *slot = Some(value.clone()),
@@ -122,8 +148,12 @@ fn add_item(game: &mut Game, place_names: &mut HashMap<String, Span>, item: &Ite
         Item::About(a) => set_once(&mut game.about, a, "about", a.span, |o| o.span, diags),
         Item::Players(p) => set_once(&mut game.players, p, "players", p.span, |o| o.span, diags),
         Item::Board(b) => set_once(&mut game.board, b, "board", b.span, |o| o.span, diags),
-        Item::Pieces(p) => set_once(&mut game.pieces, p, "pieces", head(p.span, "pieces"), |o| head(o.span, "pieces"), diags),
-        Item::Setup(s) => set_once(&mut game.setup, s, "setup", head(s.span, "setup"), |o| head(o.span, "setup"), diags),
+        Item::Pieces(p) => {
+            set_once(&mut game.pieces, p, "pieces", head(p.span, "pieces"), |o| head(o.span, "pieces"), diags)
+        }
+        Item::Setup(s) => {
+            set_once(&mut game.setup, s, "setup", head(s.span, "setup"), |o| head(o.span, "setup"), diags)
+        }
         Item::End(e) => set_once(&mut game.end, e, "end", head(e.span, "end"), |o| head(o.span, "end"), diags),
         Item::Score(s) => set_once(&mut game.score, s, "score", s.span, |o| o.span, diags),
         Item::Winner(w) => set_once(&mut game.winner, w, "winner", w.span, |o| o.span, diags),
@@ -155,15 +185,25 @@ pub(crate) fn variants(file: &File, diags: &mut Vec<Diagnostic>) -> Vec<Spanned<
         let name = &v.node.name;
         if out.len() == MAX_VARIANTS {
             diags.push(
-                Diagnostic::error("check::too_large", format!("this file has more than {MAX_VARIANTS} variants"), name.span, "one too many")
-                    .with_help(format!("a file has at most {MAX_VARIANTS} variants")),
+                Diagnostic::error(
+                    "check::too_large",
+                    format!("this file has more than {MAX_VARIANTS} variants"),
+                    name.span,
+                    "one too many",
+                )
+                .with_help(format!("a file has at most {MAX_VARIANTS} variants")),
             );
             break;
         }
         if name.node == "default" {
             diags.push(
-                Diagnostic::error("check::bad_variant", "a variant cannot be called `default`", name.span, "reserved name")
-                    .with_help("`default` names the base game; choose another name"),
+                Diagnostic::error(
+                    "check::bad_variant",
+                    "a variant cannot be called `default`",
+                    name.span,
+                    "reserved name",
+                )
+                .with_help("`default` names the base game; choose another name"),
             );
         }
         if let Some(&first) = names.get(name.node.as_str()) {
@@ -177,7 +217,12 @@ pub(crate) fn variants(file: &File, diags: &mut Vec<Diagnostic>) -> Vec<Spanned<
 }
 
 /// The game a variant describes: the base with the variant's items laid over it (its parent's first).
-pub(crate) fn apply_variant(base: &Game, all: &[Spanned<Variant>], name: &str, diags: &mut Vec<Diagnostic>) -> Option<Game> {
+pub(crate) fn apply_variant(
+    base: &Game,
+    all: &[Spanned<Variant>],
+    name: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Game> {
     let mut chain: Vec<&Spanned<Variant>> = Vec::new();
     let mut seen: HashSet<&str> = HashSet::new();
     let mut current = all.iter().find(|v| v.node.name.node == name)?;
@@ -194,12 +239,19 @@ pub(crate) fn apply_variant(base: &Game, all: &[Spanned<Variant>], name: &str, d
             return None;
         }
         chain.push(current);
-        let Some(parent) = &current.node.extends else { break };
+        let Some(parent) = &current.node.extends else {
+            break;
+        };
         match all.iter().find(|v| v.node.name.node == parent.node) {
             Some(p) => current = p,
             None => {
                 let names: Vec<&str> = all.iter().map(|v| v.node.name.node.as_str()).collect();
-                let mut d = Diagnostic::error("check::unknown_name", format!("there is no variant called `{}`", parent.node), parent.span, "unknown variant");
+                let mut d = Diagnostic::error(
+                    "check::unknown_name",
+                    format!("there is no variant called `{}`", parent.node),
+                    parent.span,
+                    "unknown variant",
+                );
                 if let Some(s) = did_you_mean(&parent.node, names.iter().copied()) {
                     d = d.with_help(format!("did you mean `{s}`?"));
                 } else if parent.node == "default" {
@@ -228,10 +280,16 @@ fn circle_error(circle: &[&Spanned<Variant>]) -> Diagnostic {
     let first = circle[0];
     let at = first.node.extends.as_ref().map_or(first.node.name.span, |e| e.span);
     if circle.len() == 1 {
-        return Diagnostic::error("check::bad_variant", format!("variant `{}` extends itself", first.node.name.node), at, "itself")
-            .with_help("a variant may extend another, but not itself: remove `extends`");
+        return Diagnostic::error(
+            "check::bad_variant",
+            format!("variant `{}` extends itself", first.node.name.node),
+            at,
+            "itself",
+        )
+        .with_help("a variant may extend another, but not itself: remove `extends`");
     }
-    let names: Vec<String> = circle.iter().chain(std::iter::once(&first)).map(|v| format!("`{}`", v.node.name.node)).collect();
+    let names: Vec<String> =
+        circle.iter().chain(std::iter::once(&first)).map(|v| format!("`{}`", v.node.name.node)).collect();
     let mut d = Diagnostic::error(
         "check::bad_variant",
         format!("these variants extend each other in a circle: {}", names.join(" -> ")),
@@ -273,15 +331,22 @@ fn override_item(game: &mut Game, item: &Item, diags: &mut Vec<Diagnostic>) {
             game.goal = Some(g.clone());
         }
         Item::Phase(p) => {
-            let target = game.phases.iter_mut().find(|q| q.node.name.as_ref().map(|n| &n.node) == p.node.name.as_ref().map(|n| &n.node));
+            let target = game
+                .phases
+                .iter_mut()
+                .find(|q| q.node.name.as_ref().map(|n| &n.node) == p.node.name.as_ref().map(|n| &n.node));
             match target {
                 Some(base) => merge_phase(&mut base.node, &p.node, diags),
                 None => match &p.node.name {
                     Some(name) => {
-                        let names: Vec<&str> = game.phases.iter().filter_map(|q| q.node.name.as_ref()).map(|n| n.node.as_str()).collect();
+                        let names: Vec<&str> =
+                            game.phases.iter().filter_map(|q| q.node.name.as_ref()).map(|n| n.node.as_str()).collect();
                         let mut d = not_in_base(&format!("phase {}", name.node), name.span);
                         if let Some(s) = did_you_mean(&name.node, names.iter().copied()) {
-                            d = d.with_help(format!("did you mean `{s}`? The phases of the base game are {}", names.join(", ")));
+                            d = d.with_help(format!(
+                                "did you mean `{s}`? The phases of the base game are {}",
+                                names.join(", ")
+                            ));
                         } else if names.is_empty() {
                             d = d.with_help("the base game has a `turn`: change it with `turn { ... }`");
                         } else {

@@ -55,7 +55,11 @@ pub fn check(file: &File) -> Vec<Diagnostic> {
         let errors = rest.iter().filter(|d| d.is_error()).count();
         let last = diags.last().map_or(Span::default(), |d| d.span);
         let message = format!("{} more problems ({errors} errors) are not shown", rest.len());
-        let d = if errors > 0 { Diagnostic::error("check::too_many", message, last, "and more after this") } else { Diagnostic::warning("check::too_many", message, last, "and more after this") };
+        let d = if errors > 0 {
+            Diagnostic::error("check::too_many", message, last, "and more after this")
+        } else {
+            Diagnostic::warning("check::too_many", message, last, "and more after this")
+        };
         diags.push(d.with_help(format!("fix the first {MAX_DIAGNOSTICS} and check again")));
     }
     diags
@@ -107,8 +111,13 @@ pub fn lower(file: &File, variant: Option<&str>, players: Option<u8>) -> Result<
         Some(name) => {
             if !variants.iter().any(|v| v.node.name.node == name) {
                 let names = variant_names(file);
-                let mut d = Diagnostic::error("check::unknown_variant", format!("this file has no variant `{name}`"), Span::default(), "unknown variant")
-                    .with_help(format!("the variants are: {}", names.join(", ")));
+                let mut d = Diagnostic::error(
+                    "check::unknown_variant",
+                    format!("this file has no variant `{name}`"),
+                    Span::default(),
+                    "unknown variant",
+                )
+                .with_help(format!("the variants are: {}", names.join(", ")));
                 if let Some(s) = crate::diag::did_you_mean(name, names.iter().map(String::as_str)) {
                     d = d.with_help(format!("did you mean `{s}`? The variants are: {}", names.join(", ")));
                 }
@@ -135,8 +144,13 @@ pub fn lower(file: &File, variant: Option<&str>, players: Option<u8>) -> Result<
     let players = players.map_or(default, u32::from);
     if players < min || players > max {
         let range = if min == max { format!("{min}") } else { format!("{min} to {max}") };
-        return Err(vec![Diagnostic::error("check::players_range", format!("this game is for {range} players, not {players}"), Span::default(), "players")
-            .with_help(format!("choose --players {range}"))]);
+        return Err(vec![Diagnostic::error(
+            "check::players_range",
+            format!("this game is for {range} players, not {players}"),
+            Span::default(),
+            "players",
+        )
+        .with_help(format!("choose --players {range}"))]);
     }
     let (rules, mut d, _) = Lowerer::new(&game).lower(variant.unwrap_or("default"), players as u8);
     diags.append(&mut d);
@@ -146,7 +160,12 @@ pub fn lower(file: &File, variant: Option<&str>, players: Option<u8>) -> Result<
             let mut errors = errors_only(diags);
             tidy(&mut errors);
             if errors.is_empty() {
-                errors.push(Diagnostic::error("check::internal", "lowering failed without saying why; this is a bug, please report it", Span::default(), "here"));
+                errors.push(Diagnostic::error(
+                    "check::internal",
+                    "lowering failed without saying why; this is a bug, please report it",
+                    Span::default(),
+                    "here",
+                ));
             }
             Err(errors)
         }
@@ -165,8 +184,13 @@ fn whole_file_lints(file: &File, lints: &[Lints]) -> Vec<Diagnostic> {
         if let Item::Place(p) = item {
             if !used.contains(&p.node.name.node) {
                 out.push(
-                    Diagnostic::warning("check::unused_place", format!("the place `{}` is never used", p.node.name.node), p.node.name.span, "declared here")
-                        .with_help("remove it, or use it in a rule"),
+                    Diagnostic::warning(
+                        "check::unused_place",
+                        format!("the place `{}` is never used", p.node.name.node),
+                        p.node.name.span,
+                        "declared here",
+                    )
+                    .with_help("remove it, or use it in a rule"),
                 );
             }
         }
@@ -175,8 +199,13 @@ fn whole_file_lints(file: &File, lints: &[Lints]) -> Vec<Diagnostic> {
         for (place, span) in &l.read {
             if !l.filled.contains(place) {
                 out.push(
-                    Diagnostic::error("check::never_filled", "this condition reads a place that can never hold pieces", *span, "always empty")
-                        .with_help("no setup line, `take`, `put`, `then` or `sweep` ever puts a piece there"),
+                    Diagnostic::error(
+                        "check::never_filled",
+                        "this condition reads a place that can never hold pieces",
+                        *span,
+                        "always empty",
+                    )
+                    .with_help("no setup line, `take`, `put`, `then` or `sweep` ever puts a piece there"),
                 );
             }
         }

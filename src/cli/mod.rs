@@ -13,6 +13,7 @@ use mancala::engine::Engine;
 
 mod bench;
 mod check;
+mod play;
 mod simulate;
 mod variants;
 
@@ -21,6 +22,7 @@ Examples:
   mancala check games/*.mancala
   mancala check --format json games/kalah.mancala
   mancala variants games/gulek-solo.mancala
+  mancala play games/kalah.mancala
   mancala simulate games/kalah.mancala --games 1000 --seed 7
   mancala simulate games/gulek.mancala --players 4 --json
   mancala bench games/oware.mancala --seconds 5
@@ -39,6 +41,7 @@ struct Cli {
 enum Command {
     Check(check::Args),
     Variants(variants::Args),
+    Play(play::PlayArgs),
     Simulate(simulate::Args),
     Bench(bench::Args),
 }
@@ -99,6 +102,8 @@ impl Failure {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        // The REPL reports its own failures.
+        Command::Play(args) => return play::run(&args),
         Command::Check(args) => check::run(args),
         Command::Variants(args) => variants::run(args),
         Command::Simulate(args) => simulate::run(args),

@@ -51,7 +51,11 @@ pub fn run(args: &PlayArgs) -> ExitCode {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("error: {} is not UTF-8 text (byte {}); run `mancala check` on it", args.file.display(), e.utf8_error().valid_up_to());
+                eprintln!(
+                    "error: {} is not UTF-8 text (byte {}); run `mancala check` on it",
+                    args.file.display(),
+                    e.utf8_error().valid_up_to()
+                );
                 return ExitCode::from(1);
             }
         },
@@ -110,7 +114,8 @@ pub fn run(args: &PlayArgs) -> ExitCode {
 /// Who plays each seat: people where asked, seat 1 by default, the computer elsewhere.
 fn seats(players: u8, ai: &[SeatAi], human: &[u8]) -> Result<Vec<Seat>, String> {
     let default_ai = AiKind::Mcts(Budget::Time(Duration::from_millis(900)));
-    let mut seats: Vec<Seat> = (0..players).map(|p| if p == 0 { Seat::Human } else { Seat::Computer(default_ai) }).collect();
+    let mut seats: Vec<Seat> =
+        (0..players).map(|p| if p == 0 { Seat::Human } else { Seat::Computer(default_ai) }).collect();
     for &h in human {
         if h == 0 || h > players {
             return Err(format!("--human {h}: the seats are 1 to {players}"));
@@ -160,7 +165,10 @@ struct Terminal {
 impl Terminal {
     fn new() -> Option<Terminal> {
         let words = Rc::new(RefCell::new(Vec::new()));
-        let config = rustyline::Config::builder().completion_type(rustyline::CompletionType::List).auto_add_history(true).build();
+        let config = rustyline::Config::builder()
+            .completion_type(rustyline::CompletionType::List)
+            .auto_add_history(true)
+            .build();
         let mut editor = rustyline::Editor::with_config(config).ok()?;
         editor.set_helper(Some(Completions { words: words.clone() }));
         Some(Terminal { editor, words })
@@ -188,7 +196,12 @@ struct Completions {
 
 impl rustyline::completion::Completer for Completions {
     type Candidate = String;
-    fn complete(&self, line: &str, pos: usize, _ctx: &rustyline::Context<'_>) -> rustyline::Result<(usize, Vec<String>)> {
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &rustyline::Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
         let typed = &line[..pos];
         let matches = self.words.borrow().iter().filter(|w| w.starts_with(typed)).cloned().collect();
         Ok((0, matches))
@@ -205,7 +218,13 @@ impl rustyline::Helper for Completions {}
 fn repl(session: &mut Session, input: &mut dyn Input, colour: bool) {
     let rules = &session.engine.rules;
     let seats: Vec<String> = session.seats().iter().enumerate().map(|(i, s)| format!("{}: {s}", i + 1)).collect();
-    println!("{} — {} player{}: {}. Type `help` for the commands.", rules.game, rules.players, if rules.players == 1 { "" } else { "s" }, seats.join(", "));
+    println!(
+        "{} — {} player{}: {}. Type `help` for the commands.",
+        rules.game,
+        rules.players,
+        if rules.players == 1 { "" } else { "s" },
+        seats.join(", ")
+    );
     let mut show_board = true;
     loop {
         for line in session.computer_turns() {
@@ -221,7 +240,9 @@ fn repl(session: &mut Session, input: &mut dyn Input, colour: bool) {
             }
         }
         let _ = std::io::stdout().flush();
-        let Some(line) = input.read(&session.prompt(), session.completions()) else { break };
+        let Some(line) = input.read(&session.prompt(), session.completions()) else {
+            break;
+        };
         if line.trim().is_empty() {
             continue;
         }
@@ -241,17 +262,26 @@ fn repl(session: &mut Session, input: &mut dyn Input, colour: bool) {
 }
 
 fn result_text(session: &Session) -> String {
-    let Some(outcome) = &session.state.result else { return String::new() };
+    let Some(outcome) = &session.state.result else {
+        return String::new();
+    };
     let reason = reason_words(outcome.reason);
     if session.engine.rules.goal.is_some() {
-        return if outcome.winners != 0 { "Solved: you win!".into() } else { format!("No move is left: the game is lost ({reason}).") };
+        return if outcome.winners != 0 {
+            "Solved: you win!".into()
+        } else {
+            format!("No move is left: the game is lost ({reason}).")
+        };
     }
     let winners = outcome.winner_list();
-    let scores: Vec<String> = outcome.scores.iter().enumerate().map(|(i, s)| format!("player {}: {s}", i + 1)).collect();
+    let scores: Vec<String> =
+        outcome.scores.iter().enumerate().map(|(i, s)| format!("player {}: {s}", i + 1)).collect();
     let verdict = match winners.as_slice() {
         [] => "a draw".to_string(),
         [w] => format!("player {} wins", w + 1),
-        ws => format!("players {} share the win", ws.iter().map(|w| (w + 1).to_string()).collect::<Vec<_>>().join(", ")),
+        ws => {
+            format!("players {} share the win", ws.iter().map(|w| (w + 1).to_string()).collect::<Vec<_>>().join(", "))
+        }
     };
     format!("Game over ({reason}): {verdict} — {}.", scores.join(", "))
 }

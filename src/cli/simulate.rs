@@ -98,7 +98,13 @@ pub fn summary_text(s: &Summary, seed: u64) -> String {
     let game = if s.variant == "default" { s.game.clone() } else { format!("{} (variant {})", s.game, s.variant) };
     let who = if s.players == 1 { "solitaire".to_string() } else { format!("{} players", s.players) };
     let _ = writeln!(out, "{game}, {who}: {} random games, seed {seed}", s.games);
-    let pct = |n: u64| if s.games == 0 { 0.0 } else { 100.0 * n as f64 / s.games as f64 };
+    let pct = |n: u64| {
+        if s.games == 0 {
+            0.0
+        } else {
+            100.0 * n as f64 / s.games as f64
+        }
+    };
     let mut row = |label: String, n: u64| {
         let _ = writeln!(out, "  {label:<16}{n:>8}  {:>5.1}%", pct(n));
     };

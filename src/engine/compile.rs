@@ -99,9 +99,7 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
         }
         Cond::HereOwnedBy(PlayerExpr::Mover) => {
             let n = shape.n_pits;
-            Arc::new(move |_, st, cx| {
-                (cx.here as usize) < n && st.owner[cx.here as usize] == cx.mover
-            })
+            Arc::new(move |_, st, cx| (cx.here as usize) < n && st.owner[cx.here as usize] == cx.mover)
         }
         Cond::HereOwnedBy(PlayerExpr::Opponent) => {
             let n = shape.n_pits;
@@ -135,9 +133,7 @@ fn num(n: &Num, shape: &Shape) -> NumFn {
             Arc::new(move |_, _, _| v)
         }
         Num::HereCount if shape.plain => Arc::new(|_, st, cx| st.counts[cx.here as usize] as i32),
-        Num::PlaceCount(PlaceExpr::Opposite(p))
-            if shape.plain && matches!(**p, PlaceExpr::Here) =>
-        {
+        Num::PlaceCount(PlaceExpr::Opposite(p)) if shape.plain && matches!(**p, PlaceExpr::Here) => {
             Arc::new(|e, st, cx| st.counts[e.rules.opposite[cx.here as usize] as usize] as i32)
         }
         Num::PlaceCount(PlaceExpr::Fixed(p)) if shape.plain => {
@@ -155,16 +151,12 @@ fn num(n: &Num, shape: &Shape) -> NumFn {
         Num::PitsCount(who) if shape.plain && shape.fixed_pits.is_some() => {
             let lists = shape.fixed_pits.clone().unwrap_or_default();
             let sum = move |st: &State, p: u8| -> i32 {
-                lists
-                    .get(p as usize)
-                    .map_or(0, |l| l.iter().map(|&i| st.counts[i as usize] as i32).sum())
+                lists.get(p as usize).map_or(0, |l| l.iter().map(|&i| st.counts[i as usize] as i32).sum())
             };
             match who {
                 PlayerExpr::Mover => Arc::new(move |_, st, cx| sum(st, cx.mover)),
                 PlayerExpr::Bound => Arc::new(move |_, st, cx| sum(st, cx.bound)),
-                PlayerExpr::Opponent => {
-                    Arc::new(move |e, st, cx| sum(st, e.next_active(st, cx.mover)))
-                }
+                PlayerExpr::Opponent => Arc::new(move |e, st, cx| sum(st, e.next_active(st, cx.mover))),
                 other => {
                     let who = other.clone();
                     Arc::new(move |e, st, cx| sum(st, e.player(st, cx, &who)))

@@ -15,20 +15,13 @@ pub(crate) struct Ctx {
 
 impl Ctx {
     pub fn new(mover: u8) -> Ctx {
-        Ctx {
-            mover,
-            here: PlaceId::MAX,
-            bound: mover,
-        }
+        Ctx { mover, here: PlaceId::MAX, bound: mover }
     }
     pub fn at(self, here: PlaceId) -> Ctx {
         Ctx { here, ..self }
     }
     pub fn bound(self, player: u8) -> Ctx {
-        Ctx {
-            bound: player,
-            ..self
-        }
+        Ctx { bound: player, ..self }
     }
 }
 
@@ -57,8 +50,7 @@ impl Engine {
                 (0..64).contains(&v) && bits & (1u64 << v) != 0
             }
             Cond::HereOwnedBy(who) => {
-                (cx.here as usize) < self.rules.n_pits
-                    && st.owner[cx.here as usize] == self.player(st, cx, who)
+                (cx.here as usize) < self.rules.n_pits && st.owner[cx.here as usize] == self.player(st, cx, who)
             }
             _ => self.cond_rare(st, cx, c),
         }
@@ -71,9 +63,7 @@ impl Engine {
             Cond::And(cs) => cs.iter().all(|c| self.cond(st, cx, c)),
             Cond::Or(cs) => cs.iter().any(|c| self.cond(st, cx, c)),
             Cond::Not(c) => !self.cond(st, cx, c),
-            Cond::Cmp(..) | Cond::InInts(..) | Cond::HereOwnedBy(_) | Cond::Compiled(_) => {
-                self.cond(st, cx, c)
-            }
+            Cond::Cmp(..) | Cond::InInts(..) | Cond::HereOwnedBy(_) | Cond::Compiled(_) => self.cond(st, cx, c),
             Cond::InSet(p, set) => match self.place(st, cx, p) {
                 Some(p) => self.set_contains(st, cx, set, p),
                 None => false,
@@ -81,10 +71,7 @@ impl Engine {
             Cond::PlaceEq(a, b, eq) => (self.place(st, cx, a) == self.place(st, cx, b)) == *eq,
             Cond::PlayerEq(a, b, eq) => (self.player(st, cx, a) == self.player(st, cx, b)) == *eq,
             Cond::Dropped(p, sel, eq) => {
-                let kind = self
-                    .place(st, cx, p)
-                    .and_then(|p| st.dropped.get(p as usize).copied())
-                    .unwrap_or(NO_KIND);
+                let kind = self.place(st, cx, p).and_then(|p| st.dropped.get(p as usize).copied()).unwrap_or(NO_KIND);
                 let hit = kind != NO_KIND && self.kind_mask(st, cx, sel) & (1u64 << kind) != 0;
                 hit == *eq
             }
@@ -104,12 +91,8 @@ impl Engine {
                 });
                 any
             }
-            Cond::AllPlayers(body) => self
-                .active_players(st)
-                .all(|p| self.cond(st, cx.bound(p), body)),
-            Cond::AnyPlayers(body) => self
-                .active_players(st)
-                .any(|p| self.cond(st, cx.bound(p), body)),
+            Cond::AllPlayers(body) => self.active_players(st).all(|p| self.cond(st, cx.bound(p), body)),
+            Cond::AnyPlayers(body) => self.active_players(st).any(|p| self.cond(st, cx.bound(p), body)),
         }
     }
 
@@ -117,9 +100,7 @@ impl Engine {
         match n {
             Num::Const(v) => *v,
             Num::HereCount => self.count(st, cx.here) as i32,
-            Num::PlaceCount(p) => self
-                .place(st, cx, p)
-                .map_or(0, |p| self.count(st, p) as i32),
+            Num::PlaceCount(p) => self.place(st, cx, p).map_or(0, |p| self.count(st, p) as i32),
             Num::PitsCount(_) => self.pits_count(st, cx, n),
             _ => self.num_rare(st, cx, n),
         }
@@ -168,9 +149,7 @@ impl Engine {
             Num::Add(ns) => ns.iter().map(|n| self.num(st, cx, n)).sum(),
             Num::Mul(ns) => ns.iter().map(|n| self.num(st, cx, n)).product(),
             Num::HereCount => self.count(st, cx.here) as i32,
-            Num::PlaceCount(p) => self
-                .place(st, cx, p)
-                .map_or(0, |p| self.count(st, p) as i32),
+            Num::PlaceCount(p) => self.place(st, cx, p).map_or(0, |p| self.count(st, p) as i32),
             Num::PitsCount(who) => {
                 let who = self.player(st, cx, who);
                 let n = self.rules.n_pits;
@@ -180,17 +159,9 @@ impl Engine {
                         .map_or(0, |l| l.iter().map(|&p| st.counts[p as usize] as i32).sum());
                 }
                 if self.k == 1 {
-                    st.owner
-                        .iter()
-                        .zip(&st.counts[..n])
-                        .filter(|(&o, _)| o == who)
-                        .map(|(_, &c)| c as i32)
-                        .sum()
+                    st.owner.iter().zip(&st.counts[..n]).filter(|(&o, _)| o == who).map(|(_, &c)| c as i32).sum()
                 } else {
-                    (0..n as PlaceId)
-                        .filter(|&p| st.owner[p as usize] == who)
-                        .map(|p| self.count(st, p) as i32)
-                        .sum()
+                    (0..n as PlaceId).filter(|&p| st.owner[p as usize] == who).map(|p| self.count(st, p) as i32).sum()
                 }
             }
         }
@@ -273,13 +244,7 @@ impl Engine {
     }
 
     /// Calls `f` for each place of the set, in board order, while it returns true.
-    pub(crate) fn for_each_in_set(
-        &self,
-        st: &State,
-        cx: Ctx,
-        set: &Set,
-        mut f: impl FnMut(PlaceId) -> bool,
-    ) {
+    pub(crate) fn for_each_in_set(&self, st: &State, cx: Ctx, set: &Set, mut f: impl FnMut(PlaceId) -> bool) {
         let n = self.rules.n_pits as PlaceId;
         match set {
             Set::AllPits => {
@@ -339,11 +304,7 @@ impl Engine {
     #[inline]
     pub(crate) fn count_masked(&self, st: &State, p: PlaceId, mask: KindMask) -> u32 {
         if self.k == 1 {
-            return if mask & 1 != 0 {
-                st.counts[p as usize] as u32
-            } else {
-                0
-            };
+            return if mask & 1 != 0 { st.counts[p as usize] as u32 } else { 0 };
         }
         let base = p as usize * self.k;
         let mut total = 0;

@@ -89,38 +89,18 @@ impl Engine {
         let all_kinds = if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
         let colour_masks = (0..rules.players)
             .map(|p| {
-                rules
-                    .kinds
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, info)| info.owner == p)
-                    .fold(0u64, |m, (i, _)| m | (1 << i))
+                rules.kinds.iter().enumerate().filter(|(_, info)| info.owner == p).fold(0u64, |m, (i, _)| m | (1 << i))
             })
             .collect();
-        let owners_change = rules
-            .phases
-            .iter()
-            .flat_map(|p| &p.actions)
-            .any(|a| matches!(a.kind, ActionKind::Offer(_)));
+        let owners_change =
+            rules.phases.iter().flat_map(|p| &p.actions).any(|a| matches!(a.kind, ActionKind::Offer(_)));
         let fixed_pits = (!owners_change).then(|| {
             (0..rules.players)
-                .map(|p| {
-                    (0..rules.n_pits as PlaceId)
-                        .filter(|&i| rules.initial_owner[i as usize] == p)
-                        .collect()
-                })
+                .map(|p| (0..rules.n_pits as PlaceId).filter(|&i| rules.initial_owner[i as usize] == p).collect())
                 .collect()
         });
-        let limits = rules
-            .phases
-            .iter()
-            .map(|p| p.end.limit.or(rules.end.limit).unwrap_or(rules.limit))
-            .collect();
-        let shape = compile::Shape {
-            plain: k == 1,
-            fixed_pits: fixed_pits.clone(),
-            n_pits: rules.n_pits,
-        };
+        let limits = rules.phases.iter().map(|p| p.end.limit.or(rules.end.limit).unwrap_or(rules.limit)).collect();
+        let shape = compile::Shape { plain: k == 1, fixed_pits: fixed_pits.clone(), n_pits: rules.n_pits };
         let compiled = Compiled(compile::compile_rules(&mut rules, &shape));
         let probe_free: Vec<bool> = rules
             .phases
@@ -133,24 +113,8 @@ impl Engine {
                 })
             })
             .collect();
-        let simple_phase = rules
-            .phases
-            .iter()
-            .zip(&probe_free)
-            .map(|(p, &free)| free && p.pass.is_none())
-            .collect();
-        Engine {
-            rules,
-            lowered,
-            k,
-            all_kinds,
-            colour_masks,
-            fixed_pits,
-            limits,
-            compiled,
-            probe_free,
-            simple_phase,
-        }
+        let simple_phase = rules.phases.iter().zip(&probe_free).map(|(p, &free)| free && p.pass.is_none()).collect();
+        Engine { rules, lowered, k, all_kinds, colour_masks, fixed_pits, limits, compiled, probe_free, simple_phase }
     }
 
     /// Evaluates a rule's condition: straight to its compiled closure when it has one.
@@ -296,11 +260,7 @@ impl Engine {
         }
         if with_pass {
             if let Some(pass) = &phase.pass {
-                if pass
-                    .unless
-                    .iter()
-                    .all(|&a| counts.get(a as usize).copied().unwrap_or(0) == 0)
-                {
+                if pass.unless.iter().all(|&a| counts.get(a as usize).copied().unwrap_or(0) == 0) {
                     out.push(Move::Pass);
                 }
             }
@@ -316,33 +276,18 @@ impl Engine {
     }
 
     /// Calls `emit` with each start of `action` while it returns true; returns false when stopped early.
-    fn each_begin(
-        &self,
-        st: &State,
-        a: u8,
-        action: &Action,
-        mut emit: impl FnMut(Move) -> bool,
-    ) -> bool {
+    fn each_begin(&self, st: &State, a: u8, action: &Action, mut emit: impl FnMut(Move) -> bool) -> bool {
         let mover = st.to_move;
         let mut go = true;
         let cx = Ctx::new(mover);
         match &action.kind {
             ActionKind::Sow(sow) => {
                 // The common case, a plain sowing from one's own fixed pits, without evaluating anything.
-                if let (Some(lists), true, Set::PitsOf(PlayerExpr::Mover), Cond::True, false) = (
-                    &self.fixed_pits,
-                    self.k == 1,
-                    &sow.from,
-                    &sow.filter,
-                    sow.last_own,
-                ) {
+                if let (Some(lists), true, Set::PitsOf(PlayerExpr::Mover), Cond::True, false) =
+                    (&self.fixed_pits, self.k == 1, &sow.from, &sow.filter, sow.last_own)
+                {
                     for &p in &lists[mover as usize] {
-                        if st.counts[p as usize] > 0
-                            && !emit(Move::Begin {
-                                action: a,
-                                place: p,
-                            })
-                        {
+                        if st.counts[p as usize] > 0 && !emit(Move::Begin { action: a, place: p }) {
                             return false;
                         }
                     }
@@ -353,13 +298,9 @@ impl Engine {
                     if (p as usize) < self.rules.n_pits
                         && self.count(st, p) > 0
                         && (!sow.last_own || self.count_masked(st, p, own) > 0)
-                        && (matches!(sow.filter, Cond::True)
-                            || self.test(st, cx.at(p), &sow.filter))
+                        && (matches!(sow.filter, Cond::True) || self.test(st, cx.at(p), &sow.filter))
                     {
-                        go = emit(Move::Begin {
-                            action: a,
-                            place: p,
-                        });
+                        go = emit(Move::Begin { action: a, place: p });
                     }
                     go
                 });
@@ -370,10 +311,7 @@ impl Engine {
                 }
                 self.for_each_in_set(st, cx, &put.into, |p| {
                     if self.test(st, cx.at(p), &put.filter) {
-                        go = emit(Move::Begin {
-                            action: a,
-                            place: p,
-                        });
+                        go = emit(Move::Begin { action: a, place: p });
                     }
                     go
                 });
@@ -385,10 +323,7 @@ impl Engine {
                 }
                 self.for_each_in_set(st, cx, &offer.from, |p| {
                     if (p as usize) < self.rules.n_pits && st.owner[p as usize] == mover {
-                        go = emit(Move::Begin {
-                            action: a,
-                            place: p,
-                        });
+                        go = emit(Move::Begin { action: a, place: p });
                     }
                     go
                 });
@@ -403,20 +338,13 @@ impl Engine {
         let cx = Ctx::new(mover);
         match st.stage {
             Stage::Start | Stage::Respond => self.start_options(st, out, true),
-            Stage::Direction { .. } => {
-                out.extend([Move::Direction(Dir::Ccw), Move::Direction(Dir::Cw)])
-            }
+            Stage::Direction { .. } => out.extend([Move::Direction(Dir::Ccw), Move::Direction(Dir::Cw)]),
             Stage::Drop { action } => {
                 let mask = self.drop_mask(st, self.sow_rule(st, action));
-                out.extend(
-                    (0..self.k as u8)
-                        .filter(|k| mask & (1 << k) != 0)
-                        .map(Move::Drop),
-                );
+                out.extend((0..self.k as u8).filter(|k| mask & (1 << k) != 0).map(Move::Drop));
             }
             Stage::Take { action, cursor } => {
-                let take = &self.sow_rule(st, action).captures[cursor.rule as usize].takes
-                    [cursor.take as usize];
+                let take = &self.sow_rule(st, action).captures[cursor.rule as usize].takes[cursor.take as usize];
                 self.take_options(st, cx.at(cursor.here), take, cursor.min_choice, out);
             }
             Stage::Then { action, from } => {
@@ -424,10 +352,7 @@ impl Engine {
                 if let Some(then) = then {
                     let mask = self.kind_mask(st, cx, &then.kinds);
                     self.for_each_in_set(st, cx, &then.set, |p| {
-                        if p >= from
-                            && self.count_masked(st, p, mask) > 0
-                            && self.test(st, cx.at(p), &then.filter)
-                        {
+                        if p >= from && self.count_masked(st, p, mask) > 0 && self.test(st, cx.at(p), &then.filter) {
                             out.push(Move::Pick(p));
                         }
                         true
@@ -481,14 +406,7 @@ impl Engine {
     /// `min_choice` in the order of `choice_code` — the pieces of one capture form a set, so they are chosen
     /// in that order only. Returns how many pieces of that group there are before filtering: when some are
     /// there but none is left after `min_choice`, the earlier choices were made in the wrong order.
-    fn take_options(
-        &self,
-        st: &State,
-        cx: Ctx,
-        take: &TakeRule,
-        min_choice: u32,
-        out: &mut Vec<Move>,
-    ) -> usize {
+    fn take_options(&self, st: &State, cx: Ctx, take: &TakeRule, min_choice: u32, out: &mut Vec<Move>) -> usize {
         let mask = self.kind_mask(st, cx, &take.kinds);
         for (g, group) in self.source_groups(take).iter().enumerate() {
             let mut found = 0;
@@ -514,10 +432,7 @@ impl Engine {
 
     /// The `choice_code` of taking `kind` from `place` in a take.
     fn take_code(&self, st: &State, cx: Ctx, take: &TakeRule, place: PlaceId, kind: u8) -> u32 {
-        let group = self
-            .source_groups(take)
-            .iter()
-            .position(|g| g.iter().any(|s| self.set_contains(st, cx, s, place)));
+        let group = self.source_groups(take).iter().position(|g| g.iter().any(|s| self.set_contains(st, cx, s, place)));
         choice_code(group.unwrap_or(0), place, kind)
     }
 
@@ -554,9 +469,7 @@ impl Engine {
 
     fn put_source_ready(&self, st: &State, cx: Ctx, put: &Put) -> bool {
         match self.place(st, cx, &put.from) {
-            Some(src) => {
-                self.count_masked(st, src, self.kind_mask(st, cx, &put.kinds)) >= put.count
-            }
+            Some(src) => self.count_masked(st, src, self.kind_mask(st, cx, &put.kinds)) >= put.count,
             None => false,
         }
     }
@@ -648,16 +561,13 @@ impl Engine {
             }
             (Stage::Start, Move::Pass) => self.end_ply(st, Next::Switch, probe),
             (Stage::Start, Move::Begin { action, place }) => self.begin(st, action, place, probe),
-            (Stage::Direction { action }, Move::Direction(dir)) => {
-                self.start_sow(st, action, dir, probe)
-            }
+            (Stage::Direction { action }, Move::Direction(dir)) => self.start_sow(st, action, dir, probe),
             (Stage::Drop { action }, Move::Drop(kind)) => {
                 self.drop_one(st, kind, self.sow_rule(st, action).skip_origin);
                 self.continue_sow(st, action, probe);
             }
             (Stage::Take { action, mut cursor }, Move::Take { place, kind }) => {
-                let take = &self.sow_rule(st, action).captures[cursor.rule as usize].takes
-                    [cursor.take as usize];
+                let take = &self.sow_rule(st, action).captures[cursor.rule as usize].takes[cursor.take as usize];
                 let cx = Ctx::new(st.to_move).at(cursor.here);
                 if let Some(to) = self.take_target(st, cx, take) {
                     self.move_pieces(st, place, to, 1u64 << kind, 1);
@@ -673,29 +583,19 @@ impl Engine {
                 if let Some(then) = &self.sow_rule(st, action).then {
                     self.then_take(st, then, p);
                 }
-                st.stage = Stage::Then {
-                    action,
-                    from: p + 1,
-                };
+                st.stage = Stage::Then { action, from: p + 1 };
                 self.settle_selection(st, probe);
             }
             (Stage::Then { .. }, Move::Stop) => self.end_sow_turn(st, probe),
             (Stage::Put { action, done, .. }, Move::Pick(p)) => {
                 self.put_once(st, action, p);
-                st.stage = Stage::Put {
-                    action,
-                    done: done.saturating_add(1),
-                    from: p,
-                };
+                st.stage = Stage::Put { action, done: done.saturating_add(1), from: p };
                 self.settle_selection(st, probe);
             }
             (Stage::Put { .. }, Move::Stop) => self.end_ply(st, Next::Switch, probe),
             (Stage::Offer { action, .. }, Move::Pick(p)) => {
                 st.offered |= 1 << p;
-                st.stage = Stage::Offer {
-                    action,
-                    from: p + 1,
-                };
+                st.stage = Stage::Offer { action, from: p + 1 };
                 self.settle_selection(st, probe);
             }
             (Stage::Offer { .. }, Move::Stop) => self.end_ply(st, Next::Respond, probe),
@@ -719,19 +619,12 @@ impl Engine {
             }
             ActionKind::Put(_) => {
                 self.put_once(st, action, place);
-                st.stage = Stage::Put {
-                    action,
-                    done: 1,
-                    from: place,
-                };
+                st.stage = Stage::Put { action, done: 1, from: place };
                 self.settle_selection(st, probe);
             }
             ActionKind::Offer(_) => {
                 st.offered = 1 << place;
-                st.stage = Stage::Offer {
-                    action,
-                    from: place + 1,
-                };
+                st.stage = Stage::Offer { action, from: place + 1 };
                 self.settle_selection(st, probe);
             }
         }
@@ -801,9 +694,7 @@ impl Engine {
             st.last = st.cursor;
             let Some(relay) = &sow.relay else { break };
             let last = st.last;
-            if (last as usize) >= self.rules.n_pits
-                || !self.test(st, Ctx::new(st.to_move).at(last), relay)
-            {
+            if (last as usize) >= self.rules.n_pits || !self.test(st, Ctx::new(st.to_move).at(last), relay) {
                 break;
             }
             // A relay that comes back to a (board, pit) it has seen would never end: the move is illegal.
@@ -865,15 +756,8 @@ impl Engine {
         }
         for (r, rule) in sow.captures.iter().enumerate() {
             if self.test(st, cx, &rule.when) {
-                let cursor = CaptureCursor {
-                    rule: r as u8,
-                    walk: 0,
-                    here: st.last,
-                    take: 0,
-                    left: 0,
-                    steps: 0,
-                    min_choice: 0,
-                };
+                let cursor =
+                    CaptureCursor { rule: r as u8, walk: 0, here: st.last, take: 0, left: 0, steps: 0, min_choice: 0 };
                 self.run_capture(st, action, cursor, probe);
                 return;
             }
@@ -930,10 +814,7 @@ impl Engine {
                     }
                     _ => {
                         st.captured = true;
-                        st.stage = Stage::Take {
-                            action,
-                            cursor: cur,
-                        };
+                        st.stage = Stage::Take { action, cursor: cur };
                         return;
                     }
                 }
@@ -958,12 +839,7 @@ impl Engine {
     }
 
     /// The next pit of the chain, walking backward then forward from the last pit.
-    fn next_chain_pit(
-        &self,
-        st: &State,
-        rule: &CaptureRule,
-        cur: &mut CaptureCursor,
-    ) -> Option<PlaceId> {
+    fn next_chain_pit(&self, st: &State, rule: &CaptureRule, cur: &mut CaptureCursor) -> Option<PlaceId> {
         let chain = rule.chain.as_ref()?;
         let n = self.rules.n_pits;
         if (st.last as usize) >= n {
@@ -978,17 +854,10 @@ impl Engine {
             if cur.walk == 2 && !chain.forward {
                 return None;
             }
-            let dir = if cur.walk == 1 {
-                st.dir.reverse()
-            } else {
-                st.dir
-            };
+            let dir = if cur.walk == 1 { st.dir.reverse() } else { st.dir };
             let p = self.rules.pit_next[dir as usize * n + cur.here as usize];
             cur.steps = cur.steps.saturating_add(1);
-            if p != st.last
-                && (cur.steps as usize) < n
-                && self.test(st, Ctx::new(st.to_move).at(p), &chain.cond)
-            {
+            if p != st.last && (cur.steps as usize) < n && self.test(st, Ctx::new(st.to_move).at(p), &chain.cond) {
                 return Some(p);
             }
             if cur.walk == 1 && chain.forward {
@@ -1102,11 +971,7 @@ impl Engine {
                 for set in group {
                     self.for_each_in_set(st, cx, set, |p| sources.push(p));
                 }
-                if sources
-                    .as_slice()
-                    .iter()
-                    .all(|&p| self.count_masked(st, p, mask) == 0)
-                {
+                if sources.as_slice().iter().all(|&p| self.count_masked(st, p, mask) == 0) {
                     continue;
                 }
                 for &p in sources.as_slice() {
@@ -1124,14 +989,7 @@ impl Engine {
     }
 
     /// Moves up to `limit` pieces of the kinds in `mask` from one place to another, kinds in order.
-    fn move_pieces(
-        &self,
-        st: &mut State,
-        from: PlaceId,
-        to: PlaceId,
-        mask: KindMask,
-        limit: u32,
-    ) -> u32 {
+    fn move_pieces(&self, st: &mut State, from: PlaceId, to: PlaceId, mask: KindMask, limit: u32) -> u32 {
         if from == to {
             return 0;
         }
@@ -1212,16 +1070,11 @@ impl Engine {
     }
 
     fn counts_turns(&self, st: &State) -> bool {
-        self.end_rules(st)
-            .any(|r| matches!(r, EndRule::Draw { rounds: false, .. }))
+        self.end_rules(st).any(|r| matches!(r, EndRule::Draw { rounds: false, .. }))
     }
 
     fn active_mask(&self, st: &State) -> u8 {
-        let all = if self.rules.players >= 8 {
-            u8::MAX
-        } else {
-            (1u8 << self.rules.players) - 1
-        };
+        let all = if self.rules.players >= 8 { u8::MAX } else { (1u8 << self.rules.players) - 1 };
         all & !st.eliminated
     }
 
@@ -1243,11 +1096,7 @@ impl Engine {
     }
 
     fn end_rules<'a>(&'a self, st: &State) -> impl Iterator<Item = &'a EndRule> {
-        self.rules.phases[st.phase as usize]
-            .end
-            .items
-            .iter()
-            .chain(self.rules.end.items.iter())
+        self.rules.phases[st.phase as usize].end.items.iter().chain(self.rules.end.items.iter())
     }
 
     /// The end rules (in the order written), the ply limit, obligations, and whether the player to move can
@@ -1280,29 +1129,22 @@ impl Engine {
             let reason = match rule {
                 EndRule::When(c) => self.test(st, cx, c).then_some(EndReason::Condition),
                 EndRule::Repetition => self.seen_before(st).then_some(EndReason::Repetition),
-                EndRule::Stuck => (matches!(st.stage, Stage::Start) && !self.has_any_move(st))
-                    .then_some(EndReason::Stuck),
+                EndRule::Stuck => {
+                    (matches!(st.stage, Stage::Start) && !self.has_any_move(st)).then_some(EndReason::Stuck)
+                }
                 EndRule::NobodyCanMove => {
                     let players: Vec<u8> = self.active_players(st).collect();
-                    players
-                        .iter()
-                        .all(|&p| !self.can_begin(st, p))
-                        .then_some(EndReason::NobodyCanMove)
+                    players.iter().all(|&p| !self.can_begin(st, p)).then_some(EndReason::NobodyCanMove)
                 }
                 EndRule::Draw { count, .. } => (st.quiet >= *count).then_some(EndReason::NoCapture),
                 EndRule::Eliminate(c) => {
-                    let out: Vec<u8> = self
-                        .active_players(st)
-                        .filter(|&p| self.test(st, Ctx::new(p).bound(p), c))
-                        .collect();
+                    let out: Vec<u8> =
+                        self.active_players(st).filter(|&p| self.test(st, Ctx::new(p).bound(p), c)).collect();
                     out.into_iter().find_map(|p| self.eliminate(st, p))
                 }
                 EndRule::EliminateStuck => {
                     let mut reason = None;
-                    while reason.is_none()
-                        && matches!(st.stage, Stage::Start)
-                        && !self.can_begin(st, st.to_move)
-                    {
+                    while reason.is_none() && matches!(st.stage, Stage::Start) && !self.can_begin(st, st.to_move) {
                         let p = st.to_move;
                         reason = self.eliminate(st, p);
                     }
@@ -1327,8 +1169,7 @@ impl Engine {
         if st.to_move == p {
             st.to_move = self.next_active(st, p);
         }
-        (self.rules.players > 1 && self.active_mask(st).count_ones() <= 1)
-            .then_some(EndReason::LastStanding)
+        (self.rules.players > 1 && self.active_mask(st).count_ones() <= 1).then_some(EndReason::LastStanding)
     }
 
     /// Whether `player`, were it his turn, could start an action (passing aside).
@@ -1348,8 +1189,7 @@ impl Engine {
         if phase.pass.is_some() && matches!(st.stage, Stage::Start) && !st.obliged {
             return true;
         }
-        let simple =
-            !st.obliged && matches!(st.stage, Stage::Start) && self.probe_free[st.phase as usize];
+        let simple = !st.obliged && matches!(st.stage, Stage::Start) && self.probe_free[st.phase as usize];
         if simple {
             return phase
                 .actions
@@ -1388,12 +1228,7 @@ impl Engine {
             st.history.clear();
             st.history_total = total;
         }
-        let flags = [
-            st.to_move,
-            st.phase,
-            st.eliminated,
-            (matches!(st.stage, Stage::Respond)) as u8,
-        ];
+        let flags = [st.to_move, st.phase, st.eliminated, (matches!(st.stage, Stage::Respond)) as u8];
         let key = hash_parts(&[&st.counts, &st.owner, &flags], st.offered);
         if st.history.contains(&key) {
             return true;
@@ -1404,12 +1239,8 @@ impl Engine {
 
     /// Ends the game: sweeps the board, scores, and decides the winners.
     fn finish(&self, st: &mut State, reason: EndReason) {
-        let sweeps: Vec<&(Set, PlaceExpr)> = self.rules.phases[st.phase as usize]
-            .end
-            .sweeps
-            .iter()
-            .chain(self.rules.end.sweeps.iter())
-            .collect();
+        let sweeps: Vec<&(Set, PlaceExpr)> =
+            self.rules.phases[st.phase as usize].end.sweeps.iter().chain(self.rules.end.sweeps.iter()).collect();
         for (set, to) in sweeps {
             let mut places = Vec::new();
             self.for_each_in_set(st, Ctx::new(st.to_move), set, |p| {
@@ -1422,25 +1253,16 @@ impl Engine {
                 }
             }
         }
-        let scores: Vec<i32> = (0..self.rules.players)
-            .map(|p| self.num(st, Ctx::new(p).bound(p), &self.rules.score))
-            .collect();
+        let scores: Vec<i32> =
+            (0..self.rules.players).map(|p| self.num(st, Ctx::new(p).bound(p), &self.rules.score)).collect();
         let winners = self.winners(st, reason, &scores);
         st.stage = Stage::Start;
-        st.result = Some(Outcome {
-            winners,
-            scores,
-            reason,
-        });
+        st.result = Some(Outcome { winners, scores, reason });
     }
 
     fn winners(&self, st: &State, reason: EndReason, scores: &[i32]) -> u8 {
         if let Some(goal) = &self.rules.goal {
-            return if self.test(st, Ctx::new(0), goal) {
-                1
-            } else {
-                0
-            };
+            return if self.test(st, Ctx::new(0), goal) { 1 } else { 0 };
         }
         match reason {
             EndReason::NoCapture => return 0,
@@ -1451,10 +1273,7 @@ impl Engine {
         let Some(best) = active.iter().map(|&p| scores[p as usize]).max() else {
             return 0;
         };
-        let top = active
-            .iter()
-            .filter(|&&p| scores[p as usize] == best)
-            .fold(0u8, |m, &p| m | (1 << p));
+        let top = active.iter().filter(|&&p| scores[p as usize] == best).fold(0u8, |m, &p| m | (1 << p));
         if top.count_ones() == 1 {
             return top;
         }
@@ -1475,10 +1294,7 @@ struct Places {
 
 impl Default for Places {
     fn default() -> Self {
-        Places {
-            items: [0; 64],
-            len: 0,
-        }
+        Places { items: [0; 64], len: 0 }
     }
 }
 

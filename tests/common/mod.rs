@@ -13,8 +13,7 @@ use mancala::notation::{enumerate_plies, format_ply, format_position, parse_ply,
 pub fn engine(name: &str, variant: Option<&str>, players: Option<u8>) -> Engine {
     let path = format!("{}/games/{name}.mancala", env!("CARGO_MANIFEST_DIR"));
     let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    mancala::compile(&source, variant, players)
-        .unwrap_or_else(|d| panic!("{name} {variant:?}: {d:?}"))
+    mancala::compile(&source, variant, players).unwrap_or_else(|d| panic!("{name} {variant:?}: {d:?}"))
 }
 
 /// Reads a position text.
@@ -30,17 +29,12 @@ pub fn show(e: &Engine, st: &State) -> String {
 /// Plays one ply written in move notation; panics when it is not legal or does not complete a ply.
 pub fn play(e: &Engine, st: &mut State, ply: &str) {
     let before = show(e, st);
-    let moves = parse_ply(e, st, ply)
-        .unwrap_or_else(|err| panic!("`{ply}` is not legal in `{before}`: {err}"));
+    let moves = parse_ply(e, st, ply).unwrap_or_else(|err| panic!("`{ply}` is not legal in `{before}`: {err}"));
     let ply0 = st.ply;
     for mv in moves {
-        e.apply(st, mv)
-            .unwrap_or_else(|err| panic!("`{ply}` in `{before}`: {mv:?}: {err}"));
+        e.apply(st, mv).unwrap_or_else(|err| panic!("`{ply}` in `{before}`: {mv:?}: {err}"));
     }
-    assert!(
-        st.ply > ply0 || st.result.is_some(),
-        "`{ply}` in `{before}` did not complete a ply"
-    );
+    assert!(st.ply > ply0 || st.result.is_some(), "`{ply}` in `{before}` did not complete a ply");
 }
 
 /// Plays several plies in turn.
@@ -60,10 +54,7 @@ pub fn scenario(e: &Engine, before: &str, ply: &str, after: &str) -> State {
 
 /// Every legal ply in notation, in the engine's order.
 pub fn plies(e: &Engine, st: &State) -> Vec<String> {
-    enumerate_plies(e, st, 10_000)
-        .iter()
-        .map(|p| format_ply(e, st, p))
-        .collect()
+    enumerate_plies(e, st, 10_000).iter().map(|p| format_ply(e, st, p)).collect()
 }
 
 /// Every legal ply of a position text, sorted.
@@ -94,10 +85,7 @@ pub fn outcomes_of_plies(e: &Engine, st: &State) -> Vec<String> {
 /// Asserts that a ply text is not legal here.
 pub fn assert_illegal(e: &Engine, st: &State, ply: &str) {
     if let Ok(moves) = parse_ply(e, st, ply) {
-        panic!(
-            "`{ply}` should not be legal in `{}`, but reads as {moves:?}",
-            show(e, st)
-        );
+        panic!("`{ply}` should not be legal in `{}`, but reads as {moves:?}", show(e, st));
     }
 }
 
@@ -108,30 +96,15 @@ pub fn to_move(st: &State) -> u8 {
 
 /// The game's result: the winners numbered from 1 (none for a draw or a lost solitaire), the scores, why it ended.
 pub fn result(st: &State) -> Option<(Vec<u8>, Vec<i32>, EndReason)> {
-    st.result.as_ref().map(|o| {
-        (
-            o.winner_list().iter().map(|p| p + 1).collect(),
-            o.scores.clone(),
-            o.reason,
-        )
-    })
+    st.result.as_ref().map(|o| (o.winner_list().iter().map(|p| p + 1).collect(), o.scores.clone(), o.reason))
 }
 
 /// Asserts that the game is over with these winners (from 1), scores and reason.
 pub fn assert_over(st: &State, winners: &[u8], scores: &[i32], reason: EndReason) {
-    assert_eq!(
-        result(st),
-        Some((winners.to_vec(), scores.to_vec(), reason)),
-        "the result"
-    );
+    assert_eq!(result(st), Some((winners.to_vec(), scores.to_vec(), reason)), "the result");
 }
 
 /// Asserts that the game goes on.
 pub fn assert_not_over(e: &Engine, st: &State) {
-    assert!(
-        st.result.is_none(),
-        "the game should go on in `{}`, but ended: {:?}",
-        show(e, st),
-        st.result
-    );
+    assert!(st.result.is_none(), "the game should go on in `{}`, but ended: {:?}", show(e, st), st.result);
 }

@@ -94,3 +94,22 @@ fn bad_arguments_exit_with_usage_errors() {
     let variant = session(&["games/kalah.mancala", "--variant", "nope"], "");
     assert!(!variant.contains("[exit 0]"), "{variant}");
 }
+
+#[test]
+fn solve_finds_the_lines_of_the_rules() {
+    // gulek.md 1.4: (3, 1) adjacent is solvable only in the simple variant; (5, 3) five apart in every variant.
+    let solve = |variant: &str, position: &str| -> String {
+        let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+            .args(["solve", "games/gulek-solo.mancala", "--variant", variant, "--position", position])
+            .output()
+            .expect("the binary runs");
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    for variant in ["default", "v1", "v2", "v3"] {
+        let three_one = solve(variant, "1=3 2=1");
+        assert_eq!(three_one.starts_with("solvable"), variant == "default", "{variant}: {three_one}");
+        let five_three = solve(variant, "1=5 6=3");
+        assert!(five_three.starts_with("solvable"), "{variant}: {five_three}");
+    }
+}

@@ -15,6 +15,7 @@ mod bench;
 mod check;
 mod play;
 mod simulate;
+mod solve;
 mod variants;
 
 const EXAMPLES: &str = "\
@@ -26,6 +27,7 @@ Examples:
   mancala simulate games/kalah.mancala --games 1000 --seed 7
   mancala simulate games/gulek.mancala --players 4 --json
   mancala bench games/oware.mancala --seconds 5
+  mancala solve games/gulek-solo.mancala --position '1=3 2=1'
 
 Exit status: 0 success, 1 a rule file has errors, 2 a usage or I/O error.";
 
@@ -44,6 +46,7 @@ enum Command {
     Play(play::PlayArgs),
     Simulate(simulate::Args),
     Bench(bench::Args),
+    Solve(solve::Args),
 }
 
 /// How a command ended, when it could run.
@@ -107,6 +110,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Variants(args) => variants::run(args),
         Command::Simulate(args) => simulate::run(args),
+        Command::Solve(args) => solve::run(args),
         Command::Bench(args) => bench::run(args),
     };
     result.unwrap_or_else(Failure::report).into()

@@ -50,7 +50,7 @@ pub(crate) fn base_game(file: &File, diags: &mut Vec<Diagnostic>) -> Game {
                 Span::new(0, 0),
                 "expected `game \"Name\"`",
             )
-            .with_help("start the file with the game's name, e.g. `game \"Kalah\"`"),
+            .with_help("start the file with the game's name, e.g. `game \"My game\"`"),
         );
     }
     let first = Span::new(0, 0);

@@ -136,12 +136,13 @@ impl From<SyntaxError> for Diagnostic {
     }
 }
 
-/// The words of the language that cannot be names.
+/// Whether a word is one of the language's keywords.
 pub(crate) fn is_keyword(word: &str) -> bool {
     KEYWORDS.contains(&word)
 }
 
-pub(crate) const KEYWORDS: &[&str] = &[
+/// The words of the language that cannot be names.
+pub const KEYWORDS: &[&str] = &[
     "game",
     "about",
     "players",

@@ -63,6 +63,7 @@
 //! [`parse_position`] starts from [`Engine::initial_state`] with every place empty and overrides what the text
 //! says; the result is at the start of a ply (stage `Start`, or `Respond` with `offered`), ply 0, with the
 //! obligation (`must`) worked out for the player to move. A text starting with `{` is read as the state's JSON.
+//! [`parse_start_position`] also refuses a JSON state in the middle of a ply, for commands that start games.
 
 use std::fmt;
 
@@ -1237,6 +1238,18 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
     st.history_total = u32::MAX;
     st.result = None;
     engine.refresh(&mut st);
+    Ok(st)
+}
+
+/// Reads a position to start games from (`--position` of `play` and `simulate`): [`parse_position`], refusing a
+/// state's JSON caught in the middle of a ply, which no player could go on from in notation.
+pub fn parse_start_position(engine: &Engine, text: &str) -> Result<State, NotationError> {
+    let st = parse_position(engine, text)?;
+    if !matches!(st.stage, Stage::Start | Stage::Respond) {
+        return Err(NotationError::new(
+            "this position is in the middle of a turn; give one at the start of a turn (a position in text always is)",
+        ));
+    }
     Ok(st)
 }
 

@@ -205,6 +205,78 @@ fn simulate_prints_a_summary() {
 }
 
 #[test]
+fn simulate_matches_computer_players() {
+    let args = ["simulate", "games/kalah.mancala", "--ai", "1=greedy", "--games", "20", "--json"];
+    let a = run(&args);
+    let b = run(&args);
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    assert_eq!(stdout(&a), stdout(&b), "the same seed, the same games");
+    let json: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+    for key in ["games", "players", "wins", "draws", "mean_plies", "max_plies", "capped", "seats"] {
+        assert!(json.get(key).is_some(), "missing {key} in {json}");
+    }
+    assert_eq!(json["seats"], serde_json::json!(["greedy", "random"]));
+    assert!(json.get("position").is_none(), "{json}");
+    let wins: Vec<u64> = json["wins"].as_array().unwrap().iter().map(|w| w.as_u64().unwrap()).collect();
+    assert_eq!(wins.iter().sum::<u64>() + json["draws"].as_u64().unwrap(), 20);
+    assert!(wins[0] > wins[1], "greedy beats random: {json}");
+    insta::assert_snapshot!("simulate_kalah_greedy_json", stdout(&a));
+
+    // Every kind, seeded: the text summary says who sat where.
+    let args =
+        ["simulate", "games/kalah.mancala", "--ai", "2=mcts:200", "--ai", "1=alphabeta:2", "--games", "4", "--seed", "5"];
+    let a = run(&args);
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    assert_eq!(stdout(&a), stdout(&run(&args)));
+    insta::assert_snapshot!("simulate_kalah_alphabeta_mcts", stdout(&a));
+
+    // Random seats alone: the JSON names them too, and the games are those of a plain run.
+    let plain = run(&["simulate", "games/kalah.mancala", "--games", "30", "--json"]);
+    let named = run(&["simulate", "games/kalah.mancala", "--games", "30", "--json", "--ai", "2=random"]);
+    let plain: serde_json::Value = serde_json::from_str(&stdout(&plain)).unwrap();
+    let named: serde_json::Value = serde_json::from_str(&stdout(&named)).unwrap();
+    assert_eq!(plain["seats"], serde_json::json!(["random", "random"]));
+    assert_eq!(plain, named);
+
+    // A solitaire has one seat.
+    let o = run(&["simulate", "games/gulek-single.mancala", "--ai", "1=greedy", "--games", "5", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json["seats"], serde_json::json!(["greedy"]));
+}
+
+#[test]
+fn simulate_time_budgets_are_announced_as_not_reproducible() {
+    let o = run(&["simulate", "games/kalah.mancala", "--ai", "1=mcts:2ms", "--games", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("1: mcts:2ms, 2: random"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("time budget"), "{}", stderr(&o));
+}
+
+#[test]
+fn simulate_rejects_bad_players() {
+    let cases: [&[&str]; 7] = [
+        &["games/kalah.mancala", "--ai", "2=foo"],
+        &["games/kalah.mancala", "--ai", "2"],
+        &["games/kalah.mancala", "--ai", "1=mcts:lots"],
+        &["games/kalah.mancala", "--ai", "3=greedy"],
+        &["games/gulek-solo.mancala", "--ai", "2=greedy"],
+        &["games/kalah.mancala", "--ai", "1=greedy", "--ai", "1=random"],
+        &["games/gulek.mancala", "--players", "3", "--ai", "2=alphabeta"],
+    ];
+    let mut all = String::new();
+    for args in cases {
+        let mut full = vec!["simulate"];
+        full.extend_from_slice(args);
+        let o = run(&full);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "", "{args:?}");
+        all.push_str(&format!("$ mancala {}\n{}\n", full.join(" "), stderr(&o).trim_end()));
+    }
+    insta::assert_snapshot!("simulate_bad_players", all);
+}
+
+#[test]
 fn simulate_rejects_unknown_variants_and_player_counts() {
     let o = run(&["simulate", "games/kalah.mancala", "--variant", "empty-captures"]);
     assert_eq!(o.status.code(), Some(2));

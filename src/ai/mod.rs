@@ -16,9 +16,11 @@
 //! | `mcts`, `mcts:2000`, `mcts:500ms`, `mcts:2s` | UCT with random playouts: 2000 playouts, or 500 ms of them, per decision (default 1000 playouts) |
 //! | `alphabeta`, `alphabeta:4`, `ab:4` | negamax with alpha-beta pruning, 4 decisions deep (default 4); two-player games only |
 //!
-//! [`SeatAi`] reads a seat too, for a command line: `2=mcts:2000` (seats from 1).
+//! [`SeatAi`] reads a seat too, for a command line: `2=mcts:2000` (seats from 1), and [`seat_kinds`] checks a
+//! list of them against a game. [`Arena`] plays whole games between computer players, for `mancala simulate`.
 
 mod alphabeta;
+mod arena;
 mod mcts;
 
 use std::fmt;
@@ -31,6 +33,7 @@ use rand::{Rng, SeedableRng};
 use crate::engine::{Ctx, Engine, Move, Outcome, State};
 
 pub use alphabeta::{alphabeta_choose, AlphaBeta};
+pub use arena::{seat_seed, Arena};
 pub use mcts::{mcts_choose, Mcts, MctsConfig};
 
 /// A computer player: given a position where a decision is due, it returns one of the legal decisions.
@@ -128,8 +131,20 @@ pub enum AiError {
     NoBudget(String),
     #[error("alphabeta plays two-player games only; this game has {players} players")]
     TooManyPlayers { players: u8 },
-    #[error("bad seat assignment `{0}`: expected SEAT=PLAYER, e.g. 2=mcts:2000")]
+    #[error("bad seat assignment `{0}`: expected SEAT=PLAYER with a seat from 1 to 8, e.g. 2=mcts:2000")]
     BadSeat(String),
+    #[error("there is no seat {seat} ({})", seats_phrase(*players))]
+    NoSuchSeat { seat: u32, players: u8 },
+    #[error("seat {seat} is given two players, {first} and {second}")]
+    SeatTwice { seat: u32, first: AiKind, second: AiKind },
+}
+
+/// "this game has 3 players, seats 1 to 3", "this game is a solitaire, with seat 1 only".
+fn seats_phrase(players: u8) -> String {
+    match players {
+        0 | 1 => "this game is a solitaire, with seat 1 only".into(),
+        n => format!("this game has {n} players, seats 1 to {n}"),
+    }
 }
 
 impl FromStr for AiKind {
@@ -221,6 +236,23 @@ impl fmt::Display for SeatAi {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}={}", self.seat as u32 + 1, self.kind)
     }
+}
+
+/// The computer player of each seat of `engine`'s game, as `assignments` (from `--ai SEAT=KIND`) give them:
+/// `None` where no assignment names the seat. Fails for a seat the game does not have, a seat named twice,
+/// or a player that cannot play this game (`alphabeta` with more than two players).
+pub fn seat_kinds(engine: &Engine, assignments: &[SeatAi]) -> Result<Vec<Option<AiKind>>, AiError> {
+    let players = engine.rules.players;
+    let mut kinds: Vec<Option<AiKind>> = vec![None; players as usize];
+    for a in assignments {
+        let slot = kinds.get_mut(a.seat as usize).ok_or(AiError::NoSuchSeat { seat: a.seat as u32 + 1, players })?;
+        if let Some(first) = *slot {
+            return Err(AiError::SeatTwice { seat: a.seat as u32 + 1, first, second: a.kind });
+        }
+        a.kind.check(engine)?;
+        *slot = Some(a.kind);
+    }
+    Ok(kinds)
 }
 
 // ================================================================ evaluation helpers

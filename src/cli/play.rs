@@ -8,7 +8,8 @@ use std::process::ExitCode;
 use std::rc::Rc;
 use std::time::Duration;
 
-use mancala::ai::{AiKind, Budget, SeatAi};
+use mancala::ai::{seat_kinds, AiKind, Budget, SeatAi};
+use mancala::engine::Engine;
 use mancala::session::{Command, Seat, Session};
 
 /// Play a game: you against the computer, against friends at one keyboard, or a solitaire.
@@ -77,7 +78,7 @@ pub fn run(args: &PlayArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let seats = match seats(engine.rules.players, &args.ai, &args.human) {
+    let seats = match seats(&engine, &args.ai, &args.human) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
@@ -111,22 +112,29 @@ pub fn run(args: &PlayArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Who plays each seat: people where asked, seat 1 by default, the computer elsewhere.
-fn seats(players: u8, ai: &[SeatAi], human: &[u8]) -> Result<Vec<Seat>, String> {
+/// Who plays each seat: the computer players of `--ai`, people where asked, seat 1 by default, the
+/// computer elsewhere.
+fn seats(engine: &Engine, ai: &[SeatAi], human: &[u8]) -> Result<Vec<Seat>, String> {
+    let players = engine.rules.players;
     let default_ai = AiKind::Mcts(Budget::Time(Duration::from_millis(900)));
+    let computers = seat_kinds(engine, ai).map_err(|e| format!("--ai: {e}"))?;
     let mut seats: Vec<Seat> =
         (0..players).map(|p| if p == 0 { Seat::Human } else { Seat::Computer(default_ai) }).collect();
     for &h in human {
         if h == 0 || h > players {
             return Err(format!("--human {h}: the seats are 1 to {players}"));
         }
+        if let Some(kind) = computers[h as usize - 1] {
+            return Err(format!(
+                "seat {h} is given both to a person (--human {h}) and to the computer (--ai {h}={kind})"
+            ));
+        }
         seats[h as usize - 1] = Seat::Human;
     }
-    for a in ai {
-        if a.seat >= players {
-            return Err(format!("--ai {a}: the seats are 1 to {players}"));
+    for (seat, kind) in seats.iter_mut().zip(computers) {
+        if let Some(kind) = kind {
+            *seat = Seat::Computer(kind);
         }
-        seats[a.seat as usize] = Seat::Computer(a.kind);
     }
     Ok(seats)
 }

@@ -1,29 +1,37 @@
-//! `mancala simulate`: many games between random players, and what they came to.
+//! `mancala simulate`: many games between random or computer players, and what they came to.
 
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use mancala::ai::{seat_kinds, AiKind, Arena, Budget, SeatAi};
 use mancala::engine::{Engine, State};
-use mancala::notation::format_ply;
+use mancala::notation::{format_ply, format_position, parse_start_position};
 use mancala::playout::{game_rng, reason_name, Playout, Ply, Summary};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use super::{io_message, load_engine, Failure, Status};
 
-/// Play games between players who choose uniformly at random among the legal moves.
+/// Play many games and sum them up: by default every seat chooses uniformly at random among the legal
+/// moves; `--ai` puts computer players at some seats.
 ///
-/// Prints the wins per seat (players numbered from 1), draws (won and lost for a solitaire), the mean and
-/// longest game in plies, captures per game, the games cut by the ply limit, and how the games ended. The
-/// same seed gives the same games.
+/// Prints who played each seat, the wins per seat (players numbered from 1), draws (won and lost for a
+/// solitaire), the mean and longest game in plies, captures per game, the games cut by the ply limit, and
+/// how the games ended. The same seed gives the same games, unless a computer player thinks for a time
+/// (`mcts:500ms`) rather than for a number of playouts (`mcts:2000`) or a depth (`alphabeta:4`).
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Examples:
   mancala simulate games/kalah.mancala
   mancala simulate games/kalah.mancala --variant empty-capture --games 10000 --seed 42
   mancala simulate games/gulek.mancala --players 4 --json
+  mancala simulate games/kalah.mancala --ai 1=greedy --ai 2=mcts:500 --games 20
+  mancala simulate games/oware.mancala --ai 2=alphabeta:4 --position 'a1 b0 c2 d0 e0 f1 A3 B0 C0 D1 E0 F2'
   mancala simulate games/oware.mancala --games 3 --trace oware.jsonl
+
+Players (--ai SEAT=KIND, seats from 1; the other seats play at random):
+  random, greedy, mcts[:PLAYOUTS|:TIME] (e.g. mcts:2000, mcts:500ms), alphabeta[:DEPTH] (two players only)
 
 The trace has one JSON object per line and ply: {\"game\", \"ply\", \"mover\", \"move\", \"state\"}: the game
 and ply numbered from 1, the seat that moved (from 1), the ply in move notation, and the position after it:
@@ -41,9 +49,16 @@ pub struct Args {
     /// How many games to play.
     #[arg(long, value_name = "N", default_value_t = 100)]
     pub games: u64,
-    /// The seed of the random players: the same seed, the same games.
+    /// The seed of the players: the same seed, the same games (with playout or depth budgets).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
+    /// A computer player for a seat, e.g. `1=greedy`, `2=mcts:2000`, `2=alphabeta:4` (seats from 1;
+    /// repeat for several seats). Seats without one play at random.
+    #[arg(long = "ai", value_name = "SEAT=KIND")]
+    pub ai: Vec<SeatAi>,
+    /// Start every game from this position, in the position format (as `mancala solve --position`).
+    #[arg(long, value_name = "POS")]
+    pub position: Option<String>,
     /// Print the summary as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -54,8 +69,25 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<Status, Failure> {
     let engine = load_engine(&args.file, args.variant.as_deref(), args.players)?;
+    let kinds: Vec<AiKind> = seat_kinds(&engine, &args.ai)
+        .map_err(|e| Failure::usage(format!("--ai: {e}")))?
+        .into_iter()
+        .map(|k| k.unwrap_or(AiKind::Random))
+        .collect();
+    let start = match &args.position {
+        Some(text) => {
+            Some(parse_start_position(&engine, text).map_err(|e| Failure::usage(format!("--position: {e}")))?)
+        }
+        None => None,
+    };
+    if kinds.iter().any(|k| matches!(k, AiKind::Mcts(Budget::Time(_)))) {
+        eprintln!(
+            "note: a time budget makes the games depend on the machine's speed: the same seed may give other \
+             games; give a number of playouts (mcts:2000) for games that can be played again"
+        );
+    }
     let mut trace = match &args.trace {
-        Some(path) => Some(Trace::create(path)?),
+        Some(path) => Some(Trace::create(path, start.clone().unwrap_or_else(|| engine.initial_state()))?),
         None => None,
     };
     let progress = if std::io::stderr().is_terminal() {
@@ -67,37 +99,87 @@ pub fn run(args: Args) -> Result<Status, Failure> {
     };
 
     let mut summary = Summary::new(&engine);
-    let mut playout = Playout::new(&engine);
-    for game in 0..args.games {
-        let mut rng = game_rng(args.seed, game);
-        let stats = match &mut trace {
-            Some(t) => playout.run(&mut rng, |ply| t.write(&engine, game + 1, ply)),
-            None => playout.run(&mut rng, |_| {}),
-        };
-        summary.add(&stats);
-        progress.inc(1);
+    let all_random = kinds.iter().all(|k| *k == AiKind::Random);
+    match (&start, all_random) {
+        // Random games from the start: the playouts of `bench`, with nothing to spare.
+        (None, true) => {
+            let mut playout = Playout::new(&engine);
+            for game in 0..args.games {
+                let mut rng = game_rng(args.seed, game);
+                let stats = match &mut trace {
+                    Some(t) => {
+                        t.start_game();
+                        playout.run(&mut rng, |ply| t.write(&engine, game + 1, ply))
+                    }
+                    None => playout.run(&mut rng, |_| {}),
+                };
+                summary.add(&stats);
+                progress.inc(1);
+            }
+        }
+        // Computer players, or another start: the same games for random seats, players for the others.
+        _ => {
+            let start = start.clone().unwrap_or_else(|| engine.initial_state());
+            let mut arena = Arena::new(&engine, start, &kinds).map_err(|e| Failure::usage(format!("--ai: {e}")))?;
+            for game in 0..args.games {
+                let stats = match &mut trace {
+                    Some(t) => {
+                        t.start_game();
+                        arena.run(args.seed, game, |ply| t.write(&engine, game + 1, ply))
+                    }
+                    None => arena.run(args.seed, game, |_| {}),
+                }
+                .map_err(|e| Failure::usage(format!("--ai: {e}")))?;
+                summary.add(&stats);
+                progress.inc(1);
+            }
+        }
     }
     progress.finish_and_clear();
     if let Some(t) = trace {
         t.finish()?;
     }
 
+    let position = start.as_ref().map(|st| format_position(&engine, st));
     if args.json {
+        let report = Report { summary: &summary, seats: kinds.iter().map(AiKind::to_string).collect(), position };
         let json =
-            serde_json::to_string_pretty(&summary).map_err(|e| Failure::usage(format!("cannot write JSON: {e}")))?;
+            serde_json::to_string_pretty(&report).map_err(|e| Failure::usage(format!("cannot write JSON: {e}")))?;
         println!("{json}");
     } else {
-        print!("{}", summary_text(&summary, args.seed));
+        print!("{}", summary_text(&summary, args.seed, &kinds, position.as_deref()));
     }
     Ok(Status::Ok)
 }
 
-/// The summary as a person reads it.
-pub fn summary_text(s: &Summary, seed: u64) -> String {
+/// The JSON summary: the statistics, who played each seat, and the start when it was not the game's own.
+#[derive(serde::Serialize)]
+struct Report<'a> {
+    #[serde(flatten)]
+    summary: &'a Summary,
+    /// The kind of player at each seat, seat 1 first (`random`, `greedy`, `mcts:2000`, ...).
+    seats: Vec<String>,
+    /// The `--position` the games started from, in the position format.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    position: Option<String>,
+}
+
+/// The summary as a person reads it. `kinds` is the player at each seat, `position` the start when it was
+/// not the game's own.
+pub fn summary_text(s: &Summary, seed: u64, kinds: &[AiKind], position: Option<&str>) -> String {
     let mut out = String::new();
     let game = if s.variant == "default" { s.game.clone() } else { format!("{} (variant {})", s.game, s.variant) };
     let who = if s.players == 1 { "solitaire".to_string() } else { format!("{} players", s.players) };
-    let _ = writeln!(out, "{game}, {who}: {} random games, seed {seed}", s.games);
+    let all_random = kinds.iter().all(|k| *k == AiKind::Random);
+    let what = if all_random { "random games" } else { "games" };
+    let _ = writeln!(out, "{game}, {who}: {} {what}, seed {seed}", s.games);
+    if !all_random {
+        let seats: Vec<String> = kinds.iter().enumerate().map(|(i, k)| format!("{}: {k}", i + 1)).collect();
+        let _ = writeln!(out, "  {:<16}{}", "seats", seats.join(", "));
+    }
+    if let Some(position) = position {
+        let _ = writeln!(out, "  {:<16}{position}", "from");
+    }
     let pct = |n: u64| {
         if s.games == 0 {
             0.0
@@ -138,15 +220,15 @@ struct Trace {
     name: String,
     out: std::io::BufWriter<std::fs::File>,
     error: Option<std::io::Error>,
+    /// The position every game starts from.
+    start: State,
     layout: Option<Layout>,
-    /// The position before the ply being written: the one after the ply before it.
+    /// The position before the ply being written: the one after the ply before it (`None` at a game's start).
     before: Option<State>,
 }
 
 /// How positions are written, worked out once per engine.
 struct Layout {
-    /// The position before the first ply.
-    initial: State,
     /// The key of each kind, when pieces have kinds: its name, or name and symbol when names repeat
     /// (`gem 5`).
     kinds: Option<Vec<String>>,
@@ -163,16 +245,21 @@ impl Layout {
                 .map(|k| if unique { k.name.clone() } else { format!("{} {}", k.name, k.symbol) })
                 .collect()
         });
-        Layout { initial: engine.initial_state(), kinds }
+        Layout { kinds }
     }
 }
 
 impl Trace {
-    fn create(path: &std::path::Path) -> Result<Trace, Failure> {
+    fn create(path: &std::path::Path, start: State) -> Result<Trace, Failure> {
         let name = path.display().to_string();
         let file = std::fs::File::create(path)
             .map_err(|e| Failure::usage(format!("cannot write trace file {name}: {}", io_message(&e))))?;
-        Ok(Trace { name, out: std::io::BufWriter::new(file), error: None, layout: None, before: None })
+        Ok(Trace { name, out: std::io::BufWriter::new(file), error: None, start, layout: None, before: None })
+    }
+
+    /// A new game begins: its first ply starts from the start position.
+    fn start_game(&mut self) {
+        self.before = None;
     }
 
     fn write(&mut self, engine: &Engine, game: u64, ply: Ply<'_>) {
@@ -180,10 +267,7 @@ impl Trace {
             return;
         }
         let layout = self.layout.get_or_insert_with(|| Layout::new(engine));
-        let before = match &mut self.before {
-            Some(before) if ply.number > 1 => before,
-            slot => slot.insert(layout.initial.clone()),
-        };
+        let before = self.before.get_or_insert_with(|| self.start.clone());
         let line = TraceLine {
             game,
             ply: ply.number,

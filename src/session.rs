@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::{AiKind, Player};
 use crate::engine::{Engine, Move, State};
-use crate::notation::{enumerate_plies, format_ply, parse_ply};
+use crate::notation::{enumerate_plies, format_ply, parse_ply, parse_start_position};
 
 /// The most plies `moves` lists before it lists first decisions instead.
 const MAX_LISTED: usize = 60;
@@ -150,6 +150,9 @@ struct PlyRecord {
 }
 
 /// A saved game: enough to replay it on the same rules.
+///
+/// `position` was added to format `mancala-game/1` without a new tag: a file without it starts from the
+/// game's own start, as files written before it did.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SaveFile {
     pub format: String,
@@ -161,7 +164,11 @@ pub struct SaveFile {
     pub players: u8,
     pub seed: u64,
     pub seats: Vec<String>,
-    /// The plies in notation.
+    /// The position the game started from, in the position format, when it was not the game's own start
+    /// (`mancala play --position`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+    /// The plies in notation, from the start position.
     pub moves: Vec<String>,
 }
 
@@ -172,6 +179,9 @@ pub struct Session {
     rules_hash: String,
     variant: String,
     seed: u64,
+    /// Where the game starts: the game's own start, or a given position (its text in `position`).
+    start: State,
+    position: Option<String>,
     pub state: State,
     seats: Vec<Seat>,
     computers: Vec<Option<Box<dyn Player>>>,
@@ -231,6 +241,8 @@ impl Session {
             rules_path: rules_path.to_string(),
             rules_hash: source_hash(source),
             seed,
+            start: state.clone(),
+            position: None,
             state,
             seats,
             computers,
@@ -245,6 +257,22 @@ impl Session {
 
     pub fn seats(&self) -> &[Seat] {
         &self.seats
+    }
+
+    /// Starts the game again from a position in the position format (or a state's JSON) instead of the
+    /// game's own start; `new` and saved games start from it too. Fails, changing nothing, when the text
+    /// is not a position of this game.
+    pub fn start_from(&mut self, position: &str) -> Result<(), SessionError> {
+        let start = parse_start_position(&self.engine, position).map_err(|e| SessionError::Usage(e.to_string()))?;
+        self.start = start;
+        self.position = Some(position.trim().to_string());
+        self.restart();
+        Ok(())
+    }
+
+    /// The position the game started from, as given, when it was not the game's own start.
+    pub fn position(&self) -> Option<&str> {
+        self.position.as_deref()
     }
 
     pub fn is_over(&self) -> bool {
@@ -590,7 +618,7 @@ impl Session {
     }
 
     fn restart(&mut self) {
-        self.state = self.engine.initial_state();
+        self.state = self.start.clone();
         self.plies.clear();
         self.redo.clear();
         self.partial.clear();
@@ -649,6 +677,7 @@ impl Session {
             players: self.engine.rules.players,
             seed: self.seed,
             seats: self.seats.iter().map(|s| s.to_string()).collect(),
+            position: self.position.clone(),
             moves: self.history(),
         };
         let json = serde_json::to_string_pretty(&file)
@@ -681,8 +710,16 @@ impl Session {
                 file.players
             )));
         }
-        let records =
-            replay(&self.engine, &file.moves).map_err(|e| SessionError::File(format!("{}: {e}", path.display())))?;
+        let start = match &file.position {
+            Some(text) => parse_start_position(&self.engine, text).map_err(|e| {
+                SessionError::File(format!("{}: the starting position `{text}` does not fit: {e}", path.display()))
+            })?,
+            None => self.engine.initial_state(),
+        };
+        let records = replay(&self.engine, &start, &file.moves)
+            .map_err(|e| SessionError::File(format!("{}: {e}", path.display())))?;
+        self.start = start;
+        self.position = file.position;
         self.restart();
         if let Some(last) = records.last() {
             let mut state = last.before.clone();
@@ -712,8 +749,8 @@ pub fn parse_save(text: &str) -> Result<SaveFile, String> {
     Ok(file)
 }
 
-fn replay(engine: &Engine, moves: &[String]) -> Result<Vec<PlyRecord>, String> {
-    let mut state = engine.initial_state();
+fn replay(engine: &Engine, start: &State, moves: &[String]) -> Result<Vec<PlyRecord>, String> {
+    let mut state = start.clone();
     let mut records = Vec::new();
     for (i, text) in moves.iter().enumerate() {
         let moves =

@@ -223,8 +223,18 @@ fn simulate_matches_computer_players() {
     insta::assert_snapshot!("simulate_kalah_greedy_json", stdout(&a));
 
     // Every kind, seeded: the text summary says who sat where.
-    let args =
-        ["simulate", "games/kalah.mancala", "--ai", "2=mcts:200", "--ai", "1=alphabeta:2", "--games", "4", "--seed", "5"];
+    let args = [
+        "simulate",
+        "games/kalah.mancala",
+        "--ai",
+        "2=mcts:200",
+        "--ai",
+        "1=alphabeta:2",
+        "--games",
+        "4",
+        "--seed",
+        "5",
+    ];
     let a = run(&args);
     assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
     assert_eq!(stdout(&a), stdout(&run(&args)));

@@ -22,6 +22,7 @@ use mancala::session::{Command, Seat, Session};
 ///   mancala play games/gulek.mancala --players 3 --ai 2=greedy
 ///   mancala play games/gore.mancala --human 2          (two people)
 ///   mancala play games/gulek-solo.mancala --variant v1
+///   mancala play games/kalah.mancala --position 'a0 b0 c0 d0 e1 f2 A1 B0 C0 D0 E0 F1 store(1)=22 store(2)=21'
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct PlayArgs {
@@ -42,6 +43,10 @@ pub struct PlayArgs {
     /// A seat played by a person (seat 1 is, unless given to the computer).
     #[arg(long = "human", value_name = "SEAT")]
     pub human: Vec<u8>,
+    /// Start from this position instead of the game's start, in the position format (as `mancala solve
+    /// --position`); `new` and saved games start from it too.
+    #[arg(long, value_name = "POS", conflicts_with = "load")]
+    pub position: Option<String>,
     /// Load a saved game first.
     #[arg(long)]
     pub load: Option<PathBuf>,
@@ -92,6 +97,12 @@ pub fn run(args: &PlayArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(position) = &args.position {
+        if let Err(e) = session.start_from(position) {
+            eprintln!("error: --position: {e}");
+            return ExitCode::from(2);
+        }
+    }
     if let Some(path) = &args.load {
         if let Err(e) = session.execute(Command::Load(path.clone())) {
             eprintln!("error: {e}");
@@ -233,6 +244,9 @@ fn repl(session: &mut Session, input: &mut dyn Input, colour: bool) {
         if rules.players == 1 { "" } else { "s" },
         seats.join(", ")
     );
+    if let Some(position) = session.position() {
+        println!("Starting from the position {position}");
+    }
     let mut show_board = true;
     loop {
         for line in session.computer_turns() {

@@ -65,6 +65,25 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
             let f = cond(c, shape);
             Arc::new(move |e, st, cx| !f(e, st, cx))
         }
+        // `count(pits(P)) = 0` and its negations: stop at the first pit that holds something instead of
+        // summing them all (the end test of most games, run at every ply).
+        Cond::Cmp(Num::PitsCount(who), op @ (CmpOp::Eq | CmpOp::Le | CmpOp::Ne | CmpOp::Gt), Num::Const(0))
+            if shape.plain && shape.fixed_pits.is_some() =>
+        {
+            let lists = shape.fixed_pits.clone().unwrap_or_default();
+            let empty = matches!(op, CmpOp::Eq | CmpOp::Le);
+            let is_empty = move |st: &State, p: u8| -> bool {
+                lists.get(p as usize).map_or(true, |l| l.iter().all(|&i| st.counts[i as usize] == 0))
+            };
+            match who {
+                PlayerExpr::Mover => Arc::new(move |_, st, cx| is_empty(st, cx.mover) == empty),
+                PlayerExpr::Bound => Arc::new(move |_, st, cx| is_empty(st, cx.bound) == empty),
+                other => {
+                    let who = other.clone();
+                    Arc::new(move |e, st, cx| is_empty(st, e.player(st, cx, &who)) == empty)
+                }
+            }
+        }
         Cond::Cmp(a, op, Num::Const(v)) => {
             let (a, v) = (num(a, shape), *v);
             match op {

@@ -38,6 +38,9 @@ pub struct Engine {
     probe_free: Vec<bool>,
     /// Per phase: no probing and no pass, so the legal starts are simply every action's starts.
     simple_phase: Vec<bool>,
+    /// Per phase: the phase is one plain sowing from any non-empty pit of the mover's fixed pits (most
+    /// games), so its starts are found without evaluating anything.
+    plain_starts: Vec<bool>,
 }
 
 #[derive(Clone)]
@@ -113,8 +116,32 @@ impl Engine {
                 })
             })
             .collect();
-        let simple_phase = rules.phases.iter().zip(&probe_free).map(|(p, &free)| free && p.pass.is_none()).collect();
-        Engine { rules, lowered, k, all_kinds, colour_masks, fixed_pits, limits, compiled, probe_free, simple_phase }
+        let simple_phase: Vec<bool> =
+            rules.phases.iter().zip(&probe_free).map(|(p, &free)| free && p.pass.is_none()).collect();
+        let plain_starts = rules
+            .phases
+            .iter()
+            .zip(&simple_phase)
+            .map(|(p, &simple)| {
+                simple
+                    && fixed_pits.is_some()
+                    && matches!(p.actions.as_slice(), [Action { kind: ActionKind::Sow(sow), .. }]
+                        if k == 1 && is_plain_start(sow))
+            })
+            .collect();
+        Engine {
+            rules,
+            lowered,
+            k,
+            all_kinds,
+            colour_masks,
+            fixed_pits,
+            limits,
+            compiled,
+            probe_free,
+            simple_phase,
+            plain_starts,
+        }
     }
 
     /// Evaluates a rule's condition: straight to its compiled closure when it has one.
@@ -240,6 +267,16 @@ impl Engine {
             return;
         }
         let phase = self.phase(st);
+        if self.plain_starts[st.phase as usize] && !st.obliged {
+            let pits = self.fixed_pits.as_ref().map_or(&[][..], |lists| &lists[st.to_move as usize]);
+            out.reserve(pits.len());
+            for &place in pits {
+                if st.counts[place as usize] > 0 {
+                    out.push(Move::Begin { action: 0, place });
+                }
+            }
+            return;
+        }
         if self.simple_phase[st.phase as usize] && !st.obliged {
             for (a, action) in phase.actions.iter().enumerate() {
                 self.begins(st, a as u8, action, out);
@@ -283,9 +320,7 @@ impl Engine {
         match &action.kind {
             ActionKind::Sow(sow) => {
                 // The common case, a plain sowing from one's own fixed pits, without evaluating anything.
-                if let (Some(lists), true, Set::PitsOf(PlayerExpr::Mover), Cond::True, false) =
-                    (&self.fixed_pits, self.k == 1, &sow.from, &sow.filter, sow.last_own)
-                {
+                if let (Some(lists), true, true) = (&self.fixed_pits, self.k == 1, is_plain_start(sow)) {
                     for &p in &lists[mover as usize] {
                         if st.counts[p as usize] > 0 && !emit(Move::Begin { action: a, place: p }) {
                             return false;
@@ -651,7 +686,12 @@ impl Engine {
         self.continue_sow(st, action, probe);
     }
 
+    #[inline]
     fn lift(&self, st: &mut State, p: PlaceId) {
+        if self.k == 1 {
+            st.hand[0] = st.hand[0].saturating_add(std::mem::take(&mut st.counts[p as usize]));
+            return;
+        }
         let base = p as usize * self.k;
         for k in 0..self.k {
             st.hand[k] = st.hand[k].saturating_add(st.counts[base + k]);
@@ -662,52 +702,74 @@ impl Engine {
     /// Drops the pieces in hand, pausing where the mover chooses a kind, relaying where the rules say.
     fn continue_sow(&self, st: &mut State, action: u8, probe: bool) {
         let sow = self.sow_rule(st, action);
-        let mut relay_seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
+        if !self.drop_hand(st, action, sow) {
+            return;
+        }
+        st.last = st.cursor;
+        if sow.relay.is_some() && !self.relay(st, action, sow) {
+            return;
+        }
+        self.after_sow(st, action, probe);
+    }
+
+    /// Relays from the last pit while the relay condition holds there; returns false when the sowing paused
+    /// for a choice or turned out illegal (a relay that would never end).
+    #[cold]
+    fn relay(&self, st: &mut State, action: u8, sow: &Sow) -> bool {
+        let Some(relay) = &sow.relay else { return true };
+        let mut seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
         loop {
-            if self.k == 1 && !self.rules.needs.drops {
-                self.drop_plain(st, sow.skip_origin);
-            } else if self.k == 1 {
-                while st.hand[0] > 0 {
-                    self.drop_one(st, 0, sow.skip_origin);
-                }
-            } else {
-                loop {
-                    let kind = if sow.order_chosen {
-                        let mask = self.drop_mask(st, sow);
-                        match mask.count_ones() {
-                            0 => break,
-                            1 => mask.trailing_zeros() as u8,
-                            _ => {
-                                st.stage = Stage::Drop { action };
-                                return;
-                            }
-                        }
-                    } else {
-                        match st.hand.iter().position(|&n| n > 0) {
-                            Some(k) => k as u8,
-                            None => break,
-                        }
-                    };
-                    self.drop_one(st, kind, sow.skip_origin);
-                }
-            }
-            st.last = st.cursor;
-            let Some(relay) = &sow.relay else { break };
             let last = st.last;
             if (last as usize) >= self.rules.n_pits || !self.test(st, Ctx::new(st.to_move).at(last), relay) {
-                break;
+                return true;
             }
             // A relay that comes back to a (board, pit) it has seen would never end: the move is illegal.
             let key = hash_parts(&[&st.counts], last as u64);
-            if !relay_seen.insert(key) || relay_seen.len() >= MAX_RELAY_LAPS {
+            if !seen.insert(key) || seen.len() >= MAX_RELAY_LAPS {
                 st.illegal = true;
                 st.stage = Stage::Start;
                 st.ply += 1;
-                return;
+                return false;
             }
             self.lift(st, last);
+            if !self.drop_hand(st, action, sow) {
+                return false;
+            }
+            st.last = st.cursor;
         }
-        self.after_sow(st, action, probe);
+    }
+
+    /// Drops the pieces in hand; returns false when it paused for the mover to choose the next kind.
+    #[inline]
+    fn drop_hand(&self, st: &mut State, action: u8, sow: &Sow) -> bool {
+        if self.k == 1 && !self.rules.needs.drops {
+            self.drop_plain(st, sow.skip_origin);
+        } else if self.k == 1 {
+            while st.hand[0] > 0 {
+                self.drop_one(st, 0, sow.skip_origin);
+            }
+        } else {
+            loop {
+                let kind = if sow.order_chosen {
+                    let mask = self.drop_mask(st, sow);
+                    match mask.count_ones() {
+                        0 => break,
+                        1 => mask.trailing_zeros() as u8,
+                        _ => {
+                            st.stage = Stage::Drop { action };
+                            return false;
+                        }
+                    }
+                } else {
+                    match st.hand.iter().position(|&n| n > 0) {
+                        Some(k) => k as u8,
+                        None => break,
+                    }
+                };
+                self.drop_one(st, kind, sow.skip_origin);
+            }
+        }
+        true
     }
 
     /// Drops every seed in hand, one per place: the inner loop of plain games.
@@ -1190,6 +1252,10 @@ impl Engine {
             return true;
         }
         let simple = !st.obliged && matches!(st.stage, Stage::Start) && self.probe_free[st.phase as usize];
+        if simple && self.plain_starts[st.phase as usize] {
+            let pits = self.fixed_pits.as_ref().map_or(&[][..], |lists| &lists[st.to_move as usize]);
+            return pits.iter().any(|&p| st.counts[p as usize] > 0);
+        }
         if simple {
             return phase
                 .actions
@@ -1239,15 +1305,14 @@ impl Engine {
 
     /// Ends the game: sweeps the board, scores, and decides the winners.
     fn finish(&self, st: &mut State, reason: EndReason) {
-        let sweeps: Vec<&(Set, PlaceExpr)> =
-            self.rules.phases[st.phase as usize].end.sweeps.iter().chain(self.rules.end.sweeps.iter()).collect();
-        for (set, to) in sweeps {
-            let mut places = Vec::new();
-            self.for_each_in_set(st, Ctx::new(st.to_move), set, |p| {
-                places.push(p);
-                true
-            });
-            for p in places {
+        let phase_sweeps = &self.rules.phases[st.phase as usize].end.sweeps;
+        for (set, to) in phase_sweeps.iter().chain(&self.rules.end.sweeps) {
+            let mut places = Places::default();
+            self.for_each_in_set(st, Ctx::new(st.to_move), set, |p| places.push(p));
+            for &p in places.as_slice() {
+                if self.count(st, p) == 0 {
+                    continue;
+                }
                 if let Some(dest) = self.place(st, Ctx::new(st.to_move).at(p), to) {
                     self.move_pieces(st, p, dest, self.all_kinds, u32::MAX);
                 }
@@ -1318,6 +1383,11 @@ impl Places {
 }
 
 /// The order in which the pieces of one capture are chosen: by group of places, place, kind.
+/// A sowing that may start from any non-empty pit of the mover, whatever it holds.
+fn is_plain_start(sow: &Sow) -> bool {
+    matches!((&sow.from, &sow.filter, sow.last_own), (Set::PitsOf(PlayerExpr::Mover), Cond::True, false))
+}
+
 fn choice_code(group: usize, place: PlaceId, kind: u8) -> u32 {
     ((group as u32) << 24) | ((place as u32) << 6) | kind as u32
 }

@@ -310,7 +310,12 @@ impl Session {
             }
             Command::Save(path) => self.save(&path).map(|_| Output::text(format!("saved to {}", path.display()))),
             Command::Load(path) => {
-                self.load(&path).map(|n| Output::moved(format!("loaded {} ({n} plies)", path.display())))
+                let n = self.load(&path)?;
+                let plies = if n == 1 { "1 ply".to_string() } else { format!("{n} plies") };
+                Ok(Output::moved(match &self.position {
+                    Some(position) => format!("loaded {} ({plies} from the position {position})", path.display()),
+                    None => format!("loaded {} ({plies})", path.display()),
+                }))
             }
             Command::New => {
                 self.restart();
@@ -638,7 +643,9 @@ impl Session {
                 Some([]) => "the goal is already reached".into(),
                 Some(line) => {
                     let first = format_ply(&self.engine, &self.state, &line[0]);
-                    format!("play {first} ({} plies to win; {} positions searched)", line.len(), result.states)
+                    let plies = if line.len() == 1 { "1 ply".to_string() } else { format!("{} plies", line.len()) };
+                    let states = if result.states == 1 { "position" } else { "positions" };
+                    format!("play {first} ({plies} to win; {} {states} searched)", result.states)
                 }
                 None if matches!(result.verdict, crate::solve::Verdict::Unsolvable) => {
                     format!("no line wins from here ({} positions searched)", result.states)

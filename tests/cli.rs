@@ -286,6 +286,100 @@ fn simulate_rejects_bad_players() {
     insta::assert_snapshot!("simulate_bad_players", all);
 }
 
+/// Oware, six plies from the end of a random game: South to move, 18 to 23.
+const OWARE_LATE: &str = "a0 b0 c1 d0 e0 f0 A0 B2 C1 D2 E0 F1 captured(1)=18 captured(2)=23 to_move=1";
+
+#[test]
+fn simulate_from_a_position() {
+    let args = ["simulate", "games/oware.mancala", "--position", OWARE_LATE, "--games", "40", "--seed", "4"];
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), stdout(&run(&args)));
+    insta::assert_snapshot!("simulate_oware_position", stdout(&o));
+
+    // With computer players and as JSON, where the position is the one written back in the position format.
+    let dir = temp_dir("simulate-position");
+    let trace = dir.join("trace.jsonl");
+    let o = run(&[
+        "simulate",
+        "games/oware.mancala",
+        "--position",
+        OWARE_LATE,
+        "--ai",
+        "2=alphabeta:6",
+        "--games",
+        "10",
+        "--json",
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json["seats"], serde_json::json!(["random", "alphabeta:6"]));
+    assert_eq!(json["position"], "a0 b0 c1 d0 e0 f0 A0 B2 C1 D2 E0 F1 captured(1)=18 captured(2)=23 to_move=1");
+    assert!(json["max_plies"].as_u64().unwrap() < 100, "{json}");
+    // The trace counts plies from the position, and every game's first ply is South's.
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len() as u64, json["total_plies"].as_u64().unwrap());
+    for line in lines.iter().filter(|l| l["ply"] == 1) {
+        assert_eq!(line["mover"], 1, "{line}");
+    }
+    assert_eq!(lines.iter().filter(|l| l["ply"] == 1).count(), 10);
+}
+
+#[test]
+fn bad_positions_are_usage_errors() {
+    let cases: [&[&str]; 6] = [
+        &["simulate", "games/kalah.mancala", "--position", "a4 zz=3"],
+        &["simulate", "games/kalah.mancala", "--position", "a=lots"],
+        &["simulate", "games/gulek.mancala", "--position", "1=RX phase=playing"],
+        &["play", "games/kalah.mancala", "--position", "a4 a5"],
+        &["play", "games/oware.mancala", "--position", "a1 to_move=3"],
+        &["play", "games/kalah.mancala", "--position", "{ not json"],
+    ];
+    let mut all = String::new();
+    for args in cases {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "", "{args:?}");
+        all.push_str(&format!("$ mancala {}\n{}\n", args.join(" "), stderr(&o).trim_end()));
+    }
+    insta::assert_snapshot!("bad_positions", all);
+    // A position and a saved game both say where to start.
+    let o = run(&["play", "games/kalah.mancala", "--position", "a4", "--load", "game.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+}
+
+#[test]
+fn play_starts_from_a_position() {
+    // Standard input is empty: the game is drawn and the session ends.
+    let position = "a0 b0 c0 d0 e1 f2 A1 B0 C0 D0 E0 F1 store(1)=22 store(2)=21";
+    let o = run(&["play", "games/kalah.mancala", "--position", position, "--ai", "2=greedy"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    insta::assert_snapshot!("play_kalah_position", stdout(&o));
+}
+
+#[test]
+fn play_rejects_bad_players() {
+    let cases: [&[&str]; 5] = [
+        &["play", "games/kalah.mancala", "--ai", "2=mcts:0"],
+        &["play", "games/kalah.mancala", "--ai", "3=greedy"],
+        &["play", "games/kalah.mancala", "--ai", "2=greedy", "--ai", "2=mcts"],
+        &["play", "games/kalah.mancala", "--ai", "2=greedy", "--human", "2"],
+        &["play", "games/gulek.mancala", "--players", "4", "--ai", "3=alphabeta:3"],
+    ];
+    let mut all = String::new();
+    for args in cases {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        all.push_str(&format!("$ mancala {}\n{}\n", args.join(" "), stderr(&o).trim_end()));
+    }
+    insta::assert_snapshot!("play_bad_players", all);
+}
+
 #[test]
 fn simulate_rejects_unknown_variants_and_player_counts() {
     let o = run(&["simulate", "games/kalah.mancala", "--variant", "empty-captures"]);

@@ -5,7 +5,13 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn session(args: &[&str], script: &str) -> String {
+    session_in(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), args, script)
+}
+
+/// A session run in `dir`, for files written by the session (rule files are then given by full path).
+fn session_in(dir: &std::path::Path, args: &[&str], script: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .current_dir(dir)
         .arg("play")
         .args(args)
         .env("NO_COLOR", "1")
@@ -112,4 +118,129 @@ fn solve_finds_the_lines_of_the_rules() {
         let five_three = solve(variant, "1=5 6=3");
         assert!(five_three.starts_with("solvable"), "{variant}: {five_three}");
     }
+}
+
+// ---------------------------------------------------------------- a full short game of every shipped game
+//
+// Each starts from a position near the end (`--position`; most are a few plies before the end of a seeded
+// random game) and is played to the result, by people typing moves or by seeded computer players.
+
+#[test]
+fn kalah_from_a_late_position_against_greedy() {
+    let position = "a0 b0 c0 d0 e1 f2 A1 B0 C0 D0 E0 F1 store(1)=22 store(2)=21";
+    // The last `new` starts again from the position, not from the game's start.
+    let script = "moves\nf\ne\nmoves\n1\nnew\nquit\n";
+    insta::assert_snapshot!(session(&["games/kalah.mancala", "--position", position, "--ai", "2=greedy"], script));
+}
+
+#[test]
+fn oware_two_people_to_the_end() {
+    let position = "a0 b0 c1 d0 e0 f0 A0 B2 C1 D2 E0 F1 captured(1)=18 captured(2)=23 to_move=1";
+    let script = "moves\nc\nF\nd\nmoves\n1\ne\nD\nquit\n";
+    insta::assert_snapshot!(session(&["games/oware.mancala", "--human", "2", "--position", position], script));
+}
+
+#[test]
+fn gore_offers_declined_until_the_position_repeats() {
+    // North must answer South's offer of c first; the game ends when a position comes back (GO-13).
+    let position = "a0 b6 c4 d4 A8 B3 C5 D0 captured(1)=8 captured(2)=10 owner(b)=2 to_move=2 offered=c";
+    let script = "moves\ndecline\nb\nmoves\noffer a\ndecline\noffer B\nmoves\ndecline\nquit\n";
+    insta::assert_snapshot!(session(&["games/gore.mancala", "--human", "2", "--position", position], script));
+}
+
+#[test]
+fn perlen_two_people_to_the_end() {
+    // Sowings with the order of the beads typed (`c:0`), and an indirect capture chosen one decision at a time.
+    let position = "a=- b=- c=0 d=- e=0 A=0 B=- C=0 D=00 E=0*4 cup(1)=1122335 cup(2)=445 to_move=1";
+    let script = "c:0\nC:0\nd:0\nA:0\ne\nmoves\n1\nB:00\nquit\n";
+    insta::assert_snapshot!(session(&["games/perlen.mancala", "--human", "2", "--position", position], script));
+}
+
+#[test]
+fn gulek_three_players_with_computers_to_the_end() {
+    // Seats 2 and 3 are seeded computer players; seat 1 sows once, then can only pass until the others have
+    // taken his last balls and he is out.
+    let position = "1=- 2=RB 3=GG 4=G 5=- 6=B 7=B 8=- 9=B 10=B 11=- 12=B 13=G 14=G 15=BB centre=R*19 B*12 G*15 \
+                    to_move=1 phase=playing";
+    let args = [
+        "games/gulek.mancala",
+        "--players",
+        "3",
+        "--ai",
+        "2=greedy",
+        "--ai",
+        "3=mcts:200",
+        "--seed",
+        "7",
+        "--position",
+        position,
+    ];
+    let script = "moves\n2cw\nmoves\npass\npass\npass\npass\nquit\n";
+    insta::assert_snapshot!(session(&args, script));
+}
+
+#[test]
+fn gulek_solo_solved_with_hints() {
+    // gulek.md 1.4: five and three balls, five pits apart.
+    let script = "hint\n1cw\nhint\n6ccw take 2,3,4,5\nquit\n";
+    insta::assert_snapshot!(session(&["games/gulek-solo.mancala", "--position", "1=5 6=3"], script));
+}
+
+#[test]
+fn gulek_single_won_after_a_mistake_is_taken_back() {
+    let position = "5=1 7=2 8=1 11=1 12=1 removed=54";
+    let script = "hint\n7ccw\n5cw\n6cw\n7cw\n8cw\nhint\nundo\n8cw take 11\n9cw\nhint\n10cw take 11,12\nnew\nquit\n";
+    insta::assert_snapshot!(session(&["games/gulek-single.mancala", "--position", position], script));
+}
+
+#[test]
+fn gulek_single_lost() {
+    let script = "moves\n1cw\nmoves\nundo\nhint\nquit\n";
+    insta::assert_snapshot!(session(&["games/gulek-single.mancala", "--position", "1=2 3=2"], script));
+}
+
+#[test]
+fn saving_and_loading_a_game_from_a_position() {
+    let dir = std::env::temp_dir().join(format!("mancala-repl-position-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let kalah = format!("{}/games/kalah.mancala", env!("CARGO_MANIFEST_DIR"));
+    let position = "a0 b0 c0 d0 e1 f2 A1 B0 C0 D0 E0 F1 store(1)=22 store(2)=21";
+
+    let first = session_in(&dir, &[&kalah, "--position", position, "--ai", "2=greedy"], "f\nsave game.json\nquit\n");
+    assert!(first.contains("saved to game.json"), "{first}");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("game.json")).expect("saved")).expect("JSON");
+    assert_eq!(saved["format"], "mancala-game/1");
+    assert_eq!(saved["position"], position);
+    assert_eq!(saved["moves"], serde_json::json!(["f", "F", "A"]));
+
+    // Loaded into a session that started from the game's own start: the moves replay from the position, and
+    // `undo` and `new` go back to it.
+    let loaded = session_in(&dir, &[&kalah, "--ai", "2=greedy"], "load game.json\nundo\nnew\nquit\n");
+    insta::assert_snapshot!(loaded);
+    // As does --load.
+    let loaded = session_in(&dir, &[&kalah, "--ai", "2=greedy", "--load", "game.json"], "quit\n");
+    assert!(loaded.contains("Starting from the position a0 b0 c0 d0 e1 f2"), "{loaded}");
+    assert!(loaded.contains("ply 4: player 1 to move"), "{loaded}");
+
+    // A save without a position (as every save was before) starts from the game's start.
+    let plain = session_in(&dir, &[&kalah, "--ai", "2=greedy"], "c\nsave plain.json\nquit\n");
+    assert!(plain.contains("saved to plain.json"), "{plain}");
+    let text = std::fs::read_to_string(dir.join("plain.json")).expect("saved");
+    assert!(!text.contains("position"), "{text}");
+    let reloaded = session_in(&dir, &[&kalah, "--ai", "2=greedy", "--position", position], "load plain.json\nquit\n");
+    assert!(reloaded.contains("loaded plain.json (1 ply)"), "{reloaded}");
+    assert!(reloaded.contains("[  0]    4   4   4   4   4   4"), "the game's start, not the position: {reloaded}");
+
+    // A save whose position does not fit the game is refused, and nothing changes.
+    let broken = serde_json::to_string(&{
+        let mut s = saved.clone();
+        s["position"] = serde_json::json!("a4 zz=1");
+        s
+    })
+    .expect("JSON");
+    std::fs::write(dir.join("broken.json"), broken).expect("write");
+    let refused = session_in(&dir, &[&kalah, "--ai", "2=greedy"], "load broken.json\nquit\n");
+    assert!(refused.contains("error: broken.json: the starting position `a4 zz=1` does not fit"), "{refused}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -24,7 +24,9 @@ Examples:
   mancala check --format json games/kalah.mancala
   mancala variants games/gulek-solo.mancala
   mancala play games/kalah.mancala
+  mancala play games/kalah.mancala --ai 2=alphabeta:6 --position 'a1 f2 A1 F1 store(1)=22 store(2)=21'
   mancala simulate games/kalah.mancala --games 1000 --seed 7
+  mancala simulate games/kalah.mancala --ai 1=greedy --ai 2=mcts:2000 --games 20
   mancala simulate games/gulek.mancala --players 4 --json
   mancala bench games/oware.mancala --seconds 5
   mancala solve games/gulek-solo.mancala --position '1=3 2=1'

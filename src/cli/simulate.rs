@@ -13,10 +13,10 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use super::{io_message, load_engine, Failure, Status};
 
-/// Play many games and sum them up: by default every seat chooses uniformly at random among the legal
-/// moves; `--ai` puts computer players at some seats.
+/// Play many games between random or computer players, and sum them up.
 ///
-/// Prints who played each seat, the wins per seat (players numbered from 1), draws (won and lost for a
+/// Every seat chooses uniformly at random among the legal moves, unless `--ai` puts a computer player
+/// there. Prints who played each seat, the wins per seat (players numbered from 1), draws (won and lost for a
 /// solitaire), the mean and longest game in plies, captures per game, the games cut by the ply limit, and
 /// how the games ended. The same seed gives the same games, unless a computer player thinks for a time
 /// (`mcts:500ms`) rather than for a number of playouts (`mcts:2000`) or a depth (`alphabeta:4`).
@@ -27,7 +27,7 @@ Examples:
   mancala simulate games/kalah.mancala --variant empty-capture --games 10000 --seed 42
   mancala simulate games/gulek.mancala --players 4 --json
   mancala simulate games/kalah.mancala --ai 1=greedy --ai 2=mcts:500 --games 20
-  mancala simulate games/oware.mancala --ai 2=alphabeta:4 --position 'a1 b0 c2 d0 e0 f1 A3 B0 C0 D1 E0 F2'
+  mancala simulate games/oware.mancala --ai 2=alphabeta:4 --position 'a1 c2 f1 A3 D1 F2 captured(1)=20 captured(2)=18'
   mancala simulate games/oware.mancala --games 3 --trace oware.jsonl
 
 Players (--ai SEAT=KIND, seats from 1; the other seats play at random):

@@ -163,6 +163,15 @@ fn num(n: &Num, shape: &Shape) -> NumFn {
             let base = *base as usize;
             Arc::new(move |_, st, cx| st.counts[base + cx.mover as usize] as i32)
         }
+        Num::PlaceCount(PlaceExpr::OfPlayer(base, PlayerExpr::Opponent)) if shape.plain => {
+            let base = *base as usize;
+            Arc::new(move |e, st, cx| st.counts[base + e.next_active(st, cx.mover) as usize] as i32)
+        }
+        Num::Size(Set::Offered) => Arc::new(|_, st, _| st.offered.count_ones() as i32),
+        Num::Mul(ns) => {
+            let fs: Vec<NumFn> = ns.iter().map(|n| num(n, shape)).collect();
+            Arc::new(move |e, st, cx| fs.iter().map(|f| f(e, st, cx)).product())
+        }
         Num::PlaceCount(PlaceExpr::OfPlayer(base, PlayerExpr::Bound)) if shape.plain => {
             let base = *base as usize;
             Arc::new(move |_, st, cx| st.counts[base + cx.bound as usize] as i32)

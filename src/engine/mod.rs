@@ -416,25 +416,37 @@ impl Engine {
                 let ActionKind::Offer(offer) = &self.phase(st).actions[action as usize].kind else {
                     return;
                 };
-                let size = st.offered.count_ones();
-                let owned = self.owned_pits(st, mover);
-                if size < offer.max && owned >= size + 1 + offer.keeping {
-                    self.for_each_in_set(st, cx, &offer.from, |p| {
-                        if p >= from
-                            && (p as usize) < self.rules.n_pits
-                            && st.owner[p as usize] == mover
-                            && st.offered & (1 << p) == 0
-                        {
-                            out.push(Move::Pick(p));
-                        }
-                        true
-                    });
-                }
-                if size >= offer.min && offer.requires.iter().all(|c| self.test(st, cx, c)) {
+                self.offer_candidates(st, offer, from, |p| out.push(Move::Pick(p)));
+                if self.offer_can_stop(st, offer) {
                     out.push(Move::Stop);
                 }
             }
         }
+    }
+
+    /// The pits that may join the offer being made (the pits in `offered`), at or after `from`.
+    fn offer_candidates(&self, st: &State, offer: &Offer, from: PlaceId, mut f: impl FnMut(PlaceId)) {
+        let mover = st.to_move;
+        let size = st.offered.count_ones();
+        if size >= offer.max || self.owned_pits(st, mover) < size + 1 + offer.keeping {
+            return;
+        }
+        self.for_each_in_set(st, Ctx::new(mover), &offer.from, |p| {
+            if p >= from
+                && (p as usize) < self.rules.n_pits
+                && st.owner[p as usize] == mover
+                && st.offered & (1 << p) == 0
+            {
+                f(p);
+            }
+            true
+        });
+    }
+
+    /// Whether the offer being made may be made as it stands.
+    fn offer_can_stop(&self, st: &State, offer: &Offer) -> bool {
+        let cx = Ctx::new(st.to_move);
+        st.offered.count_ones() >= offer.min && offer.requires.iter().all(|c| self.test(st, cx, c))
     }
 
     /// The pieces a chosen take may take next: those of the first group of places that holds any, at or after
@@ -558,6 +570,14 @@ impl Engine {
     }
 
     fn completable(&self, st: &State, mv: Move) -> bool {
+        if let Some(ok) = self.offer_completable_after(st, mv) {
+            debug_assert_eq!(ok, self.completable_by_probing(st, mv), "offer shortcut for {mv:?}");
+            return ok;
+        }
+        self.completable_by_probing(st, mv)
+    }
+
+    fn completable_by_probing(&self, st: &State, mv: Move) -> bool {
         let mut probe = st.probe_copy();
         let ply = probe.ply;
         self.step(&mut probe, mv, true);
@@ -573,10 +593,51 @@ impl Engine {
         }
         let mut options = Vec::new();
         self.mid_options(st, &mut options);
-        options.into_iter().any(|mv| {
+        // Latest first: a selection lists `stop` last, and stopping is the quickest way to a whole ply.
+        options.into_iter().rev().any(|mv| {
             let mut next = st.probe_copy();
             self.step(&mut next, mv, true);
             self.probe_rest(&next, ply)
+        })
+    }
+
+    /// The look-ahead of an offer, which only ever adds pits to `offered`: searched on one copy of the
+    /// position instead of a copy per step. `None` for any other move, and under an obligation (whose test
+    /// at the end of the ply needs the whole machine).
+    fn offer_completable_after(&self, st: &State, mv: Move) -> Option<bool> {
+        if st.obliged {
+            return None;
+        }
+        let (action, place) = match (st.stage, mv) {
+            (Stage::Start, Move::Begin { action, place }) => (action, place),
+            (Stage::Offer { action, .. }, Move::Pick(place)) => (action, place),
+            _ => return None,
+        };
+        let ActionKind::Offer(offer) = &self.phase(st).actions.get(action as usize)?.kind else {
+            return None;
+        };
+        let mut probe = st.probe_copy();
+        if matches!(st.stage, Stage::Start) {
+            probe.offered = 0;
+        }
+        probe.offered |= 1 << place;
+        Some(self.offer_completable(&mut probe, offer, place + 1))
+    }
+
+    /// Whether the offer in `offered` can be completed with pits at or after `from`.
+    fn offer_completable(&self, st: &mut State, offer: &Offer, from: PlaceId) -> bool {
+        if self.offer_can_stop(st, offer) {
+            return true;
+        }
+        let mut picks = Places::default();
+        self.offer_candidates(st, offer, from, |p| {
+            picks.push(p);
+        });
+        picks.as_slice().iter().any(|&p| {
+            st.offered |= 1 << p;
+            let ok = self.offer_completable(st, offer, p + 1);
+            st.offered &= !(1 << p);
+            ok
         })
     }
 

@@ -551,6 +551,10 @@ impl Engine {
             | Stage::Put { action, .. }
             | Stage::Offer { action, .. } => action,
         };
+        if matches!(st.stage, Stage::Then { .. }) && !st.obliged {
+            // The sowing is over and `stop` is always there: every pick can be completed.
+            return false;
+        }
         st.obliged
             || matches!(st.stage, Stage::Take { .. })
             || self.action_needs_probe(&self.phase(st).actions[action as usize])
@@ -589,6 +593,10 @@ impl Engine {
             return false;
         }
         if st.ply != ply {
+            return true;
+        }
+        // Once the sowing is over, a `then may` selection can always stop: nothing left can fail.
+        if matches!(st.stage, Stage::Then { .. }) && !st.obliged {
             return true;
         }
         let mut options = Vec::new();
@@ -1012,7 +1020,10 @@ impl Engine {
                 }
             } else {
                 st.stage = Stage::Then { action, from: 0 };
-                self.settle_selection(st, probe);
+                // Looking ahead, the selection is as good as made (see `probe_rest`).
+                if !(probe && !st.obliged) {
+                    self.settle_selection(st, probe);
+                }
                 return;
             }
         }

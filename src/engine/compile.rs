@@ -85,6 +85,10 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
             }
         }
         Cond::Cmp(a, op, Num::Const(v)) => {
+            // The count of one place compared with a number, in one closure: the capture tests of most games.
+            if let Some(at) = CountAt::of(a).filter(|_| shape.plain) {
+                return compare_count(at, *op, *v);
+            }
             let (a, v) = (num(a, shape), *v);
             match op {
                 CmpOp::Eq => Arc::new(move |e, st, cx| a(e, st, cx) == v),
@@ -130,6 +134,21 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
             let (base, eq) = (*base, *eq);
             Arc::new(move |_, st, cx| (st.last == base + cx.mover as PlaceId) == eq)
         }
+        // `any players(count(pits(player)) = 0)`, the end of most two-row games, in one loop.
+        Cond::AnyPlayers(body)
+            if shape.plain
+                && shape.fixed_pits.is_some()
+                && matches!(
+                    **body,
+                    Cond::Cmp(Num::PitsCount(PlayerExpr::Bound), CmpOp::Eq | CmpOp::Le, Num::Const(0))
+                ) =>
+        {
+            let lists = shape.fixed_pits.clone().unwrap_or_default();
+            Arc::new(move |e, st, _| {
+                e.active_players(st)
+                    .any(|p| lists.get(p as usize).map_or(true, |l| l.iter().all(|&i| st.counts[i as usize] == 0)))
+            })
+        }
         Cond::AnyPlayers(body) => {
             let f = cond(body, shape);
             Arc::new(move |e, st, cx| e.active_players(st).any(|p| f(e, st, cx.bound(p))))
@@ -142,6 +161,17 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
             let c = other.clone();
             Arc::new(move |e, st, cx| e.cond(st, cx, &c))
         }
+    }
+}
+
+fn compare_count(at: CountAt, op: CmpOp, v: i32) -> CondFn {
+    match op {
+        CmpOp::Eq => Arc::new(move |e, st, cx| at.count(e, st, cx) == v),
+        CmpOp::Ne => Arc::new(move |e, st, cx| at.count(e, st, cx) != v),
+        CmpOp::Lt => Arc::new(move |e, st, cx| at.count(e, st, cx) < v),
+        CmpOp::Le => Arc::new(move |e, st, cx| at.count(e, st, cx) <= v),
+        CmpOp::Gt => Arc::new(move |e, st, cx| at.count(e, st, cx) > v),
+        CmpOp::Ge => Arc::new(move |e, st, cx| at.count(e, st, cx) >= v),
     }
 }
 
@@ -199,5 +229,40 @@ fn num(n: &Num, shape: &Shape) -> NumFn {
             let n = other.clone();
             Arc::new(move |e, st, cx| e.num(st, cx, &n))
         }
+    }
+}
+
+/// A place whose count a condition reads, found without evaluating anything (plain pieces only).
+#[derive(Clone, Copy)]
+enum CountAt {
+    Here,
+    OppositeHere,
+    Fixed(usize),
+    OfMover(usize),
+    OfBound(usize),
+}
+
+impl CountAt {
+    fn of(n: &Num) -> Option<CountAt> {
+        Some(match n {
+            Num::HereCount => CountAt::Here,
+            Num::PlaceCount(PlaceExpr::Opposite(p)) if matches!(**p, PlaceExpr::Here) => CountAt::OppositeHere,
+            Num::PlaceCount(PlaceExpr::Fixed(p)) => CountAt::Fixed(*p as usize),
+            Num::PlaceCount(PlaceExpr::OfPlayer(base, PlayerExpr::Mover)) => CountAt::OfMover(*base as usize),
+            Num::PlaceCount(PlaceExpr::OfPlayer(base, PlayerExpr::Bound)) => CountAt::OfBound(*base as usize),
+            _ => return None,
+        })
+    }
+
+    #[inline]
+    fn count(self, e: &Engine, st: &State, cx: Ctx) -> i32 {
+        let place = match self {
+            CountAt::Here => cx.here as usize,
+            CountAt::OppositeHere => e.rules.opposite[cx.here as usize] as usize,
+            CountAt::Fixed(p) => p,
+            CountAt::OfMover(base) => base + cx.mover as usize,
+            CountAt::OfBound(base) => base + cx.bound as usize,
+        };
+        st.counts[place] as i32
     }
 }

@@ -73,6 +73,27 @@ fn random_games_conserve_pieces_and_end() {
     }
 }
 
+/// The conditions compiled to closures agree with the evaluator they stand for, in every context, at every
+/// ply of random games.
+#[test]
+fn compiled_conditions_agree_with_the_evaluator() {
+    for (name, engine) in engines() {
+        for seed in 0..games_per_variant().min(20) {
+            let mut rng = game_rng(seed, 0);
+            let mut st = engine.initial_state();
+            let mut legal = Vec::new();
+            while st.result.is_none() {
+                if let Some(why) = engine.compiled_disagreement(&st) {
+                    panic!("{name} seed {seed} ply {}: {why}", st.ply);
+                }
+                legal.clear();
+                engine.legal_moves(&st, &mut legal);
+                engine.apply_unchecked(&mut st, legal[rng.gen_range(0..legal.len())]);
+            }
+        }
+    }
+}
+
 #[test]
 fn a_seed_replays_the_same_game() {
     for (name, engine) in engines() {

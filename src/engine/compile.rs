@@ -4,7 +4,8 @@
 //! same few conditions millions of times. So when an `Engine` is made, every top-level condition becomes a
 //! closure specialised to its shape (a count of `here` compared with a constant, `here` owned by the mover,
 //! a sum over a player's fixed pits, ...), with a fallback to the evaluator for the rare shapes. The
-//! closures compute exactly what `Engine::cond` computes; `tests` compare both on random games.
+//! closures compute exactly what `Engine::cond` computes; `tests/properties.rs` compares both at every ply
+//! of random games of every shipped game (`Engine::compiled_disagreement`).
 
 use std::sync::Arc;
 
@@ -26,18 +27,45 @@ pub(crate) struct Shape {
     pub n_pits: usize,
 }
 
-/// Replaces every top-level condition of the rules by a compiled one, returning the table.
-pub(crate) fn compile_rules(rules: &mut Rules, shape: &Shape) -> Vec<CondFn> {
-    let mut table = Vec::new();
+/// Replaces every top-level condition of the rules by a compiled one, returning the table and the
+/// conditions as they were (for [`Engine::compiled_disagreement`]).
+pub(crate) fn compile_rules(rules: &mut Rules, shape: &Shape) -> (Vec<CondFn>, Vec<Cond>) {
+    let (mut table, mut sources) = (Vec::new(), Vec::new());
     visit_conds_mut(rules, &mut |c: &mut Cond| {
         if matches!(c, Cond::True) {
             return;
         }
-        let f = cond(c, shape);
-        table.push(f);
-        *c = Cond::Compiled(table.len() as u32 - 1);
+        table.push(cond(c, shape));
+        sources.push(std::mem::replace(c, Cond::Compiled(table.len() as u32 - 1)));
     });
-    table
+    (table, sources)
+}
+
+impl Engine {
+    /// Evaluates every compiled condition in `st`, with each player as mover and as bound player and each
+    /// place as `here`, and compares it with the tree-walking evaluator; describes the first disagreement.
+    /// For tests: the two must always agree.
+    #[doc(hidden)]
+    pub fn compiled_disagreement(&self, st: &State) -> Option<String> {
+        let players = self.rules.players.max(1);
+        for (i, (f, source)) in self.compiled.0.iter().zip(&self.compiled.1).enumerate() {
+            for mover in 0..players {
+                for bound in 0..players {
+                    for here in 0..self.rules.places.len() as PlaceId {
+                        let cx = Ctx::new(mover).bound(bound).at(here);
+                        let (fast, slow) = (f(self, st, cx), self.cond(st, cx, source));
+                        if fast != slow {
+                            return Some(format!(
+                                "condition {i} ({source:?}) with mover {mover}, bound {bound}, here {here}: \
+                                 compiled {fast}, evaluated {slow}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
 }
 
 fn cond(c: &Cond, shape: &Shape) -> CondFn {

@@ -44,7 +44,7 @@ pub struct Engine {
 }
 
 #[derive(Clone)]
-pub(crate) struct Compiled(pub Vec<compile::CondFn>);
+pub(crate) struct Compiled(pub Vec<compile::CondFn>, pub Vec<Cond>);
 
 impl fmt::Debug for Compiled {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -104,7 +104,8 @@ impl Engine {
         });
         let limits = rules.phases.iter().map(|p| p.end.limit.or(rules.end.limit).unwrap_or(rules.limit)).collect();
         let shape = compile::Shape { plain: k == 1, fixed_pits: fixed_pits.clone(), n_pits: rules.n_pits };
-        let compiled = Compiled(compile::compile_rules(&mut rules, &shape));
+        let (table, sources) = compile::compile_rules(&mut rules, &shape);
+        let compiled = Compiled(table, sources);
         let probe_free: Vec<bool> = rules
             .phases
             .iter()

@@ -53,8 +53,11 @@ impl FromStr for Seat {
 pub enum Command {
     /// A ply in notation (`c`, `7cw:RBR take 3,9`), or one decision of a turn in progress.
     Play(String),
-    /// Pick the n-th entry (from 1) of the last `moves` listing.
+    /// A bare number: the n-th entry (from 1) of the last `moves` listing, unless the number names a
+    /// move itself (the pits of a ring are numbered), which then wins.
     Choose(usize),
+    /// `#n`: the n-th entry of the last `moves` listing, always.
+    Listed(usize),
     Moves,
     Undo,
     Redo,
@@ -107,6 +110,10 @@ impl FromStr for Command {
             "new" | "restart" => no_args(Command::New),
             "help" | "?" | "h" => no_args(Command::Help),
             "quit" | "exit" | "q" => no_args(Command::Quit),
+            _ if word.starts_with('#') && rest.is_empty() => match word[1..].parse::<usize>() {
+                Ok(n) if n >= 1 => Ok(Command::Listed(n)),
+                _ => Err(SessionError::Usage(format!("`{word}`: after `#`, the number of a listed move (from 1)"))),
+            },
             _ => match line.parse::<usize>() {
                 Ok(n) if n >= 1 && rest.is_empty() => Ok(Command::Choose(n)),
                 _ => Ok(Command::Play(line.to_string())),
@@ -293,7 +300,8 @@ impl Session {
     pub fn execute(&mut self, cmd: Command) -> Result<Output, SessionError> {
         match cmd {
             Command::Play(text) => self.play_text(&text),
-            Command::Choose(n) => self.choose(n),
+            Command::Choose(n) if self.names_move(&n.to_string()) => self.play_text(&n.to_string()),
+            Command::Choose(n) | Command::Listed(n) => self.choose(n),
             Command::Moves => Ok(Output::text(self.list_moves())),
             Command::Undo => self.undo(),
             Command::Redo => self.redo(),
@@ -490,6 +498,15 @@ impl Session {
         }
     }
 
+    /// Whether `text` is a move or a decision in its own right here (a pit of a numbered ring).
+    fn names_move(&self, text: &str) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        self.decision_options().iter().any(|(label, _)| label == text)
+            || (self.partial.is_empty() && parse_ply(&self.engine, &self.state, text).is_ok())
+    }
+
     /// A listed first decision that does not finish the ply.
     fn needs_more(&self, moves: &[Move]) -> bool {
         let mut probe = self.state.clone();
@@ -499,6 +516,15 @@ impl Session {
 
     /// The legal moves, numbered: whole plies when there are few, else the first decisions.
     fn list_moves(&mut self) -> String {
+        let listing = self.list_moves_plain();
+        let count = listing.lines().count().saturating_sub(1);
+        if (1..=count).any(|i| self.names_move(&i.to_string())) {
+            return format!("{listing}\n(a number alone is a pit here: type #3 to play the third)");
+        }
+        listing
+    }
+
+    fn list_moves_plain(&mut self) -> String {
         if self.is_over() {
             return "the game is over".into();
         }
@@ -791,6 +817,7 @@ const COMMANDS: &[&str] =
 const HELP: &str = "\
 Type a move in notation, or one of these commands:
   moves           list the legal moves, numbered; then type a number to play one
+                  (`#3` where the pits themselves are numbered, as on a ring)
   undo, redo      take back your last move (and the computer's replies), or play it again
   show            draw the board again
   rules           a summary of the rules of this game

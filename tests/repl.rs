@@ -244,3 +244,10 @@ fn saving_and_loading_a_game_from_a_position() {
     assert!(refused.contains("error: broken.json: the starting position `a4 zz=1` does not fit"), "{refused}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A bare number picks a listed move where pits have letters; `#N` always does; a bad `#` is explained.
+#[test]
+fn numbers_and_hashes_pick_listed_moves() {
+    let script = "moves\n2\nmoves\n#1\n#0\n#x\n99\nquit\n";
+    insta::assert_snapshot!(session(&["games/kalah.mancala", "--human", "2"], script));
+}

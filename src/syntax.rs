@@ -213,6 +213,8 @@ fn found_at(source: &str, pos: usize) -> Found<'_> {
 }
 
 fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives: &[Rule]) -> SyntaxError {
+    let positives: Vec<Rule> = positives.iter().map(|&r| lead_rule(r)).collect();
+    let positives = &positives[..];
     let found = found_at(source, pos);
     // At the end of the file, point just after the last word rather than at an empty last line.
     let pos = if matches!(found, Found::End) { source.trim_end().len() } else { pos };
@@ -487,6 +489,73 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::quote => "`\"`",
         _ => return token_keyword(rule).map(|(_, word)| word),
     })
+}
+
+/// The rule whose opening keyword a `lead_` look-ahead checks: errors name the rule, as before the check.
+fn lead_rule(rule: Rule) -> Rule {
+    match rule {
+        Rule::lead_game => Rule::game,
+        Rule::lead_about => Rule::about,
+        Rule::lead_players => Rule::players,
+        Rule::lead_board => Rule::board,
+        Rule::lead_two_rows => Rule::two_rows,
+        Rule::lead_with_stores => Rule::with_stores,
+        Rule::lead_ring => Rule::ring,
+        Rule::lead_place_decl => Rule::place_decl,
+        Rule::lead_per_player => Rule::per_player,
+        Rule::lead_pieces => Rule::pieces,
+        Rule::lead_colours => Rule::colours,
+        Rule::lead_setup => Rule::setup,
+        Rule::lead_every => Rule::every,
+        Rule::lead_turn => Rule::turn,
+        Rule::lead_phase => Rule::phase,
+        Rule::lead_sow => Rule::sow,
+        Rule::lead_from => Rule::from,
+        Rule::lead_filter => Rule::filter,
+        Rule::lead_direction => Rule::direction,
+        Rule::lead_order => Rule::order,
+        Rule::lead_last_own => Rule::last_own,
+        Rule::lead_skip => Rule::skip,
+        Rule::lead_relay => Rule::relay,
+        Rule::lead_require => Rule::require,
+        Rule::lead_capture => Rule::capture,
+        Rule::lead_chain => Rule::chain,
+        Rule::lead_cancel => Rule::cancel,
+        Rule::lead_again => Rule::again,
+        Rule::lead_then => Rule::then,
+        Rule::lead_take => Rule::take,
+        Rule::lead_to_each => Rule::to_each,
+        Rule::lead_put => Rule::put,
+        Rule::lead_offer => Rule::offer,
+        Rule::lead_offer_choose => Rule::offer_choose,
+        Rule::lead_on_accept => Rule::on_accept,
+        Rule::lead_give => Rule::give,
+        Rule::lead_pass => Rule::pass,
+        Rule::lead_must => Rule::must,
+        Rule::lead_until => Rule::until,
+        Rule::lead_end => Rule::end,
+        Rule::lead_end_when => Rule::end_when,
+        Rule::lead_nobody => Rule::nobody,
+        Rule::lead_draw_when => Rule::draw_when,
+        Rule::lead_eliminate => Rule::eliminate,
+        Rule::lead_cannot_move => Rule::cannot_move,
+        Rule::lead_sweep => Rule::sweep,
+        Rule::lead_limit => Rule::limit,
+        Rule::lead_score => Rule::score,
+        Rule::lead_winner => Rule::winner,
+        Rule::lead_last_mover => Rule::last_mover,
+        Rule::lead_goal => Rule::goal,
+        Rule::lead_variant => Rule::variant,
+        Rule::lead_count_fn => Rule::count_fn,
+        Rule::lead_value_fn => Rule::value_fn,
+        Rule::lead_before_fn => Rule::before_fn,
+        Rule::lead_dropped_fn => Rule::dropped_fn,
+        Rule::lead_size_fn => Rule::size_fn,
+        Rule::lead_owner_fn => Rule::owner_fn,
+        Rule::lead_opposite => Rule::opposite,
+        Rule::lead_pits_set => Rule::pits_set,
+        other => other,
+    }
 }
 
 /// The keyword tokens of the grammar: the keyword, and the keyword in backquotes.

@@ -41,6 +41,10 @@ pub struct Engine {
     /// Per phase: the phase is one plain sowing from any non-empty pit of the mover's fixed pits (most
     /// games), so its starts are found without evaluating anything.
     plain_starts: Vec<bool>,
+    /// Per phase: besides plain starts, a plain sowing in a fixed direction, with nothing to choose or check
+    /// before its captures (no relay, `require`, `then`, obligation or per-drop records): `plain_ply` plays
+    /// its plies in one go.
+    plain_sow: Vec<Option<Dir>>,
 }
 
 #[derive(Clone)]
@@ -129,6 +133,22 @@ impl Engine {
                     && matches!(p.actions.as_slice(), [Action { kind: ActionKind::Sow(sow), .. }]
                         if k == 1 && is_plain_start(sow))
             })
+            .collect::<Vec<bool>>();
+        let plain_sow = rules
+            .phases
+            .iter()
+            .zip(&plain_starts)
+            .map(|(p, &plain)| match p.actions.as_slice() {
+                [Action { kind: ActionKind::Sow(sow), .. }]
+                    if plain && !rules.needs.drops && p.must.is_none() && is_plain_sow(sow) =>
+                {
+                    match sow.dir {
+                        DirRule::Fixed(dir) => Some(dir),
+                        DirRule::Choose => None,
+                    }
+                }
+                _ => None,
+            })
             .collect();
         Engine {
             rules,
@@ -142,6 +162,7 @@ impl Engine {
             probe_free,
             simple_phase,
             plain_starts,
+            plain_sow,
         }
     }
 
@@ -655,6 +676,11 @@ impl Engine {
     /// Runs one decision. `probe`: we are only looking ahead, so the ply's aftermath (turn passing, end rules)
     /// is skipped.
     fn step(&self, st: &mut State, mv: Move, probe: bool) {
+        if let (Stage::Start, Move::Begin { action: 0, place }) = (st.stage, mv) {
+            if let Some(dir) = self.plain_sow[st.phase as usize] {
+                return self.plain_ply(st, dir, place, probe);
+            }
+        }
         match (st.stage, mv) {
             (Stage::Respond, Move::Accept) => {
                 self.accept_offer(st);
@@ -706,6 +732,29 @@ impl Engine {
             (Stage::Offer { .. }, Move::Stop) => self.end_ply(st, Next::Respond, probe),
             _ => st.illegal = true,
         }
+    }
+
+    /// A whole ply of a `plain_sow` phase: the same steps as `begin` .. `end_sow_turn`, without the checks
+    /// for what such a sowing cannot have.
+    fn plain_ply(&self, st: &mut State, dir: Dir, place: PlaceId, probe: bool) {
+        let sow = self.sow_rule(st, 0);
+        st.origin = place;
+        st.dir = dir;
+        st.cursor = place;
+        self.lift(st, place);
+        self.drop_plain(st, sow.skip_origin);
+        st.last = st.cursor;
+        st.stage = Stage::Start;
+        let cx = Ctx::new(st.to_move).at(st.last);
+        for (r, rule) in sow.captures.iter().enumerate() {
+            if self.test(st, cx, &rule.when) {
+                let cursor =
+                    CaptureCursor { rule: r as u8, walk: 0, here: st.last, take: 0, left: 0, steps: 0, min_choice: 0 };
+                return self.run_capture(st, 0, cursor, probe);
+            }
+        }
+        st.again = sow.again.as_ref().is_some_and(|c| self.test(st, cx, c));
+        self.end_sow_turn(st, probe);
     }
 
     fn begin(&self, st: &mut State, action: u8, place: PlaceId, probe: bool) {
@@ -1213,6 +1262,7 @@ impl Engine {
         all & !st.eliminated
     }
 
+    #[inline]
     fn advance_phase(&self, st: &mut State) {
         if self.rules.phases.len() == 1 {
             return;
@@ -1259,39 +1309,44 @@ impl Engine {
     /// Returns true when the game ended.
     fn check_end_rules(&self, st: &mut State) -> bool {
         let phase = &self.rules.phases[st.phase as usize];
-        for rule in phase.end.items.iter().chain(self.rules.end.items.iter()) {
-            let cx = Ctx::new(st.to_move);
-            let reason = match rule {
-                EndRule::When(c) => self.test(st, cx, c).then_some(EndReason::Condition),
-                EndRule::Repetition => self.seen_before(st).then_some(EndReason::Repetition),
-                EndRule::Stuck => {
-                    (matches!(st.stage, Stage::Start) && !self.has_any_move(st)).then_some(EndReason::Stuck)
+        for rules in [&phase.end.items, &self.rules.end.items] {
+            for rule in rules {
+                if let Some(reason) = self.end_rule_fires(st, rule) {
+                    self.finish(st, reason);
+                    return true;
                 }
-                EndRule::NobodyCanMove => {
-                    let players: Vec<u8> = self.active_players(st).collect();
-                    players.iter().all(|&p| !self.can_begin(st, p)).then_some(EndReason::NobodyCanMove)
-                }
-                EndRule::Draw { count, .. } => (st.quiet >= *count).then_some(EndReason::NoCapture),
-                EndRule::Eliminate(c) => {
-                    let out: Vec<u8> =
-                        self.active_players(st).filter(|&p| self.test(st, Ctx::new(p).bound(p), c)).collect();
-                    out.into_iter().find_map(|p| self.eliminate(st, p))
-                }
-                EndRule::EliminateStuck => {
-                    let mut reason = None;
-                    while reason.is_none() && matches!(st.stage, Stage::Start) && !self.can_begin(st, st.to_move) {
-                        let p = st.to_move;
-                        reason = self.eliminate(st, p);
-                    }
-                    reason
-                }
-            };
-            if let Some(reason) = reason {
-                self.finish(st, reason);
-                return true;
             }
         }
         false
+    }
+
+    /// Why the game ends by this end rule now, if it does.
+    #[inline]
+    fn end_rule_fires(&self, st: &mut State, rule: &EndRule) -> Option<EndReason> {
+        let cx = Ctx::new(st.to_move);
+        match rule {
+            EndRule::When(c) => self.test(st, cx, c).then_some(EndReason::Condition),
+            EndRule::Repetition => self.seen_before(st).then_some(EndReason::Repetition),
+            EndRule::Stuck => (matches!(st.stage, Stage::Start) && !self.has_any_move(st)).then_some(EndReason::Stuck),
+            EndRule::NobodyCanMove => {
+                let players: Vec<u8> = self.active_players(st).collect();
+                players.iter().all(|&p| !self.can_begin(st, p)).then_some(EndReason::NobodyCanMove)
+            }
+            EndRule::Draw { count, .. } => (st.quiet >= *count).then_some(EndReason::NoCapture),
+            EndRule::Eliminate(c) => {
+                let out: Vec<u8> =
+                    self.active_players(st).filter(|&p| self.test(st, Ctx::new(p).bound(p), c)).collect();
+                out.into_iter().find_map(|p| self.eliminate(st, p))
+            }
+            EndRule::EliminateStuck => {
+                let mut reason = None;
+                while reason.is_none() && matches!(st.stage, Stage::Start) && !self.can_begin(st, st.to_move) {
+                    let p = st.to_move;
+                    reason = self.eliminate(st, p);
+                }
+                reason
+            }
+        }
     }
 
     /// Takes a player out; returns `LastStanding` when only one is left.
@@ -1319,16 +1374,16 @@ impl Engine {
     }
 
     fn has_any_move(&self, st: &State) -> bool {
+        if self.plain_starts[st.phase as usize] && !st.obliged && matches!(st.stage, Stage::Start) {
+            let pits = self.fixed_pits.as_ref().map_or(&[][..], |lists| &lists[st.to_move as usize]);
+            return pits.iter().any(|&p| st.counts[p as usize] > 0);
+        }
         let phase = self.phase(st);
         // With a pass rule there is always a move: an action, or else the pass.
         if phase.pass.is_some() && matches!(st.stage, Stage::Start) && !st.obliged {
             return true;
         }
         let simple = !st.obliged && matches!(st.stage, Stage::Start) && self.probe_free[st.phase as usize];
-        if simple && self.plain_starts[st.phase as usize] {
-            let pits = self.fixed_pits.as_ref().map_or(&[][..], |lists| &lists[st.to_move as usize]);
-            return pits.iter().any(|&p| st.counts[p as usize] > 0);
-        }
         if simple {
             return phase
                 .actions
@@ -1342,6 +1397,7 @@ impl Engine {
     }
 
     /// Sets `obliged` for the mover; returns false when an obligation with `else end` cannot be met.
+    #[inline]
     fn compute_obligation(&self, st: &mut State) -> bool {
         let Some(must) = &self.phase(st).must else {
             return true;
@@ -1407,11 +1463,10 @@ impl Engine {
             EndReason::LastStanding => return self.active_mask(st),
             _ => {}
         }
-        let active: Vec<u8> = self.active_players(st).collect();
-        let Some(best) = active.iter().map(|&p| scores[p as usize]).max() else {
+        let Some(best) = self.active_players(st).map(|p| scores[p as usize]).max() else {
             return 0;
         };
-        let top = active.iter().filter(|&&p| scores[p as usize] == best).fold(0u8, |m, &p| m | (1 << p));
+        let top = self.active_players(st).filter(|&p| scores[p as usize] == best).fold(0u8, |m, p| m | (1 << p));
         if top.count_ones() == 1 {
             return top;
         }
@@ -1456,6 +1511,16 @@ impl Places {
 }
 
 /// The order in which the pieces of one capture are chosen: by group of places, place, kind.
+/// A sowing with nothing to decide or check between its start and its captures.
+fn is_plain_sow(sow: &Sow) -> bool {
+    is_plain_start(sow)
+        && !sow.lookahead
+        && sow.relay.is_none()
+        && sow.require.is_none()
+        && sow.then.is_none()
+        && matches!(sow.dir, DirRule::Fixed(_))
+}
+
 /// A sowing that may start from any non-empty pit of the mover, whatever it holds.
 fn is_plain_start(sow: &Sow) -> bool {
     matches!((&sow.from, &sow.filter, sow.last_own), (Set::PitsOf(PlayerExpr::Mover), Cond::True, false))

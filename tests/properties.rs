@@ -94,6 +94,31 @@ fn compiled_conditions_agree_with_the_evaluator() {
     }
 }
 
+/// The fast paths for plain phases play exactly as the general turn machine: same legal moves, same
+/// positions, ply after ply.
+#[test]
+fn fast_paths_play_as_the_general_stages() {
+    for (name, fast) in engines() {
+        let general = fast.clone().without_fast_paths();
+        for seed in 0..games_per_variant().min(50) {
+            let mut rng = game_rng(seed, 0);
+            let (mut a, mut b) = (fast.initial_state(), general.initial_state());
+            let (mut la, mut lb) = (Vec::new(), Vec::new());
+            while a.result.is_none() {
+                la.clear();
+                lb.clear();
+                fast.legal_moves(&a, &mut la);
+                general.legal_moves(&b, &mut lb);
+                assert_eq!(la, lb, "{name} seed {seed} ply {}: legal moves differ", a.ply);
+                let mv = la[rng.gen_range(0..la.len())];
+                fast.apply_unchecked(&mut a, mv);
+                general.apply_unchecked(&mut b, mv);
+                assert_eq!(a, b, "{name} seed {seed}: positions differ after {mv:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn a_seed_replays_the_same_game() {
     for (name, engine) in engines() {

@@ -166,6 +166,15 @@ impl Engine {
         }
     }
 
+    /// The same engine without its fast paths for plain phases (`plain_starts`, `plain_ply`): every ply
+    /// goes through the general stages. For tests, which compare the two.
+    #[doc(hidden)]
+    pub fn without_fast_paths(mut self) -> Engine {
+        self.plain_starts.fill(false);
+        self.plain_sow.fill(None);
+        self
+    }
+
     /// Evaluates a rule's condition: straight to its compiled closure when it has one.
     #[inline]
     pub(crate) fn test(&self, st: &State, cx: Ctx, c: &Cond) -> bool {

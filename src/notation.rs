@@ -614,8 +614,8 @@ fn read_head<'t>(engine: &Engine, state: &State, ply: &mut PlyText<'t>, head: &'
                 ply.dir = Some(d);
                 continue;
             }
-            // Freeling's glued form: `e250`, `7cwRBR`.
-            if drops.is_none() && !places_text.contains(',') {
+            // Freeling's glued form: `e250`, `7cwRBR` (only where pieces differ: `foo` is no pit `f` and drops).
+            if drops.is_none() && !places_text.contains(',') && kinds(engine) > 1 {
                 for (p, rest) in label_prefixes(engine, part) {
                     let lower_rest = rest.to_ascii_lowercase();
                     let (d, rest) = if lower_rest.starts_with("ccw") {

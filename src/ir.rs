@@ -347,6 +347,78 @@ pub enum KindSel {
     Mask(KindMask),
 }
 
+// ---------------------------------------------------------------- offers
+
+/// How a number moves while an offer is being chosen, when only the set of offered pits grows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Trend {
+    Fixed,
+    Grows,
+    Unknown,
+}
+
+fn join(a: Trend, b: Trend) -> Trend {
+    match (a, b) {
+        (Trend::Unknown, _) | (_, Trend::Unknown) => Trend::Unknown,
+        (Trend::Fixed, Trend::Fixed) => Trend::Fixed,
+        _ => Trend::Grows,
+    }
+}
+
+fn num_trend(n: &Num) -> Trend {
+    match n {
+        Num::Const(_) | Num::Before(_) | Num::HereCount | Num::PlaceCount(_) | Num::PitsCount(_) => Trend::Fixed,
+        // Counts and sizes are never negative: over more pits they can only grow.
+        Num::Count(Set::Offered, _) | Num::Size(Set::Offered) => Trend::Grows,
+        // A piece's value may be negative.
+        Num::Value(Set::Offered) => Trend::Unknown,
+        Num::Count(..) | Num::Size(_) | Num::Value(_) => Trend::Fixed,
+        Num::Add(ns) => ns.iter().map(num_trend).fold(Trend::Fixed, join),
+        Num::Mul(ns) => {
+            let trend = ns.iter().map(num_trend).fold(Trend::Fixed, join);
+            let non_negative = |n: &Num| match n {
+                Num::Const(c) => *c >= 0,
+                Num::Count(..) | Num::Size(_) => true,
+                _ => false,
+            };
+            if trend == Trend::Grows && !ns.iter().all(non_negative) {
+                Trend::Unknown
+            } else {
+                trend
+            }
+        }
+    }
+}
+
+/// Whether the condition cannot depend on which pits are offered.
+fn offer_blind(c: &Cond) -> bool {
+    match c {
+        Cond::True | Cond::PlaceEq(..) | Cond::PlayerEq(..) | Cond::Dropped(..) | Cond::HereOwnedBy(_) => true,
+        Cond::And(cs) | Cond::Or(cs) => cs.iter().all(offer_blind),
+        Cond::Not(c) | Cond::AllPlayers(c) | Cond::AnyPlayers(c) => offer_blind(c),
+        Cond::Cmp(a, _, b) => num_trend(a) == Trend::Fixed && num_trend(b) == Trend::Fixed,
+        Cond::InInts(n, _) => num_trend(n) == Trend::Fixed,
+        Cond::InSet(_, set) => !matches!(set, Set::Offered),
+        Cond::AllPits(set, c) | Cond::AnyPits(set, c) => !matches!(set, Set::Offered) && offer_blind(c),
+        Cond::Compiled(_) => false,
+    }
+}
+
+/// Whether a `require` of an offer, once false, stays false as more pits are offered: then the search for a
+/// completion of the offer can stop there (`count(captured(opponent)) >= 6 * size(offered)`).
+pub fn fails_for_more_pits(c: &Cond) -> bool {
+    match c {
+        Cond::And(cs) | Cond::Or(cs) => cs.iter().all(fails_for_more_pits),
+        Cond::Cmp(a, op, b) => match (num_trend(a), op, num_trend(b)) {
+            (Trend::Fixed, _, Trend::Fixed) => true,
+            (Trend::Fixed, CmpOp::Ge | CmpOp::Gt, Trend::Grows) => true,
+            (Trend::Grows, CmpOp::Le | CmpOp::Lt, Trend::Fixed) => true,
+            _ => false,
+        },
+        other => offer_blind(other),
+    }
+}
+
 // ---------------------------------------------------------------- optimization
 
 /// Calls `f` on every top-level condition of the rules: filters, capture conditions, end rules, goals.
@@ -447,5 +519,31 @@ fn opt_num(n: &mut Num) {
         Num::Count(Set::PitsOf(p), KindSel::All) => *n = Num::PitsCount(p.clone()),
         Num::Add(ns) | Num::Mul(ns) => ns.iter_mut().for_each(opt_num),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn size() -> Num {
+        Num::Size(Set::Offered)
+    }
+
+    #[test]
+    fn offers_that_only_get_harder() {
+        let bank = Num::PlaceCount(PlaceExpr::Fixed(9));
+        // Goré: the opponent must be able to pay 6 per offered pit.
+        let pays = Cond::Cmp(bank.clone(), CmpOp::Ge, Num::Mul(vec![Num::Const(6), size()]));
+        assert!(fails_for_more_pits(&pays));
+        assert!(fails_for_more_pits(&Cond::Cmp(size(), CmpOp::Le, Num::Const(2))));
+        assert!(fails_for_more_pits(&Cond::And(vec![pays.clone(), Cond::HereOwnedBy(PlayerExpr::Mover)])));
+        // More pits can make these true.
+        assert!(!fails_for_more_pits(&Cond::Cmp(size(), CmpOp::Ge, Num::Const(2))));
+        assert!(!fails_for_more_pits(&Cond::Cmp(size(), CmpOp::Eq, Num::Const(2))));
+        assert!(!fails_for_more_pits(&Cond::Not(Box::new(pays))));
+        assert!(!fails_for_more_pits(&Cond::Cmp(Num::Value(Set::Offered), CmpOp::Le, Num::Const(3))));
+        let negative = Num::Mul(vec![Num::Const(-1), size()]);
+        assert!(!fails_for_more_pits(&Cond::Cmp(bank, CmpOp::Ge, negative)));
     }
 }

@@ -45,6 +45,9 @@ pub struct Engine {
     /// before its captures (no relay, `require`, `then`, obligation or per-drop records): `plain_ply` plays
     /// its plies in one go.
     plain_sow: Vec<Option<Dir>>,
+    /// Per phase and action: an offer whose `require`, once false, stays false as pits are added
+    /// (`ir::fails_for_more_pits`), so the search for a completion stops there.
+    offer_prunes: Vec<Vec<bool>>,
 }
 
 #[derive(Clone)]
@@ -108,6 +111,19 @@ impl Engine {
         });
         let limits = rules.phases.iter().map(|p| p.end.limit.or(rules.end.limit).unwrap_or(rules.limit)).collect();
         let shape = compile::Shape { plain: k == 1, fixed_pits: fixed_pits.clone(), n_pits: rules.n_pits };
+        let offer_prunes = rules
+            .phases
+            .iter()
+            .map(|p| {
+                p.actions
+                    .iter()
+                    .map(|a| match &a.kind {
+                        ActionKind::Offer(o) => o.requires.iter().all(crate::ir::fails_for_more_pits),
+                        _ => false,
+                    })
+                    .collect()
+            })
+            .collect();
         let (table, sources) = compile::compile_rules(&mut rules, &shape);
         let compiled = Compiled(table, sources);
         let probe_free: Vec<bool> = rules
@@ -163,6 +179,7 @@ impl Engine {
             simple_phase,
             plain_starts,
             plain_sow,
+            offer_prunes,
         }
     }
 
@@ -660,13 +677,21 @@ impl Engine {
             probe.offered = 0;
         }
         probe.offered |= 1 << place;
-        Some(self.offer_completable(&mut probe, offer, place + 1))
+        let prunes = self.offer_prunes[st.phase as usize][action as usize];
+        Some(self.offer_completable(&mut probe, offer, prunes, place + 1))
     }
 
-    /// Whether the offer in `offered` can be completed with pits at or after `from`.
-    fn offer_completable(&self, st: &mut State, offer: &Offer, from: PlaceId) -> bool {
-        if self.offer_can_stop(st, offer) {
-            return true;
+    /// Whether the offer in `offered` can be completed with pits at or after `from`. `prunes`: a `require`
+    /// that fails now fails with more pits too.
+    fn offer_completable(&self, st: &mut State, offer: &Offer, prunes: bool, from: PlaceId) -> bool {
+        if st.offered.count_ones() >= offer.min {
+            let cx = Ctx::new(st.to_move);
+            if offer.requires.iter().all(|c| self.test(st, cx, c)) {
+                return true;
+            }
+            if prunes {
+                return false;
+            }
         }
         let mut picks = Places::default();
         self.offer_candidates(st, offer, from, |p| {
@@ -674,7 +699,7 @@ impl Engine {
         });
         picks.as_slice().iter().any(|&p| {
             st.offered |= 1 << p;
-            let ok = self.offer_completable(st, offer, p + 1);
+            let ok = self.offer_completable(st, offer, prunes, p + 1);
             st.offered &= !(1 << p);
             ok
         })

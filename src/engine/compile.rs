@@ -192,6 +192,15 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
     }
 }
 
+/// The pieces of the kinds in `mask` at `here`; none when `here` is no place.
+fn here_count(e: &Engine, st: &State, cx: Ctx, mask: KindMask) -> i32 {
+    if (cx.here as usize) < e.rules.places.len() {
+        e.count_masked(st, cx.here, mask) as i32
+    } else {
+        0
+    }
+}
+
 fn compare_count(at: CountAt, op: CmpOp, v: i32) -> CondFn {
     match op {
         CmpOp::Eq => Arc::new(move |e, st, cx| at.count(e, st, cx) == v),
@@ -210,6 +219,12 @@ fn num(n: &Num, shape: &Shape) -> NumFn {
             Arc::new(move |_, _, _| v)
         }
         Num::HereCount if shape.plain => Arc::new(|_, st, cx| st.counts[cx.here as usize] as i32),
+        // Pieces of several kinds: what `here` holds, of the kinds asked for (`count`, `count(own)`).
+        Num::HereCount => Arc::new(|e, st, cx| here_count(e, st, cx, e.all_kinds)),
+        Num::Count(Set::One(PlaceExpr::Here), sel) => {
+            let sel = sel.clone();
+            Arc::new(move |e, st, cx| here_count(e, st, cx, e.kind_mask(st, cx, &sel)))
+        }
         Num::PlaceCount(PlaceExpr::Opposite(p)) if shape.plain && matches!(**p, PlaceExpr::Here) => {
             Arc::new(|e, st, cx| st.counts[e.rules.opposite[cx.here as usize] as usize] as i32)
         }

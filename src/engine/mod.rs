@@ -361,8 +361,19 @@ impl Engine {
     }
 
     /// Calls `emit` with each start of `action` while it returns true; returns false when stopped early.
-    fn each_begin(&self, st: &State, a: u8, action: &Action, mut emit: impl FnMut(Move) -> bool) -> bool {
-        let mover = st.to_move;
+    fn each_begin(&self, st: &State, a: u8, action: &Action, emit: impl FnMut(Move) -> bool) -> bool {
+        self.each_begin_for(st, st.to_move, a, action, emit)
+    }
+
+    /// `each_begin` as if it were `mover`'s turn.
+    fn each_begin_for(
+        &self,
+        st: &State,
+        mover: u8,
+        a: u8,
+        action: &Action,
+        mut emit: impl FnMut(Move) -> bool,
+    ) -> bool {
         let mut go = true;
         let cx = Ctx::new(mover);
         match &action.kind {
@@ -1363,14 +1374,15 @@ impl Engine {
             EndRule::Repetition => self.seen_before(st).then_some(EndReason::Repetition),
             EndRule::Stuck => (matches!(st.stage, Stage::Start) && !self.has_any_move(st)).then_some(EndReason::Stuck),
             EndRule::NobodyCanMove => {
-                let players: Vec<u8> = self.active_players(st).collect();
-                players.iter().all(|&p| !self.can_begin(st, p)).then_some(EndReason::NobodyCanMove)
+                let st: &State = st;
+                self.active_players(st).all(|p| !self.can_begin(st, p)).then_some(EndReason::NobodyCanMove)
             }
             EndRule::Draw { count, .. } => (st.quiet >= *count).then_some(EndReason::NoCapture),
             EndRule::Eliminate(c) => {
-                let out: Vec<u8> =
-                    self.active_players(st).filter(|&p| self.test(st, Ctx::new(p).bound(p), c)).collect();
-                out.into_iter().find_map(|p| self.eliminate(st, p))
+                // Everyone the rule takes out is found first, then taken out in turn.
+                let out = self.active_players(st).filter(|&p| self.test(st, Ctx::new(p).bound(p), c));
+                let out = out.fold(0u8, |bits, p| bits | 1 << p);
+                (0..self.rules.players).filter(|p| out & (1 << p) != 0).find_map(|p| self.eliminate(st, p))
             }
             EndRule::EliminateStuck => {
                 let mut reason = None;
@@ -1398,6 +1410,11 @@ impl Engine {
 
     /// Whether `player`, were it his turn, could start an action (passing aside).
     fn can_begin(&self, st: &State, player: u8) -> bool {
+        // Without look-ahead, a start is a start: nothing to play out on a copy.
+        if self.probe_free[st.phase as usize] {
+            let actions = self.phase(st).actions.iter().enumerate();
+            return actions.into_iter().any(|(a, action)| !self.each_begin_for(st, player, a as u8, action, |_| false));
+        }
         let mut probe = st.probe_copy();
         probe.to_move = player;
         probe.stage = Stage::Start;

@@ -96,20 +96,14 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
         // `count(pits(P)) = 0` and its negations: stop at the first pit that holds something instead of
         // summing them all (the end test of most games, run at every ply).
         Cond::Cmp(Num::PitsCount(who), op @ (CmpOp::Eq | CmpOp::Le | CmpOp::Ne | CmpOp::Gt), Num::Const(0))
-            if shape.plain && shape.fixed_pits.is_some() =>
+            if shape.fixed_pits.is_some() =>
         {
             let lists = shape.fixed_pits.clone().unwrap_or_default();
             let empty = matches!(op, CmpOp::Eq | CmpOp::Le);
-            let is_empty = move |st: &State, p: u8| -> bool {
-                lists.get(p as usize).map_or(true, |l| l.iter().all(|&i| st.counts[i as usize] == 0))
-            };
-            match who {
-                PlayerExpr::Mover => Arc::new(move |_, st, cx| is_empty(st, cx.mover) == empty),
-                PlayerExpr::Bound => Arc::new(move |_, st, cx| is_empty(st, cx.bound) == empty),
-                other => {
-                    let who = other.clone();
-                    Arc::new(move |e, st, cx| is_empty(st, e.player(st, cx, &who)) == empty)
-                }
+            if shape.plain {
+                pits_empty::<true>(lists, who, empty)
+            } else {
+                pits_empty::<false>(lists, who, empty)
             }
         }
         Cond::Cmp(a, op, Num::Const(v)) => {
@@ -164,18 +158,18 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
         }
         // `any players(count(pits(player)) = 0)`, the end of most two-row games, in one loop.
         Cond::AnyPlayers(body)
-            if shape.plain
-                && shape.fixed_pits.is_some()
+            if shape.fixed_pits.is_some()
                 && matches!(
                     **body,
                     Cond::Cmp(Num::PitsCount(PlayerExpr::Bound), CmpOp::Eq | CmpOp::Le, Num::Const(0))
                 ) =>
         {
             let lists = shape.fixed_pits.clone().unwrap_or_default();
-            Arc::new(move |e, st, _| {
-                e.active_players(st)
-                    .any(|p| lists.get(p as usize).map_or(true, |l| l.iter().all(|&i| st.counts[i as usize] == 0)))
-            })
+            if shape.plain {
+                any_player_empty::<true>(lists)
+            } else {
+                any_player_empty::<false>(lists)
+            }
         }
         Cond::AnyPlayers(body) => {
             let f = cond(body, shape);
@@ -188,6 +182,55 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
         other => {
             let c = other.clone();
             Arc::new(move |e, st, cx| e.cond(st, cx, &c))
+        }
+    }
+}
+
+/// What a pit holds: straight from `counts` when there is one kind of piece (`PLAIN`).
+#[inline(always)]
+fn pit_count<const PLAIN: bool>(e: &Engine, st: &State, pit: PlaceId) -> u8 {
+    if PLAIN {
+        st.counts[pit as usize]
+    } else {
+        e.count(st, pit)
+    }
+}
+
+/// `count(pits(WHO)) = 0` (or, with `empty` false, `> 0`), stopping at the first pit with something in it.
+fn pits_empty<const PLAIN: bool>(lists: Vec<Vec<PlaceId>>, who: &PlayerExpr, empty: bool) -> CondFn {
+    let is_empty = move |e: &Engine, st: &State, p: u8| -> bool {
+        lists.get(p as usize).map_or(true, |l| l.iter().all(|&i| pit_count::<PLAIN>(e, st, i) == 0))
+    };
+    match who {
+        PlayerExpr::Mover => Arc::new(move |e, st, cx| is_empty(e, st, cx.mover) == empty),
+        PlayerExpr::Bound => Arc::new(move |e, st, cx| is_empty(e, st, cx.bound) == empty),
+        other => {
+            let who = other.clone();
+            Arc::new(move |e, st, cx| is_empty(e, st, e.player(st, cx, &who)) == empty)
+        }
+    }
+}
+
+/// `any players(count(pits(player)) = 0)`.
+fn any_player_empty<const PLAIN: bool>(lists: Vec<Vec<PlaceId>>) -> CondFn {
+    Arc::new(move |e, st, _| {
+        e.active_players(st)
+            .any(|p| lists.get(p as usize).map_or(true, |l| l.iter().all(|&i| pit_count::<PLAIN>(e, st, i) == 0)))
+    })
+}
+
+/// `count(pits(WHO))`.
+fn pits_sum<const PLAIN: bool>(lists: Vec<Vec<PlaceId>>, who: &PlayerExpr) -> NumFn {
+    let sum = move |e: &Engine, st: &State, p: u8| -> i32 {
+        lists.get(p as usize).map_or(0, |l| l.iter().map(|&i| pit_count::<PLAIN>(e, st, i) as i32).sum())
+    };
+    match who {
+        PlayerExpr::Mover => Arc::new(move |e, st, cx| sum(e, st, cx.mover)),
+        PlayerExpr::Bound => Arc::new(move |e, st, cx| sum(e, st, cx.bound)),
+        PlayerExpr::Opponent => Arc::new(move |e, st, cx| sum(e, st, e.next_active(st, cx.mover))),
+        other => {
+            let who = other.clone();
+            Arc::new(move |e, st, cx| sum(e, st, e.player(st, cx, &who)))
         }
     }
 }
@@ -249,19 +292,12 @@ fn num(n: &Num, shape: &Shape) -> NumFn {
             let base = *base as usize;
             Arc::new(move |_, st, cx| st.counts[base + cx.bound as usize] as i32)
         }
-        Num::PitsCount(who) if shape.plain && shape.fixed_pits.is_some() => {
+        Num::PitsCount(who) if shape.fixed_pits.is_some() => {
             let lists = shape.fixed_pits.clone().unwrap_or_default();
-            let sum = move |st: &State, p: u8| -> i32 {
-                lists.get(p as usize).map_or(0, |l| l.iter().map(|&i| st.counts[i as usize] as i32).sum())
-            };
-            match who {
-                PlayerExpr::Mover => Arc::new(move |_, st, cx| sum(st, cx.mover)),
-                PlayerExpr::Bound => Arc::new(move |_, st, cx| sum(st, cx.bound)),
-                PlayerExpr::Opponent => Arc::new(move |e, st, cx| sum(st, e.next_active(st, cx.mover))),
-                other => {
-                    let who = other.clone();
-                    Arc::new(move |e, st, cx| sum(st, e.player(st, cx, &who)))
-                }
+            if shape.plain {
+                pits_sum::<true>(lists, who)
+            } else {
+                pits_sum::<false>(lists, who)
             }
         }
         Num::Add(ns) => {

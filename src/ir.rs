@@ -409,12 +409,12 @@ fn offer_blind(c: &Cond) -> bool {
 pub fn fails_for_more_pits(c: &Cond) -> bool {
     match c {
         Cond::And(cs) | Cond::Or(cs) => cs.iter().all(fails_for_more_pits),
-        Cond::Cmp(a, op, b) => match (num_trend(a), op, num_trend(b)) {
-            (Trend::Fixed, _, Trend::Fixed) => true,
-            (Trend::Fixed, CmpOp::Ge | CmpOp::Gt, Trend::Grows) => true,
-            (Trend::Grows, CmpOp::Le | CmpOp::Lt, Trend::Fixed) => true,
-            _ => false,
-        },
+        Cond::Cmp(a, op, b) => matches!(
+            (num_trend(a), op, num_trend(b)),
+            (Trend::Fixed, _, Trend::Fixed)
+                | (Trend::Fixed, CmpOp::Ge | CmpOp::Gt, Trend::Grows)
+                | (Trend::Grows, CmpOp::Le | CmpOp::Lt, Trend::Fixed)
+        ),
         other => offer_blind(other),
     }
 }

@@ -1116,7 +1116,7 @@ impl Engine {
             } else {
                 st.stage = Stage::Then { action, from: 0 };
                 // Looking ahead, the selection is as good as made (see `probe_rest`).
-                if !(probe && !st.obliged) {
+                if !probe || st.obliged {
                     self.settle_selection(st, probe);
                 }
                 return;

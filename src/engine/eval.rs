@@ -256,8 +256,8 @@ impl Engine {
             }
             Set::PitsOf(who) => {
                 let who = self.player(st, cx, who);
-                if let Some(lists) = &self.fixed_pits {
-                    for &p in lists.get(who as usize).map_or(&[][..], |l| &l[..]) {
+                if self.fixed_pits.is_some() {
+                    for &p in self.fixed_pits_of(who) {
                         if !f(p) {
                             return;
                         }

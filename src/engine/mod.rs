@@ -192,6 +192,12 @@ impl Engine {
         self
     }
 
+    /// A player's pits when they never change hands (`fixed_pits`); none otherwise.
+    #[inline]
+    pub(crate) fn fixed_pits_of(&self, player: u8) -> &[PlaceId] {
+        self.fixed_pits.as_ref().and_then(|lists| lists.get(player as usize)).map_or(&[], |l| &l[..])
+    }
+
     /// Evaluates a rule's condition: straight to its compiled closure when it has one.
     #[inline]
     pub(crate) fn test(&self, st: &State, cx: Ctx, c: &Cond) -> bool {
@@ -316,7 +322,7 @@ impl Engine {
         }
         let phase = self.phase(st);
         if self.plain_starts[st.phase as usize] && !st.obliged {
-            let pits = self.fixed_pits.as_ref().map_or(&[][..], |lists| &lists[st.to_move as usize]);
+            let pits = self.fixed_pits_of(st.to_move);
             out.reserve(pits.len());
             for &place in pits {
                 if st.counts[place as usize] > 0 {
@@ -379,8 +385,8 @@ impl Engine {
         match &action.kind {
             ActionKind::Sow(sow) => {
                 // The common case, a plain sowing from one's own fixed pits, without evaluating anything.
-                if let (Some(lists), true, true) = (&self.fixed_pits, self.k == 1, is_plain_start(sow)) {
-                    for &p in &lists[mover as usize] {
+                if self.fixed_pits.is_some() && self.k == 1 && is_plain_start(sow) {
+                    for &p in self.fixed_pits_of(mover) {
                         if st.counts[p as usize] > 0 && !emit(Move::Begin { action: a, place: p }) {
                             return false;
                         }
@@ -695,14 +701,12 @@ impl Engine {
     /// Whether the offer in `offered` can be completed with pits at or after `from`. `prunes`: a `require`
     /// that fails now fails with more pits too.
     fn offer_completable(&self, st: &mut State, offer: &Offer, prunes: bool, from: PlaceId) -> bool {
-        if st.offered.count_ones() >= offer.min {
-            let cx = Ctx::new(st.to_move);
-            if offer.requires.iter().all(|c| self.test(st, cx, c)) {
-                return true;
-            }
-            if prunes {
-                return false;
-            }
+        if self.offer_can_stop(st, offer) {
+            return true;
+        }
+        if prunes && st.offered.count_ones() >= offer.min {
+            // Big enough, so a `require` failed: more pits cannot mend it.
+            return false;
         }
         let mut picks = Places::default();
         self.offer_candidates(st, offer, from, |p| {
@@ -779,8 +783,8 @@ impl Engine {
         }
     }
 
-    /// A whole ply of a `plain_sow` phase: the same steps as `begin` .. `end_sow_turn`, without the checks
-    /// for what such a sowing cannot have.
+    /// A ply of a `plain_sow` phase: the sowing of `begin` .. `after_sow` without the checks for what such a
+    /// sowing cannot have; captures and what follows take the general road.
     fn plain_ply(&self, st: &mut State, dir: Dir, place: PlaceId, probe: bool) {
         let sow = self.sow_rule(st, 0);
         st.origin = place;
@@ -790,16 +794,7 @@ impl Engine {
         self.drop_plain(st, sow.skip_origin);
         st.last = st.cursor;
         st.stage = Stage::Start;
-        let cx = Ctx::new(st.to_move).at(st.last);
-        for (r, rule) in sow.captures.iter().enumerate() {
-            if self.test(st, cx, &rule.when) {
-                let cursor =
-                    CaptureCursor { rule: r as u8, walk: 0, here: st.last, take: 0, left: 0, steps: 0, min_choice: 0 };
-                return self.run_capture(st, 0, cursor, probe);
-            }
-        }
-        st.again = sow.again.as_ref().is_some_and(|c| self.test(st, cx, c));
-        self.end_sow_turn(st, probe);
+        self.capture_after_sow(st, 0, sow, probe);
     }
 
     fn begin(&self, st: &mut State, action: u8, place: PlaceId, probe: bool) {
@@ -980,15 +975,21 @@ impl Engine {
                 st.illegal = true;
             }
         }
+        self.capture_after_sow(st, action, sow, probe);
+    }
+
+    /// The first capture rule whose condition holds at the end of the sowing, then what follows captures.
+    #[inline(always)]
+    fn capture_after_sow(&self, st: &mut State, action: u8, sow: &Sow, probe: bool) {
+        let cx = Ctx::new(st.to_move).at(st.last);
         for (r, rule) in sow.captures.iter().enumerate() {
             if self.test(st, cx, &rule.when) {
                 let cursor =
                     CaptureCursor { rule: r as u8, walk: 0, here: st.last, take: 0, left: 0, steps: 0, min_choice: 0 };
-                self.run_capture(st, action, cursor, probe);
-                return;
+                return self.run_capture(st, action, cursor, probe);
             }
         }
-        self.after_capture(st, action, probe);
+        self.after_capture(st, action, sow, probe);
     }
 
     /// Applies the takes of a capture at each pit of its chain, pausing where the mover chooses a piece.
@@ -1061,7 +1062,7 @@ impl Engine {
             }
         }
         st.stage = Stage::Start;
-        self.after_capture(st, action, probe);
+        self.after_capture(st, action, sow, probe);
     }
 
     /// The next pit of the chain, walking backward then forward from the last pit.
@@ -1096,31 +1097,38 @@ impl Engine {
         }
     }
 
-    fn after_capture(&self, st: &mut State, action: u8, probe: bool) {
-        let sow = self.sow_rule(st, action);
+    /// After the captures: another turn or not, then the `then` selection if the sowing has one.
+    #[inline(always)]
+    fn after_capture(&self, st: &mut State, action: u8, sow: &Sow, probe: bool) {
         let cx = Ctx::new(st.to_move).at(st.last);
         st.again = sow.again.as_ref().is_some_and(|c| self.test(st, cx, c));
-        if let Some(then) = &sow.then {
-            if then.must {
-                let mut picks = Vec::new();
-                let mask = self.kind_mask(st, cx, &then.kinds);
-                self.for_each_in_set(st, cx, &then.set, |p| {
-                    if self.count_masked(st, p, mask) > 0 && self.test(st, cx.at(p), &then.filter) {
-                        picks.push(p);
-                    }
-                    true
-                });
-                for p in picks {
-                    self.then_take(st, then, p);
-                }
-            } else {
-                st.stage = Stage::Then { action, from: 0 };
-                // Looking ahead, the selection is as good as made (see `probe_rest`).
-                if !probe || st.obliged {
-                    self.settle_selection(st, probe);
-                }
-                return;
+        match &sow.then {
+            Some(then) => self.then_after_sow(st, action, then, probe),
+            None => self.end_sow_turn(st, probe),
+        }
+    }
+
+    /// A sowing's `then`: taken at once when it must be, else chosen pit by pit.
+    fn then_after_sow(&self, st: &mut State, action: u8, then: &ThenRule, probe: bool) {
+        let cx = Ctx::new(st.to_move).at(st.last);
+        if !then.must {
+            st.stage = Stage::Then { action, from: 0 };
+            // Looking ahead, the selection is as good as made (see `probe_rest`).
+            if !probe || st.obliged {
+                self.settle_selection(st, probe);
             }
+            return;
+        }
+        let mut picks = Vec::new();
+        let mask = self.kind_mask(st, cx, &then.kinds);
+        self.for_each_in_set(st, cx, &then.set, |p| {
+            if self.count_masked(st, p, mask) > 0 && self.test(st, cx.at(p), &then.filter) {
+                picks.push(p);
+            }
+            true
+        });
+        for p in picks {
+            self.then_take(st, then, p);
         }
         self.end_sow_turn(st, probe);
     }
@@ -1426,7 +1434,7 @@ impl Engine {
 
     fn has_any_move(&self, st: &State) -> bool {
         if self.plain_starts[st.phase as usize] && !st.obliged && matches!(st.stage, Stage::Start) {
-            let pits = self.fixed_pits.as_ref().map_or(&[][..], |lists| &lists[st.to_move as usize]);
+            let pits = self.fixed_pits_of(st.to_move);
             return pits.iter().any(|&p| st.counts[p as usize] > 0);
         }
         let phase = self.phase(st);

@@ -196,11 +196,15 @@ fn pit_count<const PLAIN: bool>(e: &Engine, st: &State, pit: PlaceId) -> u8 {
     }
 }
 
-/// `count(pits(WHO)) = 0` (or, with `empty` false, `> 0`), stopping at the first pit with something in it.
+/// Whether every pit of player `p` is empty, stopping at the first pit with something in it.
+#[inline(always)]
+fn all_empty<const PLAIN: bool>(lists: &[Vec<PlaceId>], e: &Engine, st: &State, p: u8) -> bool {
+    lists.get(p as usize).map_or(true, |l| l.iter().all(|&i| pit_count::<PLAIN>(e, st, i) == 0))
+}
+
+/// `count(pits(WHO)) = 0` (or, with `empty` false, `> 0`).
 fn pits_empty<const PLAIN: bool>(lists: Vec<Vec<PlaceId>>, who: &PlayerExpr, empty: bool) -> CondFn {
-    let is_empty = move |e: &Engine, st: &State, p: u8| -> bool {
-        lists.get(p as usize).map_or(true, |l| l.iter().all(|&i| pit_count::<PLAIN>(e, st, i) == 0))
-    };
+    let is_empty = move |e: &Engine, st: &State, p: u8| all_empty::<PLAIN>(&lists, e, st, p);
     match who {
         PlayerExpr::Mover => Arc::new(move |e, st, cx| is_empty(e, st, cx.mover) == empty),
         PlayerExpr::Bound => Arc::new(move |e, st, cx| is_empty(e, st, cx.bound) == empty),
@@ -213,10 +217,7 @@ fn pits_empty<const PLAIN: bool>(lists: Vec<Vec<PlaceId>>, who: &PlayerExpr, emp
 
 /// `any players(count(pits(player)) = 0)`.
 fn any_player_empty<const PLAIN: bool>(lists: Vec<Vec<PlaceId>>) -> CondFn {
-    Arc::new(move |e, st, _| {
-        e.active_players(st)
-            .any(|p| lists.get(p as usize).map_or(true, |l| l.iter().all(|&i| pit_count::<PLAIN>(e, st, i) == 0)))
-    })
+    Arc::new(move |e, st, _| e.active_players(st).any(|p| all_empty::<PLAIN>(&lists, e, st, p)))
 }
 
 /// `count(pits(WHO))`.

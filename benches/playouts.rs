@@ -98,11 +98,7 @@ fn ratio() {
     let mut interpreter = mancala::playout::Throughput::default();
     let (mut games, mut plies, mut base_time) = (0u64, 0u64, Duration::ZERO);
     for _ in 0..20 {
-        let t = playout.run_for(&mut interp_rng, slice);
-        interpreter.games += t.games;
-        interpreter.plies += t.plies;
-        interpreter.decisions += t.decisions;
-        interpreter.elapsed += t.elapsed;
+        interpreter += playout.run_for(&mut interp_rng, slice);
         let start = Instant::now();
         while start.elapsed() < slice {
             plies += baseline_kalah::random_game(&mut base_rng, &mut moves).ply as u64;

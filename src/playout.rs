@@ -145,6 +145,15 @@ fn secs<S: serde::Serializer>(d: &std::time::Duration, s: S) -> Result<S::Ok, S:
     s.serialize_f64(d.as_secs_f64())
 }
 
+impl std::ops::AddAssign for Throughput {
+    fn add_assign(&mut self, other: Throughput) {
+        self.games += other.games;
+        self.plies += other.plies;
+        self.decisions += other.decisions;
+        self.elapsed += other.elapsed;
+    }
+}
+
 impl Throughput {
     pub fn games_per_sec(&self) -> f64 {
         per_sec(self.games, self.elapsed)

@@ -19,6 +19,11 @@ pub mod syntax;
 
 use diag::Diagnostic;
 
+/// A count in words for messages: "1 ply", "2 plies".
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Parses and lowers a rule file to a ready engine: one variant (`None`: the base game), one player count
 /// (`None`: the file's default).
 pub fn compile(source: &str, variant: Option<&str>, players: Option<u8>) -> Result<engine::Engine, Vec<Diagnostic>> {

@@ -319,7 +319,7 @@ impl Session {
             Command::Save(path) => self.save(&path).map(|_| Output::text(format!("saved to {}", path.display()))),
             Command::Load(path) => {
                 let n = self.load(&path)?;
-                let plies = if n == 1 { "1 ply".to_string() } else { format!("{n} plies") };
+                let plies = crate::plural(n as u64, "ply", "plies");
                 Ok(Output::moved(match &self.position {
                     Some(position) => format!("loaded {} ({plies} from the position {position})", path.display()),
                     None => format!("loaded {} ({plies})", path.display()),
@@ -517,7 +517,7 @@ impl Session {
     /// The legal moves, numbered: whole plies when there are few, else the first decisions.
     fn list_moves(&mut self) -> String {
         let listing = self.list_moves_plain();
-        let count = listing.lines().count().saturating_sub(1);
+        let count = if self.partial.is_empty() { self.listing.len() } else { self.decision_options().len() };
         if (1..=count).any(|i| self.names_move(&i.to_string())) {
             return format!("{listing}\n(a number alone is a pit here: type #3 to play the third)");
         }
@@ -669,9 +669,9 @@ impl Session {
                 Some([]) => "the goal is already reached".into(),
                 Some(line) => {
                     let first = format_ply(&self.engine, &self.state, &line[0]);
-                    let plies = if line.len() == 1 { "1 ply".to_string() } else { format!("{} plies", line.len()) };
-                    let states = if result.states == 1 { "position" } else { "positions" };
-                    format!("play {first} ({plies} to win; {} {states} searched)", result.states)
+                    let plies = crate::plural(line.len() as u64, "ply", "plies");
+                    let states = crate::plural(result.states as u64, "position", "positions");
+                    format!("play {first} ({plies} to win; {states} searched)")
                 }
                 None if matches!(result.verdict, crate::solve::Verdict::Unsolvable) => {
                     format!("no line wins from here ({} positions searched)", result.states)

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use mancala::diag::{self, Diagnostic};
 
-use super::{plural, read_source, render, style_for, Failure, Status};
+use super::{read_source, render, style_for, Failure, Status};
+use mancala::plural;
 
 /// Check rule files and print every error and warning.
 ///

@@ -229,8 +229,3 @@ pub fn load_engine(path: &Path, variant: Option<&str>, players: Option<u8>) -> R
         }
     })
 }
-
-/// "1 game", "2 games".
-pub fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}

@@ -55,11 +55,11 @@ pub fn run(args: Args) -> Result<Status, Failure> {
                     engine.apply_unchecked(&mut state, mv);
                 }
             }
-            println!("solvable in {} plies: {}", line.len(), plies.join(" / "));
+            println!("solvable in {}: {}", mancala::plural(line.len() as u64, "ply", "plies"), plies.join(" / "));
         }
         Verdict::Unsolvable => println!("not solvable: no line reaches the goal"),
         Verdict::Unknown => println!("unknown: gave up after {} positions (raise --max-states)", result.states),
     }
-    println!("{} positions searched", result.states);
+    println!("{} searched", mancala::plural(result.states as u64, "position", "positions"));
     Ok(Status::Ok)
 }

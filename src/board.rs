@@ -1,15 +1,51 @@
 //! Drawing a position as text, in a layout that fits the board: two rows with the stores at the players'
 //! right ends, or a ring drawn as a ring. Every pit shows the label the move notation uses.
+//!
+//! Widths are measured on the visible text, without the colour escapes, so a coloured board lines up as
+//! a plain one does. Seats are named as the front end wants (`you`, `computer`), and a two-row board is
+//! drawn from the side of the person looking at it.
 
 use crate::engine::{Engine, State};
-use crate::ir::{Shape, NO_PLAYER};
+use crate::ir::{PlaceId, Shape, NO_PLAYER};
 
 /// ANSI colours for the pieces of seats 1..8.
 const SEAT_COLOURS: [&str; 8] = ["31", "34", "32", "33", "37", "35", "36", "91"];
 
-/// Draws the position. `colour`: ANSI colours for coloured pieces and the player to move.
+/// How to draw: for whom, in which words, what to mark.
+#[derive(Debug, Clone, Default)]
+pub struct View {
+    /// ANSI colours for coloured pieces, the player to move and the marked pits.
+    pub colour: bool,
+    /// The seat whose side of a two-row board is drawn at the bottom (the first seat when `None`).
+    pub viewer: Option<u8>,
+    /// What to call each seat (`you`, `computer`); `player N` where missing.
+    pub names: Vec<String>,
+    /// Places to mark, such as the pit sown from and the last pit of the last ply.
+    pub marks: Vec<PlaceId>,
+    /// The width of the terminal, to keep a ring within it when it can be; 80 when 0.
+    pub width: usize,
+}
+
+impl View {
+    /// A plain view: seats by number, seat 1 at the bottom, nothing marked.
+    pub fn plain(colour: bool) -> View {
+        View { colour, ..View::default() }
+    }
+
+    /// The name of a seat.
+    pub fn name(&self, seat: u8) -> String {
+        self.names.get(seat as usize).cloned().unwrap_or_else(|| format!("player {}", seat as u32 + 1))
+    }
+}
+
+/// Draws the position with seats by number, seat 1 at the bottom. `colour`: ANSI colours.
 pub fn render(engine: &Engine, st: &State, colour: bool) -> String {
-    let painter = Painter { engine, colour };
+    render_view(engine, st, &View::plain(colour))
+}
+
+/// Draws the position as `view` asks.
+pub fn render_view(engine: &Engine, st: &State, view: &View) -> String {
+    let painter = Painter { engine, view };
     let mut out = match engine.rules.shape {
         Shape::TwoRows { pits, stores } => painter.two_rows(st, pits as usize, stores),
         Shape::Ring { pits } => painter.ring(st, pits as usize),
@@ -19,133 +55,215 @@ pub fn render(engine: &Engine, st: &State, colour: bool) -> String {
     out
 }
 
+/// The width of text as a terminal shows it: colour escapes (`ESC [ ... m`) take no room.
+pub fn visible_width(text: &str) -> usize {
+    let mut width = 0;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            // Skip to the end of the escape sequence: its final byte is a letter.
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            width += 1;
+        }
+    }
+    width
+}
+
+/// `text` padded on the left to `width` visible columns.
+fn pad_left(text: &str, width: usize) -> String {
+    format!("{}{text}", " ".repeat(width.saturating_sub(visible_width(text))))
+}
+
+/// `text` padded on the right to `width` visible columns.
+fn pad_right(text: &str, width: usize) -> String {
+    format!("{text}{}", " ".repeat(width.saturating_sub(visible_width(text))))
+}
+
 struct Painter<'e> {
     engine: &'e Engine,
-    colour: bool,
+    view: &'e View,
 }
 
 impl Painter<'_> {
-    /// The contents of a place: a count for plain seeds, symbols for pieces that differ (`RRB`, `0 5`).
-    fn contents(&self, st: &State, place: usize) -> (String, usize) {
+    /// The contents of a place: a count for plain seeds, symbols for pieces that differ (`RRB`, `5R 2B`).
+    /// Symbols that are digits (`0` for a stone, `2` for a gem of 2) are kept apart (`0·2`), so that
+    /// they never read as a number.
+    fn contents(&self, st: &State, place: usize) -> String {
         let k = self.engine.kinds();
         let counts = &st.counts[place * k..place * k + k];
         if k == 1 {
-            let s = counts[0].to_string();
-            let w = s.len();
-            return (s, w);
+            return counts[0].to_string();
         }
         let total: usize = counts.iter().map(|&c| c as usize).sum();
         if total == 0 {
-            return ("-".into(), 1);
+            return "-".into();
         }
-        let mut text = String::new();
-        let mut width = 0;
-        let spaced = self.engine.rules.kinds.iter().any(|kind| kind.symbol.len() > 1) || total > 8;
+        let kinds = &self.engine.rules.kinds;
+        let digits = kinds.iter().any(|kind| kind.symbol.starts_with(|c: char| c.is_ascii_digit()));
+        let spaced = !digits && (kinds.iter().any(|kind| kind.symbol.len() > 1) || total > 8);
+        let mut pieces = Vec::new();
         for (i, &n) in counts.iter().enumerate() {
             if n == 0 {
                 continue;
             }
-            let info = &self.engine.rules.kinds[i];
-            let piece = if spaced || n > 4 { format!("{}{}", n, info.symbol) } else { info.symbol.repeat(n as usize) };
-            if width > 0 && spaced {
-                text.push(' ');
-                width += 1;
-            }
-            width += piece.chars().count();
-            text.push_str(&self.paint(&piece, info.owner));
+            let info = &kinds[i];
+            let piece = if digits {
+                let one = vec![info.symbol.as_str(); n as usize];
+                if n > 3 {
+                    format!("{n}×{}", info.symbol)
+                } else {
+                    one.join("·")
+                }
+            } else if spaced || n > 4 {
+                format!("{}{}", n, info.symbol)
+            } else {
+                info.symbol.repeat(n as usize)
+            };
+            pieces.push(self.paint(&piece, info.owner));
         }
-        (text, width)
+        pieces.join(if digits { "·" } else if spaced { " " } else { "" })
     }
 
     fn paint(&self, text: &str, owner: u8) -> String {
-        if !self.colour || owner == NO_PLAYER {
+        if !self.view.colour || owner == NO_PLAYER {
             return text.to_string();
         }
         format!("\x1b[{}m{}\x1b[0m", SEAT_COLOURS[owner as usize % SEAT_COLOURS.len()], text)
     }
 
+    fn marked(&self, place: usize) -> bool {
+        self.view.marks.iter().any(|&m| m as usize == place)
+    }
+
+    /// A place's contents right-aligned in `width`, then one column for the mark of the last ply.
     fn cell(&self, st: &State, place: usize, width: usize) -> String {
-        let (text, w) = self.contents(st, place);
-        format!("{}{}", " ".repeat(width.saturating_sub(w)), text)
+        let text = self.contents(st, place);
+        let pad = " ".repeat(width.saturating_sub(visible_width(&text)));
+        if !self.marked(place) {
+            return format!("{pad}{text} ");
+        }
+        if self.view.colour {
+            format!("{pad}\x1b[1;4m{text}\x1b[0m*")
+        } else {
+            format!("{pad}{text}*")
+        }
     }
 
     fn width(&self, st: &State, places: impl Iterator<Item = usize>) -> usize {
-        places.map(|p| self.contents(st, p).1).chain(std::iter::once(2)).max().unwrap_or(2)
+        places.map(|p| visible_width(&self.contents(st, p))).chain(std::iter::once(2)).max().unwrap_or(2)
     }
 
+    fn store_of(&self, seat: u8) -> Option<usize> {
+        let places = &self.engine.rules.places;
+        places.iter().position(|i| i.name == "store" && i.on_track && i.owner == seat)
+    }
+
+    /// Two rows, the viewer's at the bottom running left to right; the other side's pits run right to
+    /// left across the table. Each row is named after its owner at the start; each store sits at its
+    /// owner's right end with its label under it.
     fn two_rows(&self, st: &State, n: usize, stores: bool) -> String {
         let rules = &self.engine.rules;
         let w = self.width(st, 0..rules.places.len()) + 1;
-        let store = |p: usize| rules.places.iter().position(|i| i.name == "store" && i.on_track && i.owner == p as u8);
-        let (s1, s2) = if stores { (store(0), store(1)) } else { (None, None) };
-        let margin = if stores { w + 3 } else { 0 };
-        let mut out = String::new();
-        let label_row = |labels: Vec<String>| -> String {
-            let mut line = " ".repeat(margin);
-            for l in labels {
-                line.push_str(&format!(" {:>w$}", l, w = w));
+        let viewer = self.view.viewer.filter(|&v| v < 2).unwrap_or(0);
+        let (near, far) = if viewer == 0 { (0, n) } else { (n, 0) };
+        let top: Vec<usize> = (far..far + n).rev().collect();
+        let bottom: Vec<usize> = (near..near + n).collect();
+        let row_owner = |row: &[usize]| {
+            let owner = rules.initial_owner.get(row[0]).copied().unwrap_or(NO_PLAYER);
+            if owner == NO_PLAYER {
+                String::new()
+            } else {
+                self.view.name(owner)
             }
-            line.trim_end().to_string() + "\n"
         };
-        // North sits across the table: his pits A.. run from right to left as South sees them.
-        let north: Vec<usize> = (n..2 * n).rev().collect();
-        let south: Vec<usize> = (0..n).collect();
-        out.push_str(&label_row(north.iter().map(|&p| rules.places[p].label.clone()).collect()));
-        let mut line = String::new();
-        if let Some(s) = s2 {
-            line.push_str(&format!("[{}] ", self.cell(st, s, w)));
+        let (top_name, bottom_name) = (row_owner(&top), row_owner(&bottom));
+        let name_w = visible_width(&top_name).max(visible_width(&bottom_name));
+        let (near_store, far_store) = if stores {
+            (self.store_of(rules.initial_owner[near]), self.store_of(rules.initial_owner[far]))
+        } else {
+            (None, None)
+        };
+        let store_text = |s: usize| {
+            let mark = if self.marked(s) { "*" } else { "" };
+            format!("[{}]{mark}", pad_left(&self.contents(st, s), w))
+        };
+        let store_w = [near_store, far_store].iter().flatten().map(|&s| visible_width(&store_text(s))).max();
+        let store_w = store_w.unwrap_or(0);
+        // The left margin holds the row names, then the far side's store.
+        let margin = (name_w + 2).max(store_w + 1);
+        let pits_w = n * (w + 2);
+        let mut out = String::new();
+        let labels = |row: &[usize]| -> String {
+            let cells: Vec<String> = row.iter().map(|&p| format!(" {} ", pad_left(&rules.places[p].label, w))).collect();
+            format!("{}{}", " ".repeat(margin), cells.concat())
+        };
+        let pits = |row: &[usize]| -> String { row.iter().map(|&p| format!(" {}", self.cell(st, p, w))).collect() };
+        let line = |text: String| text.trim_end().to_string() + "\n";
+        out.push_str(&line(labels(&top)));
+        out.push_str(&line(format!("{}{}{}", pad_right(&top_name, margin), pits(&top), self.traded(st))));
+        if stores {
+            let left = far_store.map_or(String::new(), store_text);
+            let right = near_store.map_or(String::new(), store_text);
+            out.push_str(&line(format!("{}{}{right}", pad_right(&left, margin), " ".repeat(pits_w + 2))));
         }
-        for &p in &north {
-            line.push_str(&format!(" {}", self.cell(st, p, w)));
+        out.push_str(&line(format!("{}{}", pad_right(&bottom_name, margin), pits(&bottom))));
+        out.push_str(&line(labels(&bottom)));
+        if stores {
+            let label = |s: Option<usize>| s.map_or(String::new(), |s| rules.places[s].label.clone());
+            out.push_str(&line(format!(
+                "{}{}{}",
+                pad_right(&label(far_store), margin),
+                " ".repeat(pits_w + 2),
+                label(near_store)
+            )));
         }
-        out.push_str(&self.owner_marks(st, line));
-        let mut line = " ".repeat(margin);
-        for &p in &south {
-            line.push_str(&format!(" {}", self.cell(st, p, w)));
-        }
-        if let Some(s) = s1 {
-            line.push_str(&format!("  [{}]", self.cell(st, s, w)));
-        }
-        out.push_str(&line);
-        out.push('\n');
-        out.push_str(&label_row(south.iter().map(|&p| rules.places[p].label.clone()).collect()));
         out
     }
 
-    /// Marks pits whose owner is not the one across the table from the start (after trades).
-    fn owner_marks(&self, st: &State, line: String) -> String {
-        let traded: Vec<String> = (0..self.engine.rules.n_pits)
-            .filter(|&p| st.owner[p] != self.engine.rules.initial_owner[p])
-            .map(|p| format!("{}→{}", self.engine.rules.places[p].label, st.owner[p] + 1))
+    /// Pits whose owner is not the one of their row at the start (after trades), as a note.
+    fn traded(&self, st: &State) -> String {
+        let rules = &self.engine.rules;
+        let traded: Vec<String> = (0..rules.n_pits)
+            .filter(|&p| st.owner[p] != rules.initial_owner[p])
+            .map(|p| {
+                let owner = if st.owner[p] == NO_PLAYER { "nobody".into() } else { self.view.name(st.owner[p]) };
+                format!("{} is {owner}'s", rules.places[p].label)
+            })
             .collect();
         if traded.is_empty() {
-            line + "\n"
+            String::new()
         } else {
-            format!("{line}    (traded: {})\n", traded.join(", "))
+            format!("    (traded: {})", traded.join(", "))
         }
     }
 
+    /// A ring: the pits numbered clockwise along the top, down the right, back along the bottom and up the
+    /// left. A ring too small for four sides is one line.
     fn ring(&self, st: &State, n: usize) -> String {
-        let w = self.width(st, 0..n) + 4;
-        let side = (n / 5).max(1);
-        let top = (n - 2 * side).div_ceil(2);
-        let bottom = n - 2 * side - top;
+        let label_w = self.engine.rules.places[..n].iter().map(|p| p.label.len()).max().unwrap_or(1) + 1;
+        let w = self.width(st, 0..n) + 1;
         let cell = |p: usize| -> String {
-            let label = &self.engine.rules.places[p].label;
-            let (text, tw) = self.contents(st, p);
-            let body = format!("{label}:");
-            let pad = w.saturating_sub(body.len() + tw);
-            format!("{body}{}{text}", " ".repeat(pad))
+            let label = format!("{}:", self.engine.rules.places[p].label);
+            format!("{}{}", pad_right(&label, label_w), self.cell(st, p, w))
         };
-        // A grid of columns: the left side, `top` columns, the right side. Pits are numbered clockwise:
-        // along the top, down the right, back along the bottom, up the left.
+        let cell_w = label_w + w + 1;
+        if n < 5 {
+            return (0..n).map(cell).collect::<Vec<_>>().join("  ").trim_end().to_string() + "\n";
+        }
+        let (side, top, bottom) = ring_sides(n, cell_w + 2, if self.view.width == 0 { 80 } else { self.view.width });
+        // A grid of columns: the left side, `top` columns, the right side.
         let line = |cells: &[(usize, usize)]| -> String {
             let mut cells = cells.to_vec();
             cells.sort_unstable();
             let mut text = String::new();
             for &(col, p) in &cells {
-                let at = col * (w + 2);
-                text.push_str(&" ".repeat(at.saturating_sub(text.chars().count())));
+                let at = col * (cell_w + 2);
+                text.push_str(&" ".repeat(at.saturating_sub(visible_width(&text))));
                 text.push_str(&cell(p));
             }
             text.trim_end().to_string() + "\n"
@@ -171,8 +289,9 @@ impl Painter<'_> {
             if place.is_pit || place.on_track {
                 continue;
             }
-            let (text, _) = self.contents(st, i);
-            if place.name != last_name {
+            let text = self.contents(st, i);
+            let first = place.name != last_name;
+            if first {
                 if !last_name.is_empty() {
                     out.push('\n');
                 }
@@ -182,7 +301,8 @@ impl Painter<'_> {
             if place.owner == NO_PLAYER {
                 out.push_str(&format!(" {text}"));
             } else {
-                out.push_str(&format!("  {}={}", place.owner + 1, text));
+                let sep = if first { " " } else { ", " };
+                out.push_str(&format!("{sep}{} {text}", self.view.name(place.owner)));
             }
         }
         if !out.is_empty() {
@@ -194,12 +314,53 @@ impl Painter<'_> {
     fn status(&self, st: &State) -> String {
         if let Some(outcome) = &st.result {
             let scores: Vec<String> =
-                outcome.scores.iter().enumerate().map(|(i, s)| format!("{}: {}", i + 1, s)).collect();
-            return format!("game over — scores {}\n", scores.join(", "));
+                outcome.scores.iter().enumerate().map(|(i, s)| format!("{} {s}", self.view.name(i as u8))).collect();
+            return format!("game over — scores: {}\n", scores.join(", "));
         }
         let phase = &self.engine.phase(st).name;
         let phase = if self.engine.rules.phases.len() > 1 { format!(" ({phase})") } else { String::new() };
-        let who = self.paint(&format!("player {}", st.to_move + 1), st.to_move);
-        format!("ply {}: {who} to move{phase}\n", st.ply + 1)
+        let who = self.paint(&self.view.name(st.to_move), st.to_move);
+        let out: Vec<String> = (0..self.engine.rules.players)
+            .filter(|p| st.eliminated & (1 << p) != 0)
+            .map(|p| self.view.name(p))
+            .collect();
+        let out = if out.is_empty() { String::new() } else { format!("; out: {}", out.join(", ")) };
+        format!("ply {}: {who} to move{phase}{out}\n", st.ply + 1)
+    }
+}
+
+/// How many pits go on each side of a ring of `n >= 5` pits, on the top and on the bottom: about a fifth
+/// on each side, more when the top row would not fit in `width` columns of `cell` each.
+fn ring_sides(n: usize, cell: usize, width: usize) -> (usize, usize, usize) {
+    let split = |side: usize| {
+        let top = (n - 2 * side).div_ceil(2);
+        (side, top, n - 2 * side - top)
+    };
+    let mut side = (n / 5).max(1);
+    while 2 * (side + 1) + 2 <= n && (split(side).1 + 2) * cell > width {
+        side += 1;
+    }
+    split(side)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_escapes_take_no_room() {
+        assert_eq!(visible_width("\x1b[31mRR\x1b[0m\x1b[34mG\x1b[0m"), 3);
+        assert_eq!(pad_left("\x1b[31mR\x1b[0m", 3), "  \x1b[31mR\x1b[0m");
+    }
+
+    #[test]
+    fn every_ring_has_a_top_row() {
+        for n in 5..=64 {
+            for width in [20, 80, 200] {
+                let (side, top, bottom) = ring_sides(n, 12, width);
+                assert!(side >= 1 && top >= 1 && top >= bottom, "{n}: {side} {top} {bottom}");
+                assert_eq!(2 * side + top + bottom, n);
+            }
+        }
     }
 }

@@ -126,7 +126,13 @@ impl Painter<'_> {
             };
             pieces.push(self.paint(&piece, info.owner));
         }
-        pieces.join(if digits { "·" } else if spaced { " " } else { "" })
+        pieces.join(if digits {
+            "·"
+        } else if spaced {
+            " "
+        } else {
+            ""
+        })
     }
 
     fn paint(&self, text: &str, owner: u8) -> String {
@@ -199,7 +205,8 @@ impl Painter<'_> {
         let pits_w = n * (w + 2);
         let mut out = String::new();
         let labels = |row: &[usize]| -> String {
-            let cells: Vec<String> = row.iter().map(|&p| format!(" {} ", pad_left(&rules.places[p].label, w))).collect();
+            let cells: Vec<String> =
+                row.iter().map(|&p| format!(" {} ", pad_left(&rules.places[p].label, w))).collect();
             format!("{}{}", " ".repeat(margin), cells.concat())
         };
         let pits = |row: &[usize]| -> String { row.iter().map(|&p| format!(" {}", self.cell(st, p, w))).collect() };

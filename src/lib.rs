@@ -10,6 +10,7 @@ pub mod check;
 pub mod diag;
 pub mod engine;
 pub mod ir;
+pub mod narrate;
 pub mod notation;
 pub mod playout;
 pub mod session;

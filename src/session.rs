@@ -342,7 +342,7 @@ impl Session {
             let Some(text) = self.computer_ply() else {
                 break;
             };
-            out.push(format!("player {} ({}) plays {text}", mover + 1, self.seats[mover as usize]));
+            out.push(format!("player {} ({}) plays {text}: {}", mover + 1, self.seats[mover as usize], self.told()));
         }
         out
     }
@@ -363,6 +363,23 @@ impl Session {
         self.plies.push(PlyRecord { before: start, moves, text: text.clone(), mover });
         self.redo.clear();
         Some(text)
+    }
+
+    /// The last ply played: the position before it and its decisions.
+    pub fn last_ply(&self) -> Option<(&State, &[Move])> {
+        self.plies.last().map(|r| (&r.before, &r.moves[..]))
+    }
+
+    /// What to call each seat: `you`, `computer`, `player N`.
+    pub fn seat_names(&self) -> Vec<String> {
+        crate::narrate::seat_names(&self.seats.iter().map(|s| *s == Seat::Human).collect::<Vec<_>>())
+    }
+
+    /// What the last ply did, in words.
+    fn told(&self) -> String {
+        self.last_ply().map_or(String::new(), |(before, moves)| {
+            crate::narrate::ply(&self.engine, before, moves, &self.state, &self.seat_names()).text
+        })
     }
 
     /// The prompt: who decides, and what.
@@ -429,7 +446,7 @@ impl Session {
         self.plies.push(PlyRecord { before, moves, text: text.clone(), mover });
         self.redo.clear();
         self.listing.clear();
-        Ok(Output::moved(format!("player {} plays {text}", mover + 1)))
+        Ok(Output::moved(format!("player {} plays {text}: {}", mover + 1, self.told())))
     }
 
     /// One decision of a turn, by its label (`cw`, `R`, `stop`, `B5`).
@@ -463,7 +480,7 @@ impl Session {
         self.plies.push(PlyRecord { before, moves, text: text.clone(), mover });
         self.redo.clear();
         self.listing.clear();
-        Ok(Output::moved(format!("played {text}")))
+        Ok(Output::moved(format!("played {text}: {}", self.told())))
     }
 
     fn cancel_partial(&mut self) {

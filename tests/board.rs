@@ -19,7 +19,9 @@ fn game(board: &str, players: u8, coloured: bool) -> Engine {
     );
     match mancala::compile(&source, None, None) {
         Ok(engine) => engine,
-        Err(diags) => panic!("{board}: {}", mancala::diag::render("tiny", &source, &diags, mancala::diag::Style::Plain)),
+        Err(diags) => {
+            panic!("{board}: {}", mancala::diag::render("tiny", &source, &diags, mancala::diag::Style::Plain))
+        }
     }
 }
 

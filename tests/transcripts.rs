@@ -1,5 +1,5 @@
 //! One seeded random game of every shipped game and variant, as a person would read it: the lowered rules,
-//! then each ply in notation with the board after it. Any change in how a game plays shows up as a diff.
+//! then each ply in notation, what it did in words, and the board after it with the pits of the ply marked. Any change in how a game plays shows up as a diff.
 
 use mancala::engine::Engine;
 use mancala::notation::format_ply;
@@ -35,7 +35,11 @@ fn transcript(engine: &Engine, seed: u64) -> String {
                 before.to_move + 1,
                 format_ply(engine, &before, &moves)
             ));
-            out.push_str(&mancala::board::render(engine, &st, false));
+            let names: Vec<String> = (1..=engine.rules.players).map(|p| format!("player {p}")).collect();
+            let told = mancala::narrate::ply(engine, &before, &moves, &st, &names);
+            out.push_str(&format!("   {}\n", told.text));
+            let view = mancala::board::View { marks: told.marks, ..mancala::board::View::plain(false) };
+            out.push_str(&mancala::board::render_view(engine, &st, &view));
         }
     }
     let outcome = st.result.as_ref().expect("finished");

@@ -254,11 +254,17 @@ fn repl(session: &mut Session, input: &mut dyn Input, colour: bool) {
             show_board = true;
         }
         if show_board {
-            print!("{}", mancala::board::render(&session.engine, &session.state, colour));
+            print!("{}", board(session, colour));
             show_board = false;
             if session.is_over() {
                 println!("{}", result_text(session));
                 println!("Type `new` to play again, `undo` to take back the last move, or `quit`.");
+            }
+        }
+        if session.human_to_move() {
+            let names = session.seat_names();
+            if let Some(offer) = mancala::narrate::pending_offer(&session.engine, &session.state, &names) {
+                println!("{offer}");
             }
         }
         let _ = std::io::stdout().flush();
@@ -281,6 +287,26 @@ fn repl(session: &mut Session, input: &mut dyn Input, colour: bool) {
             Err(e) => println!("error: {e}"),
         }
     }
+}
+
+/// The board as the person to move sees it (or the first person, while the computer moves), in the
+/// seats' names, with the pits of the last ply marked.
+fn board(session: &Session, colour: bool) -> String {
+    let humans: Vec<u8> =
+        (0..session.seats().len() as u8).filter(|&s| session.seats()[s as usize] == Seat::Human).collect();
+    let to_move = session.state.to_move;
+    let viewer = if humans.contains(&to_move) { Some(to_move) } else { humans.first().copied() };
+    let marks = session.last_ply().map_or(Vec::new(), |(before, moves)| {
+        mancala::narrate::ply(&session.engine, before, moves, &session.state, &[]).marks
+    });
+    let width = terminal_width();
+    let view = mancala::board::View { colour, viewer, names: session.seat_names(), marks, width };
+    mancala::board::render_view(&session.engine, &session.state, &view)
+}
+
+/// The terminal's width from `COLUMNS`, else 80.
+fn terminal_width() -> usize {
+    std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(80)
 }
 
 fn result_text(session: &Session) -> String {

@@ -1,0 +1,459 @@
+//! What a ply did, in words: the pit sown, relays, captures, pieces taken or put, offers and their terms,
+//! extra turns, the sweep at the end, players put out.
+//!
+//! Everything is derived from the engine's states before and after the ply and from its decisions; the
+//! engine is not asked to report anything. Where one decision does several things (a sowing and its
+//! captures), the ply is replayed on engines made from the same rules with parts left out: without captures
+//! and what follows them (the board after the sowing alone), without relays (each lap), without sweeps
+//! (the board before the game's end). This is for people reading a game, never on the engine's hot path.
+
+use crate::engine::{Engine, Move, Stage, State};
+use crate::ir::{ActionKind, EndRules, PlaceId, Rules, NO_PLAYER};
+
+/// What a ply did: a sentence, and the places to mark on the board.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Told {
+    pub text: String,
+    pub marks: Vec<PlaceId>,
+}
+
+/// Names for the seats, given which are played by people: `you` for the only person, `computer` for the
+/// only computer, else `player N` and `computer N`.
+pub fn seat_names(humans: &[bool]) -> Vec<String> {
+    let people = humans.iter().filter(|&&h| h).count();
+    let computers = humans.len() - people;
+    humans
+        .iter()
+        .enumerate()
+        .map(|(i, &human)| match (human, people, computers) {
+            (true, 1, _) => "you".to_string(),
+            (true, _, _) => format!("player {}", i + 1),
+            (false, _, 1) => "computer".to_string(),
+            (false, _, _) => format!("computer {}", i + 1),
+        })
+        .collect()
+}
+
+/// Tells what the ply `moves`, played from `before`, did; `after` is the position it led to.
+pub fn ply(engine: &Engine, before: &State, moves: &[Move], after: &State, names: &[String]) -> Told {
+    Narrator { engine, names }.ply(before, moves, after)
+}
+
+/// The offer waiting for an answer at `st`, with its terms, for the player who must answer; `None` when no
+/// offer waits.
+pub fn pending_offer(engine: &Engine, st: &State, names: &[String]) -> Option<String> {
+    if !matches!(st.stage, Stage::Respond) || st.result.is_some() {
+        return None;
+    }
+    let n = Narrator { engine, names };
+    let pits: Vec<PlaceId> = (0..engine.rules.n_pits as PlaceId).filter(|&p| st.offered & (1 << p) != 0).collect();
+    Some(format!(
+        "{} offers {}; {}. Type `accept` or `decline`.",
+        n.name(st.last_mover),
+        n.list(pits.iter().map(|&p| n.label(p))),
+        n.terms(st)
+    ))
+}
+
+struct Narrator<'a> {
+    engine: &'a Engine,
+    names: &'a [String],
+}
+
+/// The most relay laps told one by one.
+const MAX_LAPS: usize = 200;
+
+impl Narrator<'_> {
+    fn ply(&self, before: &State, moves: &[Move], after: &State) -> Told {
+        let mut told = Told::default();
+        let mut clauses = Vec::new();
+        let no_sweep = self.variant(|r| strip_end(r, false));
+        let mut states = vec![before.clone()];
+        for &mv in moves {
+            let mut next = states.last().cloned().unwrap_or_else(|| before.clone());
+            no_sweep.apply_unchecked(&mut next, mv);
+            states.push(next);
+        }
+        let end_of_ply = states.last().cloned().unwrap_or_else(|| before.clone());
+        match moves.first() {
+            Some(Move::Begin { action, place }) => {
+                let actions = &self.engine.phase(before).actions;
+                match actions.get(*action as usize).map(|a| &a.kind) {
+                    Some(ActionKind::Sow(_)) => self.sowing(before, moves, &states, *place, &mut clauses, &mut told),
+                    Some(ActionKind::Put(_)) => {
+                        let picked = picked(moves);
+                        clauses.push(self.moved("put", before, &end_of_ply));
+                        told.marks.extend(picked);
+                    }
+                    Some(ActionKind::Offer(_)) => {
+                        let pits = picked(moves);
+                        clauses.push(format!("offered {}", self.list(pits.iter().map(|&p| self.label(p)))));
+                        if matches!(end_of_ply.stage, Stage::Respond) {
+                            clauses.push(format!("{} must answer", self.name(end_of_ply.to_move)));
+                        }
+                        told.marks.extend(pits);
+                    }
+                    None => {}
+                }
+            }
+            Some(Move::Pass) => clauses.push("passed".into()),
+            Some(Move::Accept) => {
+                let pits: Vec<PlaceId> =
+                    (0..self.engine.rules.n_pits as PlaceId).filter(|&p| before.offered & (1 << p) != 0).collect();
+                clauses.push(format!("accepted the offer of {}", self.list(pits.iter().map(|&p| self.label(p)))));
+                clauses.extend(self.owners_changed(before, &end_of_ply));
+                let moved = self.moved("", before, &end_of_ply);
+                if !moved.is_empty() {
+                    clauses.push(moved.trim_start().to_string());
+                }
+                told.marks.extend(pits);
+            }
+            Some(Move::Decline) => clauses.push("declined the offer".into()),
+            _ => {}
+        }
+        if after.result.is_some() {
+            let swept = self.moved("at the end,", &end_of_ply, after);
+            if !swept.is_empty() {
+                clauses.push(swept);
+            }
+        }
+        for p in 0..self.engine.rules.players {
+            if after.eliminated & !before.eliminated & (1 << p) != 0 {
+                clauses.push(format!("{} {} out", self.name(p), if self.name(p) == "you" { "are" } else { "is" }));
+            }
+        }
+        if after.phase != before.phase && after.result.is_none() {
+            clauses.push(format!("the {} phase begins", self.engine.rules.phases[after.phase as usize].name));
+        }
+        told.text = clauses.into_iter().filter(|c| !c.is_empty()).collect::<Vec<_>>().join("; ");
+        told
+    }
+
+    /// A sowing: where from, how many, relays, where it ended; then captures, pits taken, another turn.
+    fn sowing(
+        &self,
+        before: &State,
+        moves: &[Move],
+        states: &[State],
+        origin: PlaceId,
+        clauses: &mut Vec<String>,
+        told: &mut Told,
+    ) {
+        let sow_moves =
+            moves.iter().take_while(|m| matches!(m, Move::Begin { .. } | Move::Direction(_) | Move::Drop(_)));
+        let sow_moves: Vec<Move> = sow_moves.copied().collect();
+        let sown_only = self.variant(|r| {
+            strip_end(r, true);
+            strip_sow(r, false);
+        });
+        let mut sown = before.clone();
+        for &mv in &sow_moves {
+            sown_only.apply_unchecked(&mut sown, mv);
+        }
+        // A sowing lifts the whole pit.
+        let k = self.engine.kinds();
+        let held = &before.counts[origin as usize * k..origin as usize * k + k];
+        let lifted = self.pieces(&held.iter().map(|&n| n as i32).collect::<Vec<_>>());
+        let dir = match sow_moves.iter().find_map(|m| if let Move::Direction(d) = m { Some(*d) } else { None }) {
+            Some(crate::ir::Dir::Cw) => " clockwise",
+            Some(crate::ir::Dir::Ccw) => " counter-clockwise",
+            None => "",
+        };
+        let mut text = format!("sowed {lifted} from {}{dir}", self.label(origin));
+        let laps = self.relays(before, &sow_moves, &sown);
+        match laps {
+            Some(laps) if !laps.is_empty() => {
+                let shown: Vec<String> = laps.iter().take(12).map(|&p| self.label(p)).collect();
+                let more = if laps.len() > 12 { format!(" and {} more", laps.len() - 12) } else { String::new() };
+                text.push_str(&format!(", relaying from {}{more}", self.list(shown.into_iter())));
+            }
+            Some(_) => {}
+            None => text.push_str(", relaying on"),
+        }
+        text.push_str(&format!(", ending in {}", self.label(sown.last)));
+        clauses.push(text);
+        told.marks.extend([origin, sown.last]);
+        // The captures come with the sowing's decisions and the pieces chosen to take.
+        let takes = moves[sow_moves.len()..].iter().take_while(|m| matches!(m, Move::Take { .. })).count();
+        let captured = &states[sow_moves.len() + takes];
+        let action = match sow_moves.first() {
+            Some(Move::Begin { action, .. }) => *action,
+            _ => 0,
+        };
+        let has_captures = match &self.engine.phase(before).actions.get(action as usize).map(|a| &a.kind) {
+            Some(ActionKind::Sow(s)) => !s.captures.is_empty(),
+            _ => false,
+        };
+        let verb = if has_captures { "captured" } else { "took" };
+        clauses.push(self.moved(verb, &sown, captured));
+        let end_of_ply = states.last().unwrap_or(captured);
+        let picks: Vec<PlaceId> = picked(&moves[sow_moves.len() + takes..]);
+        if !picks.is_empty() {
+            clauses.push(self.moved("took", captured, end_of_ply));
+            told.marks.extend(picks);
+        }
+        let ended = end_of_ply.ply != before.ply;
+        if ended && end_of_ply.result.is_none() && self.engine.rules.players > 1 && end_of_ply.to_move == before.to_move
+        {
+            clauses.push(format!("{} again", if self.name(before.to_move) == "you" { "you move" } else { "moves" }));
+        }
+    }
+
+    /// The pits a relay sowing was lifted from, lap by lap, replayed without relays; `None` when the laps
+    /// cannot be told apart so (more laps than told, or a sowing that skips its origin).
+    fn relays(&self, before: &State, sow_moves: &[Move], sown: &State) -> Option<Vec<PlaceId>> {
+        let relays = self.engine.rules.phases.iter().flat_map(|p| &p.actions).any(|a| match &a.kind {
+            ActionKind::Sow(s) => s.relay.is_some(),
+            _ => false,
+        });
+        if !relays {
+            return Some(Vec::new());
+        }
+        let one_lap = self.variant(|r| {
+            strip_end(r, true);
+            strip_sow(r, true);
+        });
+        let mut lap = before.clone();
+        for &mv in sow_moves {
+            one_lap.apply_unchecked(&mut lap, mv);
+        }
+        let dir = lap.dir;
+        let mut laps = Vec::new();
+        while lap.counts != sown.counts || lap.last != sown.last {
+            if laps.len() >= MAX_LAPS || lap.result.is_some() || (lap.last as usize) >= self.engine.rules.n_pits {
+                return None;
+            }
+            let from = lap.last;
+            laps.push(from);
+            let action = match sow_moves.first() {
+                Some(Move::Begin { action, .. }) => *action,
+                _ => 0,
+            };
+            lap.to_move = before.to_move;
+            lap.phase = before.phase;
+            lap.stage = Stage::Start;
+            one_lap.apply_unchecked(&mut lap, Move::Begin { action, place: from });
+            if matches!(lap.stage, Stage::Direction { .. }) {
+                one_lap.apply_unchecked(&mut lap, Move::Direction(dir));
+            }
+            if !matches!(lap.stage, Stage::Start | Stage::Respond) {
+                return None;
+            }
+        }
+        Some(laps)
+    }
+
+    /// Pieces that left some places for others between two states, in words: `captured 5 (3 from b, 2 from
+    /// B) into store(1)`. Each destination gets its own sources: the owner's place when sources and
+    /// destinations belong to players, else all of them.
+    fn moved(&self, verb: &str, from: &State, to: &State) -> String {
+        let places = self.engine.rules.places.len();
+        let losses: Vec<(PlaceId, Vec<i32>)> = (0..places as PlaceId)
+            .map(|p| (p, self.delta(from, to, p).iter().map(|&d| (-d).max(0)).collect::<Vec<i32>>()))
+            .filter(|(_, d)| d.iter().any(|&n| n > 0))
+            .collect();
+        let gains: Vec<(PlaceId, Vec<i32>)> = (0..places as PlaceId)
+            .map(|p| (p, self.delta(from, to, p).iter().map(|&d| d.max(0)).collect::<Vec<i32>>()))
+            .filter(|(_, d)| d.iter().any(|&n| n > 0))
+            .collect();
+        if losses.is_empty() || gains.is_empty() {
+            return String::new();
+        }
+        let owner = |p: PlaceId, st: &State| -> u8 {
+            let p = p as usize;
+            if p < self.engine.rules.n_pits {
+                st.owner[p]
+            } else {
+                self.engine.rules.places[p].owner
+            }
+        };
+        let paired = gains.len() > 1
+            && gains.iter().all(|(g, _)| owner(*g, to) != NO_PLAYER)
+            && losses.iter().all(|(l, _)| gains.iter().any(|(g, _)| owner(*g, to) == owner(*l, from)));
+        let prep = |dest: PlaceId| if self.engine.rules.places[dest as usize].is_pit { "into" } else { "to" };
+        if losses.len() == 1 && gains.len() > 1 {
+            let (src, lost) = &losses[0];
+            let dests = self.list(gains.iter().map(|(p, _)| self.label(*p)));
+            let first = &gains[0].1;
+            let text = if gains.iter().all(|(_, g)| g == first) {
+                format!("{} from {} {} each of {dests}", self.pieces(first), self.label(*src), prep(gains[0].0))
+            } else {
+                let each = gains.iter().map(|(p, g)| format!("{} {} {}", self.pieces(g), prep(*p), self.label(*p)));
+                format!("{} from {}: {}", self.pieces(lost), self.label(*src), self.list(each))
+            };
+            return format!("{verb} {text}").trim_start().to_string();
+        }
+        let mut parts = Vec::new();
+        for (dest, gained) in &gains {
+            let sources: Vec<&(PlaceId, Vec<i32>)> =
+                losses.iter().filter(|(l, _)| !paired || owner(*l, from) == owner(*dest, to)).collect();
+            if sources.is_empty() {
+                continue;
+            }
+            let from_text = if sources.len() == 1 {
+                format!("{} from {}", self.pieces(gained), self.label(sources[0].0))
+            } else if sources.iter().all(|(_, d)| *d == sources[0].1) {
+                let places = self.list(sources.iter().map(|(p, _)| self.label(*p)));
+                format!("{} ({} each from {places})", self.pieces(gained), self.pieces(&sources[0].1))
+            } else {
+                let each: Vec<String> =
+                    sources.iter().map(|(p, d)| format!("{} from {}", self.pieces(d), self.label(*p))).collect();
+                format!("{} ({})", self.pieces(gained), each.join(", "))
+            };
+            parts.push(format!("{from_text} {} {}", prep(*dest), self.label(*dest)));
+        }
+        if gains.len() > 1 && !paired {
+            // Sources and destinations cannot be paired: say what each destination got.
+            let lost: Vec<String> =
+                losses.iter().map(|(p, d)| format!("{} from {}", self.pieces(d), self.label(*p))).collect();
+            let got: Vec<String> =
+                gains.iter().map(|(p, d)| format!("{} to {}", self.pieces(d), self.label(*p))).collect();
+            return format!("{verb} {}: {}", lost.join(", "), got.join(", ")).trim_start().to_string();
+        }
+        format!("{verb} {}", parts.join(", ")).trim_start().to_string()
+    }
+
+    /// The pits that changed hands, in words.
+    fn owners_changed(&self, from: &State, to: &State) -> Vec<String> {
+        let mut by_owner: Vec<(u8, Vec<PlaceId>)> = Vec::new();
+        for p in 0..self.engine.rules.n_pits {
+            if from.owner[p] != to.owner[p] {
+                match by_owner.iter_mut().find(|(o, _)| *o == to.owner[p]) {
+                    Some((_, pits)) => pits.push(p as PlaceId),
+                    None => by_owner.push((to.owner[p], vec![p as PlaceId])),
+                }
+            }
+        }
+        by_owner
+            .into_iter()
+            .map(|(owner, pits)| {
+                let whose = if owner == NO_PLAYER { "nobody's".to_string() } else { self.possessive(owner) };
+                let verb = if pits.len() == 1 { "is" } else { "are" };
+                format!("{} {verb} now {whose}", self.list(pits.iter().map(|&p| self.label(p))))
+            })
+            .collect()
+    }
+
+    /// What accepting the offer pending at `st` would do, found by accepting it on a copy.
+    fn terms(&self, st: &State) -> String {
+        let mut accepted = st.clone();
+        self.engine.apply_unchecked(&mut accepted, Move::Accept);
+        let mut parts = self.owners_changed(st, &accepted);
+        let moved = self.moved("", st, &accepted);
+        if !moved.is_empty() {
+            parts.push(moved);
+        }
+        if parts.is_empty() {
+            "accepting changes nothing".into()
+        } else {
+            format!("accepting it: {}", parts.join(", "))
+        }
+    }
+
+    /// An engine for the same rules with some parts left out.
+    fn variant(&self, strip: impl FnOnce(&mut Rules)) -> Engine {
+        let mut rules = self.engine.lowered.clone();
+        strip(&mut rules);
+        Engine::new(rules)
+    }
+
+    /// Per kind, how the count of `place` changed from `a` to `b`.
+    fn delta(&self, a: &State, b: &State, place: PlaceId) -> Vec<i32> {
+        let k = self.engine.kinds();
+        let i = place as usize * k;
+        (0..k).map(|j| b.counts[i + j] as i32 - a.counts[i + j] as i32).collect()
+    }
+
+    /// Pieces in words: `3` for plain seeds, `2 red and 1 blue`, `gem 5`, `2 stone`.
+    fn pieces(&self, counts: &[i32]) -> String {
+        let kinds = &self.engine.rules.kinds;
+        if counts.len() == 1 {
+            return counts[0].to_string();
+        }
+        let class = |i: usize| kinds.iter().filter(|k| k.name == kinds[i].name).count() > 1;
+        let words: Vec<String> = counts
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| n > 0)
+            .map(|(i, &n)| {
+                // Colours are adjectives (`2 red`); other kinds are nouns (`2 stones`, `1 gem of 5`).
+                let noun = kinds[i].owner == NO_PLAYER;
+                let name = if noun && n > 1 { format!("{}s", kinds[i].name) } else { kinds[i].name.clone() };
+                let value = if class(i) { format!(" of {}", kinds[i].value) } else { String::new() };
+                format!("{n} {name}{value}")
+            })
+            .collect();
+        self.list(words.into_iter())
+    }
+
+    fn label(&self, p: PlaceId) -> String {
+        self.engine.rules.places.get(p as usize).map_or_else(|| p.to_string(), |i| i.label.clone())
+    }
+
+    fn name(&self, seat: u8) -> String {
+        self.names.get(seat as usize).cloned().unwrap_or_else(|| format!("player {}", seat as u32 + 1))
+    }
+
+    fn possessive(&self, seat: u8) -> String {
+        match self.name(seat).as_str() {
+            "you" => "yours".into(),
+            name => format!("{name}'s"),
+        }
+    }
+
+    /// `a`, `a and b`, `a, b and c`.
+    fn list(&self, items: impl Iterator<Item = String>) -> String {
+        let items: Vec<String> = items.collect();
+        match items.as_slice() {
+            [] => String::new(),
+            [one] => one.clone(),
+            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        }
+    }
+}
+
+/// The pits picked in a selection (`then`, `put`, `offer`), the first decision's place included.
+fn picked(moves: &[Move]) -> Vec<PlaceId> {
+    moves
+        .iter()
+        .filter_map(|m| match m {
+            Move::Pick(p) => Some(*p),
+            Move::Begin { place, .. } => Some(*place),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Leaves out the sweeps at the end, and with `all` every end rule too, so that a replayed sowing never
+/// ends the game.
+fn strip_end(rules: &mut Rules, all: bool) {
+    let strip = |end: &mut EndRules| {
+        end.sweeps.clear();
+        if all {
+            end.items.clear();
+            end.limit = None;
+        }
+    };
+    strip(&mut rules.end);
+    for phase in &mut rules.phases {
+        strip(&mut phase.end);
+    }
+}
+
+/// Leaves out what follows a sowing (captures, `then`, another turn), and with `relays` the relays too.
+fn strip_sow(rules: &mut Rules, relays: bool) {
+    for phase in &mut rules.phases {
+        phase.must = None;
+        for action in &mut phase.actions {
+            if let ActionKind::Sow(sow) = &mut action.kind {
+                sow.captures.clear();
+                sow.then = None;
+                sow.again = None;
+                sow.require = None;
+                if relays {
+                    sow.relay = None;
+                }
+            }
+        }
+    }
+}

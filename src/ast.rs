@@ -50,6 +50,18 @@ pub type Name = Spanned<String>;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct File {
     pub items: Vec<Item>,
+    /// The `///` sentences, each for the rule that follows it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub docs: Vec<Doc>,
+}
+
+/// A `///` sentence (consecutive lines joined) and where the rule it tells starts: the start of the rule's
+/// span in the AST (for `until`, `score` and `goal`, of their condition or term).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Doc {
+    pub text: String,
+    pub span: Span,
+    pub target: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -47,6 +47,9 @@ pub struct Rules {
     pub needs: Needs,
     pub limit: u32,
     pub total_pieces: u32,
+    /// The rule file's own sentences (`///` lines) for the score and the goal, for the summary.
+    pub score_doc: Option<String>,
+    pub goal_doc: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -94,12 +97,14 @@ pub struct PhaseRules {
     pub must: Option<MustRule>,
     pub until: Option<Cond>,
     pub end: EndRules,
+    pub until_doc: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct PassRule {
     /// Indices of the actions that must all be impossible.
     pub unless: Vec<u8>,
+    pub doc: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -107,12 +112,15 @@ pub struct MustRule {
     pub after: Cond,
     pub when: Cond,
     pub otherwise_end: bool,
+    pub doc: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Action {
     pub name: String,
     pub kind: ActionKind,
+    /// The rule file's own sentence for this action (a `///` line before it), for the summary.
+    pub doc: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -160,6 +168,10 @@ pub struct Sow {
     pub then: Option<ThenRule>,
     /// The legality of a start depends on how the move plays out (`require`, `relay`): simulate it.
     pub lookahead: bool,
+    /// The rule file's own sentences for the relay, the requirement and the extra turn.
+    pub relay_doc: Option<String>,
+    pub require_doc: Option<String>,
+    pub again_doc: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -168,6 +180,7 @@ pub struct CaptureRule {
     pub takes: Vec<TakeRule>,
     pub chain: Option<ChainRule>,
     pub cancel: Option<Cond>,
+    pub doc: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -202,6 +215,7 @@ pub struct ThenRule {
     pub set: Set,
     pub filter: Cond,
     pub to: PlaceExpr,
+    pub doc: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -237,6 +251,9 @@ pub struct EndRules {
     pub items: Vec<EndRule>,
     pub sweeps: Vec<(Set, PlaceExpr)>,
     pub limit: Option<u32>,
+    /// The rule file's own sentences for the items and the sweeps, by index.
+    pub docs: Vec<Option<String>>,
+    pub sweep_docs: Vec<Option<String>>,
 }
 
 #[derive(Debug, Clone, Serialize)]

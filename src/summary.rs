@@ -7,56 +7,98 @@ use std::fmt::Write;
 use crate::engine::Engine;
 use crate::ir::*;
 
-/// A summary of the rules for a player.
+/// A summary of the rules for a player, in plain words, wrapped to 78 columns.
 pub fn summarize(engine: &Engine) -> String {
+    summarize_width(engine, 78)
+}
+
+/// A summary of the rules for a player, in plain words, wrapped to `width` columns. A rule with a sentence
+/// of its own in the rule file (a `///` line before it) is told in that sentence.
+pub fn summarize_width(engine: &Engine, width: usize) -> String {
     let r = &engine.lowered;
-    let p = Printer { rules: r };
+    let w = Words { rules: r };
+    let width = width.clamp(30, 120);
     let mut out = String::new();
+    let para = |out: &mut String, indent: usize, text: &str| {
+        let _ = writeln!(out, "{}", wrap_indented(text, width, indent));
+    };
+    let item = |out: &mut String, text: &str| {
+        let body = wrap_indented(text, width, 4);
+        let _ = writeln!(out, "  -{}", &body[3..]);
+    };
     let variant = if r.variant == "default" { String::new() } else { format!(" (variant {})", r.variant) };
-    let _ = writeln!(out, "{}{variant}", r.game);
+    para(&mut out, 0, &format!("{}{variant}", r.game));
     if !r.about.is_empty() {
-        let _ = writeln!(out, "{}", wrap(&r.about, 78));
+        para(&mut out, 0, &r.about);
     }
-    let _ = writeln!(out, "\nPlayers: {}. Board: {}.", r.players, p.board());
-    let _ = writeln!(out, "Pieces: {}; {} in all.", p.pieces(), r.total_pieces);
+    para(&mut out, 0, "");
+    para(&mut out, 0, &format!("{}. {}. {}.", w.players(), w.board(), w.pieces()));
     for phase in &r.phases {
-        let title =
-            if r.phases.len() > 1 { format!("\nPhase {}:", phase.name) } else { "\nOn your turn, one of:".to_string() };
-        let _ = writeln!(out, "{title}");
+        para(&mut out, 0, "");
+        let title = if r.phases.len() > 1 {
+            format!("Phase \"{}\". On your turn, do one of these:", phase.name)
+        } else if phase.actions.len() + phase.pass.is_some() as usize > 1 {
+            "On your turn, do one of these:".to_string()
+        } else {
+            "On your turn:".to_string()
+        };
+        para(&mut out, 0, &title);
         for action in &phase.actions {
-            let _ = writeln!(out, "{}", p.action(action));
+            for (i, line) in w.action(action).iter().enumerate() {
+                if i == 0 {
+                    item(&mut out, line);
+                } else {
+                    let _ = writeln!(out, "{}", wrap_indented(line, width, 4));
+                }
+            }
         }
         if let Some(pass) = &phase.pass {
             let names: Vec<&str> =
                 pass.unless.iter().filter_map(|&i| phase.actions.get(i as usize).map(|a| a.name.as_str())).collect();
-            let _ = writeln!(out, "  - pass, only when you cannot {}", names.join(" or "));
+            let text = doc_or(&pass.doc, || format!("Pass, only when you cannot {}.", or_list(&names)));
+            item(&mut out, &text);
         }
         if let Some(m) = &phase.must {
-            let otherwise = if m.otherwise_end { "the game ends" } else { "any move is allowed" };
-            let _ = writeln!(
-                out,
-                "  You must leave {} when {}; if you cannot, {otherwise}.",
-                p.cond(&m.after),
-                p.cond(&m.when)
+            let otherwise = if m.otherwise_end { "the game ends" } else { "you may play any move" };
+            para(
+                &mut out,
+                2,
+                &doc_or(&m.doc, || {
+                    format!(
+                        "When {}, you must play so that {}; if you cannot, {otherwise}.",
+                        w.cond(&m.when, Here::None),
+                        w.cond(&m.after, Here::None)
+                    )
+                }),
             );
         }
         if let Some(u) = &phase.until {
-            let _ = writeln!(out, "  The phase ends when {}.", p.cond(u));
+            para(&mut out, 2, &doc_or(&phase.until_doc, || format!("This phase ends when {}.", w.cond(u, Here::None))));
         }
-        out.push_str(&p.end(&phase.end, "  "));
+        for line in w.end(&phase.end) {
+            para(&mut out, 2, &line);
+        }
     }
-    out.push_str(&p.end(&r.end, ""));
+    let end = w.end(&r.end);
+    if !end.is_empty() {
+        para(&mut out, 0, "");
+    }
+    for line in end {
+        para(&mut out, 0, &line);
+    }
     match &r.goal {
-        Some(goal) => {
-            let _ = writeln!(out, "Goal: {}.", p.cond(goal));
-        }
+        Some(goal) => para(&mut out, 0, &doc_or(&r.goal_doc, || format!("You win when {}.", w.cond(goal, Here::Each)))),
         None => {
             let ties = match r.ties {
                 Ties::Draw => "a tie is a draw",
                 Ties::Shared => "tied leaders share the win",
                 Ties::LastMover => "a tie goes to the player who moved last",
             };
-            let _ = writeln!(out, "Score: {}; the highest score wins, {ties}.", p.num(&r.score));
+            let text = doc_or(&r.score_doc, || {
+                let score = w.num(&r.score, Here::None).replace("the player's", "their");
+                format!("Each player scores {score}; the highest score wins, {ties}.")
+            });
+            para(&mut out, 0, &text);
         }
     }
     out
@@ -477,4 +519,585 @@ fn wrap(text: &str, width: usize) -> String {
         line += word.len();
     }
     out
+}
+
+// ---------------------------------------------------------------- plain words
+
+/// What `here` stands for where a condition is told.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Here {
+    /// No pit in view (end rules, scores).
+    None,
+    /// The pit where the sowing ended.
+    Last,
+    /// The pit being looked at (a filter, a chain, a quantifier).
+    Each,
+}
+
+/// The rules told in words: `your store`, `the last pit holds exactly 1 seed`.
+struct Words<'r> {
+    rules: &'r Rules,
+}
+
+impl Words<'_> {
+    fn players(&self) -> String {
+        match self.rules.players {
+            1 => "One player (a solitaire)".into(),
+            n => format!("{n} players"),
+        }
+    }
+
+    fn board(&self) -> String {
+        match self.rules.shape {
+            Shape::TwoRows { pits, stores } => {
+                let stores = if stores { ", and a store at each player's right end" } else { "" };
+                format!("The board has two rows of {pits} pits, one row for each player{stores}")
+            }
+            Shape::Ring { pits } => format!("The board is a ring of {pits} pits, numbered clockwise"),
+        }
+    }
+
+    fn pieces(&self) -> String {
+        let kinds = &self.rules.kinds;
+        let total = self.rules.total_pieces;
+        if kinds.len() == 1 && kinds[0].owner == NO_PLAYER {
+            return format!("There are {total} seeds, all alike");
+        }
+        if kinds.iter().all(|k| k.owner != NO_PLAYER) {
+            let colours: Vec<String> =
+                kinds.iter().map(|k| format!("player {} {} ({})", k.owner + 1, k.name, k.symbol)).collect();
+            return format!("There are {total} balls, one colour for each player: {}", and_list(&colours));
+        }
+        // Kinds sharing a name are one class: `gems (1 to 5), worth 1 to 5`.
+        let mut names: Vec<String> = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
+        for k in kinds {
+            if seen.contains(&k.name.as_str()) {
+                continue;
+            }
+            seen.push(&k.name);
+            let class: Vec<_> = kinds.iter().filter(|o| o.name == k.name).collect();
+            let symbols: Vec<String> = class.iter().map(|o| o.symbol.clone()).collect();
+            let values: Vec<String> = class.iter().map(|o| o.value.to_string()).collect();
+            let worth = if class.iter().all(|o| o.value == 1) {
+                String::new()
+            } else {
+                format!(", worth {}", or_list(&values))
+            };
+            let name = if class.len() > 1 { format!("{}s", k.name) } else { k.name.clone() };
+            names.push(format!("{name} (written {}){worth}", or_list(&symbols)));
+        }
+        format!("There are {total} pieces: {}", and_list(&names))
+    }
+
+    /// The lines of an action: what it does, then each of its rules.
+    fn action(&self, action: &Action) -> Vec<String> {
+        let mut lines = Vec::new();
+        match &action.kind {
+            ActionKind::Sow(s) => {
+                lines.push(doc_or(&action.doc, || self.sowing(action, s)));
+                if let Some(r) = &s.relay {
+                    lines.push(doc_or(&s.relay_doc, || {
+                        format!(
+                            "If {}, lift all the {} there and sow on from it.",
+                            self.cond(r, Here::Last),
+                            self.piece_word()
+                        )
+                    }));
+                }
+                if let Some(r) = &s.require {
+                    lines.push(doc_or(&s.require_doc, || {
+                        format!("A sowing is allowed only if, at its end, {}.", self.cond(r, Here::Last))
+                    }));
+                }
+                for c in &s.captures {
+                    lines.push(doc_or(&c.doc, || self.capture(c)));
+                }
+                if let Some(a) = &s.again {
+                    lines.push(doc_or(&s.again_doc, || format!("You move again if {}.", self.cond(a, Here::Last))));
+                }
+                if let Some(t) = &s.then {
+                    lines.push(doc_or(&t.doc, || {
+                        let how = if t.must { "must" } else { "may" };
+                        let filter = if matches!(t.filter, Cond::True) {
+                            String::new()
+                        } else {
+                            format!(" where {}", self.cond(&t.filter, Here::Each))
+                        };
+                        format!(
+                            "Afterwards you {how} take the {} of {}{filter} to {}.",
+                            self.kinds(&t.kinds),
+                            self.set(&t.set),
+                            self.place(&t.to, Here::Each)
+                        )
+                    }));
+                }
+            }
+            ActionKind::Put(put) => lines.push(doc_or(&action.doc, || self.put(action, put))),
+            ActionKind::Offer(o) => lines.push(doc_or(&action.doc, || self.offer(action, o))),
+        }
+        lines
+    }
+
+    fn sowing(&self, action: &Action, s: &Sow) -> String {
+        let dir = match s.dir {
+            DirRule::Fixed(Dir::Ccw) => "counter-clockwise".to_string(),
+            DirRule::Fixed(Dir::Cw) => "clockwise".to_string(),
+            DirRule::Choose => "either way round, as you choose".to_string(),
+        };
+        let filter = if matches!(s.filter, Cond::True) {
+            String::new()
+        } else {
+            format!(" where {}", self.cond(&s.filter, Here::Each))
+        };
+        let mut text = format!(
+            "{}: take all the {} of {}{filter} and sow them {dir}, one into each place in turn",
+            capitalise(&action.name),
+            self.piece_word(),
+            self.one_of(&s.from)
+        );
+        if s.order_chosen {
+            text.push_str(if s.last_own {
+                ", in an order you choose, your own colour last"
+            } else {
+                ", in an order you choose"
+            });
+        }
+        if s.skip_origin {
+            text.push_str(", skipping the pit they came from");
+        }
+        text.push('.');
+        text
+    }
+
+    fn capture(&self, c: &CaptureRule) -> String {
+        let takes: Vec<String> = c.takes.iter().map(|t| self.take(t, Here::Last)).collect();
+        let when = match c.when {
+            Cond::True => "After every sowing".to_string(),
+            ref when => format!("Capture: if {}", self.cond(when, Here::Last)),
+        };
+        let mut text = format!("{when}, {}", and_list(&takes));
+        if let Some(chain) = &c.chain {
+            let dir = match (chain.backward, chain.forward) {
+                (true, true) => "on both sides of it",
+                (true, false) => "before it",
+                _ => "after it",
+            };
+            let _ = write!(
+                text,
+                "; then the same for each pit {dir}, one after another, while {}",
+                self.cond(&chain.cond, Here::Each)
+            );
+        }
+        if let Some(cancel) = &c.cancel {
+            let _ = write!(text, "; but nothing is taken if, after it, {}", self.cond(cancel, Here::None));
+        }
+        text.push('.');
+        text
+    }
+
+    fn take(&self, t: &TakeRule, here: Here) -> String {
+        let what = match (t.count, &t.kinds) {
+            (None, KindSel::All) => format!("the {}", self.piece_word()),
+            (None, k) => format!("the {}", self.kinds(k)),
+            (Some(n), k) => format!("{n} {}", singular(&self.kinds(k), n as i32)),
+        };
+        let chosen = if t.chosen { ", chosen by you," } else { "" };
+        let from: Vec<String> =
+            t.from.iter().map(|g| and_list(&g.iter().map(|s| self.set_at(s, here)).collect::<Vec<_>>())).collect();
+        let from = if from.is_empty() {
+            self.place(&PlaceExpr::Here, here)
+        } else {
+            from.join(", or if there are none there, from ")
+        };
+        let to = match &t.to {
+            TakeTo::Place(p) => self.place(p, here),
+            TakeTo::Each(s) => format!("each of {}", self.set(s)),
+        };
+        format!("{what}{chosen} from {from} go to {to}")
+    }
+
+    fn put(&self, action: &Action, put: &Put) -> String {
+        let times = match (put.min_times, put.max_times) {
+            (1, Some(1)) => String::new(),
+            (a, Some(b)) if a == b => format!(", {a} times, each time into another pit"),
+            (a, None) => format!(", {a} or more times, each time into another pit"),
+            (a, Some(b)) => format!(", {a} to {b} times, each time into another pit"),
+        };
+        let filter = if matches!(put.filter, Cond::True) {
+            String::new()
+        } else {
+            format!(" where {}", self.cond(&put.filter, Here::Each))
+        };
+        format!(
+            "{}: put {} {} from {} into {}{filter}{times}.",
+            capitalise(&action.name),
+            put.count,
+            singular(&self.kinds(&put.kinds), put.count as i32),
+            self.place(&put.from, Here::None),
+            self.one_of(&put.into)
+        )
+    }
+
+    fn offer(&self, action: &Action, o: &Offer) -> String {
+        let count = if o.min == o.max { o.min.to_string() } else { format!("{} to {}", o.min, o.max) };
+        let mut text = format!("{}: offer {count} of {}", capitalise(&action.name), self.set(&o.from));
+        if o.keeping > 0 {
+            let _ = write!(text, ", keeping at least {}", o.keeping);
+        }
+        if !o.requires.is_empty() {
+            let requires: Vec<String> = o.requires.iter().map(|c| self.cond(c, Here::None)).collect();
+            let _ = write!(text, ", only if {}", and_list(&requires));
+        }
+        let effects: Vec<String> = o
+            .on_accept
+            .iter()
+            .map(|e| match e {
+                Effect::Take(t) => self.take(t, Here::None),
+                Effect::GiveOffered(who) => format!("the offered pits become {}", self.whose(who)),
+            })
+            .collect();
+        let _ = write!(text, ". Your opponent accepts or declines; if accepted, {}.", and_list(&effects));
+        text
+    }
+
+    fn end(&self, end: &EndRules) -> Vec<String> {
+        let mut lines = Vec::new();
+        for (i, item) in end.items.iter().enumerate() {
+            let doc = end.docs.get(i).cloned().flatten();
+            lines.push(doc_or(&doc, || match item {
+                EndRule::When(c) => format!("The game ends when {}.", self.cond(c, Here::None)),
+                EndRule::Repetition => "The game ends when a position comes back.".into(),
+                EndRule::Stuck => "The game ends when the player to move cannot move.".into(),
+                EndRule::NobodyCanMove => "The game ends when nobody can move.".into(),
+                EndRule::Draw { count, rounds } => format!(
+                    "The game is drawn after {count} {} without a capture.",
+                    if *rounds { "rounds" } else { "turns" }
+                ),
+                EndRule::Eliminate(c) => {
+                    format!("A player is out when {}.", self.cond(c, Here::None).replace("the player's", "their"))
+                }
+                EndRule::EliminateStuck => "A player who cannot move is out.".into(),
+            }));
+        }
+        for (i, (set, to)) in end.sweeps.iter().enumerate() {
+            let doc = end.sweep_docs.get(i).cloned().flatten();
+            lines.push(doc_or(&doc, || {
+                format!(
+                    "When the game ends, the pieces left in each of {} go to {}.",
+                    self.set(set),
+                    self.place(to, Here::Each)
+                )
+            }));
+        }
+        if let Some(limit) = end.limit {
+            lines.push(format!("The game stops after {limit} plies."));
+        }
+        lines
+    }
+
+    fn piece_word(&self) -> &'static str {
+        let kinds = &self.rules.kinds;
+        if kinds.len() == 1 && kinds[0].owner == NO_PLAYER {
+            "seeds"
+        } else {
+            "pieces"
+        }
+    }
+
+    // ------------------------------------------------------------ conditions
+
+    fn cond(&self, c: &Cond, here: Here) -> String {
+        match c {
+            Cond::True => "always".into(),
+            Cond::And(cs) => and_list(&cs.iter().map(|c| self.cond(c, here)).collect::<Vec<_>>()),
+            Cond::Or(cs) => or_list(&cs.iter().map(|c| self.cond(c, here)).collect::<Vec<_>>()),
+            Cond::Not(c) => format!("not ({})", self.cond(c, here)),
+            Cond::Cmp(a, op, b) => self.compare(a, *op, b, here),
+            Cond::InInts(n, bits) => {
+                let ints: Vec<String> = (0..64).filter(|i| bits & (1u64 << i) != 0).map(|i| i.to_string()).collect();
+                match self.holder(n, here) {
+                    Some((place, kinds)) => format!("{place} {} {} {kinds}", holds(&place), or_list(&ints)),
+                    None => format!("{} is {}", self.num(n, here), or_list(&ints)),
+                }
+            }
+            Cond::InSet(p, s) => format!("{} is {}", self.place(p, here), self.one_of(s)),
+            Cond::HereOwnedBy(who) => {
+                format!("{} is {}", self.place(&PlaceExpr::Here, here), self.one_of(&Set::PitsOf(who.clone())))
+            }
+            Cond::PlaceEq(a, b, eq) => {
+                let verb = if *eq { "is" } else { "is not" };
+                match a {
+                    PlaceExpr::Last => {
+                        format!("the sowing ends {} {}", if *eq { "in" } else { "elsewhere than" }, self.place(b, here))
+                    }
+                    _ => format!("{} {verb} {}", self.place(a, here), self.place(b, here)),
+                }
+            }
+            Cond::PlayerEq(a, b, eq) => {
+                format!("{} {} {}", self.player(a), if *eq { "is" } else { "is not" }, self.player(b))
+            }
+            Cond::Dropped(p, k, eq) => format!(
+                "the last piece dropped into {} {} {}",
+                self.place(p, here),
+                if *eq { "is" } else { "is not" },
+                article(&self.kinds_one(k))
+            ),
+            Cond::AllPits(s, c) => {
+                subject(self.cond(c, Here::Each), "it ", &format!("each of {} ", self.set(s)), "for each of them, ")
+            }
+            Cond::AnyPits(s, c) => {
+                subject(self.cond(c, Here::Each), "it ", &format!("one of {} ", self.set(s)), "for one of them, ")
+            }
+            Cond::AllPlayers(c) => {
+                subject(self.cond(c, here), "the player's ", "every player's ", "for every player, ")
+            }
+            Cond::AnyPlayers(c) => subject(self.cond(c, here), "the player's ", "some player's ", "for some player, "),
+            Cond::Compiled(_) => "a compiled condition".into(),
+        }
+    }
+
+    /// A comparison; counts of one place against a number read as what the place holds.
+    fn compare(&self, a: &Num, op: CmpOp, b: &Num, here: Here) -> String {
+        if let (Some((place, kinds)), Num::Const(n)) = (self.holder(a, here), b) {
+            let n = *n;
+            let verb = holds(&place);
+            let empty = if verb == "hold" { "are empty" } else { "is empty" };
+            let not_empty = if verb == "hold" { "are not all empty" } else { "is not empty" };
+            return match (op, n) {
+                (CmpOp::Eq, 0) | (CmpOp::Le, 0) | (CmpOp::Lt, 1) if kinds == self.piece_word() => {
+                    format!("{place} {empty}")
+                }
+                (CmpOp::Gt, 0) | (CmpOp::Ge, 1) | (CmpOp::Ne, 0) if kinds == self.piece_word() => {
+                    format!("{place} {not_empty}")
+                }
+                (CmpOp::Eq, 0) | (CmpOp::Le, 0) => format!("{place} {verb} no {kinds}"),
+                (CmpOp::Gt, 0) => format!("{place} {verb} at least 1 {}", singular(&kinds, 1)),
+                (CmpOp::Eq, n) => format!("{place} {verb} exactly {n} {}", singular(&kinds, n)),
+                (CmpOp::Ne, n) => format!("{place} {verb} other than {n} {kinds}"),
+                (CmpOp::Ge, n) => format!("{place} {verb} at least {n} {}", singular(&kinds, n)),
+                (CmpOp::Gt, n) => format!("{place} {verb} more than {n} {kinds}"),
+                (CmpOp::Le, n) => format!("{place} {verb} at most {n} {}", singular(&kinds, n)),
+                (CmpOp::Lt, n) => format!("{place} {verb} fewer than {n} {kinds}"),
+            };
+        }
+        let op = match op {
+            CmpOp::Eq => "is",
+            CmpOp::Ne => "is not",
+            CmpOp::Lt => "is less than",
+            CmpOp::Le => "is at most",
+            CmpOp::Gt => "is more than",
+            CmpOp::Ge => "is at least",
+        };
+        format!("{} {op} {}", self.num(a, here), self.num(b, here))
+    }
+
+    /// For a count of the pieces of one place or set: the place in words, and the pieces counted.
+    fn holder(&self, n: &Num, here: Here) -> Option<(String, String)> {
+        match n {
+            Num::HereCount => Some((self.place(&PlaceExpr::Here, here), self.piece_word().into())),
+            Num::PlaceCount(p) => Some((self.place(p, here), self.piece_word().into())),
+            Num::PitsCount(who) => Some((self.set(&Set::PitsOf(who.clone())), self.piece_word().into())),
+            Num::Count(s, k) => Some((self.set_at(s, here), self.kinds(k))),
+            Num::Before(p) => Some((format!("{} (before the drop)", self.place(p, here)), self.piece_word().into())),
+            _ => None,
+        }
+    }
+
+    fn num(&self, n: &Num, here: Here) -> String {
+        match n {
+            Num::Const(v) => v.to_string(),
+            Num::Count(s, k) => format!("the number of {} in {}", self.kinds(k), self.set_at(s, here)),
+            Num::Value(s) => format!("the value of the pieces in {}", self.set_at(s, here)),
+            Num::Before(p) => format!("the number of pieces in {} before the drop", self.place(p, here)),
+            Num::Size(Set::Offered) => "the number of pits offered".into(),
+            Num::Size(s) => format!("the number of {}", self.set(s)),
+            Num::Add(ns) => ns.iter().map(|n| self.num(n, here)).collect::<Vec<_>>().join(" plus "),
+            Num::Mul(ns) => ns.iter().map(|n| self.num(n, here)).collect::<Vec<_>>().join(" times "),
+            Num::HereCount => format!("the number of {} in {}", self.piece_word(), self.place(&PlaceExpr::Here, here)),
+            Num::PlaceCount(p) => format!("the number of {} in {}", self.piece_word(), self.place(p, here)),
+            Num::PitsCount(who) => {
+                format!("the number of {} in {}", self.piece_word(), self.set(&Set::PitsOf(who.clone())))
+            }
+        }
+    }
+
+    fn place(&self, p: &PlaceExpr, here: Here) -> String {
+        match p {
+            PlaceExpr::Here => match here {
+                Here::Last => "the last pit".into(),
+                Here::Each => "it".into(),
+                Here::None => "the pit".into(),
+            },
+            PlaceExpr::Last => "the place where the sowing ended".into(),
+            PlaceExpr::Origin => "the pit sown from".into(),
+            PlaceExpr::Opposite(p) => match **p {
+                PlaceExpr::Here => "the pit opposite".into(),
+                ref q => format!("the pit opposite {}", self.place(q, here)),
+            },
+            PlaceExpr::Fixed(i) => self.rules.places.get(*i as usize).map_or("?".into(), |i| i.label.clone()),
+            PlaceExpr::OfPlayer(base, who) => {
+                let name = self.rules.places.get(*base as usize).map_or("?", |i| i.name.as_str());
+                format!("{} {name}", self.whose(who))
+            }
+        }
+    }
+
+    fn set(&self, s: &Set) -> String {
+        self.set_at(s, Here::None)
+    }
+
+    fn set_at(&self, s: &Set, here: Here) -> String {
+        match s {
+            Set::AllPits => "the pits".into(),
+            Set::PitsOf(who) => format!("{} pits", self.whose(who)),
+            Set::Offered => "the offered pits".into(),
+            Set::One(p) => self.place(p, here),
+            Set::EveryPlayer(base) => {
+                let name = self.rules.places.get(*base as usize).map_or("?", |i| i.name.as_str());
+                format!("every player's {name}")
+            }
+        }
+    }
+
+    /// `one of your pits`, `any pit`.
+    fn one_of(&self, s: &Set) -> String {
+        match s {
+            Set::AllPits => "any pit".into(),
+            s => format!("one of {}", self.set(s)),
+        }
+    }
+
+    fn player(&self, p: &PlayerExpr) -> String {
+        match p {
+            PlayerExpr::Mover => "you".into(),
+            PlayerExpr::Opponent => "your opponent".into(),
+            PlayerExpr::Bound => "the player".into(),
+            PlayerExpr::Owner(p) => match **p {
+                PlaceExpr::Here => "the pit's owner".into(),
+                ref q => format!("the owner of {}", self.place(q, Here::None)),
+            },
+        }
+    }
+
+    /// `your`, `your opponent's`, `their owner's`.
+    fn whose(&self, p: &PlayerExpr) -> String {
+        match p {
+            PlayerExpr::Mover => "your".into(),
+            PlayerExpr::Opponent => "your opponent's".into(),
+            PlayerExpr::Bound => "the player's".into(),
+            PlayerExpr::Owner(p) => match **p {
+                PlaceExpr::Here => "its owner's".into(),
+                ref q => format!("the owner of {}'s", self.place(q, Here::None)),
+            },
+        }
+    }
+
+    fn kinds(&self, k: &KindSel) -> String {
+        match k {
+            KindSel::All => self.piece_word().into(),
+            KindSel::Own => "balls of your colour".into(),
+            KindSel::Foreign => "balls of other colours".into(),
+            KindSel::Colour(who) => format!("balls of {} colour", self.whose(who)),
+            KindSel::Mask(_) => format!("{}s", self.kinds_one(k)),
+        }
+    }
+
+    /// One piece of the kinds: `a stone`, `a gem`, `a gem of 5`.
+    fn kinds_one(&self, k: &KindSel) -> String {
+        match k {
+            KindSel::Mask(m) => {
+                let kinds = &self.rules.kinds;
+                let chosen: Vec<usize> = (0..kinds.len()).filter(|i| m & (1u64 << i) != 0).collect();
+                let mut names: Vec<String> = Vec::new();
+                for &i in &chosen {
+                    let whole = kinds
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, o)| o.name == kinds[i].name)
+                        .all(|(j, _)| chosen.contains(&j));
+                    let name =
+                        if whole { kinds[i].name.clone() } else { format!("{} of {}", kinds[i].name, kinds[i].value) };
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+                or_list(&names)
+            }
+            k => self.kinds(k),
+        }
+    }
+}
+
+/// The rule file's own sentence for a rule, else the generated words.
+fn doc_or(doc: &Option<String>, words: impl FnOnce() -> String) -> String {
+    match doc {
+        Some(d) if !d.trim().is_empty() => d.trim().to_string(),
+        _ => words(),
+    }
+}
+
+/// `holds` or `hold`, as the place is one or several.
+fn holds(place: &str) -> &'static str {
+    if place.ends_with("pits") {
+        "hold"
+    } else {
+        "holds"
+    }
+}
+
+/// The kinds for a count of `n`: `1 ball of your colour`, `2 balls of your colour`.
+fn singular(kinds: &str, n: i32) -> String {
+    let (first, rest) = kinds.split_once(' ').map_or((kinds, ""), |(f, r)| (f, r));
+    match (n, first.strip_suffix('s')) {
+        (1, Some(one)) if rest.is_empty() => one.to_string(),
+        (1, Some(one)) => format!("{one} {rest}"),
+        _ => kinds.to_string(),
+    }
+}
+
+/// `a stone`, `an egg`.
+fn article(noun: &str) -> String {
+    let an = noun.starts_with(|c: char| "aeiou".contains(c));
+    format!("{} {noun}", if an { "an" } else { "a" })
+}
+
+/// A quantified condition with its subject put first where the words allow (`each of the pits holds ...`),
+/// else after a lead-in (`for each of them, ...`).
+fn subject(words: String, placeholder: &str, subject: &str, lead: &str) -> String {
+    match words.strip_prefix(placeholder) {
+        Some(rest) if !rest.contains(placeholder.trim_end()) => format!("{subject}{rest}"),
+        _ => format!("{lead}{words}"),
+    }
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+fn and_list(items: &[String]) -> String {
+    joined(items, "and")
+}
+
+fn or_list<S: AsRef<str>>(items: &[S]) -> String {
+    let items: Vec<String> = items.iter().map(|s| s.as_ref().to_string()).collect();
+    joined(&items, "or")
+}
+
+fn joined(items: &[String], word: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} {word} {last}", rest.join(", ")),
+    }
+}
+
+/// Text wrapped to `width`, every line indented by `indent` (the first included).
+fn wrap_indented(text: &str, width: usize, indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    wrap(text, width.saturating_sub(indent).max(20)).lines().map(|l| format!("{pad}{l}")).collect::<Vec<_>>().join("\n")
 }

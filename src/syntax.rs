@@ -36,8 +36,9 @@ pub fn parse(source: &str) -> Result<File, SyntaxError> {
     let mut pairs = MancalaParser::parse(Rule::file, source).map_err(|e| syntax_error(source, e))?;
     // `file` is the only top rule, so a successful parse has exactly one pair.
     let file = pairs.next().ok_or_else(|| SyntaxError::internal("no file pair"))?;
+    let docs = collect_docs(file.clone());
     let items = children(file).filter(|p| p.as_rule() != Rule::EOI).map(build_item).collect::<Result<Vec<_>, _>>()?;
-    Ok(File { items })
+    Ok(File { items, docs })
 }
 
 /// Parses a rule file as read from disk. A file that is not UTF-8 is an error (`mancala::syntax::not_utf8`)
@@ -710,12 +711,51 @@ type Children<'i> = Filter<Pairs<'i, Rule>, fn(&Pair<'i, Rule>) -> bool>;
 /// The inner pairs of a pair that mean something: tokens left out.
 fn children(pair: Pair<'_, Rule>) -> Children<'_> {
     fn meaningful(p: &Pair<'_, Rule>) -> bool {
-        !is_token(p.as_rule())
+        !is_token(p.as_rule()) && p.as_rule() != Rule::doc
     }
     pair.into_inner().filter(meaningful as fn(&Pair<'_, Rule>) -> bool)
 }
 
 // ---------------------------------------------------------------- helpers
+
+/// The `///` lines of the file, consecutive ones joined, each with the start of the rule it tells. A
+/// `///` line with no rule after it in its block tells nothing and is left out.
+fn collect_docs(file: Pair<Rule>) -> Vec<Doc> {
+    let mut docs = Vec::new();
+    let mut pending: Option<(String, Span)> = None;
+    for pair in file.into_inner().flatten() {
+        match pair.as_rule() {
+            Rule::doc_text => {}
+            Rule::doc => {
+                let text = pair.as_str().trim_start_matches('/').trim().to_string();
+                let span = span_of(&pair);
+                pending = Some(match pending.take() {
+                    Some((before, first)) => (format!("{before} {text}"), Span::new(first.start, span.end)),
+                    None => (text, span),
+                });
+            }
+            _ => {
+                if let Some((text, span)) = pending.take() {
+                    if !is_token(pair.as_rule()) && pair.as_rule() != Rule::EOI {
+                        docs.push(Doc { text, span, target: doc_target(pair) });
+                    }
+                }
+            }
+        }
+    }
+    docs
+}
+
+/// Where the AST node of a documented rule starts: `until`, `score` and `goal` keep only their condition
+/// or term.
+fn doc_target(pair: Pair<Rule>) -> usize {
+    match pair.as_rule() {
+        Rule::until | Rule::score | Rule::goal => {
+            children(pair.clone()).next().map_or(pair.as_span().start(), |c| c.as_span().start())
+        }
+        _ => pair.as_span().start(),
+    }
+}
 
 /// The span of a pair, without the whitespace and comments pest skips after a rule that ends in an
 /// optional part (`count > 0  # note` is `count > 0`).

@@ -202,6 +202,8 @@ impl<'g> Lowerer<'g> {
             return (None, self.diags, lints);
         }
         let (track, next, pit_next, opposite, initial_owner) = self.topology(&phases);
+        let score_doc = self.game.score.as_ref().and_then(|t| self.doc(t.span));
+        let goal_doc = self.game.goal.as_ref().and_then(|g| self.doc(g.span));
         let rules = Rules {
             game: self.game.name.as_ref().map_or(String::new(), |n| n.node.clone()),
             variant: variant.to_string(),
@@ -225,8 +227,15 @@ impl<'g> Lowerer<'g> {
             needs: self.needs,
             limit,
             total_pieces,
+            score_doc,
+            goal_doc,
         };
         (Some(rules), self.diags, lints)
+    }
+
+    /// The file's own sentence (`///`) for the rule whose AST node starts where `span` does.
+    fn doc(&self, span: Span) -> Option<String> {
+        self.game.docs.get(&span.start).cloned()
     }
 
     // ------------------------------------------------------------ board, pieces, places
@@ -763,8 +772,15 @@ impl<'g> Lowerer<'g> {
         let mut out = Vec::new();
         for (i, phase) in phases.iter().enumerate() {
             let name = phase.node.name.as_ref().map_or("play".to_string(), |n| n.node.clone());
-            let mut rules =
-                PhaseRules { name, actions: Vec::new(), pass: None, must: None, until: None, end: EndRules::default() };
+            let mut rules = PhaseRules {
+                name,
+                actions: Vec::new(),
+                pass: None,
+                must: None,
+                until: None,
+                until_doc: None,
+                end: EndRules::default(),
+            };
             let mut names: HashMap<String, Span> = HashMap::new();
             for item in &phase.node.items {
                 if let Some((name, span)) = action_name(item) {
@@ -780,6 +796,7 @@ impl<'g> Lowerer<'g> {
                         rules.actions.push(Action {
                             name: s.node.name.as_ref().map_or("sow".into(), |n| n.node.clone()),
                             kind: ActionKind::Sow(sow),
+                            doc: self.doc(s.span),
                         });
                     }
                     ast::PhaseItem::Put(p) => {
@@ -787,6 +804,7 @@ impl<'g> Lowerer<'g> {
                         rules.actions.push(Action {
                             name: p.node.name.as_ref().map_or("put".into(), |n| n.node.clone()),
                             kind: ActionKind::Put(put),
+                            doc: self.doc(p.span),
                         });
                     }
                     ast::PhaseItem::Offer(o) => {
@@ -794,14 +812,19 @@ impl<'g> Lowerer<'g> {
                         rules.actions.push(Action {
                             name: o.node.name.as_ref().map_or("offer".into(), |n| n.node.clone()),
                             kind: ActionKind::Offer(offer),
+                            doc: self.doc(o.span),
                         });
                     }
                     ast::PhaseItem::Pass(_) | ast::PhaseItem::End(_) => {}
                     ast::PhaseItem::Must(m) => {
                         let after = self.cond(&m.node.after, Scope::default());
                         let when = self.cond(&m.node.when, Scope::default());
-                        rules.must =
-                            Some(MustRule { after, when, otherwise_end: m.node.otherwise == ast::MustElse::End });
+                        rules.must = Some(MustRule {
+                            after,
+                            when,
+                            otherwise_end: m.node.otherwise == ast::MustElse::End,
+                            doc: self.doc(m.span),
+                        });
                     }
                     ast::PhaseItem::Until(c) => {
                         if i + 1 == phases.len() {
@@ -816,6 +839,7 @@ impl<'g> Lowerer<'g> {
                             );
                         }
                         rules.until = Some(self.cond(c, Scope::default()));
+                        rules.until_doc = self.doc(c.span);
                     }
                 }
             }
@@ -831,7 +855,11 @@ impl<'g> Lowerer<'g> {
             }
             for item in &phase.node.items {
                 match item {
-                    ast::PhaseItem::Pass(p) => rules.pass = Some(self.lower_pass(&p.node, &rules.actions)),
+                    ast::PhaseItem::Pass(p) => {
+                        let mut pass = self.lower_pass(&p.node, &rules.actions);
+                        pass.doc = self.doc(p.span);
+                        rules.pass = Some(pass);
+                    }
                     ast::PhaseItem::End(e) => rules.end = self.lower_end(&e.node),
                     _ => {}
                 }
@@ -854,12 +882,12 @@ impl<'g> Lowerer<'g> {
 
     fn lower_pass(&mut self, pass: &ast::PassWhen, actions: &[Action]) -> PassRule {
         match &pass.action {
-            None => PassRule { unless: (0..actions.len() as u8).collect() },
+            None => PassRule { unless: (0..actions.len() as u8).collect(), doc: None },
             Some(name) => match actions.iter().position(|a| a.name == name.node) {
-                Some(i) => PassRule { unless: vec![i as u8] },
+                Some(i) => PassRule { unless: vec![i as u8], doc: None },
                 None => {
                     self.unknown(&name.node, name.span, "action", actions.iter().map(|a| a.name.clone()).collect());
-                    PassRule { unless: Vec::new() }
+                    PassRule { unless: Vec::new(), doc: None }
                 }
             },
         }
@@ -879,6 +907,9 @@ impl<'g> Lowerer<'g> {
             again: None,
             then: None,
             lookahead: false,
+            relay_doc: None,
+            require_doc: None,
+            again_doc: None,
         };
         let mut seen: HashMap<&'static str, Span> = HashMap::new();
         let mut has_from = false;
@@ -943,19 +974,28 @@ impl<'g> Lowerer<'g> {
                         }
                     }
                 },
-                ast::SowItem::Relay(c) => out.relay = Some(self.cond(&c.node, after)),
-                ast::SowItem::Require(c) => out.require = Some(self.cond(&c.node, after)),
+                ast::SowItem::Relay(c) => {
+                    out.relay = Some(self.cond(&c.node, after));
+                    out.relay_doc = self.doc(c.span);
+                }
+                ast::SowItem::Require(c) => {
+                    out.require = Some(self.cond(&c.node, after));
+                    out.require_doc = self.doc(c.span);
+                }
                 ast::SowItem::Capture(c) => {
                     let rule = self.lower_capture(&c.node, c.span);
                     out.captures.push(rule);
                 }
-                ast::SowItem::Again(c) => out.again = Some(self.cond(&c.node, after)),
+                ast::SowItem::Again(c) => {
+                    out.again = Some(self.cond(&c.node, after));
+                    out.again_doc = self.doc(c.span);
+                }
                 ast::SowItem::Then(t) => {
                     let kinds = t.node.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k));
                     let set = self.set(&t.node.set, after);
                     let filter = t.node.filter.as_ref().map_or(Cond::True, |f| self.cond(f, after.here()));
                     let to = self.target_place(&t.node.to, after);
-                    out.then = Some(ThenRule { must: t.node.must, kinds, set, filter, to });
+                    out.then = Some(ThenRule { must: t.node.must, kinds, set, filter, to, doc: self.doc(t.span) });
                 }
             }
         }
@@ -984,7 +1024,7 @@ impl<'g> Lowerer<'g> {
     fn lower_capture(&mut self, cap: &ast::Capture, span: Span) -> CaptureRule {
         let scope = Scope { last: true, here: true, ..Scope::default() };
         let when = cap.when.as_ref().map_or(Cond::True, |c| self.cond(c, scope));
-        let mut rule = CaptureRule { when, takes: Vec::new(), chain: None, cancel: None };
+        let mut rule = CaptureRule { when, takes: Vec::new(), chain: None, cancel: None, doc: self.doc(span) };
         for item in &cap.items {
             match item {
                 ast::CaptureItem::Take(t) => {
@@ -1149,6 +1189,24 @@ impl<'g> Lowerer<'g> {
     fn lower_end(&mut self, items: &[ast::EndItem]) -> EndRules {
         let mut end = EndRules::default();
         for item in items {
+            let span = match item {
+                ast::EndItem::When(w) => w.span,
+                ast::EndItem::Draw(d) => d.span,
+                ast::EndItem::Eliminate(e) => e.span,
+                ast::EndItem::Sweep(s) => s.span,
+                ast::EndItem::Limit(l) => l.span,
+            };
+            match item {
+                ast::EndItem::When(_) | ast::EndItem::Draw(_) | ast::EndItem::Eliminate(_) => {
+                    end.docs.resize(end.items.len(), None);
+                    end.docs.push(self.doc(span));
+                }
+                ast::EndItem::Sweep(_) => {
+                    end.sweep_docs.resize(end.sweeps.len(), None);
+                    end.sweep_docs.push(self.doc(span));
+                }
+                ast::EndItem::Limit(_) => {}
+            }
             match item {
                 ast::EndItem::When(w) => end.items.push(match &w.node {
                     ast::EndWhen::Cond(c) => EndRule::When(self.cond(c, Scope::default())),

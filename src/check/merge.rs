@@ -22,6 +22,8 @@ pub(crate) struct Game {
     pub score: Option<Term>,
     pub winner: Option<Spanned<TieRule>>,
     pub goal: Option<Cond>,
+    /// The file's `///` sentences by the start of the rule each tells (variants share the base's).
+    pub docs: std::collections::BTreeMap<usize, String>,
 }
 
 /// The variant names of a file, default first.
@@ -37,7 +39,7 @@ pub fn variant_names(file: &File) -> Vec<String> {
 
 /// Collects the base game's items, reporting duplicates and missing essentials.
 pub(crate) fn base_game(file: &File, diags: &mut Vec<Diagnostic>) -> Game {
-    let mut game = Game::default();
+    let mut game = Game { docs: file.docs.iter().map(|d| (d.target, d.text.clone())).collect(), ..Game::default() };
     let mut place_names = HashMap::new();
     for item in &file.items {
         add_item(&mut game, &mut place_names, item, diags);

@@ -154,6 +154,10 @@ fn seats(engine: &Engine, ai: &[SeatAi], human: &[u8]) -> Result<Vec<Seat>, Stri
 trait Input {
     /// The next line, or `None` at the end of input.
     fn read(&mut self, prompt: &str, completions: Vec<String>) -> Option<String>;
+    /// The width of the terminal, when there is one.
+    fn width(&mut self) -> Option<usize> {
+        None
+    }
 }
 
 /// Plain lines from standard input, for scripts and tests: the prompt is printed, the line echoed.
@@ -195,6 +199,10 @@ impl Terminal {
 }
 
 impl Input for Terminal {
+    fn width(&mut self) -> Option<usize> {
+        self.editor.dimensions().map(|(w, _)| w)
+    }
+
     fn read(&mut self, prompt: &str, completions: Vec<String>) -> Option<String> {
         *self.words.borrow_mut() = completions;
         loop {
@@ -272,6 +280,14 @@ fn repl(session: &mut Session, input: &mut dyn Input, colour: bool) {
             break;
         };
         if line.trim().is_empty() {
+            continue;
+        }
+        // The rules are wrapped to the terminal, which only the front end knows.
+        if line.parse::<Command>() == Ok(Command::Rules) {
+            println!(
+                "{}",
+                mancala::summary::summarize_width(&session.engine, input.width().unwrap_or(78).saturating_sub(2))
+            );
             continue;
         }
         match line.parse::<Command>().and_then(|cmd| session.execute(cmd)) {

@@ -221,7 +221,7 @@ fn saving_and_loading_a_game_from_a_position() {
     // As does --load.
     let loaded = session_in(&dir, &[&kalah, "--ai", "2=greedy", "--load", "game.json"], "quit\n");
     assert!(loaded.contains("Starting from the position a0 b0 c0 d0 e1 f2"), "{loaded}");
-    assert!(loaded.contains("ply 4: player 1 to move"), "{loaded}");
+    assert!(loaded.contains("ply 4: you to move"), "{loaded}");
 
     // A save without a position (as every save was before) starts from the game's start.
     let plain = session_in(&dir, &[&kalah, "--ai", "2=greedy"], "c\nsave plain.json\nquit\n");
@@ -230,7 +230,10 @@ fn saving_and_loading_a_game_from_a_position() {
     assert!(!text.contains("position"), "{text}");
     let reloaded = session_in(&dir, &[&kalah, "--ai", "2=greedy", "--position", position], "load plain.json\nquit\n");
     assert!(reloaded.contains("loaded plain.json (1 ply)"), "{reloaded}");
-    assert!(reloaded.contains("[  0]    4   4   4   4   4   4"), "the game's start, not the position: {reloaded}");
+    assert!(
+        reloaded.contains("computer     4    4    4    4    4    4"),
+        "the game's start, not the position: {reloaded}"
+    );
 
     // A save whose position does not fit the game is refused, and nothing changes.
     let broken = serde_json::to_string(&{

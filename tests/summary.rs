@@ -53,7 +53,7 @@ fn a_rule_file_tells_its_own_sentences() {
     let engine = mancala::compile(DOCUMENTED, None, None).expect("compiles");
     let text = mancala::summary::summarize_width(&engine, 40);
     assert!(
-        text.contains("Sow from any pit of yours, round to the\n    right. Two lines make one sentence."),
+        text.contains("  - Sow from any pit of yours, round to\n    the right. Two lines make one\n    sentence."),
         "{text}"
     );
     assert!(text.contains("Land in your store and you go again."), "{text}");

@@ -625,7 +625,7 @@ impl Words<'_> {
                             format!(" where {}", self.cond(&t.filter, Here::Each))
                         };
                         format!(
-                            "Afterwards you {how} take the {} of {}{filter} to {}.",
+                            "Afterwards you {how} take the {} of any of {}{filter} to {}.",
                             self.kinds(&t.kinds),
                             self.set(&t.set),
                             self.place(&t.to, Here::Each)
@@ -935,7 +935,11 @@ impl Words<'_> {
                 PlaceExpr::Here => "the pit opposite".into(),
                 ref q => format!("the pit opposite {}", self.place(q, here)),
             },
-            PlaceExpr::Fixed(i) => self.rules.places.get(*i as usize).map_or("?".into(), |i| i.label.clone()),
+            PlaceExpr::Fixed(i) => match self.rules.places.get(*i as usize) {
+                Some(place) if !place.is_pit => format!("the {}", place.label),
+                Some(place) => place.label.clone(),
+                None => "?".into(),
+            },
             PlaceExpr::OfPlayer(base, who) => {
                 let name = self.rules.places.get(*base as usize).map_or("?", |i| i.name.as_str());
                 format!("{} {name}", self.whose(who))

@@ -50,7 +50,11 @@ fn solve_both(engine: &Engine, start: &State, what: &str) -> SolveResult {
     let t = Instant::now();
     let plain = solve(engine, start, 1_000_000);
     let elapsed = t.elapsed();
-    let sym = solve_with(engine, start, &SolveOptions { max_states: 1_000_000, symmetry: Symmetry::Ring });
+    let sym = solve_with(
+        engine,
+        start,
+        &SolveOptions { max_states: 1_000_000, symmetry: Symmetry::Ring, ..SolveOptions::default() },
+    );
     eprintln!(
         "{what}: {} plies, {} states in {elapsed:?} ({} with symmetry)",
         plain.line().map_or("-".to_string(), |l| l.len().to_string()),
@@ -118,7 +122,11 @@ fn solver_with_ring_symmetry() {
     // Exhaustive: about 850,000 positions one by one, 30 times fewer up to symmetry.
     let engine = game("gulek-solo", None, None);
     let start = solo_position(&engine, &[(1, 3), (3, 2), (6, 4)]);
-    let r = solve_with(&engine, &start, &SolveOptions { max_states: 100_000, symmetry: Symmetry::Ring });
+    let r = solve_with(
+        &engine,
+        &start,
+        &SolveOptions { max_states: 100_000, symmetry: Symmetry::Ring, ..SolveOptions::default() },
+    );
     assert_eq!(r.verdict, Verdict::Unsolvable);
     assert!(r.states < 50_000, "{}", r.states);
 }

@@ -64,7 +64,8 @@ fn gore_offer_answered_by_a_person() {
 
 #[test]
 fn solitaire_and_variants() {
-    let script = "moves\n1cw\n1\ncw\nrules\nquit\n";
+    // `1` is pit 1 (empty), not the first listed move: that is `#1`.
+    let script = "moves\n1cw\n1\n#1\ncw\nrules\nquit\n";
     insta::assert_snapshot!(session(&["games/gulek-solo.mancala", "--variant", "v1"], script));
 }
 
@@ -189,7 +190,9 @@ fn gulek_solo_solved_with_hints() {
 #[test]
 fn gulek_single_won_after_a_mistake_is_taken_back() {
     let position = "5=1 7=2 8=1 11=1 12=1 removed=54";
-    let script = "hint\n7ccw\n5cw\n6cw\n7cw\n8cw\nhint\nundo\n8cw take 11\n9cw\nhint\n10cw take 11,12\nnew\nquit\n";
+    // Sowings that could take pairs away and do not: asked once (`stop`), then said at once (`take none`).
+    let script = "hint\n7ccw\nstop\n5cw take none\n6cw take none\n7cw take none\n8cw take none\nhint\nundo\n\
+                  8cw take 11\n9cw take none\nhint\n10cw take 11,12\nnew\nquit\n";
     insta::assert_snapshot!(session(&["games/gulek-single.mancala", "--position", position], script));
 }
 

@@ -410,7 +410,7 @@ impl Session {
     /// also a place label here is the place: the move wins, and the command keeps its full name.
     pub fn parse_command(&self, line: &str) -> Result<Command, SessionError> {
         let word = line.trim();
-        if SHORT_FORMS.contains(&word) && self.engine.rules.places.iter().any(|p| p.label == word) {
+        if shadowed_command(word).is_some() && self.engine.rules.places.iter().any(|p| p.label == word) {
             return Ok(Command::Play(word.to_string()));
         }
         line.parse()
@@ -533,7 +533,11 @@ impl Session {
                 if self.decision_options().iter().any(|(l, _)| l == text) {
                     return self.play_decision(text);
                 }
-                Err(SessionError::Illegal(full_error.to_string()))
+                let mut message = full_error.to_string();
+                if let Some(command) = shadowed_command(text) {
+                    message.push_str(&format!(" (`{text}` is a place here; the command is `{command}`)"));
+                }
+                Err(SessionError::Illegal(message))
             }
         }
     }
@@ -597,6 +601,11 @@ impl Session {
     /// One decision of a turn, by its label (`cw`, `R`, `stop`, `B5`).
     fn play_decision(&mut self, text: &str) -> Result<Output, SessionError> {
         let options = self.decision_options();
+        if !options.iter().any(|(l, _)| l == text) {
+            if let Some(out) = self.pick_out_of_order(text) {
+                return Ok(out);
+            }
+        }
         let Some(&(_, mv)) = options.iter().find(|(l, _)| l == text) else {
             let labels: Vec<&str> = options.iter().map(|(l, _)| l.as_str()).collect();
             let what = match self.engine.rules.places.iter().find(|p| p.label == text) {
@@ -612,6 +621,50 @@ impl Session {
             )));
         };
         self.decide(mv)
+    }
+
+    /// A pit typed into a selection (pits to put into, offer, or take) before pits already chosen: the
+    /// engine takes a selection in board order, but a person need not, so the selection is made again
+    /// in order with the new pit. `None`, changing nothing, when that is not legal either.
+    fn pick_out_of_order(&mut self, text: &str) -> Option<Output> {
+        use crate::engine::Stage;
+        let rules = &self.engine.rules;
+        let pit = rules.places.iter().position(|p| p.label == text && p.is_pit)? as u16;
+        let with_begin = match self.state.stage {
+            Stage::Put { .. } | Stage::Offer { .. } => true,
+            Stage::Then { .. } => false,
+            _ => return None,
+        };
+        let picks = self.partial.iter().rev().take_while(|m| matches!(m, Move::Pick(_))).count();
+        let mut prefix = self.partial.len() - picks;
+        let mut places: Vec<u16> =
+            self.partial[prefix..].iter().filter_map(|m| if let Move::Pick(p) = m { Some(*p) } else { None }).collect();
+        let mut action = None;
+        if with_begin {
+            let Some(&Move::Begin { action: a, place }) = prefix.checked_sub(1).map(|i| &self.partial[i]) else {
+                return None;
+            };
+            prefix -= 1;
+            action = Some(a);
+            places.push(place);
+        }
+        places.push(pit);
+        places.sort_unstable();
+        let mut moves = self.partial[..prefix].to_vec();
+        let mut rest = places.into_iter();
+        if let Some(action) = action {
+            moves.push(Move::Begin { action, place: rest.next()? });
+        }
+        moves.extend(rest.map(Move::Pick));
+        let saved = (self.state.clone(), self.partial.clone(), self.partial_start.clone());
+        self.cancel_partial();
+        match self.start_turn(&moves) {
+            Ok(out) => Some(out),
+            Err(_) => {
+                (self.state, self.partial, self.partial_start) = saved;
+                None
+            }
+        }
     }
 
     fn decide(&mut self, mv: Move) -> Result<Output, SessionError> {
@@ -739,7 +792,10 @@ impl Session {
 
     fn decision_name(&self) -> &'static str {
         use crate::engine::Stage;
+        let can_stop = self.decision_options().iter().any(|&(_, m)| m == Move::Stop);
         match self.state.stage {
+            Stage::Put { .. } if !can_stop => "next pit",
+            Stage::Offer { .. } if !can_stop => "next pit to offer",
             Stage::Start => "move",
             Stage::Respond => "accept or decline the offer",
             Stage::Direction { .. } => "direction",
@@ -1113,8 +1169,12 @@ fn numbered(items: &[String]) -> String {
     items.iter().enumerate().map(|(i, s)| format!("{:>3}. {s}", i + 1)).collect::<Vec<_>>().join("\n")
 }
 
-/// Short forms of commands, which give way to a place of the same label.
-const SHORT_FORMS: &[&str] = &["m", "u", "h", "q", "q!"];
+/// Short forms of commands, which give way to a place of the same label, and the commands' full names.
+const SHORT_FORMS: &[(&str, &str)] = &[("m", "moves"), ("u", "undo"), ("h", "help"), ("q", "quit"), ("q!", "quit!")];
+
+fn shadowed_command(text: &str) -> Option<&'static str> {
+    SHORT_FORMS.iter().find(|(short, _)| *short == text).map(|&(_, full)| full)
+}
 
 const COMMANDS: &[&str] =
     &["moves", "undo", "redo", "show", "rules", "hint", "ai", "cancel", "save", "load", "new", "help", "quit"];

@@ -222,8 +222,11 @@ pub struct Session {
     asked: Option<Discard>,
     hint_limits: HintLimits,
     cancel: Arc<AtomicBool>,
-    progress: Option<Box<dyn FnMut(&str)>>,
+    progress: Option<ProgressLine>,
 }
+
+/// Where a long command reports its progress: a line of text that replaces the last.
+pub type ProgressLine = Box<dyn FnMut(&str)>;
 
 /// How far a solitaire's `hint` searches before it gives its best guess.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -985,7 +988,7 @@ impl Session {
     }
 
     /// Where a long command reports its progress, as a line of text that replaces the last.
-    pub fn set_progress(&mut self, progress: Box<dyn FnMut(&str)>) {
+    pub fn set_progress(&mut self, progress: ProgressLine) {
         self.progress = Some(progress);
     }
 
@@ -1182,15 +1185,18 @@ const COMMANDS: &[&str] =
 const HELP: &str = "\
 Type a move in notation, or one of these commands:
   moves           list the legal moves, numbered; then type a number to play one
-                  (`#3` where the pits themselves are numbered, as on a ring)
+                  (where the pits themselves are numbered, as on a ring, a number is a pit: `#3` plays
+                  the third listed move)
   undo, redo      take back your last move (and the computer's replies), or play it again
   show            draw the board again
   rules           a summary of the rules of this game
-  hint            what the computer would play (a solitaire is solved)
+  hint            what the computer would play (a solitaire is searched for a win, for a few seconds)
   ai              let the computer make this decision for you
   cancel          abandon the choices made so far in this turn
   save FILE       save the game as JSON;  load FILE  loads one saved with these rules
-  new             start again;  help  this text;  quit  leave
+  new             start again;  help  this text;  quit  leave (`new!`, `quit!`: without asking)
+Short forms `m`, `u`, `h`, `q` work where no pit has that label. Ctrl-C stops a long command.
 Moves: a pit label sows from it (`c`, `7`); add a direction (`7cw`), the order of the pieces (`7cw:RBR`),
-pits to take away (`take 3,9`), pieces to capture (`x B5`); other actions by name (`enter 4,11`,
-`offer c,d`, `accept`, `decline`, `pass`). Type just the pit to be asked for the rest, one choice at a time.";
+pits to take away (`take 3,9`, or `take none`), pieces to capture (`x B5`); other actions by name
+(`enter 4,11`, `offer c,d`, `accept`, `decline`, `pass`). Type just the pit to be asked for the rest, one
+choice at a time; a choice left out that could be made is asked for too.";

@@ -131,13 +131,20 @@ pub fn run(args: &PlayArgs) -> ExitCode {
 }
 
 /// On a terminal: Ctrl-C while a command runs (the line editor has the terminal otherwise, and reads
-/// Ctrl-C as a key) sets the session's cancel flag, which stops that command; a second Ctrl-C before the
-/// command notices leaves, for a command that does not look at the flag. Long commands report their
+/// Ctrl-C as a key) sets the session's cancel flag, which stops that command. Should the command not
+/// notice within a few seconds (one that does not look at the flag), another Ctrl-C leaves; presses in
+/// quick succession never do, so the game is not lost to an impatient hand. Long commands report their
 /// progress on one line of standard error.
 fn watch_interrupts(session: &mut Session) {
+    const UNNOTICED: Duration = Duration::from_secs(3);
     let cancel = session.cancel_flag();
+    let mut first_press = std::time::Instant::now();
     let handler = ctrlc::set_handler(move || {
-        if cancel.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        let now = std::time::Instant::now();
+        if !cancel.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            first_press = now;
+        } else if now.duration_since(first_press) >= UNNOTICED {
+            eprintln!("\ninterrupted");
             std::process::exit(130);
         }
     });

@@ -8,6 +8,9 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -21,6 +24,8 @@ use crate::notation::{enumerate_plies, format_ply, parse_ply, parse_start_positi
 const MAX_LISTED: usize = 60;
 /// The format tag of save files.
 const SAVE_FORMAT: &str = "mancala-game/1";
+/// The largest save file `load` reads: far more than the longest game's plies in notation.
+const MAX_SAVE_BYTES: u64 = 4 << 20;
 
 /// Who plays a seat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,8 +58,9 @@ impl FromStr for Seat {
 pub enum Command {
     /// A ply in notation (`c`, `7cw:RBR take 3,9`), or one decision of a turn in progress.
     Play(String),
-    /// A bare number: the n-th entry (from 1) of the last `moves` listing, unless the number names a
-    /// move itself (the pits of a ring are numbered), which then wins.
+    /// A bare number. Where pits are numbered (a ring), it is always that pit, or a choice of the decision
+    /// in progress with that label (a kind of piece); elsewhere it is the n-th entry (from 1) of the last
+    /// `moves` listing.
     Choose(usize),
     /// `#n`: the n-th entry of the last `moves` listing, always.
     Listed(usize),
@@ -70,10 +76,15 @@ pub enum Command {
     Cancel,
     Save(PathBuf),
     Load(PathBuf),
-    /// Start the same game again.
-    New,
+    /// Start the same game again; `force` (`new!`) drops a game in progress without asking.
+    New {
+        force: bool,
+    },
     Help,
-    Quit,
+    /// Leave; `force` (`quit!`) drops a game in progress without asking.
+    Quit {
+        force: bool,
+    },
 }
 
 impl FromStr for Command {
@@ -107,9 +118,11 @@ impl FromStr for Command {
             "cancel" => no_args(Command::Cancel),
             "save" => needs_file("save").map(Command::Save),
             "load" => needs_file("load").map(Command::Load),
-            "new" | "restart" => no_args(Command::New),
+            "new" | "restart" => no_args(Command::New { force: false }),
+            "new!" | "restart!" => no_args(Command::New { force: true }),
             "help" | "?" | "h" => no_args(Command::Help),
-            "quit" | "exit" | "q" => no_args(Command::Quit),
+            "quit" | "exit" | "q" => no_args(Command::Quit { force: false }),
+            "quit!" | "exit!" | "q!" => no_args(Command::Quit { force: true }),
             _ if word.starts_with('#') && rest.is_empty() => match word[1..].parse::<usize>() {
                 Ok(n) if n >= 1 => Ok(Command::Listed(n)),
                 _ => Err(SessionError::Usage(format!("`{word}`: after `#`, the number of a listed move (from 1)"))),
@@ -165,7 +178,8 @@ pub struct SaveFile {
     pub format: String,
     /// The rule file, as given on the command line.
     pub rules: String,
-    /// A hash of the rule file's text, to notice when it changed.
+    /// A hash of what the rules mean ([`rules_hash`]), to notice when they changed; files written before it
+    /// hold a hash of the rule file's text, which still loads while the text is unchanged.
     pub rules_hash: String,
     pub variant: String,
     pub players: u8,
@@ -183,7 +197,10 @@ pub struct SaveFile {
 pub struct Session {
     pub engine: Engine,
     rules_path: String,
+    /// What the rules mean (see [`rules_hash`]), and the hash of the rule file's text that saves before it
+    /// held, still accepted.
     rules_hash: String,
+    text_hash: String,
     variant: String,
     seed: u64,
     /// Where the game starts: the game's own start, or a given position (its text in `position`).
@@ -200,6 +217,39 @@ pub struct Session {
     /// The last `moves` listing, for `Choose`.
     listing: Vec<Vec<Move>>,
     rng: SmallRng,
+    /// Ask before `new` or `quit` drops a game in progress (on a terminal), and what was last asked about.
+    confirm_drops: bool,
+    asked: Option<Discard>,
+    hint_limits: HintLimits,
+    cancel: Arc<AtomicBool>,
+    progress: Option<ProgressLine>,
+}
+
+/// Where a long command reports its progress: a line of text that replaces the last.
+pub type ProgressLine = Box<dyn FnMut(&str)>;
+
+/// How far a solitaire's `hint` searches before it gives its best guess.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HintLimits {
+    pub time: Duration,
+    /// The search's other bounds (positions, memory); its deadline is set from `time`.
+    pub search: crate::solve::SolveOptions,
+}
+
+impl Default for HintLimits {
+    fn default() -> HintLimits {
+        HintLimits {
+            time: Duration::from_secs(5),
+            search: crate::solve::SolveOptions { max_bytes: 256 << 20, ..crate::solve::SolveOptions::default() },
+        }
+    }
+}
+
+/// A command that drops the game in progress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Discard {
+    New,
+    Quit,
 }
 
 /// What a command produced, for the front end to print.
@@ -241,12 +291,18 @@ impl Session {
                 }
             });
         }
+        let cancel = Arc::new(AtomicBool::new(false));
+        for player in computers.iter_mut().flatten() {
+            player.set_cancel(cancel.clone());
+        }
         let state = engine.initial_state();
+        let rules_hash = rules_hash(&engine);
         Ok(Session {
             variant: engine.rules.variant.clone(),
             engine,
             rules_path: rules_path.to_string(),
-            rules_hash: source_hash(source),
+            rules_hash,
+            text_hash: source_hash(source),
             seed,
             start: state.clone(),
             position: None,
@@ -259,6 +315,11 @@ impl Session {
             partial_start: None,
             listing: Vec::new(),
             rng,
+            confirm_drops: false,
+            asked: None,
+            hint_limits: HintLimits::default(),
+            cancel,
+            progress: None,
         })
     }
 
@@ -298,9 +359,15 @@ impl Session {
 
     /// Runs one command.
     pub fn execute(&mut self, cmd: Command) -> Result<Output, SessionError> {
+        if !matches!(cmd, Command::New { .. } | Command::Quit { .. }) {
+            self.asked = None;
+        }
+        self.cancel.store(false, Ordering::Relaxed);
         match cmd {
             Command::Play(text) => self.play_text(&text),
-            Command::Choose(n) if self.names_move(&n.to_string()) => self.play_text(&n.to_string()),
+            Command::Choose(n) if self.pits_are_numbered() || self.names_move(&n.to_string()) => {
+                self.play_text(&n.to_string())
+            }
             Command::Choose(n) | Command::Listed(n) => self.choose(n),
             Command::Moves => Ok(Output::text(self.list_moves())),
             Command::Undo => self.undo(),
@@ -325,17 +392,60 @@ impl Session {
                     None => format!("loaded {} ({plies})", path.display()),
                 }))
             }
-            Command::New => {
+            Command::New { force } => {
+                if let Some(question) = self.confirm_drop(Discard::New, force) {
+                    return Ok(Output::text(question));
+                }
                 self.restart();
                 Ok(Output::moved("new game"))
             }
             Command::Help => Ok(Output::text(HELP)),
-            Command::Quit => Ok(Output { quit: true, ..Output::default() }),
+            Command::Quit { force } => {
+                if let Some(question) = self.confirm_drop(Discard::Quit, force) {
+                    return Ok(Output::text(question));
+                }
+                Ok(Output { quit: true, ..Output::default() })
+            }
         }
+    }
+
+    /// Reads a typed line as a command of this game. A short form of a command (`h`, `m`, `q`, `u`) that is
+    /// also a place label here is the place: the move wins, and the command keeps its full name.
+    pub fn parse_command(&self, line: &str) -> Result<Command, SessionError> {
+        let word = line.trim();
+        if shadowed_command(word).is_some() && self.engine.rules.places.iter().any(|p| p.label == word) {
+            return Ok(Command::Play(word.to_string()));
+        }
+        line.parse()
+    }
+
+    /// Whether a person should be asked before `new` or `quit` drops the game in progress.
+    pub fn set_confirm_drops(&mut self, confirm: bool) {
+        self.confirm_drops = confirm;
+    }
+
+    /// The question to ask before dropping the game in progress, or `None` to go ahead: when asking is
+    /// off, forced, nothing would be lost, or the same command was just asked about (typing it again
+    /// confirms).
+    fn confirm_drop(&mut self, what: Discard, force: bool) -> Option<String> {
+        let asked = self.asked.take();
+        let in_progress = !self.is_over() && (!self.plies.is_empty() || !self.partial.is_empty());
+        if !self.confirm_drops || force || !in_progress || asked == Some(what) {
+            return None;
+        }
+        self.asked = Some(what);
+        let (word, does) = match what {
+            Discard::New => ("new", "start again"),
+            Discard::Quit => ("quit", "leave"),
+        };
+        Some(format!(
+            "the game in progress will be lost: type `{word}` again to {does}, or `save FILE` first (`{word}!` never asks)"
+        ))
     }
 
     /// Lets the computer seats play until a person must decide or the game ends; returns their plies.
     pub fn computer_turns(&mut self) -> Vec<String> {
+        self.cancel.store(false, Ordering::Relaxed);
         let mut out = Vec::new();
         while !self.is_over() && !self.human_to_move() {
             let mover = self.state.to_move;
@@ -422,16 +532,75 @@ impl Session {
         if !self.partial.is_empty() {
             return self.play_decision(text);
         }
+        // `take none` says outright that no pit is taken (the notation writes nothing for that).
+        let (text, none_taken) = strip_take_none(text);
         match parse_ply(&self.engine, &self.state, text) {
-            Ok(moves) => self.play_ply(moves),
+            Ok(moves) if none_taken => self.play_ply(moves),
+            Ok(moves) => match self.untyped_optional_choice(text, &moves) {
+                Some(asked) => {
+                    let mut out = self.start_turn(&moves[..asked])?;
+                    out.text = format!(
+                        "{text} is played; {}: {} (`stop` takes none; `{text} take none` says so at once)",
+                        self.decision_name(),
+                        self.option_labels().join(", ")
+                    );
+                    Ok(out)
+                }
+                None => self.play_ply(moves),
+            },
             Err(full_error) => {
                 // A first decision alone starts the turn; the rest is asked for.
                 if self.decision_options().iter().any(|(l, _)| l == text) {
                     return self.play_decision(text);
                 }
-                Err(SessionError::Illegal(full_error.to_string()))
+                let mut message = full_error.to_string();
+                if let Some(command) = shadowed_command(text) {
+                    message.push_str(&format!(" (`{text}` is a place here; the command is `{command}`)"));
+                }
+                Err(SessionError::Illegal(message))
             }
         }
+    }
+
+    /// Where a ply read from `text` stops a `then may take` that could have taken pits, though the text
+    /// says nothing of taking: the notation reads that as "take none", but a person who typed only the
+    /// sowing has not chosen yet, so the choice is asked for. The index of that `Stop` in `moves`.
+    fn untyped_optional_choice(&self, text: &str, moves: &[Move]) -> Option<usize> {
+        if text.split_whitespace().any(|t| t.eq_ignore_ascii_case("take")) {
+            return None;
+        }
+        let mut probe = self.state.clone();
+        let mut legal = Vec::new();
+        for (i, &mv) in moves.iter().enumerate() {
+            if matches!(probe.stage, crate::engine::Stage::Then { .. }) && mv == Move::Stop {
+                legal.clear();
+                self.engine.legal_moves(&probe, &mut legal);
+                if legal.iter().any(|m| matches!(m, Move::Pick(_))) {
+                    return Some(i);
+                }
+            }
+            self.engine.apply(&mut probe, mv).ok()?;
+        }
+        None
+    }
+
+    /// Makes the first decisions of a turn, leaving the rest to be asked for.
+    fn start_turn(&mut self, moves: &[Move]) -> Result<Output, SessionError> {
+        let start = self.state.clone();
+        let mut out = Output::text(String::new());
+        for &mv in moves {
+            match self.decide(mv) {
+                Ok(o) => out = o,
+                Err(e) => {
+                    self.partial.clear();
+                    self.partial_start = None;
+                    self.state = start;
+                    return Err(e);
+                }
+            }
+        }
+        out.board_changed = true;
+        Ok(out)
     }
 
     fn play_ply(&mut self, moves: Vec<Move>) -> Result<Output, SessionError> {
@@ -452,15 +621,70 @@ impl Session {
     /// One decision of a turn, by its label (`cw`, `R`, `stop`, `B5`).
     fn play_decision(&mut self, text: &str) -> Result<Output, SessionError> {
         let options = self.decision_options();
+        if !options.iter().any(|(l, _)| l == text) {
+            if let Some(out) = self.pick_out_of_order(text) {
+                return Ok(out);
+            }
+        }
         let Some(&(_, mv)) = options.iter().find(|(l, _)| l == text) else {
             let labels: Vec<&str> = options.iter().map(|(l, _)| l.as_str()).collect();
+            let what = match self.engine.rules.places.iter().find(|p| p.label == text) {
+                Some(p) if p.is_pit => format!("pit {text} cannot be chosen now"),
+                Some(_) => format!("{text} cannot be chosen now"),
+                None => format!("`{text}` is not a choice here"),
+            };
+            let hash = if self.pits_are_numbered() { "; `#N` picks the N-th" } else { "" };
             return Err(SessionError::Illegal(format!(
-                "`{text}` is not a choice here; {}: {} (or `cancel`)",
+                "{what}; {}: {} (or `cancel`{hash})",
                 self.decision_name(),
                 labels.join(", ")
             )));
         };
         self.decide(mv)
+    }
+
+    /// A pit typed into a selection (pits to put into, offer, or take) before pits already chosen: the
+    /// engine takes a selection in board order, but a person need not, so the selection is made again
+    /// in order with the new pit. `None`, changing nothing, when that is not legal either.
+    fn pick_out_of_order(&mut self, text: &str) -> Option<Output> {
+        use crate::engine::Stage;
+        let rules = &self.engine.rules;
+        let pit = rules.places.iter().position(|p| p.label == text && p.is_pit)? as u16;
+        let with_begin = match self.state.stage {
+            Stage::Put { .. } | Stage::Offer { .. } => true,
+            Stage::Then { .. } => false,
+            _ => return None,
+        };
+        let picks = self.partial.iter().rev().take_while(|m| matches!(m, Move::Pick(_))).count();
+        let mut prefix = self.partial.len() - picks;
+        let mut places: Vec<u16> =
+            self.partial[prefix..].iter().filter_map(|m| if let Move::Pick(p) = m { Some(*p) } else { None }).collect();
+        let mut action = None;
+        if with_begin {
+            let Some(&Move::Begin { action: a, place }) = prefix.checked_sub(1).map(|i| &self.partial[i]) else {
+                return None;
+            };
+            prefix -= 1;
+            action = Some(a);
+            places.push(place);
+        }
+        places.push(pit);
+        places.sort_unstable();
+        let mut moves = self.partial[..prefix].to_vec();
+        let mut rest = places.into_iter();
+        if let Some(action) = action {
+            moves.push(Move::Begin { action, place: rest.next()? });
+        }
+        moves.extend(rest.map(Move::Pick));
+        let saved = (self.state.clone(), self.partial.clone(), self.partial_start.clone());
+        self.cancel_partial();
+        match self.start_turn(&moves) {
+            Ok(out) => Some(out),
+            Err(_) => {
+                (self.state, self.partial, self.partial_start) = saved;
+                None
+            }
+        }
     }
 
     fn decide(&mut self, mv: Move) -> Result<Output, SessionError> {
@@ -515,6 +739,16 @@ impl Session {
         }
     }
 
+    /// Whether some pit is labelled with a number (as on a ring): a bare number is then always a pit.
+    fn pits_are_numbered(&self) -> bool {
+        let rules = &self.engine.rules;
+        rules
+            .places
+            .iter()
+            .take(rules.n_pits)
+            .any(|p| !p.label.is_empty() && p.label.bytes().all(|b| b.is_ascii_digit()))
+    }
+
     /// Whether `text` is a move or a decision in its own right here (a pit of a numbered ring).
     fn names_move(&self, text: &str) -> bool {
         if self.is_over() {
@@ -535,7 +769,7 @@ impl Session {
     fn list_moves(&mut self) -> String {
         let listing = self.list_moves_plain();
         let count = if self.partial.is_empty() { self.listing.len() } else { self.decision_options().len() };
-        if (1..=count).any(|i| self.names_move(&i.to_string())) {
+        if count > 0 && (self.pits_are_numbered() || (1..=count).any(|i| self.names_move(&i.to_string()))) {
             return format!("{listing}\n(a number alone is a pit here: type #3 to play the third)");
         }
         listing
@@ -578,7 +812,10 @@ impl Session {
 
     fn decision_name(&self) -> &'static str {
         use crate::engine::Stage;
+        let can_stop = self.decision_options().iter().any(|&(_, m)| m == Move::Stop);
         match self.state.stage {
+            Stage::Put { .. } if !can_stop => "next pit",
+            Stage::Offer { .. } if !can_stop => "next pit to offer",
             Stage::Start => "move",
             Stage::Respond => "accept or decline the offer",
             Stage::Direction { .. } => "direction",
@@ -643,14 +880,22 @@ impl Session {
     }
 
     fn redo(&mut self) -> Result<Output, SessionError> {
+        // A ply taken back is replayed from the position it was played in: the start of a ply.
+        if !self.partial.is_empty() {
+            return Err(SessionError::Usage("a turn is in progress: finish it, or `cancel` it and then `redo`".into()));
+        }
         let mut redone = Vec::new();
         while let Some(record) = self.redo.pop() {
+            // The record was taken back from this very position, so it replays; should it not, the rest of
+            // the redo list is dropped rather than a ply recorded that was never played.
+            if record.before != self.state {
+                self.redo.clear();
+                break;
+            }
             let mut next = self.state.clone();
-            for &mv in &record.moves {
-                if self.engine.apply(&mut next, mv).is_err() {
-                    self.redo.clear();
-                    break;
-                }
+            if record.moves.iter().any(|&mv| self.engine.apply(&mut next, mv).is_err()) {
+                self.redo.clear();
+                break;
             }
             self.state = next;
             redone.push(record.text.clone());
@@ -681,28 +926,93 @@ impl Session {
             return Err(SessionError::GameOver);
         }
         if self.engine.rules.players == 1 && self.partial.is_empty() {
-            let result = crate::solve::solve(&self.engine, &self.state, 2_000_000);
-            return Ok(match result.line() {
-                Some([]) => "the goal is already reached".into(),
-                Some(line) => {
-                    let first = format_ply(&self.engine, &self.state, &line[0]);
-                    let plies = crate::plural(line.len() as u64, "ply", "plies");
-                    let states = crate::plural(result.states as u64, "position", "positions");
-                    format!("play {first} ({plies} to win; {states} searched)")
-                }
-                None if matches!(result.verdict, crate::solve::Verdict::Unsolvable) => {
-                    format!("no line wins from here ({} positions searched)", result.states)
-                }
-                None => "the position is too large to solve; any move will do".into(),
-            });
+            return self.solve_hint();
         }
         let mv = self.hint_move()?;
         Ok(format!("the computer would choose {}", self.label(mv)))
     }
 
+    /// A solitaire's hint: the first ply of a shortest win, within the hint's limits; when the search
+    /// stops first, the most promising ply it found (or the computer player's choice).
+    fn solve_hint(&mut self) -> Result<String, SessionError> {
+        let options = crate::solve::SolveOptions {
+            deadline: Some(std::time::Instant::now() + self.hint_limits.time),
+            ..self.hint_limits.search
+        };
+        let cancel = self.cancel.clone();
+        let mut progress = self.progress.take();
+        let result = {
+            let mut report = |p: crate::solve::Progress| {
+                if let Some(f) = progress.as_mut() {
+                    f(&format!(
+                        "searching: {} positions, {} MiB, {:.1} s (Ctrl-C stops)",
+                        p.states,
+                        p.bytes >> 20,
+                        p.elapsed.as_secs_f64()
+                    ));
+                }
+            };
+            let watch = crate::solve::Watch { cancel: Some(&cancel), progress: Some(&mut report) };
+            crate::solve::solve_watched(&self.engine, &self.state, &options, watch)
+        };
+        self.progress = progress;
+        let states = crate::plural(result.states as u64, "position", "positions");
+        Ok(match (&result.verdict, result.line()) {
+            (_, Some([])) => "the goal is already reached".into(),
+            (_, Some(line)) => {
+                let first = self.typed_ply(&line[0]);
+                let plies = crate::plural(line.len() as u64, "ply", "plies");
+                format!("play {first} ({plies} to win; {states} searched)")
+            }
+            (crate::solve::Verdict::Unsolvable, _) => format!("no line wins from here ({states} searched)"),
+            _ => {
+                let why = result.limit.map_or_else(|| "it stopped".to_string(), |l| l.describe(&options));
+                let advice = match &result.best {
+                    Some(ply) => format!(
+                        "the most promising move found is {} (it leads closest to the goal)",
+                        self.typed_ply(ply)
+                    ),
+                    None => {
+                        let mv = self.hint_move()?;
+                        format!("the computer would choose {}", self.label(mv))
+                    }
+                };
+                format!("no win found yet: the search stopped after {states}, as {why}; {advice}")
+            }
+        })
+    }
+
+    /// A ply from the current position as a person types it: in notation, with `take none` where the
+    /// notation's silence would be asked about.
+    fn typed_ply(&self, moves: &[Move]) -> String {
+        let text = format_ply(&self.engine, &self.state, moves);
+        if self.untyped_optional_choice(&text, moves).is_some() {
+            format!("{text} take none")
+        } else {
+            text
+        }
+    }
+
+    /// Limits of a solitaire's `hint`: how long it searches, and its other bounds.
+    pub fn set_hint_limits(&mut self, limits: HintLimits) {
+        self.hint_limits = limits;
+    }
+
+    /// The flag that stops a long command (a hint's search, the computer's thinking) when set, as a
+    /// Ctrl-C handler does. It is cleared when such a command starts.
+    pub fn cancel_flag(&self) -> Arc<AtomicBool> {
+        self.cancel.clone()
+    }
+
+    /// Where a long command reports its progress, as a line of text that replaces the last.
+    pub fn set_progress(&mut self, progress: ProgressLine) {
+        self.progress = Some(progress);
+    }
+
     fn hint_move(&mut self) -> Result<Move, SessionError> {
         let kind = AiKind::Mcts(crate::ai::Budget::Playouts(2000));
         let mut player = kind.player(&self.engine, &mut self.rng).map_err(|e| SessionError::Usage(e.to_string()))?;
+        player.set_cancel(self.cancel.clone());
         Ok(player.choose(&self.engine, &self.state))
     }
 
@@ -730,6 +1040,12 @@ impl Session {
             position: self.position.clone(),
             moves: self.history(),
         };
+        // A save must load: its plies are replayed before it is written.
+        if let Err(e) = replay(&self.engine, &self.start, &file.moves) {
+            return Err(SessionError::File(format!(
+                "the game cannot be saved, as it would not load ({e}); this is a bug"
+            )));
+        }
         let json = serde_json::to_string_pretty(&file)
             .map_err(|e| SessionError::File(format!("cannot write the game: {e}")))?;
         std::fs::write(path, json + "\n")
@@ -738,16 +1054,8 @@ impl Session {
 
     /// Loads a saved game of these same rules, replacing the game in progress only if it all replays.
     fn load(&mut self, path: &Path) -> Result<usize, SessionError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| SessionError::File(format!("cannot read {}: {e}", path.display())))?;
+        let text = read_limited(path, MAX_SAVE_BYTES)?;
         let file = parse_save(&text).map_err(|e| SessionError::File(format!("{}: {e}", path.display())))?;
-        if file.rules_hash != self.rules_hash {
-            return Err(SessionError::File(format!(
-                "{} was saved with other rules than {} (the rule file changed, or it is another game); start `mancala play` with the rules it was saved with",
-                path.display(),
-                self.rules_path
-            )));
-        }
         if file.variant != self.variant || file.players != self.engine.rules.players {
             return Err(SessionError::File(format!(
                 "{} is a game of variant `{}` with {} players, but this session plays variant `{}` with {}; restart with --variant {} --players {}",
@@ -758,6 +1066,13 @@ impl Session {
                 self.engine.rules.players,
                 file.variant,
                 file.players
+            )));
+        }
+        if file.rules_hash != self.rules_hash && file.rules_hash != self.text_hash {
+            return Err(SessionError::File(format!(
+                "{} was saved with other rules than {} (the rules changed, or it is another game); start `mancala play` with the rules it was saved with",
+                path.display(),
+                self.rules_path
             )));
         }
         let start = match &file.position {
@@ -790,8 +1105,41 @@ impl Session {
     }
 }
 
-/// Reads a save file, with a clear message for what is wrong with it.
+/// The text without a final `take none`, and whether it had one.
+fn strip_take_none(text: &str) -> (&str, bool) {
+    let trimmed = text.trim_end();
+    let lower = trimmed.to_ascii_lowercase();
+    match lower.strip_suffix("none").map(str::trim_end) {
+        Some(rest) if rest.ends_with(" take") => (trimmed[..rest.len() - " take".len()].trim_end(), true),
+        _ => (text, false),
+    }
+}
+
+/// Reads a file of at most `limit` bytes as text, reading no more than one byte past the limit (a device
+/// such as `/dev/zero` never ends).
+// FIXME: use the library's shared size-limited reader once it is merged.
+fn read_limited(path: &Path, limit: u64) -> Result<String, SessionError> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| SessionError::File(format!("cannot read {}: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 > limit {
+        return Err(SessionError::File(format!(
+            "{} is larger than {} KiB, too large for a saved game",
+            path.display(),
+            limit / 1024
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        SessionError::File(format!("{} is not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
+    })
+}
+
+/// Reads a save file, with a clear message for what is wrong with it. A leading byte order mark, as some
+/// editors write, is skipped.
 pub fn parse_save(text: &str) -> Result<SaveFile, String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let file: SaveFile = serde_json::from_str(text).map_err(|e| format!("not a saved game ({e})"))?;
     if file.format != SAVE_FORMAT {
         return Err(format!("unknown save format `{}` (expected `{SAVE_FORMAT}`)", file.format));
@@ -816,8 +1164,21 @@ fn replay(engine: &Engine, start: &State, moves: &[String]) -> Result<Vec<PlyRec
 
 /// A stable hash of a rule file's text (FNV-1a), as hex.
 pub fn source_hash(source: &str) -> String {
+    fnv_hex(source.as_bytes())
+}
+
+/// A stable hash of what the rules mean: the lowered rules, serialized, without the game's description.
+/// Comments, layout and the `about` text do not change it; any change to how the game plays does.
+pub fn rules_hash(engine: &Engine) -> String {
+    let mut rules = engine.lowered.clone();
+    rules.about.clear();
+    let json = serde_json::to_vec(&rules).unwrap_or_default();
+    fnv_hex(&json)
+}
+
+fn fnv_hex(bytes: &[u8]) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in source.bytes() {
+    for &b in bytes {
         h ^= b as u64;
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
@@ -828,21 +1189,31 @@ fn numbered(items: &[String]) -> String {
     items.iter().enumerate().map(|(i, s)| format!("{:>3}. {s}", i + 1)).collect::<Vec<_>>().join("\n")
 }
 
+/// Short forms of commands, which give way to a place of the same label, and the commands' full names.
+const SHORT_FORMS: &[(&str, &str)] = &[("m", "moves"), ("u", "undo"), ("h", "help"), ("q", "quit"), ("q!", "quit!")];
+
+fn shadowed_command(text: &str) -> Option<&'static str> {
+    SHORT_FORMS.iter().find(|(short, _)| *short == text).map(|&(_, full)| full)
+}
+
 const COMMANDS: &[&str] =
     &["moves", "undo", "redo", "show", "rules", "hint", "ai", "cancel", "save", "load", "new", "help", "quit"];
 
 const HELP: &str = "\
 Type a move in notation, or one of these commands:
   moves           list the legal moves, numbered; then type a number to play one
-                  (`#3` where the pits themselves are numbered, as on a ring)
+                  (where the pits themselves are numbered, as on a ring, a number is a pit: `#3` plays
+                  the third listed move)
   undo, redo      take back your last move (and the computer's replies), or play it again
   show            draw the board again
   rules           a summary of the rules of this game
-  hint            what the computer would play (a solitaire is solved)
+  hint            what the computer would play (a solitaire is searched for a win, for a few seconds)
   ai              let the computer make this decision for you
   cancel          abandon the choices made so far in this turn
   save FILE       save the game as JSON;  load FILE  loads one saved with these rules
-  new             start again;  help  this text;  quit  leave
+  new             start again;  help  this text;  quit  leave (`new!`, `quit!`: without asking)
+Short forms `m`, `u`, `h`, `q` work where no pit has that label. Ctrl-C stops a long command.
 Moves: a pit label sows from it (`c`, `7`); add a direction (`7cw`), the order of the pieces (`7cw:RBR`),
-pits to take away (`take 3,9`), pieces to capture (`x B5`); other actions by name (`enter 4,11`,
-`offer c,d`, `accept`, `decline`, `pass`). Type just the pit to be asked for the rest, one choice at a time.";
+pits to take away (`take 3,9`, or `take none`), pieces to capture (`x B5`); other actions by name
+(`enter 4,11`, `offer c,d`, `accept`, `decline`, `pass`). Type just the pit to be asked for the rest, one
+choice at a time; a choice left out that could be made is asked for too.";

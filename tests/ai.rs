@@ -50,7 +50,11 @@ fn solve_both(engine: &Engine, start: &State, what: &str) -> SolveResult {
     let t = Instant::now();
     let plain = solve(engine, start, 1_000_000);
     let elapsed = t.elapsed();
-    let sym = solve_with(engine, start, &SolveOptions { max_states: 1_000_000, symmetry: Symmetry::Ring });
+    let sym = solve_with(
+        engine,
+        start,
+        &SolveOptions { max_states: 1_000_000, symmetry: Symmetry::Ring, ..SolveOptions::default() },
+    );
     eprintln!(
         "{what}: {} plies, {} states in {elapsed:?} ({} with symmetry)",
         plain.line().map_or("-".to_string(), |l| l.len().to_string()),
@@ -118,7 +122,11 @@ fn solver_with_ring_symmetry() {
     // Exhaustive: about 850,000 positions one by one, 30 times fewer up to symmetry.
     let engine = game("gulek-solo", None, None);
     let start = solo_position(&engine, &[(1, 3), (3, 2), (6, 4)]);
-    let r = solve_with(&engine, &start, &SolveOptions { max_states: 100_000, symmetry: Symmetry::Ring });
+    let r = solve_with(
+        &engine,
+        &start,
+        &SolveOptions { max_states: 100_000, symmetry: Symmetry::Ring, ..SolveOptions::default() },
+    );
     assert_eq!(r.verdict, Verdict::Unsolvable);
     assert!(r.states < 50_000, "{}", r.states);
 }
@@ -297,4 +305,41 @@ fn a_whole_ply_by_one_player() {
     let moves = ai::play_ply(p.as_mut(), &engine, &mut st);
     assert!(!moves.is_empty());
     assert_eq!(st.ply, 1);
+}
+
+// ---------------------------------------------------------------- the solver's bounds
+
+/// Gulek Single from its start is far too large to solve: every bound stops the search, says which, and
+/// leaves the most promising first ply (issue 12, item 11; issue 8, item 15).
+#[test]
+fn solver_bounds_memory_time_and_cancellation() {
+    use mancala::solve::{solve_watched, Limit, Watch};
+    use std::sync::atomic::AtomicBool;
+    let engine = game("gulek-single", None, None);
+    let start = engine.initial_state();
+    let legal = |ply: &[Move]| {
+        let mut st = start.clone();
+        ply.iter().all(|&mv| engine.apply(&mut st, mv).is_ok()) && st.ply == 1
+    };
+
+    let memory = SolveOptions { max_bytes: 4 << 20, ..SolveOptions::default() };
+    let r = solve_with(&engine, &start, &memory);
+    assert_eq!((r.verdict.clone(), r.limit), (Verdict::Unknown, Some(Limit::Memory)));
+    assert!((1000..20_000).contains(&r.states), "about 4 MiB of positions: {}", r.states);
+    assert!(legal(r.best.as_deref().expect("a best ply")));
+
+    let cancel = AtomicBool::new(true);
+    let r = solve_watched(&engine, &start, &SolveOptions::default(), Watch { cancel: Some(&cancel), progress: None });
+    assert_eq!(r.limit, Some(Limit::Cancelled));
+    assert!(legal(r.best.as_deref().expect("a best ply")));
+
+    let mut reports = Vec::new();
+    let mut progress = |p: mancala::solve::Progress| reports.push(p);
+    let timed = SolveOptions { deadline: Some(Instant::now() + Duration::from_millis(400)), ..SolveOptions::default() };
+    let t = Instant::now();
+    let r = solve_watched(&engine, &start, &timed, Watch { cancel: None, progress: Some(&mut progress) });
+    assert_eq!(r.limit, Some(Limit::Time));
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    assert!(!reports.is_empty(), "progress is reported about every tenth of a second");
+    assert!(reports.windows(2).all(|w| w[0].states <= w[1].states));
 }

@@ -64,7 +64,8 @@ fn gore_offer_answered_by_a_person() {
 
 #[test]
 fn solitaire_and_variants() {
-    let script = "moves\n1cw\n1\ncw\nrules\nquit\n";
+    // `1` is pit 1 (empty), not the first listed move: that is `#1`.
+    let script = "moves\n1cw\n1\n#1\ncw\nrules\nquit\n";
     insta::assert_snapshot!(session(&["games/gulek-solo.mancala", "--variant", "v1"], script));
 }
 
@@ -189,7 +190,9 @@ fn gulek_solo_solved_with_hints() {
 #[test]
 fn gulek_single_won_after_a_mistake_is_taken_back() {
     let position = "5=1 7=2 8=1 11=1 12=1 removed=54";
-    let script = "hint\n7ccw\n5cw\n6cw\n7cw\n8cw\nhint\nundo\n8cw take 11\n9cw\nhint\n10cw take 11,12\nnew\nquit\n";
+    // Sowings that could take pairs away and do not: asked once (`stop`), then said at once (`take none`).
+    let script = "hint\n7ccw\nstop\n5cw take none\n6cw take none\n7cw take none\n8cw take none\nhint\nundo\n\
+                  8cw take 11\n9cw take none\nhint\n10cw take 11,12\nnew\nquit\n";
     insta::assert_snapshot!(session(&["games/gulek-single.mancala", "--position", position], script));
 }
 
@@ -253,4 +256,207 @@ fn saving_and_loading_a_game_from_a_position() {
 fn numbers_and_hashes_pick_listed_moves() {
     let script = "moves\n2\nmoves\n#1\n#0\n#x\n99\nquit\n";
     insta::assert_snapshot!(session(&["games/kalah.mancala", "--human", "2"], script));
+}
+
+// ---------------------------------------------------------------- what a typed line means
+
+/// On a numbered board a bare number is always a pit, at every prompt, and says why it cannot be played;
+/// `#N` is the N-th listed move (issue 8, item 10).
+#[test]
+fn a_bare_number_is_a_pit_on_a_numbered_board() {
+    // Pit 1 is empty: it must not play the first listed move (`2ccw take 9`).
+    let solo = session(&["games/gulek-solo.mancala", "--position", "2=4 5=3 9=2"], "moves\n1\n#2\nquit\n");
+    insta::assert_snapshot!("numbered_solo", solo);
+    // Pit 9 holds one foreign ball; at the direction prompt a number is a pit, not the second direction.
+    let position = "1=RR 2=RB 9=B 5=BB centre=R*17 B*16 to_move=1 phase=playing";
+    let gulek = session(&["games/gulek.mancala", "--human", "2", "--position", position], "9\n2\n2\nmoves\n#1\nquit\n");
+    insta::assert_snapshot!("numbered_gulek", gulek);
+    // The short game's "next pit" prompt: `2` is pit 2, not the second choice.
+    let short = session(&["games/gulek.mancala", "--variant", "short", "--human", "2"], "3\n2\nquit\n");
+    assert!(short.contains("played 2,3"), "{short}");
+}
+
+/// Pit labels that are also short forms of commands (`h` on rows of eight) are moves; the commands keep
+/// their full names (issue 8, item 11).
+#[test]
+fn a_pit_label_wins_over_a_short_command() {
+    let eight = format!("{}/tests/data/repl/kalah-eight.mancala", env!("CARGO_MANIFEST_DIR"));
+    let out = session(&[&eight, "--human", "2"], "h\nh\nH\nu\nhelp\nundo\nquit\n");
+    insta::assert_snapshot!(out);
+}
+
+/// A whole ply typed without its optional `then may take` asks for it; `take none` declines at once
+/// (issue 8, item 16).
+#[test]
+fn an_optional_take_not_typed_is_asked_for() {
+    let out = session(
+        &["games/gulek-solo.mancala", "--position", "2=4 9=2 13=2"],
+        "2ccw\nstop\nundo\n2ccw take none\nundo\n2ccw\n9\nquit\n",
+    );
+    insta::assert_snapshot!(out);
+}
+
+// ---------------------------------------------------------------- history, saving and loading
+
+/// `redo` in the middle of a turn is refused, and the game saved afterwards loads (issue 8, item 17).
+#[test]
+fn redo_only_at_the_start_of_a_ply_and_a_save_always_loads() {
+    let dir = temp_dir("redo");
+    let perlen = format!("{}/games/perlen.mancala", env!("CARGO_MANIFEST_DIR"));
+    let script = "moves\n#1\nundo\nb\nredo\n#1\n#1\nsave game.json\nload game.json\nquit\n";
+    let out = session_in(&dir, &[&perlen, "--human", "2"], script);
+    assert!(out.contains("error: a turn is in progress: finish it, or `cancel` it and then `redo`"), "{out}");
+    assert!(out.contains("loaded game.json (2 plies)"), "{out}");
+    assert!(!out.contains("replayed"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A save holds a hash of what the rules mean: a comment added to the rule file does not stop it loading,
+/// a changed rule does (issue 8, item 17).
+#[test]
+fn a_save_loads_after_a_comment_is_added_to_its_rules() {
+    let dir = temp_dir("hash");
+    let kalah = std::fs::read_to_string(format!("{}/games/kalah.mancala", env!("CARGO_MANIFEST_DIR"))).expect("kalah");
+    std::fs::write(dir.join("kalah.mancala"), &kalah).expect("write");
+    std::fs::write(dir.join("commented.mancala"), format!("# A comment, and a blank line.\n\n{kalah}")).expect("write");
+    std::fs::write(dir.join("changed.mancala"), kalah.replace("every pit: 4", "every pit: 5")).expect("write");
+    let saved = session_in(&dir, &["kalah.mancala", "--human", "2"], "c\nsave game.json\nquit\n");
+    assert!(saved.contains("saved to game.json"), "{saved}");
+    let commented = session_in(&dir, &["commented.mancala", "--human", "2"], "load game.json\nquit\n");
+    assert!(commented.contains("loaded game.json (1 ply)"), "{commented}");
+    let changed = session_in(&dir, &["changed.mancala", "--human", "2"], "load game.json\nquit\n");
+    assert!(changed.contains("error: game.json was saved with other rules than changed.mancala"), "{changed}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A save file with a byte order mark loads (issue 12, item 7).
+#[test]
+fn a_save_with_a_byte_order_mark_loads() {
+    let dir = temp_dir("bom");
+    let kalah = format!("{}/games/kalah.mancala", env!("CARGO_MANIFEST_DIR"));
+    let saved = session_in(&dir, &[&kalah, "--human", "2"], "c\nsave game.json\nquit\n");
+    assert!(saved.contains("saved to game.json"), "{saved}");
+    let text = std::fs::read_to_string(dir.join("game.json")).expect("saved");
+    std::fs::write(dir.join("bom.json"), format!("\u{feff}{text}")).expect("write");
+    let loaded = session_in(&dir, &[&kalah, "--human", "2"], "load bom.json\nquit\n");
+    assert!(loaded.contains("loaded bom.json (1 ply)"), "{loaded}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `load` reads no more than its limit, refuses a larger file (an endless device too) and keeps the game
+/// in progress (issue 12, item 4).
+#[test]
+fn a_bad_load_keeps_the_game_in_progress() {
+    let dir = temp_dir("large");
+    let kalah = format!("{}/games/kalah.mancala", env!("CARGO_MANIFEST_DIR"));
+    std::fs::write(dir.join("large.json"), vec![b' '; 5 << 20]).expect("write");
+    let mut script = String::from("c\nload large.json\n");
+    if cfg!(unix) {
+        script.push_str("load /dev/zero\n");
+    }
+    script.push_str("load missing.json\nundo\nquit\n");
+    let out = session_in(&dir, &[&kalah, "--human", "2"], &script);
+    assert!(out.contains("error: large.json is larger than 4096 KiB, too large for a saved game"), "{out}");
+    if cfg!(unix) {
+        assert!(out.contains("error: /dev/zero is larger than 4096 KiB"), "{out}");
+    }
+    assert!(out.contains("error: cannot read missing.json"), "{out}");
+    assert!(out.contains("took back c"), "the game was kept: {out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mancala-repl-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+// ---------------------------------------------------------------- the session as a library
+
+fn engine(game: &str, variant: Option<&str>) -> (mancala::engine::Engine, String) {
+    let path = format!("{}/games/{game}", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&path).expect("game");
+    (mancala::compile(&source, variant, None).expect("compiles"), source)
+}
+
+fn run(session: &mut mancala::session::Session, line: &str) -> String {
+    match session.parse_command(line).and_then(|c| session.execute(c)) {
+        Ok(out) => format!("{}{}", out.text, if out.quit { " [quit]" } else { "" }),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+/// On a terminal, `new` and `quit` ask before dropping a game in progress; typing them again, or `quit!`,
+/// goes ahead (issue 8, item 17). Scripts are not asked.
+#[test]
+fn new_and_quit_ask_before_dropping_a_game() {
+    use mancala::session::{Seat, Session};
+    let (kalah, source) = engine("kalah.mancala", None);
+    let mut s = Session::new(kalah, "kalah.mancala", &source, vec![Seat::Human, Seat::Human], 1).expect("session");
+    s.set_confirm_drops(true);
+    assert_eq!(run(&mut s, "quit"), " [quit]", "nothing to lose yet");
+    run(&mut s, "c");
+    assert!(run(&mut s, "quit").starts_with("the game in progress will be lost: type `quit` again"));
+    assert_eq!(run(&mut s, "quit"), " [quit]");
+    assert!(run(&mut s, "new").starts_with("the game in progress will be lost: type `new` again"));
+    run(&mut s, "show");
+    assert!(run(&mut s, "new").starts_with("the game in progress will be lost"), "asked again after another command");
+    assert_eq!(run(&mut s, "new"), "new game");
+    run(&mut s, "c");
+    assert_eq!(run(&mut s, "quit!"), " [quit]");
+    s.set_confirm_drops(false);
+    assert_eq!(run(&mut s, "quit"), " [quit]");
+}
+
+/// A solitaire's hint that cannot finish its search within its limits still names a move: the one whose
+/// line comes closest to the goal (issue 8, item 15; issue 12, item 11).
+#[test]
+fn a_hint_that_gives_up_names_the_most_promising_move() {
+    use mancala::session::{HintLimits, Seat, Session};
+    use mancala::solve::SolveOptions;
+    let (single, source) = engine("gulek-single.mancala", None);
+    let mut s = Session::new(single, "gulek-single.mancala", &source, vec![Seat::Human], 1).expect("session");
+    let limits =
+        HintLimits { search: SolveOptions { max_states: 2000, ..SolveOptions::default() }, ..HintLimits::default() };
+    s.set_hint_limits(limits);
+    let lines = std::rc::Rc::new(std::cell::Cell::new(0));
+    let seen = lines.clone();
+    s.set_progress(Box::new(move |_| seen.set(seen.get() + 1)));
+    let hint = run(&mut s, "hint");
+    assert!(
+        hint.starts_with(
+            "no win found yet: the search stopped after 2000 positions, as the limit of 2000 positions was reached; \
+             the most promising move found is "
+        ),
+        "{hint}"
+    );
+    let memory =
+        HintLimits { search: SolveOptions { max_bytes: 1 << 20, ..SolveOptions::default() }, ..HintLimits::default() };
+    s.set_hint_limits(memory);
+    let hint = run(&mut s, "hint");
+    assert!(hint.contains("as the limit of 1 MiB of memory was reached; the most promising move found is "), "{hint}");
+    // The move named plays.
+    let ply = hint.split("found is ").nth(1).and_then(|r| r.split(" (").next()).expect("a move");
+    assert!(run(&mut s, ply).starts_with("player 1 plays"), "{ply}");
+}
+
+/// `mancala solve` says which bound stopped it (issue 12, item 11).
+#[test]
+fn solve_says_when_its_memory_bound_stops_it() {
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["solve", "games/gulek-single.mancala", "--max-memory", "4"])
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("unknown: gave up after"), "{text}");
+    assert!(text.contains("positions: the limit of 4 MiB of memory was reached (raise --max-memory)"), "{text}");
+}
+
+/// `play --help` says how long the computer thinks: per decision, not per move (issue 8, item 18).
+#[test]
+fn play_help_says_the_computer_thinks_per_decision() {
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala")).args(["play", "--help"]).output().expect("the binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("It thinks about a second\nper decision"), "{text}");
+    assert!(!text.contains("a second a move"), "{text}");
 }

@@ -6,6 +6,8 @@
 //! for a loss. Playouts end with the game, which the engine ends at the game's own ply limit; a guard on the
 //! number of decisions catches an engine going round in circles (scored as a draw).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use rand::rngs::SmallRng;
@@ -59,11 +61,18 @@ struct Search {
 /// Runs a search from `root` and returns the most visited decision.
 pub fn mcts_choose<R: Rng + ?Sized>(engine: &Engine, root: &State, config: &MctsConfig, rng: &mut R) -> Move {
     let mut rng = SmallRng::from_rng(rng).expect("seeding from a generator does not fail");
-    Search::default().run(engine, root, config, &mut rng)
+    Search::default().run(engine, root, config, &mut rng, None)
 }
 
 impl Search {
-    fn run(&mut self, engine: &Engine, root: &State, config: &MctsConfig, rng: &mut SmallRng) -> Move {
+    fn run(
+        &mut self,
+        engine: &Engine,
+        root: &State,
+        config: &MctsConfig,
+        rng: &mut SmallRng,
+        cancel: Option<&AtomicBool>,
+    ) -> Move {
         self.moves.clear();
         engine.legal_moves(root, &mut self.moves);
         assert!(!self.moves.is_empty(), "mcts: no legal decision");
@@ -83,6 +92,7 @@ impl Search {
             match config.budget {
                 Budget::Playouts(n) if iterations >= n.max(1) => break,
                 Budget::Time(d) if iterations > 0 && start.elapsed() >= d => break,
+                _ if iterations > 0 && cancel.is_some_and(|c| c.load(Ordering::Relaxed)) => break,
                 _ => {}
             }
             iterations += 1;
@@ -208,17 +218,21 @@ pub struct Mcts {
     config: MctsConfig,
     rng: SmallRng,
     search: Search,
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Mcts {
     pub fn new(config: MctsConfig, rng: SmallRng) -> Mcts {
-        Mcts { config, rng, search: Search::default() }
+        Mcts { config, rng, search: Search::default(), cancel: None }
     }
 }
 
 impl Player for Mcts {
     fn choose(&mut self, engine: &Engine, st: &State) -> Move {
-        self.search.run(engine, st, &self.config, &mut self.rng)
+        self.search.run(engine, st, &self.config, &mut self.rng, self.cancel.as_deref())
+    }
+    fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = Some(flag);
     }
     fn describe(&self) -> String {
         AiKind::Mcts(self.config.budget).to_string()

@@ -25,6 +25,8 @@ mod mcts;
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 use rand::rngs::SmallRng;
@@ -44,6 +46,10 @@ pub trait Player: Send {
 
     /// What kind of player this is, as text (`mcts:2000`).
     fn describe(&self) -> String;
+
+    /// A flag that, once set, asks the player to decide now with what it has found so far (a Ctrl-C).
+    /// Players that think only briefly ignore it.
+    fn set_cancel(&mut self, _flag: Arc<AtomicBool>) {}
 }
 
 /// How long MCTS thinks about one decision.

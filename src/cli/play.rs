@@ -14,7 +14,9 @@ use mancala::session::{Command, Seat, Session};
 
 /// Play a game: you against the computer, against friends at one keyboard, or a solitaire.
 ///
-/// By default you play seat 1 and the computer (mcts, about a second a move) plays every other seat.
+/// By default you play seat 1 and the computer (mcts) plays every other seat. It thinks about a second
+/// per decision, so a move made of several decisions (a direction, the order of the pieces) takes a few
+/// seconds. Ctrl-C stops a long command (the computer's thinking, a hint's search), not the game.
 /// Type `help` at the prompt for the commands, `moves` for the legal moves.
 ///
 /// Examples:
@@ -110,6 +112,11 @@ pub fn run(args: &PlayArgs) -> ExitCode {
         }
     }
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    // A person at a terminal is asked before `new` or `quit` drops a game; a script says what it means.
+    session.set_confirm_drops(interactive);
+    if interactive {
+        watch_interrupts(&mut session);
+    }
     let colour = interactive && std::env::var_os("NO_COLOR").is_none();
     let mut input: Box<dyn Input> = if interactive {
         match Terminal::new() {
@@ -119,8 +126,45 @@ pub fn run(args: &PlayArgs) -> ExitCode {
     } else {
         Box::new(Lines { stdin: std::io::stdin().lock() })
     };
-    repl(&mut session, input.as_mut(), colour);
+    repl(&mut session, input.as_mut(), colour, interactive);
     ExitCode::SUCCESS
+}
+
+/// On a terminal: Ctrl-C while a command runs (the line editor has the terminal otherwise, and reads
+/// Ctrl-C as a key) sets the session's cancel flag, which stops that command. Should the command not
+/// notice within a few seconds (one that does not look at the flag), another Ctrl-C leaves; presses in
+/// quick succession never do, so the game is not lost to an impatient hand. Long commands report their
+/// progress on one line of standard error.
+fn watch_interrupts(session: &mut Session) {
+    const UNNOTICED: Duration = Duration::from_secs(3);
+    let cancel = session.cancel_flag();
+    let mut first_press = std::time::Instant::now();
+    let handler = ctrlc::set_handler(move || {
+        let now = std::time::Instant::now();
+        if !cancel.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            first_press = now;
+        } else if now.duration_since(first_press) >= UNNOTICED {
+            eprintln!("\ninterrupted");
+            std::process::exit(130);
+        }
+    });
+    if handler.is_err() {
+        return;
+    }
+    session.set_progress(Box::new(|line: &str| {
+        let mut err = std::io::stderr();
+        let _ = write!(err, "\r\x1b[K{line}");
+        let _ = err.flush();
+    }));
+}
+
+/// Clears the progress line of a long command, if one was drawn.
+fn clear_progress(interactive: bool) {
+    if interactive {
+        let mut err = std::io::stderr();
+        let _ = write!(err, "\r\x1b[K");
+        let _ = err.flush();
+    }
 }
 
 /// Who plays each seat: the computer players of `--ai`, people where asked, seat 1 by default, the
@@ -242,7 +286,7 @@ impl rustyline::highlight::Highlighter for Completions {}
 impl rustyline::validate::Validator for Completions {}
 impl rustyline::Helper for Completions {}
 
-fn repl(session: &mut Session, input: &mut dyn Input, colour: bool) {
+fn repl(session: &mut Session, input: &mut dyn Input, colour: bool, interactive: bool) {
     let rules = &session.engine.rules;
     let seats: Vec<String> = session.seats().iter().enumerate().map(|(i, s)| format!("{}: {s}", i + 1)).collect();
     println!(
@@ -290,7 +334,9 @@ fn repl(session: &mut Session, input: &mut dyn Input, colour: bool) {
             );
             continue;
         }
-        match line.parse::<Command>().and_then(|cmd| session.execute(cmd)) {
+        let result = session.parse_command(&line).and_then(|cmd| session.execute(cmd));
+        clear_progress(interactive);
+        match result {
             Ok(out) => {
                 if !out.text.is_empty() {
                     println!("{}", out.text);
@@ -325,16 +371,19 @@ fn terminal_width() -> usize {
     std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(80)
 }
 
+
+/// The result of a finished game, in plain words: who won, the scores, and why the game ended where that
+/// is not just the rules' own end.
 fn result_text(session: &Session) -> String {
     let Some(outcome) = &session.state.result else {
         return String::new();
     };
-    let reason = reason_words(outcome.reason);
+    let why = reason_words(session, outcome.reason);
     if session.engine.rules.goal.is_some() {
         return if outcome.winners != 0 {
             "Solved: you win!".into()
         } else {
-            format!("No move is left: the game is lost ({reason}).")
+            format!("The game is lost: {}.", why.unwrap_or_else(|| "the goal cannot be reached".into()))
         };
     }
     let winners = outcome.winner_list();
@@ -347,19 +396,24 @@ fn result_text(session: &Session) -> String {
             format!("players {} share the win", ws.iter().map(|w| (w + 1).to_string()).collect::<Vec<_>>().join(", "))
         }
     };
-    format!("Game over ({reason}): {verdict} — {}.", scores.join(", "))
+    let why = why.map_or_else(String::new, |w| format!(" ({w})"));
+    format!("Game over{why}: {verdict} — {}.", scores.join(", "))
 }
 
-fn reason_words(reason: mancala::engine::EndReason) -> &'static str {
+/// Why the game ended, when it was not an end rule of the game's own (whose ending the board shows).
+fn reason_words(session: &Session, reason: mancala::engine::EndReason) -> Option<String> {
     use mancala::engine::EndReason;
-    match reason {
-        EndReason::Condition => "an end rule holds",
-        EndReason::Repetition => "the position repeated",
-        EndReason::Stuck => "the player to move cannot move",
-        EndReason::NobodyCanMove => "nobody can move",
-        EndReason::NoCapture => "no capture for too long",
-        EndReason::LastStanding => "one player is left",
-        EndReason::Obligation => "an obligation cannot be met",
-        EndReason::Limit => "the ply limit was reached",
-    }
+    let player = session.state.to_move + 1;
+    let solitaire = session.engine.rules.players == 1;
+    Some(match reason {
+        EndReason::Condition => return None,
+        EndReason::Repetition => "a position came back".into(),
+        EndReason::Stuck if solitaire => "no move is left".into(),
+        EndReason::Stuck => format!("player {player} cannot move"),
+        EndReason::NobodyCanMove => "nobody can move".into(),
+        EndReason::NoCapture => "nothing was captured for too long".into(),
+        EndReason::LastStanding => "the other players are out".into(),
+        EndReason::Obligation => format!("player {player} cannot make the move the rules demand"),
+        EndReason::Limit => format!("the game reached its limit of {} plies", session.engine.rules.limit),
+    })
 }

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use mancala::notation::{format_ply, parse_position};
-use mancala::solve::{solve, Verdict};
+use mancala::solve::{solve_with, SolveOptions, Verdict};
 
 use super::{load_engine, Failure, Status};
 
@@ -29,6 +29,9 @@ pub struct Args {
     /// Give up after this many positions.
     #[arg(long, default_value_t = 5_000_000)]
     pub max_states: usize,
+    /// Give up when the search's tables reach about this many MiB.
+    #[arg(long, value_name = "MIB", default_value_t = mancala::solve::DEFAULT_MAX_BYTES >> 20)]
+    pub max_memory: usize,
 }
 
 pub fn run(args: Args) -> Result<Status, Failure> {
@@ -44,7 +47,12 @@ pub fn run(args: Args) -> Result<Status, Failure> {
         Some(text) => parse_position(&engine, text).map_err(|e| Failure::usage(format!("--position: {e}")))?,
         None => engine.initial_state(),
     };
-    let result = solve(&engine, &start, args.max_states);
+    let options = SolveOptions {
+        max_states: args.max_states,
+        max_bytes: args.max_memory.saturating_mul(1 << 20),
+        ..SolveOptions::default()
+    };
+    let result = solve_with(&engine, &start, &options);
     match &result.verdict {
         Verdict::Solved(line) => {
             let mut state = start.clone();
@@ -58,7 +66,16 @@ pub fn run(args: Args) -> Result<Status, Failure> {
             println!("solvable in {}: {}", mancala::plural(line.len() as u64, "ply", "plies"), plies.join(" / "));
         }
         Verdict::Unsolvable => println!("not solvable: no line reaches the goal"),
-        Verdict::Unknown => println!("unknown: gave up after {} positions (raise --max-states)", result.states),
+        Verdict::Unknown => {
+            let (why, raise) = match result.limit {
+                Some(mancala::solve::Limit::Memory) => {
+                    (mancala::solve::Limit::Memory.describe(&options), "--max-memory")
+                }
+                Some(limit) => (limit.describe(&options), "--max-states"),
+                None => ("it stopped early".to_string(), "--max-states"),
+            };
+            println!("unknown: gave up after {} positions: {why} (raise {raise})", result.states);
+        }
     }
     println!("{} searched", mancala::plural(result.states as u64, "position", "positions"));
     Ok(Status::Ok)

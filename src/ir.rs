@@ -81,6 +81,11 @@ pub struct Needs {
     /// Record, per place, the count before and the kind of the last drop of this move (`before`, `dropped`).
     pub drops: bool,
     pub repetition: bool,
+    /// Some rule can move pieces from off the board (a store, a supply, the captured pieces) back onto its
+    /// pits, so the number of pieces on the board can go up again (`pieces_can_return`). Without it, that
+    /// number never goes up, and the history of positions for `repetition` can start afresh whenever it
+    /// changes.
+    pub refills: bool,
     pub rounds: bool,
     pub elimination: bool,
 }
@@ -416,6 +421,74 @@ pub fn fails_for_more_pits(c: &Cond) -> bool {
                 | (Trend::Grows, CmpOp::Le | CmpOp::Lt, Trend::Fixed)
         ),
         other => offer_blind(other),
+    }
+}
+
+// ---------------------------------------------------------------- pieces coming back
+
+/// Whether any rule can move pieces from a place off the board (not a pit) onto a pit. Sowing never
+/// does (it lifts from a pit and drops along the track), nor do end sweeps (the game is over); puts, takes
+/// and `then` selections can. Where a place is only known while playing (`here`, `last`), both are assumed.
+pub fn pieces_can_return(rules: &Rules) -> bool {
+    let w = Where { n_pits: rules.n_pits, players: rules.players };
+    rules.phases.iter().flat_map(|p| &p.actions).any(|a| match &a.kind {
+        ActionKind::Put(put) => w.may_be_off(&put.from) && w.set_may_be_pit(&put.into),
+        ActionKind::Sow(sow) => {
+            let takes = sow.captures.iter().flat_map(|c| &c.takes);
+            let then = sow.then.as_ref().is_some_and(|t| w.set_may_be_off(&t.set) && w.may_be_pit(&t.to));
+            then || takes.into_iter().any(|t| w.take_returns(t))
+        }
+        ActionKind::Offer(offer) => offer.on_accept.iter().any(|e| matches!(e, Effect::Take(t) if w.take_returns(t))),
+    })
+}
+
+/// What kinds of place an expression can stand for: pits, other places, or both.
+struct Where {
+    n_pits: usize,
+    players: u8,
+}
+
+impl Where {
+    fn may_be_pit(&self, p: &PlaceExpr) -> bool {
+        match p {
+            PlaceExpr::Fixed(id) => (*id as usize) < self.n_pits,
+            PlaceExpr::OfPlayer(base, _) => (*base as usize) < self.n_pits,
+            _ => true,
+        }
+    }
+
+    fn may_be_off(&self, p: &PlaceExpr) -> bool {
+        match p {
+            PlaceExpr::Fixed(id) => (*id as usize) >= self.n_pits,
+            PlaceExpr::OfPlayer(base, _) => (*base as usize) + self.players as usize > self.n_pits,
+            PlaceExpr::Origin | PlaceExpr::Opposite(_) => false,
+            PlaceExpr::Here | PlaceExpr::Last => true,
+        }
+    }
+
+    fn set_may_be_pit(&self, s: &Set) -> bool {
+        match s {
+            Set::One(p) => self.may_be_pit(p),
+            Set::EveryPlayer(base) => (*base as usize) < self.n_pits,
+            Set::AllPits | Set::PitsOf(_) | Set::Offered => true,
+        }
+    }
+
+    fn set_may_be_off(&self, s: &Set) -> bool {
+        match s {
+            Set::One(p) => self.may_be_off(p),
+            Set::EveryPlayer(base) => (*base as usize) + self.players as usize > self.n_pits,
+            Set::AllPits | Set::PitsOf(_) | Set::Offered => false,
+        }
+    }
+
+    fn take_returns(&self, take: &TakeRule) -> bool {
+        let from_off = take.from.iter().flatten().any(|s| self.set_may_be_off(s));
+        let to_pit = match &take.to {
+            TakeTo::Place(p) => self.may_be_pit(p),
+            TakeTo::Each(s) => self.set_may_be_pit(s),
+        };
+        from_off && to_pit
     }
 }
 

@@ -202,7 +202,7 @@ impl<'g> Lowerer<'g> {
             return (None, self.diags, lints);
         }
         let (track, next, pit_next, opposite, initial_owner) = self.topology(&phases);
-        let rules = Rules {
+        let mut rules = Rules {
             game: self.game.name.as_ref().map_or(String::new(), |n| n.node.clone()),
             variant: variant.to_string(),
             about: self.game.about.as_ref().map_or(String::new(), |a| a.node.clone()),
@@ -226,6 +226,7 @@ impl<'g> Lowerer<'g> {
             limit,
             total_pieces,
         };
+        rules.needs.refills = crate::ir::pieces_can_return(&rules);
         (Some(rules), self.diags, lints)
     }
 

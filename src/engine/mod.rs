@@ -257,7 +257,8 @@ impl Engine {
         if st.result.is_some() {
             return;
         }
-        if self.rules.needs.repetition && matches!(st.stage, Stage::Start) {
+        // A position with an offer to answer is a position of the game too (its stage is part of the key).
+        if self.rules.needs.repetition && matches!(st.stage, Stage::Start | Stage::Respond) {
             self.seen_before(st);
         }
         if matches!(st.stage, Stage::Start) && !self.compute_obligation(st) {
@@ -1476,11 +1477,15 @@ impl Engine {
     }
 
     fn seen_before(&self, st: &mut State) -> bool {
-        let n = self.rules.n_pits * self.k;
-        let total: u32 = st.counts[..n].iter().map(|&c| c as u32).sum();
-        if total != st.history_total {
-            st.history.clear();
-            st.history_total = total;
+        // Where pieces never come back onto the board, their number there never goes up: a position with
+        // another number cannot come back, and the history can start afresh.
+        if !self.rules.needs.refills {
+            let n = self.rules.n_pits * self.k;
+            let total: u32 = st.counts[..n].iter().map(|&c| c as u32).sum();
+            if total != st.history_total {
+                st.history.clear();
+                st.history_total = total;
+            }
         }
         let flags = [st.to_move, st.phase, st.eliminated, (matches!(st.stage, Stage::Respond)) as u8];
         let key = hash_parts(&[&st.counts, &st.owner, &flags], st.offered);

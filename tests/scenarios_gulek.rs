@@ -409,6 +409,28 @@ fn short_game_ends_on_scores_when_nobody_can_move() {
     assert_over(&st, &[1], &[3, 2], EndReason::NobodyCanMove);
 }
 
+#[test]
+fn short_game_a_player_put_out_can_complete_the_fifth_quiet_round_and_draw_at_once() {
+    // GU-13, GU-20, GU-6, GU-18: with three players, nobody captures for four rounds and four turns. Then blue
+    // plays, and green, to move, cannot: he is put out, which completes the fifth round without a capture
+    // (he leaves the round set). The end rules are looked at again after the elimination: the game is drawn at
+    // once, red does not move first.
+    let e = engine("gulek", Some("short"), Some(3));
+    let mut st =
+        position(&e, "centre=R*16B*16G*16 furrow(1)=RRRR furrow(2)=BBBB furrow(3)=GGGG to_move=1 phase=playing");
+    let plies = [
+        "enter 1", "enter 5", "enter 10", "1cw:RR", "5cw:BB", "enter 13", "enter 1", "enter 5", "10cw:GG", "1cw:RR",
+        "5cw:BB", "13cw:GG", "2cw:RR", "6cw:BB",
+    ];
+    for ply in &plies[..plies.len() - 1] {
+        play(&e, &mut st, ply);
+        assert_not_over(&e, &st);
+    }
+    play(&e, &mut st, plies[plies.len() - 1]);
+    assert_eq!(result(&st).map(|r| (r.0, r.2)), Some((vec![], EndReason::NoCapture)), "{}", show(&e, &st));
+    assert_eq!(st.eliminated, 0b100, "green is out");
+}
+
 // ================================================================ Gulek Solo
 
 fn solo(variant: Option<&str>) -> Engine {

@@ -1360,18 +1360,25 @@ impl Engine {
         }
     }
 
-    /// Returns true when the game ended.
+    /// Returns true when the game ended. A player put out changes what the other rules see (the round set,
+    /// the player to move), so after an elimination the end rules are looked at again from the first; players
+    /// only ever leave, so this stops.
     fn check_end_rules(&self, st: &mut State) -> bool {
         let phase = &self.rules.phases[st.phase as usize];
-        for rules in [&phase.end.items, &self.rules.end.items] {
-            for rule in rules {
-                if let Some(reason) = self.end_rule_fires(st, rule) {
-                    self.finish(st, reason);
-                    return true;
+        loop {
+            let out_before = st.eliminated;
+            for rules in [&phase.end.items, &self.rules.end.items] {
+                for rule in rules {
+                    if let Some(reason) = self.end_rule_fires(st, rule) {
+                        self.finish(st, reason);
+                        return true;
+                    }
                 }
             }
+            if st.eliminated == out_before {
+                return false;
+            }
         }
-        false
     }
 
     /// Why the game ends by this end rule now, if it does.

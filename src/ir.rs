@@ -219,6 +219,9 @@ pub struct Put {
     pub min_times: u32,
     /// `None`: as many as the mover likes and can.
     pub max_times: Option<u32>,
+    /// A started put may not reach `min_times` (the source or the pits to put into run out first): the
+    /// legality of a start depends on how it plays out, so it is simulated. Only when `min_times > 1`.
+    pub lookahead: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]

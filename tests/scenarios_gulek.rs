@@ -431,6 +431,29 @@ fn short_game_a_player_put_out_can_complete_the_fifth_quiet_round_and_draw_at_on
     assert_eq!(st.eliminated, 0b100, "green is out");
 }
 
+/// Gulek with re-entry of at least three pairs at once (`3.. times`): a rule a file may say, under which a
+/// started re-entry can run out of parked pairs.
+fn gulek_entering_three_pairs() -> Engine {
+    let path = format!("{}/games/gulek.mancala", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(path).expect("games/gulek.mancala");
+    assert!(source.contains("1.. times"), "the re-entry rule of games/gulek.mancala changed");
+    mancala::compile(&source.replace("1.. times", "3.. times"), None, None).expect("the changed file compiles")
+}
+
+#[test]
+fn a_put_that_cannot_be_made_often_enough_is_not_offered() {
+    // With two parked pairs, a re-entry of three cannot be completed: red may not start one, so with nothing
+    // to sow he passes (GU-16) instead of being left half-way through a re-entry with no decision to make.
+    let e = gulek_entering_three_pairs();
+    let st = position(&e, "5=B 9=B furrow(1)=RRRR to_move=1 phase=playing");
+    assert_eq!(plies(&e, &st), ["pass"]);
+    // With three pairs, the re-entry is there (into three different empty pits, or more).
+    let st = position(&e, "5=B 9=B furrow(1)=R*6 to_move=1 phase=playing");
+    let plies = plies(&e, &st);
+    assert!(plies.contains(&"enter 1,2,3".to_string()), "{plies:?}");
+    assert!(!plies.contains(&"pass".to_string()), "{plies:?}");
+}
+
 // ================================================================ Gulek Solo
 
 fn solo(variant: Option<&str>) -> Engine {

@@ -1103,7 +1103,10 @@ impl<'g> Lowerer<'g> {
         if put.count.node == 0 {
             self.error("check::bad_range", "putting 0 pieces does nothing", put.count.span, "zero", None);
         }
-        Put { count: put.count.node, kinds, from, into, filter, min_times: min_times.max(1), max_times }
+        let min_times = min_times.max(1);
+        // After its first pick a put can always stop, unless it must be made more than once.
+        let lookahead = min_times > 1;
+        Put { count: put.count.node, kinds, from, into, filter, min_times, max_times, lookahead }
     }
 
     fn lower_offer(&mut self, offer: &ast::Offer, span: Span) -> Offer {

@@ -132,7 +132,7 @@ impl Engine {
             .map(|p| {
                 p.actions.iter().all(|a| match &a.kind {
                     ActionKind::Sow(s) => !s.lookahead,
-                    ActionKind::Put(_) => true,
+                    ActionKind::Put(p) => !p.lookahead,
                     ActionKind::Offer(_) => false,
                 })
             })
@@ -602,7 +602,7 @@ impl Engine {
     fn action_needs_probe(&self, action: &Action) -> bool {
         match &action.kind {
             ActionKind::Sow(s) => s.lookahead,
-            ActionKind::Put(_) => false,
+            ActionKind::Put(p) => p.lookahead,
             ActionKind::Offer(_) => true,
         }
     }

@@ -495,6 +495,58 @@ impl Where {
     }
 }
 
+// ---------------------------------------------------------------- relays
+
+/// Whether a relay condition holds at the last pit of every sowing, whatever the position: then every
+/// sowing relays again after each lap and can stop only in a place that is not a pit (a store on the track).
+/// Only sure cases count: comparisons that the bounds of their numbers decide (a count is never negative, and
+/// the last pit holds at least the piece just dropped), and `and`/`or` of them.
+pub fn relay_always_holds(c: &Cond) -> bool {
+    match c {
+        Cond::True => true,
+        Cond::And(cs) => cs.iter().all(relay_always_holds),
+        Cond::Or(cs) => cs.iter().any(relay_always_holds),
+        Cond::Cmp(a, op, b) => {
+            let ((a_lo, a_hi), (b_lo, b_hi)) = (bounds_at_last(a), bounds_at_last(b));
+            match op {
+                CmpOp::Ge => matches!((a_lo, b_hi), (Some(x), Some(y)) if x >= y),
+                CmpOp::Gt => matches!((a_lo, b_hi), (Some(x), Some(y)) if x > y),
+                CmpOp::Le => matches!((a_hi, b_lo), (Some(x), Some(y)) if x <= y),
+                CmpOp::Lt => matches!((a_hi, b_lo), (Some(x), Some(y)) if x < y),
+                CmpOp::Eq | CmpOp::Ne => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// The least and greatest values a number can take at the last pit of a sowing (`None`: no bound known).
+fn bounds_at_last(n: &Num) -> (Option<i64>, Option<i64>) {
+    let at_last = |p: &PlaceExpr| matches!(p, PlaceExpr::Here | PlaceExpr::Last);
+    match n {
+        Num::Const(c) => (Some(*c as i64), Some(*c as i64)),
+        // The last pit holds the piece just dropped there.
+        Num::HereCount => (Some(1), None),
+        Num::Count(Set::One(p), KindSel::All) | Num::PlaceCount(p) if at_last(p) => (Some(1), None),
+        Num::Count(..) | Num::Size(_) | Num::Before(_) | Num::PlaceCount(_) | Num::PitsCount(_) => (Some(0), None),
+        Num::Value(_) => (None, None),
+        Num::Add(ns) => ns.iter().map(bounds_at_last).fold((Some(0), Some(0)), |(lo, hi), (l, h)| {
+            (lo.zip(l).map(|(a, b)| a.saturating_add(b)), hi.zip(h).map(|(a, b)| a.saturating_add(b)))
+        }),
+        Num::Mul(ns) => {
+            // Only a product of numbers that are never negative has a known least value.
+            let bounds: Vec<_> = ns.iter().map(bounds_at_last).collect();
+            if bounds.iter().all(|(lo, _)| lo.is_some_and(|l| l >= 0)) {
+                let lo = bounds.iter().map(|(lo, _)| lo.unwrap_or(0)).fold(1i64, i64::saturating_mul);
+                let hi = bounds.iter().try_fold(1i64, |acc, (_, hi)| hi.map(|h| acc.saturating_mul(h)));
+                (Some(lo), hi)
+            } else {
+                (None, None)
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------- optimization
 
 /// Calls `f` on every top-level condition of the rules: filters, capture conditions, end rules, goals.
@@ -604,6 +656,20 @@ mod tests {
 
     fn size() -> Num {
         Num::Size(Set::Offered)
+    }
+
+    #[test]
+    fn relay_conditions_that_always_hold() {
+        let before = || Num::Before(PlaceExpr::Here);
+        let c = |a: Num, op, b: i32| Cond::Cmp(a, op, Num::Const(b));
+        assert!(relay_always_holds(&c(before(), CmpOp::Ge, 0)));
+        assert!(relay_always_holds(&c(Num::Count(Set::One(PlaceExpr::Here), KindSel::All), CmpOp::Ge, 1)));
+        assert!(relay_always_holds(&Cond::Or(vec![c(before(), CmpOp::Ge, 2), c(before(), CmpOp::Gt, -1)])));
+        // These can fail.
+        assert!(!relay_always_holds(&c(before(), CmpOp::Ge, 2)));
+        assert!(!relay_always_holds(&c(Num::Count(Set::One(PlaceExpr::Here), KindSel::Own), CmpOp::Ge, 1)));
+        assert!(!relay_always_holds(&c(Num::Value(Set::AllPits), CmpOp::Ge, 0)));
+        assert!(!relay_always_holds(&Cond::And(vec![c(before(), CmpOp::Ge, 0), c(before(), CmpOp::Le, 3)])));
     }
 
     #[test]

@@ -607,6 +607,44 @@ fn single_compulsory_variant_removes_every_pair() {
     );
 }
 
+/// Gulek Single relaying whatever the last pit held (`before >= 0`): every sowing relays for ever.
+fn single_relaying_always() -> (String, Engine) {
+    let path = format!("{}/games/gulek-single.mancala", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(path).expect("games/gulek-single.mancala");
+    assert!(source.contains("relay when before >= 2"), "the relay rule of games/gulek-single.mancala changed");
+    let source = source.replace("relay when before >= 2", "relay when before >= 0");
+    let engine = mancala::compile(&source, None, None).expect("the changed file compiles");
+    (source, engine)
+}
+
+#[test]
+fn single_an_endless_relay_is_found_at_once() {
+    // GU-12, GU-24: when every relay goes on, every sowing is endless, so none is legal and the solitaire is
+    // lost before the first move. Finding that out takes a moment, not the many seconds of following each
+    // sowing through hundreds of thousands of laps.
+    let start = std::time::Instant::now();
+    let (_, e) = single_relaying_always();
+    let st = e.initial_state();
+    assert_over(&st, &[], &[0], EndReason::Stuck);
+    let elapsed = start.elapsed();
+    assert!(elapsed < std::time::Duration::from_secs(3), "the start took {elapsed:?}");
+}
+
+#[test]
+fn single_check_warns_of_a_relay_condition_that_always_holds() {
+    let (source, _) = single_relaying_always();
+    let file = mancala::syntax::parse(&source).expect("parses");
+    let warnings: Vec<_> =
+        mancala::check::check(&file).into_iter().filter(|d| d.code == "mancala::check::relay_always").collect();
+    // Once for the base game and once for the compulsory variant, each at its `relay` line.
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    for w in &warnings {
+        assert!(!w.is_error());
+        assert_eq!(&source[w.span.start..w.span.end], "relay when before >= 0");
+        assert!(w.help.as_deref().is_some_and(|h| h.contains("before >= 2")), "{w:?}");
+    }
+}
+
 #[test]
 fn single_a_looping_relay_is_illegal() {
     // 1.5 Guard, GU-12, GU-24: from this position (found by simulating random games) sowing 3 clockwise relays

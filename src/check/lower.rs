@@ -944,7 +944,13 @@ impl<'g> Lowerer<'g> {
                         }
                     }
                 },
-                ast::SowItem::Relay(c) => out.relay = Some(self.cond(&c.node, after)),
+                ast::SowItem::Relay(c) => {
+                    let cond = self.cond(&c.node, after);
+                    if crate::ir::relay_always_holds(&cond) {
+                        self.diags.push(relay_always_warning(c.span));
+                    }
+                    out.relay = Some(cond);
+                }
                 ast::SowItem::Require(c) => out.require = Some(self.cond(&c.node, after)),
                 ast::SowItem::Capture(c) => {
                     let rule = self.lower_capture(&c.node, c.span);
@@ -1777,6 +1783,18 @@ fn step_along(track: &[PlaceId], kept: &[PlaceId], i: usize, forward: bool) -> P
         }
     }
     track[i]
+}
+
+/// A relay whose condition always holds goes on after every lap: it stops only where the last piece lands
+/// off the pits, and elsewhere never ends, so the sowing is not allowed.
+fn relay_always_warning(span: Span) -> Diagnostic {
+    Diagnostic::warning("check::relay_always", "this relay condition always holds", span, "true after every lap")
+        .with_help(format!(
+            "the sowing relays again whatever the last pit holds, so it stops only when its last piece lands in a \
+         store; otherwise it never ends (or passes {} laps) and the move is not allowed. Test what the last pit \
+         held, as in `relay when before >= 2`",
+            crate::engine::MAX_RELAY_LAPS
+        ))
 }
 
 fn cmp_op(op: ast::CmpOp) -> CmpOp {

@@ -454,6 +454,24 @@ fn a_put_that_cannot_be_made_often_enough_is_not_offered() {
     assert!(!plies.contains(&"pass".to_string()), "{plies:?}");
 }
 
+#[test]
+fn a_look_ahead_that_would_search_for_minutes_is_bounded() {
+    // Placing 21 balls a turn, at most three in a pit, from a supply of 20: no start can be completed, but
+    // proving it means trying every way of spreading 20 balls over the ring (millions). The engine looks at a
+    // bounded number of continuations per move (`MAX_PROBE_STEPS`) and offers none: red cannot move.
+    let path = format!("{}/games/gulek.mancala", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(path).expect("games/gulek.mancala");
+    let rule = "put { 1 own from supply(mover) into pits }";
+    assert!(source.contains(rule), "the placing rule of games/gulek.mancala changed");
+    let changed = source.replace(rule, "put { 1 own from supply(mover) into pits where count <= 2, 21.. times }");
+    let start = std::time::Instant::now();
+    let e = mancala::compile(&changed, None, None).expect("the changed file compiles");
+    let st = e.initial_state();
+    assert_eq!(result(&st).map(|r| r.2), Some(EndReason::Stuck));
+    let elapsed = start.elapsed();
+    assert!(elapsed < std::time::Duration::from_secs(3), "the start took {elapsed:?}");
+}
+
 // ================================================================ Gulek Solo
 
 fn solo(variant: Option<&str>) -> Engine {

@@ -82,6 +82,10 @@ impl std::error::Error for MoveError {}
 /// laps in 200,000 random games of Gulek Single, whose loops are found within 45,000 laps), and the bound
 /// keeps a rule whose relay nearly always goes on from making each probed move crawl.
 pub const MAX_RELAY_LAPS: u32 = 100_000;
+/// The most continuations looked at to decide whether one move can be completed into a legal ply: a move
+/// that needs more is not offered. This bounds the work of a decision where a rule makes the look-ahead
+/// combinatorial; shipped games need at most a few dozen.
+pub const MAX_PROBE_STEPS: u32 = 10_000;
 /// The default ply limit of a game whose file sets none: a guard, never meant to decide a real game.
 pub const DEFAULT_LIMIT: u32 = 20_000;
 
@@ -653,13 +657,16 @@ impl Engine {
         let mut probe = st.probe_copy();
         let ply = probe.ply;
         self.step(&mut probe, mv, true);
-        self.probe_rest(&probe, ply)
+        let mut budget = MAX_PROBE_STEPS;
+        self.probe_rest(&probe, ply, &mut budget)
     }
 
-    fn probe_rest(&self, st: &State, ply: u32) -> bool {
-        if st.illegal {
+    /// Whether the ply under way in `st` can be completed, looking at no more than `budget` continuations.
+    fn probe_rest(&self, st: &State, ply: u32, budget: &mut u32) -> bool {
+        if st.illegal || *budget == 0 {
             return false;
         }
+        *budget -= 1;
         if st.ply != ply {
             return true;
         }
@@ -673,7 +680,7 @@ impl Engine {
         options.into_iter().rev().any(|mv| {
             let mut next = st.probe_copy();
             self.step(&mut next, mv, true);
-            self.probe_rest(&next, ply)
+            self.probe_rest(&next, ply, budget)
         })
     }
 
@@ -698,12 +705,17 @@ impl Engine {
         }
         probe.offered |= 1 << place;
         let prunes = self.offer_prunes[st.phase as usize][action as usize];
-        Some(self.offer_completable(&mut probe, offer, prunes, place + 1))
+        let mut budget = MAX_PROBE_STEPS;
+        Some(self.offer_completable(&mut probe, offer, prunes, place + 1, &mut budget))
     }
 
-    /// Whether the offer in `offered` can be completed with pits at or after `from`. `prunes`: a `require`
-    /// that fails now fails with more pits too.
-    fn offer_completable(&self, st: &mut State, offer: &Offer, prunes: bool, from: PlaceId) -> bool {
+    /// Whether the offer in `offered` can be completed with pits at or after `from`, looking at no more than
+    /// `budget` offers. `prunes`: a `require` that fails now fails with more pits too.
+    fn offer_completable(&self, st: &mut State, offer: &Offer, prunes: bool, from: PlaceId, budget: &mut u32) -> bool {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
         if self.offer_can_stop(st, offer) {
             return true;
         }
@@ -717,7 +729,7 @@ impl Engine {
         });
         picks.as_slice().iter().any(|&p| {
             st.offered |= 1 << p;
-            let ok = self.offer_completable(st, offer, prunes, p + 1);
+            let ok = self.offer_completable(st, offer, prunes, p + 1, budget);
             st.offered &= !(1 << p);
             ok
         })

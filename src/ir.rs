@@ -219,9 +219,32 @@ pub struct Put {
     pub min_times: u32,
     /// `None`: as many as the mover likes and can.
     pub max_times: Option<u32>,
-    /// A started put may not reach `min_times` (the source or the pits to put into run out first): the
-    /// legality of a start depends on how it plays out, so it is simulated. Only when `min_times > 1`.
+    /// A started put may not reach `min_times` (the pits to put into run out first): the legality of a start
+    /// depends on how it plays out, so it is simulated. Only when `min_times > 1` and a pit may refuse pieces
+    /// (a filter) or the source is a pit (see `Put::start_needs`).
     pub lookahead: bool,
+}
+
+impl Put {
+    /// The pieces the source must hold for a start. Without a filter and from a place off the board, a put
+    /// can always go on into the pit it last filled, so only the source can run out: a start needs the pieces
+    /// of every put it must make.
+    pub fn start_needs(&self) -> u32 {
+        if self.lookahead {
+            self.count
+        } else {
+            self.count.saturating_mul(self.min_times)
+        }
+    }
+
+    /// Whether a started put can fail to be made `min_times` times for want of a pit to put into.
+    pub fn can_get_stuck(&self, n_pits: usize) -> bool {
+        let from_off_board = match &self.from {
+            PlaceExpr::Fixed(id) | PlaceExpr::OfPlayer(id, _) => (*id as usize) >= n_pits,
+            _ => false,
+        };
+        self.min_times > 1 && !(matches!(self.filter, Cond::True) && from_off_board)
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]

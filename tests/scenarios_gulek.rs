@@ -455,6 +455,18 @@ fn a_put_that_cannot_be_made_often_enough_is_not_offered() {
 }
 
 #[test]
+fn short_game_placing_two_balls_needs_two_in_the_supply() {
+    // GU-14: the shorter game places two balls a turn. A supply of one ball (a set-up position) cannot make a
+    // whole turn, so no placing is offered rather than one left half done: red cannot move.
+    let e = short();
+    let st = position(&e, "1=B supply(1)=R supply(2)=B to_move=1 phase=placing");
+    assert_eq!(plies(&e, &st), Vec::<String>::new());
+    assert_eq!(result(&st).map(|r| r.2), Some(EndReason::Stuck));
+    let st = position(&e, "1=B supply(1)=RR supply(2)=B to_move=1 phase=placing");
+    assert!(plies(&e, &st).contains(&"1,1".to_string()), "{:?}", plies(&e, &st));
+}
+
+#[test]
 fn a_look_ahead_that_would_search_for_minutes_is_bounded() {
     // Placing 21 balls a turn, at most three in a pit, from a supply of 20: no start can be completed, but
     // proving it means trying every way of spreading 20 balls over the ring (millions). The engine looks at a

@@ -1109,10 +1109,18 @@ impl<'g> Lowerer<'g> {
         if put.count.node == 0 {
             self.error("check::bad_range", "putting 0 pieces does nothing", put.count.span, "zero", None);
         }
-        let min_times = min_times.max(1);
-        // After its first pick a put can always stop, unless it must be made more than once.
-        let lookahead = min_times > 1;
-        Put { count: put.count.node, kinds, from, into, filter, min_times, max_times, lookahead }
+        let mut put = Put {
+            count: put.count.node,
+            kinds,
+            from,
+            into,
+            filter,
+            min_times: min_times.max(1),
+            max_times,
+            lookahead: false,
+        };
+        put.lookahead = put.can_get_stuck(self.n_pits);
+        put
     }
 
     fn lower_offer(&mut self, offer: &ast::Offer, span: Span) -> Offer {

@@ -413,7 +413,7 @@ impl Engine {
                 });
             }
             ActionKind::Put(put) => {
-                if !self.put_source_ready(st, cx, put) {
+                if !self.put_source_ready(st, cx, put, put.start_needs()) {
                     return true;
                 }
                 self.for_each_in_set(st, cx, &put.into, |p| {
@@ -472,7 +472,7 @@ impl Engine {
                     return;
                 };
                 let more = put.max_times.map_or(true, |m| (done as u32) < m);
-                if more && self.put_source_ready(st, cx, put) {
+                if more && self.put_source_ready(st, cx, put, put.count) {
                     self.for_each_in_set(st, cx, &put.into, |p| {
                         if p >= from && self.test(st, cx.at(p), &put.filter) {
                             out.push(Move::Pick(p));
@@ -586,9 +586,10 @@ impl Engine {
         mask
     }
 
-    fn put_source_ready(&self, st: &State, cx: Ctx, put: &Put) -> bool {
+    /// Whether the source of a put holds at least `needed` pieces of its kinds.
+    fn put_source_ready(&self, st: &State, cx: Ctx, put: &Put, needed: u32) -> bool {
         match self.place(st, cx, &put.from) {
-            Some(src) => self.count_masked(st, src, self.kind_mask(st, cx, &put.kinds)) >= put.count,
+            Some(src) => self.count_masked(st, src, self.kind_mask(st, cx, &put.kinds)) >= needed,
             None => false,
         }
     }

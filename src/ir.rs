@@ -84,6 +84,11 @@ pub struct Needs {
     /// Record, per place, the count before and the kind of the last drop of this move (`before`, `dropped`).
     pub drops: bool,
     pub repetition: bool,
+    /// Some rule can move pieces from off the board (a store, a supply, the captured pieces) back onto its
+    /// pits, so the number of pieces on the board can go up again (`pieces_can_return`). Without it, that
+    /// number never goes up, and the history of positions for `repetition` can start afresh whenever it
+    /// changes.
+    pub refills: bool,
     pub rounds: bool,
     pub elimination: bool,
 }
@@ -228,6 +233,32 @@ pub struct Put {
     pub min_times: u32,
     /// `None`: as many as the mover likes and can.
     pub max_times: Option<u32>,
+    /// A started put may not reach `min_times` (the pits to put into run out first): the legality of a start
+    /// depends on how it plays out, so it is simulated. Only when `min_times > 1` and a pit may refuse pieces
+    /// (a filter) or the source is a pit (see `Put::start_needs`).
+    pub lookahead: bool,
+}
+
+impl Put {
+    /// The pieces the source must hold for a start. Without a filter and from a place off the board, a put
+    /// can always go on into the pit it last filled, so only the source can run out: a start needs the pieces
+    /// of every put it must make.
+    pub fn start_needs(&self) -> u32 {
+        if self.lookahead {
+            self.count
+        } else {
+            self.count.saturating_mul(self.min_times)
+        }
+    }
+
+    /// Whether a started put can fail to be made `min_times` times for want of a pit to put into.
+    pub fn can_get_stuck(&self, n_pits: usize) -> bool {
+        let from_off_board = match &self.from {
+            PlaceExpr::Fixed(id) | PlaceExpr::OfPlayer(id, _) => (*id as usize) >= n_pits,
+            _ => false,
+        };
+        self.min_times > 1 && !(matches!(self.filter, Cond::True) && from_off_board)
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -436,6 +467,126 @@ pub fn fails_for_more_pits(c: &Cond) -> bool {
     }
 }
 
+// ---------------------------------------------------------------- pieces coming back
+
+/// Whether any rule can move pieces from a place off the board (not a pit) onto a pit. Sowing never
+/// does (it lifts from a pit and drops along the track), nor do end sweeps (the game is over); puts, takes
+/// and `then` selections can. Where a place is only known while playing (`here`, `last`), both are assumed.
+pub fn pieces_can_return(rules: &Rules) -> bool {
+    let w = Where { n_pits: rules.n_pits, players: rules.players };
+    rules.phases.iter().flat_map(|p| &p.actions).any(|a| match &a.kind {
+        ActionKind::Put(put) => w.may_be_off(&put.from) && w.set_may_be_pit(&put.into),
+        ActionKind::Sow(sow) => {
+            let takes = sow.captures.iter().flat_map(|c| &c.takes);
+            let then = sow.then.as_ref().is_some_and(|t| w.set_may_be_off(&t.set) && w.may_be_pit(&t.to));
+            then || takes.into_iter().any(|t| w.take_returns(t))
+        }
+        ActionKind::Offer(offer) => offer.on_accept.iter().any(|e| matches!(e, Effect::Take(t) if w.take_returns(t))),
+    })
+}
+
+/// What kinds of place an expression can stand for: pits, other places, or both.
+struct Where {
+    n_pits: usize,
+    players: u8,
+}
+
+impl Where {
+    fn may_be_pit(&self, p: &PlaceExpr) -> bool {
+        match p {
+            PlaceExpr::Fixed(id) => (*id as usize) < self.n_pits,
+            PlaceExpr::OfPlayer(base, _) => (*base as usize) < self.n_pits,
+            _ => true,
+        }
+    }
+
+    fn may_be_off(&self, p: &PlaceExpr) -> bool {
+        match p {
+            PlaceExpr::Fixed(id) => (*id as usize) >= self.n_pits,
+            PlaceExpr::OfPlayer(base, _) => (*base as usize) + self.players as usize > self.n_pits,
+            PlaceExpr::Origin | PlaceExpr::Opposite(_) => false,
+            PlaceExpr::Here | PlaceExpr::Last => true,
+        }
+    }
+
+    fn set_may_be_pit(&self, s: &Set) -> bool {
+        match s {
+            Set::One(p) => self.may_be_pit(p),
+            Set::EveryPlayer(base) => (*base as usize) < self.n_pits,
+            Set::AllPits | Set::PitsOf(_) | Set::Offered => true,
+        }
+    }
+
+    fn set_may_be_off(&self, s: &Set) -> bool {
+        match s {
+            Set::One(p) => self.may_be_off(p),
+            Set::EveryPlayer(base) => (*base as usize) + self.players as usize > self.n_pits,
+            Set::AllPits | Set::PitsOf(_) | Set::Offered => false,
+        }
+    }
+
+    fn take_returns(&self, take: &TakeRule) -> bool {
+        let from_off = take.from.iter().flatten().any(|s| self.set_may_be_off(s));
+        let to_pit = match &take.to {
+            TakeTo::Place(p) => self.may_be_pit(p),
+            TakeTo::Each(s) => self.set_may_be_pit(s),
+        };
+        from_off && to_pit
+    }
+}
+
+// ---------------------------------------------------------------- relays
+
+/// Whether a relay condition holds at the last pit of every sowing, whatever the position: then every
+/// sowing relays again after each lap and can stop only in a place that is not a pit (a store on the track).
+/// Only sure cases count: comparisons that the bounds of their numbers decide (a count is never negative, and
+/// the last pit holds at least the piece just dropped), and `and`/`or` of them.
+pub fn relay_always_holds(c: &Cond) -> bool {
+    match c {
+        Cond::True => true,
+        Cond::And(cs) => cs.iter().all(relay_always_holds),
+        Cond::Or(cs) => cs.iter().any(relay_always_holds),
+        Cond::Cmp(a, op, b) => {
+            let ((a_lo, a_hi), (b_lo, b_hi)) = (bounds_at_last(a), bounds_at_last(b));
+            match op {
+                CmpOp::Ge => matches!((a_lo, b_hi), (Some(x), Some(y)) if x >= y),
+                CmpOp::Gt => matches!((a_lo, b_hi), (Some(x), Some(y)) if x > y),
+                CmpOp::Le => matches!((a_hi, b_lo), (Some(x), Some(y)) if x <= y),
+                CmpOp::Lt => matches!((a_hi, b_lo), (Some(x), Some(y)) if x < y),
+                CmpOp::Eq | CmpOp::Ne => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// The least and greatest values a number can take at the last pit of a sowing (`None`: no bound known).
+fn bounds_at_last(n: &Num) -> (Option<i64>, Option<i64>) {
+    let at_last = |p: &PlaceExpr| matches!(p, PlaceExpr::Here | PlaceExpr::Last);
+    match n {
+        Num::Const(c) => (Some(*c as i64), Some(*c as i64)),
+        // The last pit holds the piece just dropped there.
+        Num::HereCount => (Some(1), None),
+        Num::Count(Set::One(p), KindSel::All) | Num::PlaceCount(p) if at_last(p) => (Some(1), None),
+        Num::Count(..) | Num::Size(_) | Num::Before(_) | Num::PlaceCount(_) | Num::PitsCount(_) => (Some(0), None),
+        Num::Value(_) => (None, None),
+        Num::Add(ns) => ns.iter().map(bounds_at_last).fold((Some(0), Some(0)), |(lo, hi), (l, h)| {
+            (lo.zip(l).map(|(a, b)| a.saturating_add(b)), hi.zip(h).map(|(a, b)| a.saturating_add(b)))
+        }),
+        Num::Mul(ns) => {
+            // Only a product of numbers that are never negative has a known least value.
+            let bounds: Vec<_> = ns.iter().map(bounds_at_last).collect();
+            if bounds.iter().all(|(lo, _)| lo.is_some_and(|l| l >= 0)) {
+                let lo = bounds.iter().map(|(lo, _)| lo.unwrap_or(0)).fold(1i64, i64::saturating_mul);
+                let hi = bounds.iter().try_fold(1i64, |acc, (_, hi)| hi.map(|h| acc.saturating_mul(h)));
+                (Some(lo), hi)
+            } else {
+                (None, None)
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------- optimization
 
 /// Calls `f` on every top-level condition of the rules: filters, capture conditions, end rules, goals.
@@ -545,6 +696,20 @@ mod tests {
 
     fn size() -> Num {
         Num::Size(Set::Offered)
+    }
+
+    #[test]
+    fn relay_conditions_that_always_hold() {
+        let before = || Num::Before(PlaceExpr::Here);
+        let c = |a: Num, op, b: i32| Cond::Cmp(a, op, Num::Const(b));
+        assert!(relay_always_holds(&c(before(), CmpOp::Ge, 0)));
+        assert!(relay_always_holds(&c(Num::Count(Set::One(PlaceExpr::Here), KindSel::All), CmpOp::Ge, 1)));
+        assert!(relay_always_holds(&Cond::Or(vec![c(before(), CmpOp::Ge, 2), c(before(), CmpOp::Gt, -1)])));
+        // These can fail.
+        assert!(!relay_always_holds(&c(before(), CmpOp::Ge, 2)));
+        assert!(!relay_always_holds(&c(Num::Count(Set::One(PlaceExpr::Here), KindSel::Own), CmpOp::Ge, 1)));
+        assert!(!relay_always_holds(&c(Num::Value(Set::AllPits), CmpOp::Ge, 0)));
+        assert!(!relay_always_holds(&Cond::And(vec![c(before(), CmpOp::Ge, 0), c(before(), CmpOp::Le, 3)])));
     }
 
     #[test]

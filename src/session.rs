@@ -465,7 +465,7 @@ impl Session {
         while self.state.ply == ply && !self.is_over() {
             let seat = self.state.to_move as usize;
             let player = self.computers.get_mut(seat)?.as_mut()?;
-            let mv = player.choose(&self.engine, &self.state);
+            let mv = player.choose(&self.engine, &self.state).ok()?;
             self.engine.apply(&mut self.state, mv).ok()?;
             moves.push(mv);
         }
@@ -1013,7 +1013,7 @@ impl Session {
         let kind = AiKind::Mcts(crate::ai::Budget::Playouts(2000));
         let mut player = kind.player(&self.engine, &mut self.rng).map_err(|e| SessionError::Usage(e.to_string()))?;
         player.set_cancel(self.cancel.clone());
-        Ok(player.choose(&self.engine, &self.state))
+        player.choose(&self.engine, &self.state).map_err(|e| SessionError::Usage(e.to_string()))
     }
 
     fn ai_move(&mut self) -> Result<Output, SessionError> {

@@ -263,7 +263,7 @@ fn a_time_budget_stops_in_time() {
     let mut p = AiKind::Mcts(Budget::Time(Duration::from_millis(50))).player(&engine, &mut rng).unwrap();
     let st = engine.initial_state();
     let t = Instant::now();
-    let mv = p.choose(&engine, &st);
+    let mv = p.choose(&engine, &st).expect("a decision");
     assert!(t.elapsed() < Duration::from_millis(500), "{:?}", t.elapsed());
     engine.apply(&mut st.clone(), mv).expect("a legal move");
 }

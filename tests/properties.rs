@@ -163,3 +163,31 @@ fn finished_games_refuse_moves() {
     assert!(legal.is_empty());
     assert_eq!(engine.apply(&mut st, Move::Pass), Err(mancala::engine::MoveError::GameOver));
 }
+
+/// A shipped game with one rule changed, as a rule author might change it.
+fn changed_game(file: &str, from: &str, to: &str, players: Option<u8>) -> Engine {
+    let source = std::fs::read_to_string(file).expect("a shipped game");
+    assert!(source.contains(from), "{file} no longer says `{from}`");
+    mancala::compile(&source.replace(from, to), None, players).expect("the changed file compiles")
+}
+
+/// Gulek re-entering at least three parked pairs at once: a started re-entry can run out of pairs, so it must
+/// not be offered. Random games never leave the player to move without a decision, and no computer player
+/// fails to choose one.
+#[test]
+fn a_put_that_can_get_stuck_never_leaves_a_player_without_a_decision() {
+    use mancala::ai::{AiKind, Arena, Budget};
+    for players in [2, 3] {
+        let engine = changed_game("games/gulek.mancala", "1.. times", "3.. times", Some(players));
+        let name = format!("gulek `3.. times` {players}p");
+        for seed in 0..games_per_variant().min(60) {
+            checked_game(&name, &engine, seed);
+        }
+        let kinds = [AiKind::Greedy, AiKind::Mcts(Budget::Playouts(20)), AiKind::Random];
+        let mut arena = Arena::new(&engine, engine.initial_state(), &kinds[..players as usize]).expect("players");
+        for game in 0..3 {
+            let stats = arena.run(7, game, |_| {}).expect("the players are made");
+            assert!(stats.outcome.is_some(), "{name}: game {game} abandoned at ply {}", stats.plies);
+        }
+    }
+}

@@ -266,3 +266,38 @@ fn reaching_the_standard_start_position_from_a_set_up_one_is_no_repetition() {
         "Goré: a set-up position does not inherit the standard start position's history"
     );
 }
+
+#[test]
+fn a_position_that_comes_back_after_trades_put_seeds_back_on_the_board_ends_the_game() {
+    // GO-8, GO-13: accepted trades put captured seeds back on the board, so the number of seeds on the board
+    // goes down and up again, and a position can come back after such changes. These 40 plies (captures,
+    // trades, refusals) return to the start position, North to move: the game ends there, with the sweep.
+    let e = gore();
+    let start = "a0 b0 c0 d3 A0 B0 C0 D0 captured(1)=21 captured(2)=24 to_move=2";
+    let plies = "offer A|accept|A|offer B|decline|offer A|accept|A|offer a|accept|a|b|offer a|accept|d|D|a|B|d|C|\
+                 offer a|accept|a|offer b|decline|offer a|accept|a|offer A|accept|A|B|offer A|accept|D|d|A|b|D|c";
+    let plies: Vec<&str> = plies.split('|').collect();
+    assert_eq!(plies.len(), 40);
+    let mut st = position(&e, start);
+    for (i, ply) in plies.iter().enumerate() {
+        assert_not_over(&e, &st);
+        play(&e, &mut st, ply);
+        if i + 1 < plies.len() {
+            assert_not_over(&e, &st);
+        }
+    }
+    // The sweep: South's d (3) to South; 24-24.
+    assert_over(&st, &[], &[24, 24], EndReason::Repetition);
+}
+
+#[test]
+fn a_start_position_with_an_offer_pending_counts_for_repetition() {
+    // GO-8, GO-13: the start position has South's offer of a pending, North to answer. North declines, offers
+    // A, South declines, North offers a again: the start position is back at the fourth ply, and the game ends.
+    let e = gore();
+    let mut st = position(&e, "a3 b3 c3 d3 A3 B3 C3 D3 captured(1)=12 captured(2)=12 to_move=2 offered=a");
+    play_all(&e, &mut st, &["decline", "offer A", "decline"]);
+    assert_not_over(&e, &st);
+    play(&e, &mut st, "offer a");
+    assert_eq!(st.result.as_ref().map(|o| o.reason), Some(EndReason::Repetition));
+}

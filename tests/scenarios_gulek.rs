@@ -409,6 +409,81 @@ fn short_game_ends_on_scores_when_nobody_can_move() {
     assert_over(&st, &[1], &[3, 2], EndReason::NobodyCanMove);
 }
 
+#[test]
+fn short_game_a_player_put_out_can_complete_the_fifth_quiet_round_and_draw_at_once() {
+    // GU-13, GU-20, GU-6, GU-18: with three players, nobody captures for four rounds and four turns. Then blue
+    // plays, and green, to move, cannot: he is put out, which completes the fifth round without a capture
+    // (he leaves the round set). The end rules are looked at again after the elimination: the game is drawn at
+    // once, red does not move first.
+    let e = engine("gulek", Some("short"), Some(3));
+    let mut st =
+        position(&e, "centre=R*16B*16G*16 furrow(1)=RRRR furrow(2)=BBBB furrow(3)=GGGG to_move=1 phase=playing");
+    let plies = [
+        "enter 1", "enter 5", "enter 10", "1cw:RR", "5cw:BB", "enter 13", "enter 1", "enter 5", "10cw:GG", "1cw:RR",
+        "5cw:BB", "13cw:GG", "2cw:RR", "6cw:BB",
+    ];
+    for ply in &plies[..plies.len() - 1] {
+        play(&e, &mut st, ply);
+        assert_not_over(&e, &st);
+    }
+    play(&e, &mut st, plies[plies.len() - 1]);
+    assert_eq!(result(&st).map(|r| (r.0, r.2)), Some((vec![], EndReason::NoCapture)), "{}", show(&e, &st));
+    assert_eq!(st.eliminated, 0b100, "green is out");
+}
+
+/// Gulek with re-entry of at least three pairs at once (`3.. times`): a rule a file may say, under which a
+/// started re-entry can run out of parked pairs.
+fn gulek_entering_three_pairs() -> Engine {
+    let path = format!("{}/games/gulek.mancala", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(path).expect("games/gulek.mancala");
+    assert!(source.contains("1.. times"), "the re-entry rule of games/gulek.mancala changed");
+    mancala::compile(&source.replace("1.. times", "3.. times"), None, None).expect("the changed file compiles")
+}
+
+#[test]
+fn a_put_that_cannot_be_made_often_enough_is_not_offered() {
+    // With two parked pairs, a re-entry of three cannot be completed: red may not start one, so with nothing
+    // to sow he passes (GU-16) instead of being left half-way through a re-entry with no decision to make.
+    let e = gulek_entering_three_pairs();
+    let st = position(&e, "5=B 9=B furrow(1)=RRRR to_move=1 phase=playing");
+    assert_eq!(plies(&e, &st), ["pass"]);
+    // With three pairs, the re-entry is there (into three different empty pits, or more).
+    let st = position(&e, "5=B 9=B furrow(1)=R*6 to_move=1 phase=playing");
+    let plies = plies(&e, &st);
+    assert!(plies.contains(&"enter 1,2,3".to_string()), "{plies:?}");
+    assert!(!plies.contains(&"pass".to_string()), "{plies:?}");
+}
+
+#[test]
+fn short_game_placing_two_balls_needs_two_in_the_supply() {
+    // GU-14: the shorter game places two balls a turn. A supply of one ball (a set-up position) cannot make a
+    // whole turn, so no placing is offered rather than one left half done: red cannot move.
+    let e = short();
+    let st = position(&e, "1=B supply(1)=R supply(2)=B to_move=1 phase=placing");
+    assert_eq!(plies(&e, &st), Vec::<String>::new());
+    assert_eq!(result(&st).map(|r| r.2), Some(EndReason::Stuck));
+    let st = position(&e, "1=B supply(1)=RR supply(2)=B to_move=1 phase=placing");
+    assert!(plies(&e, &st).contains(&"1,1".to_string()), "{:?}", plies(&e, &st));
+}
+
+#[test]
+fn a_look_ahead_that_would_search_for_minutes_is_bounded() {
+    // Placing 21 balls a turn, at most three in a pit, from a supply of 20: no start can be completed, but
+    // proving it means trying every way of spreading 20 balls over the ring (millions). The engine looks at a
+    // bounded number of continuations per move (`MAX_PROBE_STEPS`) and offers none: red cannot move.
+    let path = format!("{}/games/gulek.mancala", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(path).expect("games/gulek.mancala");
+    let rule = "put { 1 own from supply(mover) into pits }";
+    assert!(source.contains(rule), "the placing rule of games/gulek.mancala changed");
+    let changed = source.replace(rule, "put { 1 own from supply(mover) into pits where count <= 2, 21.. times }");
+    let start = std::time::Instant::now();
+    let e = mancala::compile(&changed, None, None).expect("the changed file compiles");
+    let st = e.initial_state();
+    assert_eq!(result(&st).map(|r| r.2), Some(EndReason::Stuck));
+    let elapsed = start.elapsed();
+    assert!(elapsed < std::time::Duration::from_secs(3), "the start took {elapsed:?}");
+}
+
 // ================================================================ Gulek Solo
 
 fn solo(variant: Option<&str>) -> Engine {
@@ -560,6 +635,44 @@ fn single_compulsory_variant_removes_every_pair() {
         "1cw",
         "1=0 2=1 3=0 4=0 5=0 6=0 7=0 8=0 9=0 10=1 11=0 12=0 13=0 14=0 15=0 removed=2 to_move=1",
     );
+}
+
+/// Gulek Single relaying whatever the last pit held (`before >= 0`): every sowing relays for ever.
+fn single_relaying_always() -> (String, Engine) {
+    let path = format!("{}/games/gulek-single.mancala", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(path).expect("games/gulek-single.mancala");
+    assert!(source.contains("relay when before >= 2"), "the relay rule of games/gulek-single.mancala changed");
+    let source = source.replace("relay when before >= 2", "relay when before >= 0");
+    let engine = mancala::compile(&source, None, None).expect("the changed file compiles");
+    (source, engine)
+}
+
+#[test]
+fn single_an_endless_relay_is_found_at_once() {
+    // GU-12, GU-24: when every relay goes on, every sowing is endless, so none is legal and the solitaire is
+    // lost before the first move. Finding that out takes a moment, not the many seconds of following each
+    // sowing through hundreds of thousands of laps.
+    let start = std::time::Instant::now();
+    let (_, e) = single_relaying_always();
+    let st = e.initial_state();
+    assert_over(&st, &[], &[0], EndReason::Stuck);
+    let elapsed = start.elapsed();
+    assert!(elapsed < std::time::Duration::from_secs(3), "the start took {elapsed:?}");
+}
+
+#[test]
+fn single_check_warns_of_a_relay_condition_that_always_holds() {
+    let (source, _) = single_relaying_always();
+    let file = mancala::syntax::parse(&source).expect("parses");
+    let warnings: Vec<_> =
+        mancala::check::check(&file).into_iter().filter(|d| d.code == "mancala::check::relay_always").collect();
+    // Once for the base game and once for the compulsory variant, each at its `relay` line.
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    for w in &warnings {
+        assert!(!w.is_error());
+        assert_eq!(&source[w.span.start..w.span.end], "relay when before >= 0");
+        assert!(w.help.as_deref().is_some_and(|h| h.contains("before >= 2")), "{w:?}");
+    }
 }
 
 #[test]

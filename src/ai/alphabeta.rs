@@ -36,7 +36,7 @@ pub fn alphabeta_choose<R: Rng + ?Sized>(
     rng: &mut R,
 ) -> Result<Move, AiError> {
     let rng = SmallRng::from_rng(rng).expect("seeding from a generator does not fail");
-    Ok(AlphaBeta::new(engine, depth, rng)?.search(engine, st))
+    AlphaBeta::new(engine, depth, rng)?.search(engine, st)
 }
 
 impl AlphaBeta {
@@ -53,14 +53,13 @@ impl AlphaBeta {
     }
 
     /// The best decision at `st`.
-    pub fn search(&mut self, engine: &Engine, st: &State) -> Move {
+    pub fn search(&mut self, engine: &Engine, st: &State) -> Result<Move, AiError> {
         self.nodes = 0;
         let mut root_moves = std::mem::take(&mut self.moves[0]);
         root_moves.clear();
         engine.legal_moves(st, &mut root_moves);
-        assert!(!root_moves.is_empty(), "alphabeta: no legal decision");
-        if root_moves.len() == 1 {
-            let mv = root_moves[0];
+        if root_moves.len() <= 1 {
+            let mv = root_moves.first().copied().ok_or(AiError::NoDecision);
             self.moves[0] = root_moves;
             return mv;
         }
@@ -80,7 +79,7 @@ impl AlphaBeta {
             }
         }
         self.moves[0] = root_moves;
-        best
+        Ok(best)
     }
 
     /// The value of `child` for `me`, who decided the move into it, searched with window `(alpha, beta)` for
@@ -141,7 +140,7 @@ impl AlphaBeta {
 }
 
 impl Player for AlphaBeta {
-    fn choose(&mut self, engine: &Engine, st: &State) -> Move {
+    fn choose(&mut self, engine: &Engine, st: &State) -> Result<Move, AiError> {
         self.search(engine, st)
     }
     fn describe(&self) -> String {

@@ -87,7 +87,13 @@ impl<'e> Arena<'e> {
             let mv = match players.get_mut(st.to_move as usize).and_then(Option::as_mut) {
                 // A forced decision is not worth a search.
                 Some(_) if self.legal.len() == 1 => self.legal[0],
-                Some(player) => player.choose(engine, st),
+                Some(player) => match player.choose(engine, st) {
+                    Ok(mv) => mv,
+                    Err(_) => {
+                        abandoned = true;
+                        break;
+                    }
+                },
                 None => self.legal[rng.gen_range(0..self.legal.len())],
             };
             let ply = st.ply;

@@ -14,7 +14,7 @@ use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use super::{reward, AiKind, Budget, Player, DEFAULT_PLAYOUTS};
+use super::{reward, AiError, AiKind, Budget, Player, DEFAULT_PLAYOUTS};
 use crate::engine::{Engine, Move, State};
 
 /// More decisions than this in one playout means the engine is stuck in a loop.
@@ -59,7 +59,12 @@ struct Search {
 }
 
 /// Runs a search from `root` and returns the most visited decision.
-pub fn mcts_choose<R: Rng + ?Sized>(engine: &Engine, root: &State, config: &MctsConfig, rng: &mut R) -> Move {
+pub fn mcts_choose<R: Rng + ?Sized>(
+    engine: &Engine,
+    root: &State,
+    config: &MctsConfig,
+    rng: &mut R,
+) -> Result<Move, AiError> {
     let mut rng = SmallRng::from_rng(rng).expect("seeding from a generator does not fail");
     Search::default().run(engine, root, config, &mut rng, None)
 }
@@ -72,12 +77,13 @@ impl Search {
         config: &MctsConfig,
         rng: &mut SmallRng,
         cancel: Option<&AtomicBool>,
-    ) -> Move {
+    ) -> Result<Move, AiError> {
         self.moves.clear();
         engine.legal_moves(root, &mut self.moves);
-        assert!(!self.moves.is_empty(), "mcts: no legal decision");
-        if self.moves.len() == 1 {
-            return self.moves[0];
+        match self.moves.as_slice() {
+            [] => return Err(AiError::NoDecision),
+            [only] => return Ok(*only),
+            _ => {}
         }
         self.nodes.clear();
         self.nodes.push(Node { mv: self.moves[0], by: root.to_move, first: 0, len: 0, expanded: false, n: 0, w: 0.0 });
@@ -103,14 +109,11 @@ impl Search {
 
         let root_node = &self.nodes[0];
         let children = &self.nodes[root_node.first as usize..(root_node.first + root_node.len) as usize];
-        let best = children
-            .iter()
-            .max_by(|a, b| {
-                let mean = |x: &Node| if x.n == 0 { 0.0 } else { x.w / x.n as f64 };
-                a.n.cmp(&b.n).then(mean(a).total_cmp(&mean(b)))
-            })
-            .expect("the root has children");
-        best.mv
+        let best = children.iter().max_by(|a, b| {
+            let mean = |x: &Node| if x.n == 0 { 0.0 } else { x.w / x.n as f64 };
+            a.n.cmp(&b.n).then(mean(a).total_cmp(&mean(b)))
+        });
+        best.map(|node| node.mv).ok_or(AiError::NoDecision)
     }
 
     /// Makes the children of `node` from the decisions in `self.moves`, in random order.
@@ -228,7 +231,7 @@ impl Mcts {
 }
 
 impl Player for Mcts {
-    fn choose(&mut self, engine: &Engine, st: &State) -> Move {
+    fn choose(&mut self, engine: &Engine, st: &State) -> Result<Move, AiError> {
         self.search.run(engine, st, &self.config, &mut self.rng, self.cancel.as_deref())
     }
     fn set_cancel(&mut self, flag: Arc<AtomicBool>) {

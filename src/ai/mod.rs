@@ -40,9 +40,9 @@ pub use mcts::{mcts_choose, Mcts, MctsConfig};
 
 /// A computer player: given a position where a decision is due, it returns one of the legal decisions.
 pub trait Player: Send {
-    /// Chooses among `engine.legal_moves(state)`. The game must not be over and `state` must have a legal
-    /// decision (panics otherwise).
-    fn choose(&mut self, engine: &Engine, state: &State) -> Move;
+    /// Chooses among `engine.legal_moves(state)`; fails with [`AiError::NoDecision`] when there is none
+    /// (the game is over, or the engine left the player to move without a decision).
+    fn choose(&mut self, engine: &Engine, state: &State) -> Result<Move, AiError>;
 
     /// What kind of player this is, as text (`mcts:2000`).
     fn describe(&self) -> String;
@@ -143,6 +143,8 @@ pub enum AiError {
     NoSuchSeat { seat: u32, players: u8 },
     #[error("seat {seat} is given two players, {first} and {second}")]
     SeatTwice { seat: u32, first: AiKind, second: AiKind },
+    #[error("the player to move has no legal decision, so the computer cannot choose one")]
+    NoDecision,
 }
 
 /// "this game has 3 players, seats 1 to 3", "this game is a solitaire, with seat 1 only".
@@ -325,10 +327,12 @@ fn legal(engine: &Engine, st: &State) -> Vec<Move> {
 // ================================================================ random
 
 /// Chooses uniformly among the legal decisions.
-pub fn random_choose<R: Rng + ?Sized>(engine: &Engine, st: &State, rng: &mut R) -> Move {
+pub fn random_choose<R: Rng + ?Sized>(engine: &Engine, st: &State, rng: &mut R) -> Result<Move, AiError> {
     let moves = legal(engine, st);
-    assert!(!moves.is_empty(), "random_choose: no legal decision");
-    moves[rng.gen_range(0..moves.len())]
+    if moves.is_empty() {
+        return Err(AiError::NoDecision);
+    }
+    Ok(moves[rng.gen_range(0..moves.len())])
 }
 
 /// The `random` player.
@@ -344,7 +348,7 @@ impl RandomPlayer {
 }
 
 impl Player for RandomPlayer {
-    fn choose(&mut self, engine: &Engine, st: &State) -> Move {
+    fn choose(&mut self, engine: &Engine, st: &State) -> Result<Move, AiError> {
         random_choose(engine, st, &mut self.rng)
     }
     fn describe(&self) -> String {
@@ -357,11 +361,12 @@ impl Player for RandomPlayer {
 /// Chooses the decision that leaves the mover best off when the turn is over: each option is played and
 /// the rest of the turn finished with one-step greedy choices, then the position is valued by the mover's
 /// score minus the best other score (a finished game by its outcome first). Ties are broken at random.
-pub fn greedy_choose<R: Rng + ?Sized>(engine: &Engine, st: &State, rng: &mut R) -> Move {
+pub fn greedy_choose<R: Rng + ?Sized>(engine: &Engine, st: &State, rng: &mut R) -> Result<Move, AiError> {
     let moves = legal(engine, st);
-    assert!(!moves.is_empty(), "greedy_choose: no legal decision");
-    if moves.len() == 1 {
-        return moves[0];
+    match moves.as_slice() {
+        [] => return Err(AiError::NoDecision),
+        [only] => return Ok(*only),
+        _ => {}
     }
     let me = st.to_move;
     let ply = st.ply;
@@ -387,7 +392,7 @@ pub fn greedy_choose<R: Rng + ?Sized>(engine: &Engine, st: &State, rng: &mut R) 
             }
         }
     }
-    choice
+    Ok(choice)
 }
 
 /// Plays on until ply `ply` is over, each time taking the decision with the best immediate value.
@@ -445,7 +450,7 @@ impl GreedyPlayer {
 }
 
 impl Player for GreedyPlayer {
-    fn choose(&mut self, engine: &Engine, st: &State) -> Move {
+    fn choose(&mut self, engine: &Engine, st: &State) -> Result<Move, AiError> {
         greedy_choose(engine, st, &mut self.rng)
     }
     fn describe(&self) -> String {
@@ -467,7 +472,7 @@ pub fn play_ply(player: &mut dyn Player, engine: &Engine, st: &mut State) -> Vec
         if buf.is_empty() {
             break;
         }
-        let mv = player.choose(engine, st);
+        let Ok(mv) = player.choose(engine, st) else { break };
         engine.apply_unchecked(st, mv);
         moves.push(mv);
     }
@@ -487,7 +492,13 @@ pub fn play_game(engine: &Engine, start: &State, players: &mut [Box<dyn Player>]
             break;
         }
         let seat = st.to_move as usize;
-        let mv = if buf.len() == 1 { buf[0] } else { players[seat].choose(engine, &st) };
+        let mv = match buf.as_slice() {
+            [only] => *only,
+            _ => match players[seat].choose(engine, &st) {
+                Ok(mv) => mv,
+                Err(_) => break,
+            },
+        };
         engine.apply_unchecked(&mut st, mv);
         n += 1;
     }

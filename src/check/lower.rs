@@ -204,7 +204,7 @@ impl<'g> Lowerer<'g> {
         let (track, next, pit_next, opposite, initial_owner) = self.topology(&phases);
         let score_doc = self.game.score.as_ref().and_then(|t| self.doc(t.span));
         let goal_doc = self.game.goal.as_ref().and_then(|g| self.doc(g.span));
-        let rules = Rules {
+        let mut rules = Rules {
             game: self.game.name.as_ref().map_or(String::new(), |n| n.node.clone()),
             variant: variant.to_string(),
             about: self.game.about.as_ref().map_or(String::new(), |a| a.node.clone()),
@@ -230,6 +230,7 @@ impl<'g> Lowerer<'g> {
             score_doc,
             goal_doc,
         };
+        rules.needs.refills = crate::ir::pieces_can_return(&rules);
         (Some(rules), self.diags, lints)
     }
 
@@ -975,7 +976,11 @@ impl<'g> Lowerer<'g> {
                     }
                 },
                 ast::SowItem::Relay(c) => {
-                    out.relay = Some(self.cond(&c.node, after));
+                    let cond = self.cond(&c.node, after);
+                    if crate::ir::relay_always_holds(&cond) {
+                        self.diags.push(relay_always_warning(c.span));
+                    }
+                    out.relay = Some(cond);
                     out.relay_doc = self.doc(c.span);
                 }
                 ast::SowItem::Require(c) => {
@@ -1142,7 +1147,18 @@ impl<'g> Lowerer<'g> {
         if put.count.node == 0 {
             self.error("check::bad_range", "putting 0 pieces does nothing", put.count.span, "zero", None);
         }
-        Put { count: put.count.node, kinds, from, into, filter, min_times: min_times.max(1), max_times }
+        let mut put = Put {
+            count: put.count.node,
+            kinds,
+            from,
+            into,
+            filter,
+            min_times: min_times.max(1),
+            max_times,
+            lookahead: false,
+        };
+        put.lookahead = put.can_get_stuck(self.n_pits);
+        put
     }
 
     fn lower_offer(&mut self, offer: &ast::Offer, span: Span) -> Offer {
@@ -1831,6 +1847,18 @@ fn step_along(track: &[PlaceId], kept: &[PlaceId], i: usize, forward: bool) -> P
         }
     }
     track[i]
+}
+
+/// A relay whose condition always holds goes on after every lap: it stops only where the last piece lands
+/// off the pits, and elsewhere never ends, so the sowing is not allowed.
+fn relay_always_warning(span: Span) -> Diagnostic {
+    Diagnostic::warning("check::relay_always", "this relay condition always holds", span, "true after every lap")
+        .with_help(format!(
+            "the sowing relays again whatever the last pit holds, so it stops only when its last piece lands in a \
+         store; otherwise it never ends (or passes {} laps) and the move is not allowed. Test what the last pit \
+         held, as in `relay when before >= 2`",
+            crate::engine::MAX_RELAY_LAPS
+        ))
 }
 
 fn cmp_op(op: ast::CmpOp) -> CmpOp {

@@ -77,9 +77,15 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
-/// The longest relay sowing we follow before calling it endless; loops are found exactly long before,
-/// by the positions seen at each relay (a loop of 99,370 laps has been seen on the 15-pit ring).
-const MAX_RELAY_LAPS: usize = 2_000_000;
+/// The longest relay sowing followed, in laps: a longer one counts as endless, and the move is illegal, as
+/// for a relay that comes back to a position it has been in. Relays that end are far shorter (at most 122
+/// laps in 200,000 random games of Gulek Single, whose loops are found within 45,000 laps), and the bound
+/// keeps a rule whose relay nearly always goes on from making each probed move crawl.
+pub const MAX_RELAY_LAPS: u32 = 100_000;
+/// The most continuations looked at to decide whether one move can be completed into a legal ply: a move
+/// that needs more is not offered. This bounds the work of a decision where a rule makes the look-ahead
+/// combinatorial; shipped games need at most a few dozen.
+pub const MAX_PROBE_STEPS: u32 = 10_000;
 /// The default ply limit of a game whose file sets none: a guard, never meant to decide a real game.
 pub const DEFAULT_LIMIT: u32 = 20_000;
 
@@ -132,7 +138,7 @@ impl Engine {
             .map(|p| {
                 p.actions.iter().all(|a| match &a.kind {
                     ActionKind::Sow(s) => !s.lookahead,
-                    ActionKind::Put(_) => true,
+                    ActionKind::Put(p) => !p.lookahead,
                     ActionKind::Offer(_) => false,
                 })
             })
@@ -257,7 +263,8 @@ impl Engine {
         if st.result.is_some() {
             return;
         }
-        if self.rules.needs.repetition && matches!(st.stage, Stage::Start) {
+        // A position with an offer to answer is a position of the game too (its stage is part of the key).
+        if self.rules.needs.repetition && matches!(st.stage, Stage::Start | Stage::Respond) {
             self.seen_before(st);
         }
         if matches!(st.stage, Stage::Start) && !self.compute_obligation(st) {
@@ -406,7 +413,7 @@ impl Engine {
                 });
             }
             ActionKind::Put(put) => {
-                if !self.put_source_ready(st, cx, put) {
+                if !self.put_source_ready(st, cx, put, put.start_needs()) {
                     return true;
                 }
                 self.for_each_in_set(st, cx, &put.into, |p| {
@@ -465,7 +472,7 @@ impl Engine {
                     return;
                 };
                 let more = put.max_times.map_or(true, |m| (done as u32) < m);
-                if more && self.put_source_ready(st, cx, put) {
+                if more && self.put_source_ready(st, cx, put, put.count) {
                     self.for_each_in_set(st, cx, &put.into, |p| {
                         if p >= from && self.test(st, cx.at(p), &put.filter) {
                             out.push(Move::Pick(p));
@@ -579,9 +586,10 @@ impl Engine {
         mask
     }
 
-    fn put_source_ready(&self, st: &State, cx: Ctx, put: &Put) -> bool {
+    /// Whether the source of a put holds at least `needed` pieces of its kinds.
+    fn put_source_ready(&self, st: &State, cx: Ctx, put: &Put, needed: u32) -> bool {
         match self.place(st, cx, &put.from) {
-            Some(src) => self.count_masked(st, src, self.kind_mask(st, cx, &put.kinds)) >= put.count,
+            Some(src) => self.count_masked(st, src, self.kind_mask(st, cx, &put.kinds)) >= needed,
             None => false,
         }
     }
@@ -601,7 +609,7 @@ impl Engine {
     fn action_needs_probe(&self, action: &Action) -> bool {
         match &action.kind {
             ActionKind::Sow(s) => s.lookahead,
-            ActionKind::Put(_) => false,
+            ActionKind::Put(p) => p.lookahead,
             ActionKind::Offer(_) => true,
         }
     }
@@ -650,13 +658,16 @@ impl Engine {
         let mut probe = st.probe_copy();
         let ply = probe.ply;
         self.step(&mut probe, mv, true);
-        self.probe_rest(&probe, ply)
+        let mut budget = MAX_PROBE_STEPS;
+        self.probe_rest(&probe, ply, &mut budget)
     }
 
-    fn probe_rest(&self, st: &State, ply: u32) -> bool {
-        if st.illegal {
+    /// Whether the ply under way in `st` can be completed, looking at no more than `budget` continuations.
+    fn probe_rest(&self, st: &State, ply: u32, budget: &mut u32) -> bool {
+        if st.illegal || *budget == 0 {
             return false;
         }
+        *budget -= 1;
         if st.ply != ply {
             return true;
         }
@@ -670,7 +681,7 @@ impl Engine {
         options.into_iter().rev().any(|mv| {
             let mut next = st.probe_copy();
             self.step(&mut next, mv, true);
-            self.probe_rest(&next, ply)
+            self.probe_rest(&next, ply, budget)
         })
     }
 
@@ -695,12 +706,17 @@ impl Engine {
         }
         probe.offered |= 1 << place;
         let prunes = self.offer_prunes[st.phase as usize][action as usize];
-        Some(self.offer_completable(&mut probe, offer, prunes, place + 1))
+        let mut budget = MAX_PROBE_STEPS;
+        Some(self.offer_completable(&mut probe, offer, prunes, place + 1, &mut budget))
     }
 
-    /// Whether the offer in `offered` can be completed with pits at or after `from`. `prunes`: a `require`
-    /// that fails now fails with more pits too.
-    fn offer_completable(&self, st: &mut State, offer: &Offer, prunes: bool, from: PlaceId) -> bool {
+    /// Whether the offer in `offered` can be completed with pits at or after `from`, looking at no more than
+    /// `budget` offers. `prunes`: a `require` that fails now fails with more pits too.
+    fn offer_completable(&self, st: &mut State, offer: &Offer, prunes: bool, from: PlaceId, budget: &mut u32) -> bool {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
         if self.offer_can_stop(st, offer) {
             return true;
         }
@@ -714,7 +730,7 @@ impl Engine {
         });
         picks.as_slice().iter().any(|&p| {
             st.offered |= 1 << p;
-            let ok = self.offer_completable(st, offer, prunes, p + 1);
+            let ok = self.offer_completable(st, offer, prunes, p + 1, budget);
             st.offered &= !(1 << p);
             ok
         })
@@ -873,22 +889,27 @@ impl Engine {
 
     /// Relays from the last pit while the relay condition holds there; returns false when the sowing paused
     /// for a choice or turned out illegal (a relay that would never end).
+    ///
+    /// A relay is a walk through positions, each decided by the one before; one that comes back to a
+    /// position would go round for ever. Brent's cycle finding notices the return without remembering every
+    /// position: it keeps the key of the position at the last power of two laps and compares each new one with
+    /// it, so a loop is found within a few times its length, in constant memory.
     #[cold]
     fn relay(&self, st: &mut State, action: u8, sow: &Sow) -> bool {
         let Some(relay) = &sow.relay else { return true };
-        let mut seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
-        loop {
+        let (mut mark, mut power, mut since) = (None, 1u32, 0u32);
+        for _ in 0..MAX_RELAY_LAPS {
             let last = st.last;
             if (last as usize) >= self.rules.n_pits || !self.test(st, Ctx::new(st.to_move).at(last), relay) {
                 return true;
             }
-            // A relay that comes back to a (board, pit) it has seen would never end: the move is illegal.
-            let key = hash_parts(&[&st.counts], last as u64);
-            if !seen.insert(key) || seen.len() >= MAX_RELAY_LAPS {
-                st.illegal = true;
-                st.stage = Stage::Start;
-                st.ply += 1;
-                return false;
+            let key = relay_key(st);
+            if mark == Some(key) {
+                break;
+            }
+            since += 1;
+            if since == power {
+                (mark, power, since) = (Some(key), power.saturating_mul(2), 0);
             }
             self.lift(st, last);
             if !self.drop_hand(st, action, sow) {
@@ -896,6 +917,11 @@ impl Engine {
             }
             st.last = st.cursor;
         }
+        // Endless, or longer than any relay we follow: not a line of play.
+        st.illegal = true;
+        st.stage = Stage::Start;
+        st.ply += 1;
+        false
     }
 
     /// Drops the pieces in hand; returns false when it paused for the mover to choose the next kind.
@@ -1359,18 +1385,25 @@ impl Engine {
         }
     }
 
-    /// Returns true when the game ended.
+    /// Returns true when the game ended. A player put out changes what the other rules see (the round set,
+    /// the player to move), so after an elimination the end rules are looked at again from the first; players
+    /// only ever leave, so this stops.
     fn check_end_rules(&self, st: &mut State) -> bool {
         let phase = &self.rules.phases[st.phase as usize];
-        for rules in [&phase.end.items, &self.rules.end.items] {
-            for rule in rules {
-                if let Some(reason) = self.end_rule_fires(st, rule) {
-                    self.finish(st, reason);
-                    return true;
+        loop {
+            let out_before = st.eliminated;
+            for rules in [&phase.end.items, &self.rules.end.items] {
+                for rule in rules {
+                    if let Some(reason) = self.end_rule_fires(st, rule) {
+                        self.finish(st, reason);
+                        return true;
+                    }
                 }
             }
+            if st.eliminated == out_before {
+                return false;
+            }
         }
-        false
     }
 
     /// Why the game ends by this end rule now, if it does.
@@ -1476,11 +1509,15 @@ impl Engine {
     }
 
     fn seen_before(&self, st: &mut State) -> bool {
-        let n = self.rules.n_pits * self.k;
-        let total: u32 = st.counts[..n].iter().map(|&c| c as u32).sum();
-        if total != st.history_total {
-            st.history.clear();
-            st.history_total = total;
+        // Where pieces never come back onto the board, their number there never goes up: a position with
+        // another number cannot come back, and the history can start afresh.
+        if !self.rules.needs.refills {
+            let n = self.rules.n_pits * self.k;
+            let total: u32 = st.counts[..n].iter().map(|&c| c as u32).sum();
+            if total != st.history_total {
+                st.history.clear();
+                st.history_total = total;
+            }
         }
         let flags = [st.to_move, st.phase, st.eliminated, (matches!(st.stage, Stage::Respond)) as u8];
         let key = hash_parts(&[&st.counts, &st.owner, &flags], st.offered);
@@ -1587,6 +1624,12 @@ fn is_plain_start(sow: &Sow) -> bool {
 
 fn choice_code(group: usize, place: PlaceId, kind: u8) -> u32 {
     ((group as u32) << 24) | ((place as u32) << 6) | kind as u32
+}
+
+/// The key of a position within a relay: everything its next lap depends on (the pieces, the pit to lift
+/// from, and the records of this move's drops, which a relay condition may read).
+fn relay_key(st: &State) -> u64 {
+    hash_parts(&[&st.counts, &st.before, &st.dropped], st.last as u64)
 }
 
 /// FNV-1a over byte slices and one extra word: a cheap, stable position key.

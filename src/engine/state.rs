@@ -46,8 +46,9 @@ pub struct State {
     /// in the current round.
     pub quiet: u32,
     pub round_seen: u8,
-    /// Hashes of earlier positions since the number of pieces on the board last changed, for `repetition`;
-    /// positions with different numbers of pieces on the board cannot be equal.
+    /// Hashes of earlier positions at the start of a turn (or of an answer to an offer), for `repetition`.
+    /// Where pieces never come back onto the board (`Needs::refills` off), only those since the number of
+    /// pieces on the board last changed: a position with another number cannot come back.
     pub history: Vec<u64>,
     pub history_total: u32,
     /// Plies with a capture so far, for statistics.

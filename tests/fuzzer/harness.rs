@@ -10,7 +10,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
-use mancala::ai::{alphabeta_choose, greedy_choose, mcts_choose, Budget, MctsConfig};
+use mancala::ai::{alphabeta_choose, greedy_choose, mcts_choose, AiError, Budget, MctsConfig};
 use mancala::diag::{self, Diagnostic, Style};
 use mancala::engine::{Engine, Move, State};
 use rand::{Rng, SeedableRng};
@@ -381,17 +381,21 @@ fn probe_position(run: &mut Run<'_>, engine: &Engine, st: &State, search: bool, 
         (
             "alphabeta",
             if engine.rules.players == 2 {
-                run.stage("alphabeta", || alphabeta_choose(engine, st, 2, rng).ok()).flatten()
+                run.stage("alphabeta", || alphabeta_choose(engine, st, 2, rng))
             } else {
                 None
             },
         ),
     ];
-    for (who, mv) in chosen {
-        if let Some(mv) = mv {
-            if !legal.contains(&mv) {
+    for (who, choice) in chosen {
+        match choice {
+            Some(Ok(mv)) if !legal.contains(&mv) => {
                 run.find(FindingKind::Mismatch, who, format!("{who} chose an illegal decision"), String::new());
             }
+            Some(Err(AiError::NoDecision)) => {
+                run.find(FindingKind::Mismatch, who, format!("{who} found no decision among legal ones"), String::new());
+            }
+            _ => {}
         }
     }
 }

@@ -452,7 +452,8 @@ impl Session {
             let Some(text) = self.computer_ply() else {
                 break;
             };
-            out.push(format!("player {} ({}) plays {text}: {}", mover + 1, self.seats[mover as usize], self.told()));
+            let who = &self.seat_names()[mover as usize];
+            out.push(format!("{who} ({}) played {text}: {}", self.seats[mover as usize], self.told()));
         }
         out
     }
@@ -615,7 +616,8 @@ impl Session {
         self.plies.push(PlyRecord { before, moves, text: text.clone(), mover });
         self.redo.clear();
         self.listing.clear();
-        Ok(Output::moved(format!("player {} plays {text}: {}", mover + 1, self.told())))
+        let who = &self.seat_names()[mover as usize];
+        Ok(Output::moved(format!("{who} played {text}: {}", self.told())))
     }
 
     /// One decision of a turn, by its label (`cw`, `R`, `stop`, `B5`).

@@ -371,7 +371,6 @@ fn terminal_width() -> usize {
     std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(80)
 }
 
-
 /// The result of a finished game, in plain words: who won, the scores, and why the game ended where that
 /// is not just the rules' own end.
 fn result_text(session: &Session) -> String {
@@ -386,34 +385,35 @@ fn result_text(session: &Session) -> String {
             format!("The game is lost: {}.", why.unwrap_or_else(|| "the goal cannot be reached".into()))
         };
     }
-    let winners = outcome.winner_list();
-    let scores: Vec<String> =
-        outcome.scores.iter().enumerate().map(|(i, s)| format!("player {}: {s}", i + 1)).collect();
-    let verdict = match winners.as_slice() {
+    // The scores stand on the board's last line just above; this line says who won, in the seats' names.
+    let names = session.seat_names();
+    let verdict = match outcome.winner_list().as_slice() {
         [] => "a draw".to_string(),
-        [w] => format!("player {} wins", w + 1),
-        ws => {
-            format!("players {} share the win", ws.iter().map(|w| (w + 1).to_string()).collect::<Vec<_>>().join(", "))
-        }
+        [w] if names[*w as usize] == "you" => "you win".to_string(),
+        [w] => format!("{} wins", names[*w as usize]),
+        ws => format!(
+            "{} share the win",
+            ws.iter().map(|&w| names[w as usize].as_str()).collect::<Vec<_>>().join(" and ")
+        ),
     };
     let why = why.map_or_else(String::new, |w| format!(" ({w})"));
-    format!("Game over{why}: {verdict} — {}.", scores.join(", "))
+    format!("Game over{why}: {verdict}.")
 }
 
 /// Why the game ended, when it was not an end rule of the game's own (whose ending the board shows).
 fn reason_words(session: &Session, reason: mancala::engine::EndReason) -> Option<String> {
     use mancala::engine::EndReason;
-    let player = session.state.to_move + 1;
+    let player = &session.seat_names()[session.state.to_move as usize];
     let solitaire = session.engine.rules.players == 1;
     Some(match reason {
         EndReason::Condition => return None,
         EndReason::Repetition => "a position came back".into(),
         EndReason::Stuck if solitaire => "no move is left".into(),
-        EndReason::Stuck => format!("player {player} cannot move"),
+        EndReason::Stuck => format!("{player} cannot move"),
         EndReason::NobodyCanMove => "nobody can move".into(),
         EndReason::NoCapture => "nothing was captured for too long".into(),
         EndReason::LastStanding => "the other players are out".into(),
-        EndReason::Obligation => format!("player {player} cannot make the move the rules demand"),
+        EndReason::Obligation => format!("{player} cannot make the move the rules demand"),
         EndReason::Limit => format!("the game reached its limit of {} plies", session.engine.rules.limit),
     })
 }

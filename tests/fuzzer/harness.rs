@@ -393,7 +393,12 @@ fn probe_position(run: &mut Run<'_>, engine: &Engine, st: &State, search: bool, 
                 run.find(FindingKind::Mismatch, who, format!("{who} chose an illegal decision"), String::new());
             }
             Some(Err(AiError::NoDecision)) => {
-                run.find(FindingKind::Mismatch, who, format!("{who} found no decision among legal ones"), String::new());
+                run.find(
+                    FindingKind::Mismatch,
+                    who,
+                    format!("{who} found no decision among legal ones"),
+                    String::new(),
+                );
             }
             _ => {}
         }

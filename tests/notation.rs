@@ -308,6 +308,46 @@ fn perlen_examples() {
 }
 
 #[test]
+fn perlen_captures_in_any_order() {
+    // Two indirect captures (stones on lone stones in A and B): the gems taken form a set, in any order.
+    let e = engine("perlen", None, None);
+    let st =
+        parse_position(&e, "a=00 b=00 c=00 e=00 A=0 B=0 C=33 D=55 cup(1)=1122 cup(2)=44 to_move=1").expect("position");
+    let expected = vec![
+        Move::Begin { action: 0, place: place(&e, "e") },
+        Move::Take { place: place(&e, "C"), kind: kind(&e, "3") },
+        Move::Take { place: place(&e, "D"), kind: kind(&e, "5") },
+    ];
+    assert_eq!(parse_ply(&e, &st, "e:00 x C3 D5").expect("board order"), expected);
+    assert_eq!(parse_ply(&e, &st, "e:00 x D5 C3").expect("the other order"), expected);
+    assert_eq!(format_ply(&e, &st, &expected), "e:00 x C3 D5");
+    let err = parse_ply(&e, &st, "e:00 x D5 C3 C3").expect_err("three gems for two captures");
+    assert!(err.to_string().contains("cannot be taken here"), "{err}");
+}
+
+#[test]
+fn perlen_forced_picks_may_be_written() {
+    // Four indirect captures: E4 is chosen, then E5 and E5 are the only gems left in North's pits (taken without
+    // asking), then a gem from his cup. Freeling writes every pick; the chosen ones alone also do.
+    let e = engine("perlen", None, None);
+    let st = parse_position(&e, "a=00 b=00 e=0000 A=0 B=0 C=0 D=0 E=455 cup(1)=11223 cup(2)=34 to_move=1")
+        .expect("position");
+    let expected = vec![
+        Move::Begin { action: 0, place: place(&e, "e") },
+        Move::Take { place: place(&e, "E"), kind: kind(&e, "4") },
+        Move::Take { place: place(&e, "cup(2)"), kind: kind(&e, "3") },
+    ];
+    assert_eq!(parse_ply(&e, &st, "e0000 x E4 E55 3").expect("every pick, Freeling's way"), expected);
+    assert_eq!(parse_ply(&e, &st, "e:0000 x E4 cup(2)3").expect("the chosen picks"), expected);
+    assert_eq!(parse_ply(&e, &st, "e x 3 E5 E4 E5").expect("any order"), expected);
+    assert_eq!(format_ply(&e, &st, &expected), "e:0000 x E4 cup(2)3");
+    let err = parse_ply(&e, &st, "e x E4 3 E555").expect_err("one 5 too many");
+    assert!(err.to_string().starts_with("unexpected capture `x E555`"), "{err}");
+    let err = parse_ply(&e, &st, "e x E4 3 D5").expect_err("D holds no gem");
+    assert!(err.to_string().starts_with("unexpected capture `x D5`"), "{err}");
+}
+
+#[test]
 fn gore_offer_and_accept() {
     let e = engine("gore", None, None);
     let st = parse_position(&e, "a6 b6 c6 d6 A6 B6 C6 D6 captured(2)=12 to_move=1").expect("position");

@@ -67,8 +67,20 @@
 //!
 //! [`parse_position`] starts from [`Engine::initial_state`] with every place empty and overrides what the text
 //! says; the result is at the start of a ply (stage `Start`, or `Respond` with `offered`), ply 0, with the
-//! obligation (`must`) worked out for the player to move. A text starting with `{` is read as the state's JSON.
-//! [`parse_start_position`] also refuses a JSON state in the middle of a ply, for commands that start games.
+//! obligation (`must`) worked out for the player to move. A text starting with `{` is read as the state's JSON
+//! (kept as it is, with its ply count and history), which must also be at the start of a ply with nothing in
+//! hand.
+//!
+//! Both forms are refused where no game of these rules could reach them:
+//! * more than 255 pieces in all: a place counts its pieces in one byte, and pieces only move, so they could
+//!   all come together in one place;
+//! * an `owner(...)` other than at the start in a game where pits never change hands (no `offer`), or a pit
+//!   owned by nobody that was owned at the start (a trade always gives pits to a player);
+//! * `eliminated` in a game where nobody is put out, the player to move eliminated, or a single player left;
+//! * `offered` in a phase without an offer, of pits that are not the offering player's (the player before the
+//!   one to move), or of a number of pits no offer of the phase allows.
+//!
+//! [`parse_start_position`] is the same, for commands that start games.
 
 use std::fmt;
 
@@ -1415,16 +1427,10 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
             ],
         ));
     }
-    for (i, &n) in counts.iter().enumerate() {
-        st.counts[i] = u8::try_from(n).map_err(|_| {
-            NotationError::new(format!(
-                "{} holds {n} pieces of one kind; at most 255 fit",
-                label(engine, (i / k) as PlaceId)
-            ))
-        })?;
-    }
-    if st.eliminated & 1u8.checked_shl(st.to_move as u32).unwrap_or(0) != 0 {
-        return Err(NotationError::new(format!("player {} is to move but eliminated", st.to_move as u32 + 1)));
+    check_pieces(counts.iter().map(|&n| u64::from(n)).sum())?;
+    for (slot, &n) in st.counts.iter_mut().zip(&counts) {
+        // Within the total just checked.
+        *slot = u8::try_from(n).unwrap_or(u8::MAX);
     }
     if !phase_given {
         advance_phase(engine, &mut st);
@@ -1441,6 +1447,7 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
             st.stage = Stage::Respond;
         }
     }
+    check_reachable(engine, &st)?;
     // A position read from text has no past: its repetitions count from here (GO-13), and the engine redoes
     // the bookkeeping of a turn's start (the obligation of the player to move, or the end when he cannot move).
     st.history.clear();
@@ -1450,16 +1457,10 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
     Ok(st)
 }
 
-/// Reads a position to start games from (`--position` of `play` and `simulate`): [`parse_position`], refusing a
-/// state's JSON caught in the middle of a ply, which no player could go on from in notation.
+/// Reads a position to start games from (`--position` of `play` and `simulate`): [`parse_position`], which
+/// only gives positions at the start of a turn.
 pub fn parse_start_position(engine: &Engine, text: &str) -> Result<State, NotationError> {
-    let st = parse_position(engine, text)?;
-    if !matches!(st.stage, Stage::Start | Stage::Respond) {
-        return Err(NotationError::new(
-            "this position is in the middle of a turn; give one at the start of a turn (a position in text always is)",
-        ));
-    }
-    Ok(st)
+    parse_position(engine, text)
 }
 
 fn contents_error(engine: &Engine, place: &str, value: &str) -> NotationError {
@@ -1513,7 +1514,7 @@ fn advance_phase(engine: &Engine, st: &mut State) {
 }
 
 fn parse_json(engine: &Engine, text: &str) -> Result<State, NotationError> {
-    let st: State = serde_json::from_str(text)
+    let mut st: State = serde_json::from_str(text)
         .map_err(|e| NotationError::new(format!("the position's JSON does not read: {e}")))?;
     let rules = &engine.rules;
     let places = rules.places.len();
@@ -1546,5 +1547,198 @@ fn parse_json(engine: &Engine, text: &str) -> Result<State, NotationError> {
     if positions.iter().any(|&p| p as usize >= places) {
         return Err(NotationError::new("the position's JSON does not fit this game: a place index is out of range"));
     }
+    if st.last_mover >= rules.players {
+        return Err(NotationError::new(format!(
+            "the position's JSON does not fit this game: no player {} made the last move",
+            st.last_mover
+        )));
+    }
+    // The rest is what a position in text cannot get wrong: it starts a turn, with nothing in hand.
+    if !matches!(st.stage, Stage::Start | Stage::Respond) || st.illegal {
+        return Err(NotationError::new(
+            "this position is in the middle of a turn; give one at the start of a turn (a position in text always is)",
+        ));
+    }
+    if st.hand.iter().any(|&n| n > 0) {
+        return Err(NotationError::new(
+            "the position's JSON has pieces in hand; at the start of a turn every piece lies in a place",
+        ));
+    }
+    if st.stage == Stage::Respond && st.offered == 0 {
+        return Err(NotationError::new("the position's JSON waits for an answer to an offer of no pit"));
+    }
+    if st.stage == Stage::Start && st.offered != 0 {
+        return Err(NotationError::new(
+            "the position's JSON has pits offered but no offer waiting for an answer (stage `Respond`)",
+        ));
+    }
+    if let Some(outcome) = &st.result {
+        let winners_fit = rules.players >= 8 || outcome.winners >> rules.players == 0;
+        if outcome.scores.len() != rules.players as usize || !winners_fit {
+            return Err(NotationError::new(
+                "the position's JSON does not fit this game: its result names other players",
+            ));
+        }
+    }
+    let pieces = st.counts.iter().chain(&st.hand).map(|&n| u64::from(n)).sum();
+    check_pieces(pieces)?;
+    check_reachable(engine, &st)?;
+    // The bookkeeping of a turn's start, on a copy that leaves the history as it was: whether the player to
+    // move is bound by an obligation, and whether he can move at all.
+    let mut fresh = st.clone();
+    fresh.history.clear();
+    engine.refresh(&mut fresh);
+    st.obliged = fresh.obliged;
+    if st.result.is_none() {
+        st.result = fresh.result;
+    }
     Ok(st)
+}
+
+/// The most pieces a position may hold: a place counts its pieces in one byte, and since pieces only move,
+/// all of them could come together in one place.
+const MAX_PIECES: u64 = u8::MAX as u64;
+
+fn check_pieces(pieces: u64) -> Result<(), NotationError> {
+    if pieces > MAX_PIECES {
+        return Err(NotationError::new(format!(
+            "this position holds {pieces} pieces, more than the {MAX_PIECES} a place can count; since pieces only \
+             move, they could all come together in one place"
+        )));
+    }
+    Ok(())
+}
+
+/// The checks of every position, from text or JSON, against what a game of these rules can reach: owners
+/// that only trades change, eliminations only where players can be put out, an offer only where the rules
+/// have one, of the offering player's pits.
+fn check_reachable(engine: &Engine, st: &State) -> Result<(), NotationError> {
+    check_owners(engine, st)?;
+    check_eliminated(engine, st)?;
+    check_offer(engine, st)
+}
+
+fn player_name(player: u8) -> String {
+    if player == NO_PLAYER {
+        "nobody".to_string()
+    } else {
+        format!("player {}", player as u32 + 1)
+    }
+}
+
+/// The offer actions of a phase.
+fn offers_of(phase: &crate::ir::PhaseRules) -> impl Iterator<Item = &crate::ir::Offer> {
+    phase.actions.iter().filter_map(|a| match &a.kind {
+        ActionKind::Offer(offer) => Some(offer),
+        _ => None,
+    })
+}
+
+fn check_owners(engine: &Engine, st: &State) -> Result<(), NotationError> {
+    let rules = &engine.rules;
+    // Only an accepted offer changes who owns a pit, and it always gives the pits to a player.
+    let trades = rules.phases.iter().any(|ph| offers_of(ph).next().is_some());
+    for (p, (&owner, &initial)) in st.owner.iter().zip(&rules.initial_owner).enumerate() {
+        if owner == initial {
+            continue;
+        }
+        let l = label(engine, p as PlaceId);
+        if owner != NO_PLAYER && owner >= rules.players {
+            return Err(NotationError::new(format!("owner({l}): there is no player {}", owner as u32 + 1)));
+        }
+        if !trades {
+            return Err(NotationError::new(format!(
+                "owner({l}): pits never change hands in this game (no action trades them), so {l} belongs to {}",
+                player_name(initial)
+            )));
+        }
+        if owner == NO_PLAYER {
+            return Err(NotationError::new(format!(
+                "owner({l}): a trade always gives a pit to a player, so {l} cannot belong to nobody"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn check_eliminated(engine: &Engine, st: &State) -> Result<(), NotationError> {
+    let rules = &engine.rules;
+    if st.eliminated == 0 {
+        return Ok(());
+    }
+    if !rules.needs.elimination {
+        return Err(NotationError::new("nobody is ever put out in this game, so no player can be eliminated"));
+    }
+    if rules.players < 8 && st.eliminated >> rules.players != 0 {
+        return Err(NotationError::new(format!("eliminated: players are numbered 1 to {}", rules.players)));
+    }
+    if st.result.is_some() {
+        return Ok(());
+    }
+    if st.eliminated & 1u8.checked_shl(st.to_move as u32).unwrap_or(0) != 0 {
+        return Err(NotationError::new(format!("player {} is to move but eliminated", st.to_move as u32 + 1)));
+    }
+    let active = (0..rules.players).filter(|&p| st.eliminated & (1 << p) == 0).count();
+    if active < 2 {
+        return Err(NotationError::new(
+            "only one player is left in the game, and then the game is over: eliminate fewer players",
+        ));
+    }
+    Ok(())
+}
+
+/// An offer waiting for an answer: the phase must have an offer of that many pits, all of them the offering
+/// player's (the one who moved last), who keeps as many as the offer requires.
+fn check_offer(engine: &Engine, st: &State) -> Result<(), NotationError> {
+    if st.offered == 0 {
+        return Ok(());
+    }
+    let rules = &engine.rules;
+    let phase = engine.phase(st);
+    if offers_of(phase).next().is_none() {
+        let anywhere = rules.phases.iter().any(|ph| offers_of(ph).next().is_some());
+        return Err(NotationError::new(if anywhere {
+            format!("offered: no offer can be made in phase {}", phase.name)
+        } else {
+            "offered: nobody can offer pits in this game".to_string()
+        }));
+    }
+    let offerer = st.last_mover;
+    let mut size = 0u32;
+    for p in (0..64u16).filter(|p| st.offered & (1u64 << p) != 0) {
+        let l = label(engine, p);
+        let owner = st.owner.get(p as usize).copied();
+        match owner {
+            None => return Err(NotationError::new(format!("offered: only pits can be offered, not {l}"))),
+            Some(o) if o != offerer => {
+                let whose =
+                    if o == st.to_move { format!("{}, who answers the offer", player_name(o)) } else { player_name(o) };
+                return Err(NotationError::new(format!(
+                    "offered: pit {l} belongs to {whose}; an offer is of the pits of the player who made it, {}",
+                    player_name(offerer)
+                )));
+            }
+            Some(_) => size += 1,
+        }
+    }
+    let owned = st.owner.iter().filter(|&&o| o == offerer).count() as u32;
+    let fits = offers_of(phase).any(|o| (o.min..=o.max).contains(&size) && owned >= size + o.keeping);
+    if !fits {
+        let sizes: Vec<String> = offers_of(phase)
+            .map(|o| {
+                let keep = if o.keeping > 0 { format!(", keeping at least {}", o.keeping) } else { String::new() };
+                if o.min == o.max {
+                    format!("{} pits{keep}", o.min)
+                } else {
+                    format!("{} to {} pits{keep}", o.min, o.max)
+                }
+            })
+            .collect();
+        return Err(NotationError::new(format!(
+            "offered: an offer of {size} of the {owned} pits of {} cannot be made here; an offer is of {}",
+            player_name(offerer),
+            sizes.join(" or ")
+        )));
+    }
+    Ok(())
 }

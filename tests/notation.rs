@@ -2,7 +2,7 @@
 //! `format_position`/`parse_position` for every shipped game and variant, plus hand-written examples and
 //! error messages.
 
-use mancala::engine::{Engine, Move, Stage, State};
+use mancala::engine::{EndReason, Engine, Move, Stage, State};
 use mancala::ir::Dir;
 use mancala::notation::{enumerate_plies, format_ply, format_position, parse_ply, parse_position};
 use rand::rngs::SmallRng;
@@ -116,7 +116,16 @@ fn round_trip(name: &str, players: Option<u8>, games: usize) {
                     check_enumeration(&engine, &before, &moves, &what);
                 }
             }
-            check_position(&engine, &st, &format!("{name}/{variant} game {game}: the end"));
+            let what = format!("{name}/{variant} game {game}: the end");
+            if st.result.as_ref().is_some_and(|r| r.reason == EndReason::LastStanding) {
+                // With one player left the game is over: no position to play from.
+                let err = parse_position(&engine, &format_position(&engine, &st)).expect_err(&what);
+                assert!(err.message.starts_with("only one player is left"), "{what}: {err}");
+                let json = serde_json::to_string(&st).expect("a state serializes");
+                assert_eq!(parse_position(&engine, &json).as_ref(), Ok(&st), "{what}: JSON");
+            } else {
+                check_position(&engine, &st, &what);
+            }
         }
         eprintln!("{name}/{variant}: {games} games, {plies} plies, {positions} positions");
     }
@@ -416,7 +425,7 @@ fn error_messages() {
     let err = parse_position(&e, "a4 to_move=3").expect_err("player 3");
     assert!(err.to_string().starts_with("`3` is not a player for to_move: players are numbered 1 to 2"), "{err}");
     let err = parse_position(&e, "a=300").expect_err("too many");
-    assert!(err.to_string().contains("at most 255"), "{err}");
+    assert!(err.to_string().starts_with("this position holds 300 pieces, more than the 255"), "{err}");
     let err = parse_position(&e, "a=x").expect_err("not a number");
     assert!(err.to_string().starts_with("`x` is not a number of pieces for a"), "{err}");
     let err = parse_position(&e, "a4 a=5").expect_err("twice");
@@ -506,4 +515,116 @@ fn garbage_does_not_panic() {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------- positions no game can reach
+
+#[test]
+fn positions_whose_pieces_could_overflow_a_place_are_refused() {
+    // 257 seeds could all meet in one store, whose counter holds 255: `a` would wrap b to 0.
+    let e = engine("kalah", None, None);
+    let err = parse_position(&e, "a1 b255 A1").expect_err("257 pieces");
+    assert_eq!(
+        err.message,
+        "this position holds 257 pieces, more than the 255 a place can count; since pieces only move, they could \
+         all come together in one place"
+    );
+    assert!(parse_position(&e, "a1 b253 A1").is_ok());
+    // Several kinds count together: one place counts all its pieces in one byte.
+    let p = engine("perlen", None, None);
+    let err = parse_position(&p, "a=0*200 5*56").expect_err("256 beads");
+    assert!(err.message.starts_with("this position holds 256 pieces"), "{err}");
+    // The same for a position given as JSON.
+    let mut st = e.initial_state();
+    st.counts[place(&e, "b") as usize] = 250;
+    let err = parse_position(&e, &serde_json::to_string(&st).expect("json")).expect_err("294 pieces");
+    assert!(err.message.starts_with("this position holds 294 pieces"), "{err}");
+}
+
+#[test]
+fn offers_are_refused_where_none_can_be_made() {
+    let kalah = engine("kalah", None, None);
+    let err = parse_position(&kalah, "a4 A4 offered=a").expect_err("Kalah has no offers");
+    assert_eq!(err.message, "offered: nobody can offer pits in this game");
+    let gore = engine("gore", None, None);
+    let board = "a3 b3 c3 d3 A3 B3 C3 D3 captured(1)=12 captured(2)=12 to_move=2";
+    assert_eq!(parse_position(&gore, &format!("{board} offered=a")).expect("South offers a").stage, Stage::Respond);
+    let err = parse_position(&gore, &format!("{board} offered=A")).expect_err("North's own pit");
+    assert_eq!(
+        err.message,
+        "offered: pit A belongs to player 2, who answers the offer; an offer is of the pits of the player who made \
+         it, player 1"
+    );
+    let err = parse_position(&gore, &format!("{board} offered=a,b,c,d")).expect_err("every pit");
+    assert!(err.message.contains("an offer is of 1 to 3 pits, keeping at least 1"), "{err}");
+}
+
+#[test]
+fn owners_and_eliminations_no_game_can_reach_are_refused() {
+    let gulek = engine("gulek", None, Some(3));
+    let err = parse_position(&gulek, "owner(7)=1 7=R phase=playing").expect_err("nobody owns pits in Gulek");
+    assert_eq!(
+        err.message,
+        "owner(7): pits never change hands in this game (no action trades them), so 7 belongs to nobody"
+    );
+    assert!(parse_position(&gulek, "owner(7)=- 7=R phase=playing").is_ok(), "as at the start");
+    let err = parse_position(&gulek, "7=R phase=playing eliminated=2,3").expect_err("one player left");
+    assert!(err.message.starts_with("only one player is left"), "{err}");
+    let kalah = engine("kalah", None, None);
+    let err = parse_position(&kalah, "a4 A4 eliminated=2").expect_err("nobody is put out in Kalah");
+    assert_eq!(err.message, "nobody is ever put out in this game, so no player can be eliminated");
+    let err = parse_position(&kalah, "a4 A4 owner(a)=2").expect_err("pits never change hands in Kalah");
+    assert!(err.message.starts_with("owner(a): pits never change hands"), "{err}");
+    let gore = engine("gore", None, None);
+    let err = parse_position(&gore, "a3 A3 owner(a)=-").expect_err("a trade gives pits to a player");
+    assert!(err.message.contains("cannot belong to nobody"), "{err}");
+    assert!(parse_position(&gore, "a3 A3 owner(a)=2").is_ok(), "after a trade");
+}
+
+#[test]
+fn json_positions_are_checked_as_text_ones_are() {
+    let kalah = engine("kalah", None, None);
+    let refused = |change: &dyn Fn(&mut State), engine: &Engine| {
+        let mut st = engine.initial_state();
+        change(&mut st);
+        parse_position(engine, &serde_json::to_string(&st).expect("json")).expect_err("refused").message
+    };
+    let msg = refused(&|st| st.hand[0] = 3, &kalah);
+    assert_eq!(msg, "the position's JSON has pieces in hand; at the start of a turn every piece lies in a place");
+    let msg = refused(&|st| st.illegal = true, &kalah);
+    assert!(msg.starts_with("this position is in the middle of a turn"), "{msg}");
+    let msg = refused(&|st| st.stage = Stage::Drop { action: 0 }, &kalah);
+    assert!(msg.starts_with("this position is in the middle of a turn"), "{msg}");
+    let msg = refused(&|st| st.eliminated = 2, &kalah);
+    assert_eq!(msg, "nobody is ever put out in this game, so no player can be eliminated");
+    let msg = refused(&|st| st.owner[0] = 1, &kalah);
+    assert!(msg.starts_with("owner(a): pits never change hands"), "{msg}");
+    let msg = refused(
+        &|st| {
+            st.stage = Stage::Respond;
+            st.offered = 1;
+        },
+        &kalah,
+    );
+    assert_eq!(msg, "offered: nobody can offer pits in this game");
+    let msg = refused(&|st| st.last_mover = 5, &kalah);
+    assert!(msg.contains("does not fit this game"), "{msg}");
+    let gulek = engine("gulek", None, Some(3));
+    let msg = refused(&|st| st.owner[6] = 0, &gulek);
+    assert!(msg.starts_with("owner(7): pits never change hands"), "{msg}");
+    let msg = refused(&|st| st.eliminated = 0b110, &gulek);
+    assert!(msg.starts_with("only one player is left"), "{msg}");
+    let msg = refused(&|st| st.eliminated = 0b1000, &gulek);
+    assert_eq!(msg, "eliminated: players are numbered 1 to 3");
+    let gore = engine("gore", None, None);
+    let msg = refused(
+        &|st| {
+            st.stage = Stage::Respond;
+            st.to_move = 1;
+            st.last_mover = 0;
+            st.offered = 1 << 4;
+        },
+        &gore,
+    );
+    assert!(msg.starts_with("offered: pit A belongs to player 2, who answers the offer"), "{msg}");
 }

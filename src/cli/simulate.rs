@@ -28,6 +28,7 @@ use super::{io_message, load_engine, Failure, Status};
 Examples:
   mancala simulate games/kalah.mancala
   mancala simulate games/kalah.mancala --variant empty-capture --games 10000 --seed 42
+  mancala simulate games/kalah.mancala --games 100000 --threads 2
   mancala simulate games/gulek.mancala --players 4 --json
   mancala simulate games/kalah.mancala --ai 1=greedy --ai 2=mcts:500 --games 20
   mancala simulate games/oware.mancala --ai 2=alphabeta:4 --position 'a1 c2 f1 A3 D1 F2 captured(1)=20 captured(2)=18'

@@ -24,10 +24,15 @@
 //! either every piece or only the chosen ones: when the number of symbols equals the number of pieces lifted,
 //! they are read as every piece (and the forced ones are checked), otherwise as the chosen ones only.
 //!
+//! Captures: [`format_ply`] prints the chosen pieces only, in the order the engine takes them. [`parse_ply`]
+//! reads them in any order (the pieces of one capture are a set: each token that fits is tried in turn), and
+//! also accepts the pieces a capture took without asking because only one was there (Freeling lists every
+//! pick: `e0000 x E4 E55 3`); such extra tokens must name pieces the ply really took.
+//!
 //! Parsing is forgiving where it costs nothing: the first action may also be named (`sow 7cw`), a direction may
 //! stand alone (`7 cw`), Freeling's glued drops are read (`e250`), selections may be in any order
-//! (`take 9,3`), captures in any order, a capture from a store may leave out the place when only one place
-//! fits (`x 3`), kind symbols may be typed in either case when that is unambiguous (`7cw:rbr`).
+//! (`take 9,3`), a capture from a store may leave out the place when only one place fits (`x 3`), kind
+//! symbols may be typed in either case when that is unambiguous (`7cw:rbr`).
 //!
 //! Parsing works by replaying: at each decision point the text must supply what the stage needs, the move
 //! must be among `engine.legal_moves`, and it is applied on a copy. Errors ([`NotationError`]) say what was
@@ -62,8 +67,20 @@
 //!
 //! [`parse_position`] starts from [`Engine::initial_state`] with every place empty and overrides what the text
 //! says; the result is at the start of a ply (stage `Start`, or `Respond` with `offered`), ply 0, with the
-//! obligation (`must`) worked out for the player to move. A text starting with `{` is read as the state's JSON.
-//! [`parse_start_position`] also refuses a JSON state in the middle of a ply, for commands that start games.
+//! obligation (`must`) worked out for the player to move. A text starting with `{` is read as the state's JSON
+//! (kept as it is, with its ply count and history), which must also be at the start of a ply with nothing in
+//! hand.
+//!
+//! Both forms are refused where no game of these rules could reach them:
+//! * more than 255 pieces in all: a place counts its pieces in one byte, and pieces only move, so they could
+//!   all come together in one place;
+//! * an `owner(...)` other than at the start in a game where pits never change hands (no `offer`), or a pit
+//!   owned by nobody that was owned at the start (a trade always gives pits to a player);
+//! * `eliminated` in a game where nobody is put out, the player to move eliminated, or a single player left;
+//! * `offered` in a phase without an offer, of pits that are not the offering player's (the player before the
+//!   one to move), or of a number of pits no offer of the phase allows.
+//!
+//! [`parse_start_position`] is the same, for commands that start games.
 
 use std::fmt;
 
@@ -639,11 +656,39 @@ fn read_head<'t>(engine: &Engine, state: &State, ply: &mut PlyText<'t>, head: &'
     Ok(())
 }
 
-/// A ply being replayed: the state and the decisions so far.
+/// How many branches the search over the order of capture tokens may try before it gives up: each capture
+/// token is tried at each capture, so a few tokens make a small tree.
+const CAPTURE_SEARCH_BUDGET: u32 = 10_000;
+
+/// What a ply text says, checked against one replay: the parts fixed before the replay starts.
+struct Plan<'e, 't> {
+    engine: &'e Engine,
+    /// The start of the ply.
+    state: &'t State,
+    /// The place the ply starts at, and the sowing it starts, if it is one.
+    place: PlaceId,
+    sow: Option<&'e Sow>,
+    dir: Option<Dir>,
+    drops_given: bool,
+    /// Branches the capture search may still try.
+    budget: std::cell::Cell<u32>,
+}
+
+/// A ply being replayed: the state, the decisions so far, and what of the text is still to be used.
+#[derive(Clone)]
 struct Replay<'e> {
     engine: &'e Engine,
     st: State,
     moves: Vec<Move>,
+    /// The drops the mover chose, in order.
+    chosen: std::collections::VecDeque<u8>,
+    /// Further places of the selection (`put`, `offer`), in board order.
+    selection: std::collections::VecDeque<PlaceId>,
+    /// The pits for `then may take`, in board order.
+    then_picks: std::collections::VecDeque<PlaceId>,
+    /// The capture tokens not used yet (`D5` is left of `D55` after one piece).
+    captures: Vec<String>,
+    dir_used: bool,
 }
 
 impl Replay<'_> {
@@ -665,9 +710,8 @@ fn replay(engine: &Engine, state: &State, mut ply: PlyText<'_>) -> Result<Vec<Mo
         return Err(NotationError::expecting("no place given", start_options(engine, state)));
     };
     let mover = state.to_move;
-    let mut r = Replay { engine, st: state.clone(), moves: Vec::new() };
     let begin = Move::Begin { action, place };
-    let start_legal = r.legal();
+    let start_legal = legal(engine, state);
     if !start_legal.contains(&begin) {
         return Err(begin_error(engine, state, action, place, &start_legal));
     }
@@ -695,21 +739,44 @@ fn replay(engine: &Engine, state: &State, mut ply: PlyText<'_>) -> Result<Vec<Mo
             chosen.extend(kinds_given);
         }
     }
-    let mut selection: std::collections::VecDeque<PlaceId> = ply.places[1..].iter().copied().collect();
     ply.picks.sort_unstable();
-    let mut then_picks: std::collections::VecDeque<PlaceId> = ply.picks.iter().copied().collect();
-    let mut captures: Vec<String> = ply.captures.iter().map(|s| s.to_string()).collect();
-    let mut dir_used = false;
-    let ply0 = r.st.ply;
+    let mut r = Replay {
+        engine,
+        st: state.clone(),
+        moves: Vec::new(),
+        chosen,
+        selection: ply.places[1..].iter().copied().collect(),
+        then_picks: ply.picks.iter().copied().collect(),
+        captures: ply.captures.iter().map(|s| s.to_string()).collect(),
+        dir_used: false,
+    };
+    let plan = Plan {
+        engine,
+        state,
+        place,
+        sow,
+        dir: ply.dir,
+        drops_given: ply.drops.is_some(),
+        budget: std::cell::Cell::new(CAPTURE_SEARCH_BUDGET),
+    };
     r.apply(begin);
-    while r.st.ply == ply0 && r.st.result.is_none() {
-        let options = r.legal();
-        let here = label(engine, place).to_string();
-        match r.st.stage {
-            Stage::Start | Stage::Respond => break,
-            Stage::Direction { .. } => {
-                let opts: Vec<String> =
-                    options
+    plan.run(r)
+}
+
+impl<'e> Plan<'e, '_> {
+    /// Replays the rest of the ply from `r`, then checks that everything written was used. Where several
+    /// capture tokens fit a capture, each is tried in turn: the pieces of a capture are a set, written in any
+    /// order, and the engine takes them in one order only.
+    fn run(&self, mut r: Replay<'e>) -> Result<Vec<Move>, NotationError> {
+        let engine = self.engine;
+        let ply0 = self.state.ply;
+        while r.st.ply == ply0 && r.st.result.is_none() {
+            let options = r.legal();
+            let here = label(engine, self.place).to_string();
+            match r.st.stage {
+                Stage::Start | Stage::Respond => break,
+                Stage::Direction { .. } => {
+                    let opts: Vec<String> = options
                         .iter()
                         .filter_map(|m| {
                             if let Move::Direction(d) = m {
@@ -719,149 +786,303 @@ fn replay(engine: &Engine, state: &State, mut ply: PlyText<'_>) -> Result<Vec<Mo
                             }
                         })
                         .collect();
-                let Some(d) = ply.dir else {
-                    return Err(NotationError::expecting(format!("choose a direction for {here}"), opts));
-                };
-                if !options.contains(&Move::Direction(d)) {
-                    return Err(NotationError::expecting(
-                        format!("sowing {here} {} is not allowed", dir_text(d)),
-                        opts,
-                    ));
-                }
-                dir_used = true;
-                r.apply(Move::Direction(d));
-            }
-            Stage::Drop { .. } => {
-                let opts: Vec<String> = options
-                    .iter()
-                    .filter_map(|m| if let Move::Drop(k) = m { Some(symbol(engine, *k).to_string()) } else { None })
-                    .collect();
-                let Some(k) = chosen.pop_front() else {
-                    let done = r.moves.iter().filter(|m| matches!(m, Move::Drop(_))).count();
-                    let msg = if ply.drops.is_some() {
-                        "more piece symbols are needed after the colon".to_string()
-                    } else {
-                        format!(
-                            "the order of the pieces must be given, e.g. `{here}{}:...`",
-                            ply.dir.map_or("", dir_text)
-                        )
+                    let Some(d) = self.dir else {
+                        return Err(NotationError::expecting(format!("choose a direction for {here}"), opts));
                     };
-                    return Err(NotationError::expecting(format!("{msg} (choice {})", done + 1), opts));
-                };
-                if !options.contains(&Move::Drop(k)) {
-                    return Err(NotationError::expecting(
-                        format!("a piece {} cannot be dropped next", symbol(engine, k)),
-                        opts,
-                    ));
-                }
-                r.apply(Move::Drop(k));
-            }
-            Stage::Take { .. } => {
-                let opts: Vec<String> = options
-                    .iter()
-                    .filter_map(|m| match m {
-                        Move::Take { place, kind } => {
-                            Some(format!("x {}{}", label(engine, *place), symbol(engine, *kind)))
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                if captures.is_empty() {
-                    return Err(NotationError::expecting("a capture must be chosen", opts));
-                }
-                let mut hit = None;
-                for (i, tok) in captures.iter().enumerate() {
-                    if let Some(found) = resolve_capture(engine, tok, &options)? {
-                        hit = Some((i, found));
-                        break;
-                    }
-                }
-                let Some((i, (mv, rest))) = hit else {
-                    return Err(NotationError::expecting(format!("`{}` cannot be taken here", captures[0]), opts));
-                };
-                // A token such as `D55` stands for several pieces: one is taken, `D5` stays.
-                match rest {
-                    Some(rest) => captures[i] = rest,
-                    None => {
-                        captures.remove(i);
-                    }
-                }
-                r.apply(mv);
-            }
-            Stage::Then { .. } => match then_picks.pop_front() {
-                Some(p) => {
-                    if !options.contains(&Move::Pick(p)) {
-                        let opts = options
-                            .iter()
-                            .filter_map(|m| {
-                                if let Move::Pick(q) = m {
-                                    Some(format!("take {}", label(engine, *q)))
-                                } else {
-                                    None
-                                }
-                            })
-                            .collect();
-                        let why = if place_count(engine, &r.st, p) == 0 { " (it is empty)" } else { "" };
+                    if !options.contains(&Move::Direction(d)) {
                         return Err(NotationError::expecting(
-                            format!("pit {} cannot be taken{why}", label(engine, p)),
+                            format!("sowing {here} {} is not allowed", dir_text(d)),
                             opts,
                         ));
                     }
-                    r.apply(Move::Pick(p));
+                    r.dir_used = true;
+                    r.apply(Move::Direction(d));
                 }
-                None => r.apply(Move::Stop),
-            },
-            Stage::Put { .. } | Stage::Offer { .. } => {
-                let opts: Vec<String> = options
-                    .iter()
-                    .filter_map(|m| if let Move::Pick(q) = m { Some(label(engine, *q).to_string()) } else { None })
-                    .collect();
-                match selection.pop_front() {
+                Stage::Drop { .. } => {
+                    let opts: Vec<String> = options
+                        .iter()
+                        .filter_map(|m| if let Move::Drop(k) = m { Some(symbol(engine, *k).to_string()) } else { None })
+                        .collect();
+                    let Some(k) = r.chosen.pop_front() else {
+                        let done = r.moves.iter().filter(|m| matches!(m, Move::Drop(_))).count();
+                        let msg = if self.drops_given {
+                            "more piece symbols are needed after the colon".to_string()
+                        } else {
+                            format!(
+                                "the order of the pieces must be given, e.g. `{here}{}:...`",
+                                self.dir.map_or("", dir_text)
+                            )
+                        };
+                        return Err(NotationError::expecting(format!("{msg} (choice {})", done + 1), opts));
+                    };
+                    if !options.contains(&Move::Drop(k)) {
+                        return Err(NotationError::expecting(
+                            format!("a piece {} cannot be dropped next", symbol(engine, k)),
+                            opts,
+                        ));
+                    }
+                    r.apply(Move::Drop(k));
+                }
+                Stage::Take { .. } => {
+                    let opts: Vec<String> = options
+                        .iter()
+                        .filter_map(|m| match m {
+                            Move::Take { place, kind } => {
+                                Some(format!("x {}{}", label(engine, *place), symbol(engine, *kind)))
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    if r.captures.is_empty() {
+                        return Err(NotationError::expecting("a capture must be chosen", opts));
+                    }
+                    let mut fits = capture_fits(engine, &r.captures, &options)?;
+                    if fits.len() > 1 {
+                        return self.search(r, fits);
+                    }
+                    let Some(fit) = fits.pop() else {
+                        return Err(NotationError::expecting(
+                            format!("`{}` cannot be taken here", r.captures[0]),
+                            opts,
+                        ));
+                    };
+                    take_capture(&mut r, fit);
+                }
+                Stage::Then { .. } => match r.then_picks.pop_front() {
                     Some(p) => {
                         if !options.contains(&Move::Pick(p)) {
+                            let opts = options
+                                .iter()
+                                .filter_map(|m| {
+                                    if let Move::Pick(q) = m {
+                                        Some(format!("take {}", label(engine, *q)))
+                                    } else {
+                                        None
+                                    }
+                                })
+                                .collect();
+                            let why = if place_count(engine, &r.st, p) == 0 { " (it is empty)" } else { "" };
                             return Err(NotationError::expecting(
-                                format!("{} cannot be added to the selection", label(engine, p)),
+                                format!("pit {} cannot be taken{why}", label(engine, p)),
                                 opts,
                             ));
                         }
                         r.apply(Move::Pick(p));
                     }
-                    None => {
-                        if !options.contains(&Move::Stop) {
-                            return Err(NotationError::expecting("more places must be chosen", opts));
+                    None => r.apply(Move::Stop),
+                },
+                Stage::Put { .. } | Stage::Offer { .. } => {
+                    let opts: Vec<String> = options
+                        .iter()
+                        .filter_map(|m| if let Move::Pick(q) = m { Some(label(engine, *q).to_string()) } else { None })
+                        .collect();
+                    match r.selection.pop_front() {
+                        Some(p) => {
+                            if !options.contains(&Move::Pick(p)) {
+                                return Err(NotationError::expecting(
+                                    format!("{} cannot be added to the selection", label(engine, p)),
+                                    opts,
+                                ));
+                            }
+                            r.apply(Move::Pick(p));
                         }
-                        r.apply(Move::Stop);
+                        None => {
+                            if !options.contains(&Move::Stop) {
+                                return Err(NotationError::expecting("more places must be chosen", opts));
+                            }
+                            r.apply(Move::Stop);
+                        }
                     }
                 }
             }
         }
+        self.all_used(&r)?;
+        Ok(r.moves)
     }
-    // Everything written must have been used.
-    if let Some(d) = ply.dir.filter(|_| !dir_used) {
-        match sow.map(|s| s.dir) {
-            Some(DirRule::Fixed(fixed)) if fixed == d => {}
-            Some(DirRule::Fixed(fixed)) => {
-                return Err(NotationError::new(format!("the direction of this sowing is fixed: {}", dir_text(fixed))))
+
+    /// Tries each capture token that fits the capture at hand, in the order written; the first reading that
+    /// replays the whole ply wins, else the error of the first.
+    fn search(&self, r: Replay<'e>, fits: Vec<Fit>) -> Result<Vec<Move>, NotationError> {
+        let mut first_error = None;
+        for fit in fits {
+            let left = self.budget.get();
+            if left == 0 {
+                break;
             }
-            _ => return Err(NotationError::new(format!("`{}`: this action has no direction to choose", dir_text(d)))),
+            self.budget.set(left - 1);
+            let mut branch = r.clone();
+            take_capture(&mut branch, fit);
+            match self.run(branch) {
+                Ok(moves) => return Ok(moves),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        Err(first_error.unwrap_or_else(|| NotationError::new("the captures cannot be read in any order")))
+    }
+
+    /// Everything written must have been used: the direction, the drops, the selection, the picks, and the
+    /// captures (beyond the chosen ones, only pieces the ply took without asking may be written).
+    fn all_used(&self, r: &Replay<'e>) -> Result<(), NotationError> {
+        let engine = self.engine;
+        if let Some(d) = self.dir.filter(|_| !r.dir_used) {
+            match self.sow.map(|s| s.dir) {
+                Some(DirRule::Fixed(fixed)) if fixed == d => {}
+                Some(DirRule::Fixed(fixed)) => {
+                    return Err(NotationError::new(format!(
+                        "the direction of this sowing is fixed: {}",
+                        dir_text(fixed)
+                    )))
+                }
+                _ => {
+                    return Err(NotationError::new(format!(
+                        "`{}`: this action has no direction to choose",
+                        dir_text(d)
+                    )))
+                }
+            }
+        }
+        if !r.chosen.is_empty() {
+            return Err(NotationError::new(format!(
+                "too many piece symbols: `{}` left over",
+                r.chosen.iter().map(|&k| symbol(engine, k)).collect::<String>()
+            )));
+        }
+        if !r.captures.is_empty() {
+            self.forced_captures(r)?;
+        }
+        if let Some(&p) = r.then_picks.front() {
+            return Err(NotationError::new(format!(
+                "unexpected `take {}`: no (more) pits can be taken",
+                label(engine, p)
+            )));
+        }
+        if let Some(&p) = r.selection.front() {
+            return Err(NotationError::new(format!("unexpected `{}`: no more places can be chosen", label(engine, p))));
+        }
+        Ok(())
+    }
+
+    /// Checks that the capture tokens left over name pieces the ply captured without a choice (a take of a
+    /// single piece, which the engine makes without asking): Freeling's notation lists them too.
+    fn forced_captures(&self, r: &Replay<'e>) -> Result<(), NotationError> {
+        let engine = self.engine;
+        let unexpected = |tok: &str| {
+            NotationError::new(format!("unexpected capture `x {tok}`: nothing (more) is captured by choice"))
+        };
+        let mut taken = self.taken_without_asking(r);
+        for tok in &r.captures {
+            if !take_pieces(engine, tok, &mut taken) {
+                return Err(unexpected(tok));
+            }
+        }
+        Ok(())
+    }
+
+    /// The pieces the ply took off each place other than by a chosen take, per place and kind: what each place
+    /// lost between the end of the sowing and the end of the ply, less the chosen takes.
+    fn taken_without_asking(&self, r: &Replay<'e>) -> Vec<u32> {
+        let sown = self.after_sowing(r);
+        let mut taken: Vec<u32> =
+            sown.iter().zip(&r.st.counts).map(|(&a, &b)| u32::from(a).saturating_sub(u32::from(b))).collect();
+        let k = kinds(self.engine);
+        for mv in &r.moves {
+            if let Move::Take { place, kind } = *mv {
+                if let Some(n) = taken.get_mut(place as usize * k + kind as usize) {
+                    *n = n.saturating_sub(1);
+                }
+            }
+        }
+        taken
+    }
+
+    /// The counts once the sowing is over and before any capture: the sowing's decisions replayed by an engine
+    /// made of the same rules (as lowered, before the engine's own rewriting) without captures.
+    fn after_sowing(&self, r: &Replay<'e>) -> Vec<u8> {
+        let mut rules = self.engine.lowered.clone();
+        for phase in &mut rules.phases {
+            for action in &mut phase.actions {
+                if let ActionKind::Sow(sow) = &mut action.kind {
+                    sow.captures.clear();
+                }
+            }
+        }
+        let sowing = Engine::new(rules);
+        let mut st = self.state.clone();
+        for &mv in &r.moves {
+            if !matches!(mv, Move::Begin { .. } | Move::Direction(_) | Move::Drop(_)) || st.ply != self.state.ply {
+                break;
+            }
+            sowing.apply_unchecked(&mut st, mv);
+        }
+        st.counts
+    }
+}
+
+/// The capture tokens that fit a legal take here: the token's index, the take, and what is left of the token
+/// (`D5` of `D55`). Tokens that read alike are one reading.
+fn capture_fits(engine: &Engine, captures: &[String], options: &[Move]) -> Result<Vec<Fit>, NotationError> {
+    let mut fits: Vec<Fit> = Vec::new();
+    for (i, tok) in captures.iter().enumerate() {
+        if let Some((mv, rest)) = resolve_capture(engine, tok, options)? {
+            if !fits.iter().any(|(j, m, r)| *m == mv && *r == rest && captures[*j] == *tok) {
+                fits.push((i, mv, rest));
+            }
         }
     }
-    if !chosen.is_empty() {
-        return Err(NotationError::new(format!(
-            "too many piece symbols: `{}` left over",
-            chosen.iter().map(|&k| symbol(engine, k)).collect::<String>()
-        )));
+    Ok(fits)
+}
+
+/// One reading of a capture token: its index, the take, and what is left of the token.
+type Fit = (usize, Move, Option<String>);
+
+/// Takes the piece of one fitting capture token: a token such as `D55` stands for several pieces; one is
+/// taken, `D5` stays.
+fn take_capture(r: &mut Replay<'_>, (i, mv, rest): Fit) {
+    match rest {
+        Some(rest) => r.captures[i] = rest,
+        None => {
+            r.captures.remove(i);
+        }
     }
-    if let Some(tok) = captures.first() {
-        return Err(NotationError::new(format!("unexpected capture `x {tok}`: nothing (more) is captured by choice")));
+    r.apply(mv);
+}
+
+/// Removes the pieces a capture token names (`E55`, `cup(2)3`, or a bare `3` for a place off the board) from
+/// `taken` (per place and kind); false when they are not all there.
+fn take_pieces(engine: &Engine, tok: &str, taken: &mut [u32]) -> bool {
+    let k = kinds(engine);
+    let try_take = |place: PlaceId, ks: &[u8], taken: &mut [u32]| {
+        let mut need = vec![0u32; k];
+        for &kind in ks {
+            need[kind as usize] += 1;
+        }
+        let base = place as usize * k;
+        let fits = need.iter().enumerate().all(|(kind, &n)| taken.get(base + kind).is_some_and(|&t| t >= n));
+        if fits {
+            for (kind, &n) in need.iter().enumerate() {
+                taken[base + kind] -= n;
+            }
+        }
+        fits
+    };
+    for (p, rest) in label_prefixes(engine, tok) {
+        if let Some(ks) = symbol_run(engine, rest).filter(|ks| !ks.is_empty()) {
+            if try_take(p, &ks, taken) {
+                return true;
+            }
+        }
     }
-    if let Some(&p) = then_picks.front() {
-        return Err(NotationError::new(format!("unexpected `take {}`: no (more) pits can be taken", label(engine, p))));
+    if let Some(ks) = symbol_run(engine, tok) {
+        let off_board = engine.rules.places.iter().enumerate().filter(|(_, info)| !info.is_pit);
+        for (p, _) in off_board {
+            if try_take(p as PlaceId, &ks, taken) {
+                return true;
+            }
+        }
     }
-    if let Some(&p) = selection.front() {
-        return Err(NotationError::new(format!("unexpected `{}`: no more places can be chosen", label(engine, p))));
-    }
-    Ok(r.moves)
+    false
 }
 
 /// Resolves a capture token (`B5`, `cup(2)3`, `D55`, `B`, `3`) to a legal take, if one fits, with what is left
@@ -1206,16 +1427,10 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
             ],
         ));
     }
-    for (i, &n) in counts.iter().enumerate() {
-        st.counts[i] = u8::try_from(n).map_err(|_| {
-            NotationError::new(format!(
-                "{} holds {n} pieces of one kind; at most 255 fit",
-                label(engine, (i / k) as PlaceId)
-            ))
-        })?;
-    }
-    if st.eliminated & 1u8.checked_shl(st.to_move as u32).unwrap_or(0) != 0 {
-        return Err(NotationError::new(format!("player {} is to move but eliminated", st.to_move as u32 + 1)));
+    check_pieces(counts.iter().map(|&n| u64::from(n)).sum())?;
+    for (slot, &n) in st.counts.iter_mut().zip(&counts) {
+        // Within the total just checked.
+        *slot = u8::try_from(n).unwrap_or(u8::MAX);
     }
     if !phase_given {
         advance_phase(engine, &mut st);
@@ -1232,6 +1447,7 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
             st.stage = Stage::Respond;
         }
     }
+    check_reachable(engine, &st)?;
     // A position read from text has no past: its repetitions count from here (GO-13), and the engine redoes
     // the bookkeeping of a turn's start (the obligation of the player to move, or the end when he cannot move).
     st.history.clear();
@@ -1241,16 +1457,10 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
     Ok(st)
 }
 
-/// Reads a position to start games from (`--position` of `play` and `simulate`): [`parse_position`], refusing a
-/// state's JSON caught in the middle of a ply, which no player could go on from in notation.
+/// Reads a position to start games from (`--position` of `play` and `simulate`): [`parse_position`], which
+/// only gives positions at the start of a turn.
 pub fn parse_start_position(engine: &Engine, text: &str) -> Result<State, NotationError> {
-    let st = parse_position(engine, text)?;
-    if !matches!(st.stage, Stage::Start | Stage::Respond) {
-        return Err(NotationError::new(
-            "this position is in the middle of a turn; give one at the start of a turn (a position in text always is)",
-        ));
-    }
-    Ok(st)
+    parse_position(engine, text)
 }
 
 fn contents_error(engine: &Engine, place: &str, value: &str) -> NotationError {
@@ -1304,7 +1514,7 @@ fn advance_phase(engine: &Engine, st: &mut State) {
 }
 
 fn parse_json(engine: &Engine, text: &str) -> Result<State, NotationError> {
-    let st: State = serde_json::from_str(text)
+    let mut st: State = serde_json::from_str(text)
         .map_err(|e| NotationError::new(format!("the position's JSON does not read: {e}")))?;
     let rules = &engine.rules;
     let places = rules.places.len();
@@ -1337,5 +1547,198 @@ fn parse_json(engine: &Engine, text: &str) -> Result<State, NotationError> {
     if positions.iter().any(|&p| p as usize >= places) {
         return Err(NotationError::new("the position's JSON does not fit this game: a place index is out of range"));
     }
+    if st.last_mover >= rules.players {
+        return Err(NotationError::new(format!(
+            "the position's JSON does not fit this game: no player {} made the last move",
+            st.last_mover
+        )));
+    }
+    // The rest is what a position in text cannot get wrong: it starts a turn, with nothing in hand.
+    if !matches!(st.stage, Stage::Start | Stage::Respond) || st.illegal {
+        return Err(NotationError::new(
+            "this position is in the middle of a turn; give one at the start of a turn (a position in text always is)",
+        ));
+    }
+    if st.hand.iter().any(|&n| n > 0) {
+        return Err(NotationError::new(
+            "the position's JSON has pieces in hand; at the start of a turn every piece lies in a place",
+        ));
+    }
+    if st.stage == Stage::Respond && st.offered == 0 {
+        return Err(NotationError::new("the position's JSON waits for an answer to an offer of no pit"));
+    }
+    if st.stage == Stage::Start && st.offered != 0 {
+        return Err(NotationError::new(
+            "the position's JSON has pits offered but no offer waiting for an answer (stage `Respond`)",
+        ));
+    }
+    if let Some(outcome) = &st.result {
+        let winners_fit = rules.players >= 8 || outcome.winners >> rules.players == 0;
+        if outcome.scores.len() != rules.players as usize || !winners_fit {
+            return Err(NotationError::new(
+                "the position's JSON does not fit this game: its result names other players",
+            ));
+        }
+    }
+    let pieces = st.counts.iter().chain(&st.hand).map(|&n| u64::from(n)).sum();
+    check_pieces(pieces)?;
+    check_reachable(engine, &st)?;
+    // The bookkeeping of a turn's start, on a copy that leaves the history as it was: whether the player to
+    // move is bound by an obligation, and whether he can move at all.
+    let mut fresh = st.clone();
+    fresh.history.clear();
+    engine.refresh(&mut fresh);
+    st.obliged = fresh.obliged;
+    if st.result.is_none() {
+        st.result = fresh.result;
+    }
     Ok(st)
+}
+
+/// The most pieces a position may hold: a place counts its pieces in one byte, and since pieces only move,
+/// all of them could come together in one place.
+const MAX_PIECES: u64 = u8::MAX as u64;
+
+fn check_pieces(pieces: u64) -> Result<(), NotationError> {
+    if pieces > MAX_PIECES {
+        return Err(NotationError::new(format!(
+            "this position holds {pieces} pieces, more than the {MAX_PIECES} a place can count; since pieces only \
+             move, they could all come together in one place"
+        )));
+    }
+    Ok(())
+}
+
+/// The checks of every position, from text or JSON, against what a game of these rules can reach: owners
+/// that only trades change, eliminations only where players can be put out, an offer only where the rules
+/// have one, of the offering player's pits.
+fn check_reachable(engine: &Engine, st: &State) -> Result<(), NotationError> {
+    check_owners(engine, st)?;
+    check_eliminated(engine, st)?;
+    check_offer(engine, st)
+}
+
+fn player_name(player: u8) -> String {
+    if player == NO_PLAYER {
+        "nobody".to_string()
+    } else {
+        format!("player {}", player as u32 + 1)
+    }
+}
+
+/// The offer actions of a phase.
+fn offers_of(phase: &crate::ir::PhaseRules) -> impl Iterator<Item = &crate::ir::Offer> {
+    phase.actions.iter().filter_map(|a| match &a.kind {
+        ActionKind::Offer(offer) => Some(offer),
+        _ => None,
+    })
+}
+
+fn check_owners(engine: &Engine, st: &State) -> Result<(), NotationError> {
+    let rules = &engine.rules;
+    // Only an accepted offer changes who owns a pit, and it always gives the pits to a player.
+    let trades = rules.phases.iter().any(|ph| offers_of(ph).next().is_some());
+    for (p, (&owner, &initial)) in st.owner.iter().zip(&rules.initial_owner).enumerate() {
+        if owner == initial {
+            continue;
+        }
+        let l = label(engine, p as PlaceId);
+        if owner != NO_PLAYER && owner >= rules.players {
+            return Err(NotationError::new(format!("owner({l}): there is no player {}", owner as u32 + 1)));
+        }
+        if !trades {
+            return Err(NotationError::new(format!(
+                "owner({l}): pits never change hands in this game (no action trades them), so {l} belongs to {}",
+                player_name(initial)
+            )));
+        }
+        if owner == NO_PLAYER {
+            return Err(NotationError::new(format!(
+                "owner({l}): a trade always gives a pit to a player, so {l} cannot belong to nobody"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn check_eliminated(engine: &Engine, st: &State) -> Result<(), NotationError> {
+    let rules = &engine.rules;
+    if st.eliminated == 0 {
+        return Ok(());
+    }
+    if !rules.needs.elimination {
+        return Err(NotationError::new("nobody is ever put out in this game, so no player can be eliminated"));
+    }
+    if rules.players < 8 && st.eliminated >> rules.players != 0 {
+        return Err(NotationError::new(format!("eliminated: players are numbered 1 to {}", rules.players)));
+    }
+    if st.result.is_some() {
+        return Ok(());
+    }
+    if st.eliminated & 1u8.checked_shl(st.to_move as u32).unwrap_or(0) != 0 {
+        return Err(NotationError::new(format!("player {} is to move but eliminated", st.to_move as u32 + 1)));
+    }
+    let active = (0..rules.players).filter(|&p| st.eliminated & (1 << p) == 0).count();
+    if active < 2 {
+        return Err(NotationError::new(
+            "only one player is left in the game, and then the game is over: eliminate fewer players",
+        ));
+    }
+    Ok(())
+}
+
+/// An offer waiting for an answer: the phase must have an offer of that many pits, all of them the offering
+/// player's (the one who moved last), who keeps as many as the offer requires.
+fn check_offer(engine: &Engine, st: &State) -> Result<(), NotationError> {
+    if st.offered == 0 {
+        return Ok(());
+    }
+    let rules = &engine.rules;
+    let phase = engine.phase(st);
+    if offers_of(phase).next().is_none() {
+        let anywhere = rules.phases.iter().any(|ph| offers_of(ph).next().is_some());
+        return Err(NotationError::new(if anywhere {
+            format!("offered: no offer can be made in phase {}", phase.name)
+        } else {
+            "offered: nobody can offer pits in this game".to_string()
+        }));
+    }
+    let offerer = st.last_mover;
+    let mut size = 0u32;
+    for p in (0..64u16).filter(|p| st.offered & (1u64 << p) != 0) {
+        let l = label(engine, p);
+        let owner = st.owner.get(p as usize).copied();
+        match owner {
+            None => return Err(NotationError::new(format!("offered: only pits can be offered, not {l}"))),
+            Some(o) if o != offerer => {
+                let whose =
+                    if o == st.to_move { format!("{}, who answers the offer", player_name(o)) } else { player_name(o) };
+                return Err(NotationError::new(format!(
+                    "offered: pit {l} belongs to {whose}; an offer is of the pits of the player who made it, {}",
+                    player_name(offerer)
+                )));
+            }
+            Some(_) => size += 1,
+        }
+    }
+    let owned = st.owner.iter().filter(|&&o| o == offerer).count() as u32;
+    let fits = offers_of(phase).any(|o| (o.min..=o.max).contains(&size) && owned >= size + o.keeping);
+    if !fits {
+        let sizes: Vec<String> = offers_of(phase)
+            .map(|o| {
+                let keep = if o.keeping > 0 { format!(", keeping at least {}", o.keeping) } else { String::new() };
+                if o.min == o.max {
+                    format!("{} pits{keep}", o.min)
+                } else {
+                    format!("{} to {} pits{keep}", o.min, o.max)
+                }
+            })
+            .collect();
+        return Err(NotationError::new(format!(
+            "offered: an offer of {size} of the {owned} pits of {} cannot be made here; an offer is of {}",
+            player_name(offerer),
+            sizes.join(" or ")
+        )));
+    }
+    Ok(())
 }

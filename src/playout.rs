@@ -211,15 +211,35 @@ pub fn reason_name(reason: EndReason) -> &'static str {
     }
 }
 
+/// An end reason in words for people (`an end rule held`, `the ply limit`, ...).
+pub fn reason_words(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::Condition => "an end rule held",
+        EndReason::Repetition => "a position came back",
+        EndReason::Stuck => "the player to move could not move",
+        EndReason::NobodyCanMove => "nobody could move",
+        EndReason::NoCapture => "no capture for too long",
+        EndReason::LastStanding => "one player was left",
+        EndReason::Obligation => "an obligation (must) could not be met",
+        EndReason::Limit => "the ply limit was reached",
+    }
+}
+
 /// The statistics of many games of one engine.
+///
+/// Every figure is a sum, a count or a maximum over the games, so summaries of parts of a run
+/// ([`Summary::merge`]) add up to the summary of the whole run, whatever the parts.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
     pub game: String,
     pub variant: String,
     pub players: u8,
     pub games: u64,
-    /// Per seat (seat 1 first): games won, shared wins included.
+    /// Per seat (seat 1 first): games won, shared wins included (so with shared wins the seats' wins add up
+    /// to more than the games).
     pub wins: Vec<u64>,
+    /// Games won by more than one player (`ties shared`); each counts in the `wins` of every winner.
+    pub shared: u64,
     /// Games of two or more players that nobody won.
     pub draws: u64,
     /// Solitaire games not won (0 for two or more players).
@@ -243,16 +263,24 @@ pub struct ReasonCounts(pub Vec<(EndReason, u64)>);
 
 impl ReasonCounts {
     pub fn add(&mut self, reason: EndReason) {
-        match self.0.iter_mut().find(|(r, _)| *r == reason) {
-            Some((_, n)) => *n += 1,
-            None => {
-                self.0.push((reason, 1));
-                self.0.sort_by_key(|(r, _)| reason_name(*r));
-            }
-        }
+        self.add_many(reason, 1);
     }
     pub fn get(&self, reason: EndReason) -> u64 {
         self.0.iter().find(|(r, _)| *r == reason).map_or(0, |(_, n)| *n)
+    }
+
+    /// Adds `n` games ended for `reason`.
+    pub fn add_many(&mut self, reason: EndReason, n: u64) {
+        if n == 0 {
+            return;
+        }
+        match self.0.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, m)) => *m += n,
+            None => {
+                self.0.push((reason, n));
+                self.0.sort_by_key(|(r, _)| reason_name(*r));
+            }
+        }
     }
 }
 
@@ -276,6 +304,7 @@ impl Summary {
             players: rules.players,
             games: 0,
             wins: vec![0; rules.players as usize],
+            shared: 0,
             draws: 0,
             lost: 0,
             total_plies: 0,
@@ -311,11 +340,35 @@ impl Summary {
                 self.draws += 1;
             }
         }
+        if outcome.winners.count_ones() > 1 {
+            self.shared += 1;
+        }
         for w in outcome.winner_list() {
             if let Some(n) = self.wins.get_mut(w as usize) {
                 *n += 1;
             }
         }
+    }
+
+    /// Adds the games of `other`, a summary of other games of the same engine.
+    pub fn merge(&mut self, other: &Summary) {
+        self.games += other.games;
+        for (mine, theirs) in self.wins.iter_mut().zip(&other.wins) {
+            *mine += theirs;
+        }
+        self.shared += other.shared;
+        self.draws += other.draws;
+        self.lost += other.lost;
+        self.total_plies += other.total_plies;
+        self.max_plies = self.max_plies.max(other.max_plies);
+        self.capped += other.capped;
+        self.total_captures += other.total_captures;
+        for &(reason, n) in &other.reasons.0 {
+            self.reasons.add_many(reason, n);
+        }
+        self.abandoned += other.abandoned;
+        self.mean_plies = mean(self.total_plies, self.games);
+        self.mean_captures = mean(self.total_captures, self.games);
     }
 }
 
@@ -343,6 +396,16 @@ mod tests {
             b.add(&random_game(&engine, &mut game_rng(7, i), |_| {}));
         }
         assert_eq!(a, b);
+        // Summaries of parts add up to the summary of the whole, whatever the parts.
+        let mut parts = Summary::new(&engine);
+        for range in [0..7, 7..8, 8..20] {
+            let mut part = Summary::new(&engine);
+            for i in range {
+                part.add(&random_game(&engine, &mut game_rng(7, i), |_| {}));
+            }
+            parts.merge(&part);
+        }
+        assert_eq!(parts, a);
         assert_eq!(a.games, 20);
         assert_eq!(a.abandoned, 0);
         assert_eq!(a.wins.iter().sum::<u64>() + a.draws, 20);

@@ -196,17 +196,64 @@ fn simulate_json_is_deterministic() {
 
 #[test]
 fn simulate_prints_a_summary() {
-    let o = run(&["simulate", "games/kalah.mancala", "--games", "200", "--seed", "3"]);
+    let o = run(&["simulate", "games/kalah.mancala", "--games", "200", "--seed", "3", "--threads", "2"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     insta::assert_snapshot!("simulate_kalah", stdout(&o));
-    let o = run(&["simulate", "games/gulek-solo.mancala", "--variant", "v2", "--games", "50", "--seed", "3"]);
+    let args =
+        ["simulate", "games/gulek-solo.mancala", "--variant", "v2", "--games", "50", "--seed", "3", "--threads", "2"];
+    let o = run(&args);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     insta::assert_snapshot!("simulate_gulek_solo_v2", stdout(&o));
 }
 
 #[test]
+fn simulate_summary_says_why_wins_pass_100_percent() {
+    // Gulek shares ties between the winners: the seats' wins add up to more than the games, and the summary
+    // says so; end reasons are in words.
+    let o =
+        run(&["simulate", "games/gulek.mancala", "--players", "3", "--games", "200", "--seed", "3", "--threads", "2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    insta::assert_snapshot!("simulate_gulek_shared_wins", stdout(&o));
+}
+
+/// The JSON summary of a run without the number of threads, which is all that may differ.
+fn summary_without_threads(o: &std::process::Output) -> serde_json::Value {
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+    let mut json: serde_json::Value = serde_json::from_str(&stdout(o)).unwrap();
+    json.as_object_mut().unwrap().remove("threads").expect("the summary says how many threads ran");
+    json
+}
+
+#[test]
+fn simulate_gives_the_same_games_at_any_number_of_threads() {
+    let dir = temp_dir("simulate-threads");
+    let runs: [&[&str]; 3] = [
+        &["simulate", "games/kalah.mancala", "--games", "300", "--seed", "11"],
+        &["simulate", "games/gulek.mancala", "--players", "3", "--games", "60", "--seed", "2"],
+        &["simulate", "games/oware.mancala", "--position", OWARE_LATE, "--ai", "1=greedy", "--games", "40"],
+    ];
+    for args in runs {
+        let mut outputs = Vec::new();
+        for threads in ["1", "2", "3"] {
+            let trace = dir.join(format!("trace-{threads}.jsonl"));
+            let mut full = args.to_vec();
+            full.extend(["--json", "--threads", threads, "--trace", trace.to_str().unwrap()]);
+            let o = run(&full);
+            let json = summary_without_threads(&o);
+            let ran: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+            assert_eq!(ran["threads"], threads.parse::<u64>().unwrap(), "{args:?}");
+            outputs.push((json, std::fs::read_to_string(&trace).unwrap()));
+        }
+        assert_eq!(outputs[0], outputs[1], "{args:?}: 1 and 2 threads");
+        assert_eq!(outputs[0], outputs[2], "{args:?}: 1 and 3 threads");
+    }
+    let o = run(&["simulate", "games/kalah.mancala", "--threads", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
 fn simulate_matches_computer_players() {
-    let args = ["simulate", "games/kalah.mancala", "--ai", "1=greedy", "--games", "20", "--json"];
+    let args = ["simulate", "games/kalah.mancala", "--ai", "1=greedy", "--games", "20", "--json", "--threads", "2"];
     let a = run(&args);
     let b = run(&args);
     assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
@@ -234,6 +281,8 @@ fn simulate_matches_computer_players() {
         "4",
         "--seed",
         "5",
+        "--threads",
+        "2",
     ];
     let a = run(&args);
     assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
@@ -291,7 +340,8 @@ const OWARE_LATE: &str = "a0 b0 c1 d0 e0 f0 A0 B2 C1 D2 E0 F1 captured(1)=18 cap
 
 #[test]
 fn simulate_from_a_position() {
-    let args = ["simulate", "games/oware.mancala", "--position", OWARE_LATE, "--games", "40", "--seed", "4"];
+    let args =
+        ["simulate", "games/oware.mancala", "--position", OWARE_LATE, "--games", "40", "--seed", "4", "--threads", "2"];
     let o = run(&args);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), stdout(&run(&args)));

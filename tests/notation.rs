@@ -2,7 +2,7 @@
 //! `format_position`/`parse_position` for every shipped game and variant, plus hand-written examples and
 //! error messages.
 
-use mancala::engine::{Engine, Move, Stage, State};
+use mancala::engine::{EndReason, Engine, Move, Stage, State};
 use mancala::ir::Dir;
 use mancala::notation::{enumerate_plies, format_ply, format_position, parse_ply, parse_position};
 use rand::rngs::SmallRng;
@@ -116,7 +116,16 @@ fn round_trip(name: &str, players: Option<u8>, games: usize) {
                     check_enumeration(&engine, &before, &moves, &what);
                 }
             }
-            check_position(&engine, &st, &format!("{name}/{variant} game {game}: the end"));
+            let what = format!("{name}/{variant} game {game}: the end");
+            if st.result.as_ref().is_some_and(|r| r.reason == EndReason::LastStanding) {
+                // With one player left the game is over: no position to play from.
+                let err = parse_position(&engine, &format_position(&engine, &st)).expect_err(&what);
+                assert!(err.message.starts_with("only one player is left"), "{what}: {err}");
+                let json = serde_json::to_string(&st).expect("a state serializes");
+                assert_eq!(parse_position(&engine, &json).as_ref(), Ok(&st), "{what}: JSON");
+            } else {
+                check_position(&engine, &st, &what);
+            }
         }
         eprintln!("{name}/{variant}: {games} games, {plies} plies, {positions} positions");
     }
@@ -308,6 +317,46 @@ fn perlen_examples() {
 }
 
 #[test]
+fn perlen_captures_in_any_order() {
+    // Two indirect captures (stones on lone stones in A and B): the gems taken form a set, in any order.
+    let e = engine("perlen", None, None);
+    let st =
+        parse_position(&e, "a=00 b=00 c=00 e=00 A=0 B=0 C=33 D=55 cup(1)=1122 cup(2)=44 to_move=1").expect("position");
+    let expected = vec![
+        Move::Begin { action: 0, place: place(&e, "e") },
+        Move::Take { place: place(&e, "C"), kind: kind(&e, "3") },
+        Move::Take { place: place(&e, "D"), kind: kind(&e, "5") },
+    ];
+    assert_eq!(parse_ply(&e, &st, "e:00 x C3 D5").expect("board order"), expected);
+    assert_eq!(parse_ply(&e, &st, "e:00 x D5 C3").expect("the other order"), expected);
+    assert_eq!(format_ply(&e, &st, &expected), "e:00 x C3 D5");
+    let err = parse_ply(&e, &st, "e:00 x D5 C3 C3").expect_err("three gems for two captures");
+    assert!(err.to_string().contains("cannot be taken here"), "{err}");
+}
+
+#[test]
+fn perlen_forced_picks_may_be_written() {
+    // Four indirect captures: E4 is chosen, then E5 and E5 are the only gems left in North's pits (taken without
+    // asking), then a gem from his cup. Freeling writes every pick; the chosen ones alone also do.
+    let e = engine("perlen", None, None);
+    let st = parse_position(&e, "a=00 b=00 e=0000 A=0 B=0 C=0 D=0 E=455 cup(1)=11223 cup(2)=34 to_move=1")
+        .expect("position");
+    let expected = vec![
+        Move::Begin { action: 0, place: place(&e, "e") },
+        Move::Take { place: place(&e, "E"), kind: kind(&e, "4") },
+        Move::Take { place: place(&e, "cup(2)"), kind: kind(&e, "3") },
+    ];
+    assert_eq!(parse_ply(&e, &st, "e0000 x E4 E55 3").expect("every pick, Freeling's way"), expected);
+    assert_eq!(parse_ply(&e, &st, "e:0000 x E4 cup(2)3").expect("the chosen picks"), expected);
+    assert_eq!(parse_ply(&e, &st, "e x 3 E5 E4 E5").expect("any order"), expected);
+    assert_eq!(format_ply(&e, &st, &expected), "e:0000 x E4 cup(2)3");
+    let err = parse_ply(&e, &st, "e x E4 3 E555").expect_err("one 5 too many");
+    assert!(err.to_string().starts_with("unexpected capture `x E555`"), "{err}");
+    let err = parse_ply(&e, &st, "e x E4 3 D5").expect_err("D holds no gem");
+    assert!(err.to_string().starts_with("unexpected capture `x D5`"), "{err}");
+}
+
+#[test]
 fn gore_offer_and_accept() {
     let e = engine("gore", None, None);
     let st = parse_position(&e, "a6 b6 c6 d6 A6 B6 C6 D6 captured(2)=12 to_move=1").expect("position");
@@ -376,7 +425,7 @@ fn error_messages() {
     let err = parse_position(&e, "a4 to_move=3").expect_err("player 3");
     assert!(err.to_string().starts_with("`3` is not a player for to_move: players are numbered 1 to 2"), "{err}");
     let err = parse_position(&e, "a=300").expect_err("too many");
-    assert!(err.to_string().contains("at most 255"), "{err}");
+    assert!(err.to_string().starts_with("this position holds 300 pieces, more than the 255"), "{err}");
     let err = parse_position(&e, "a=x").expect_err("not a number");
     assert!(err.to_string().starts_with("`x` is not a number of pieces for a"), "{err}");
     let err = parse_position(&e, "a4 a=5").expect_err("twice");
@@ -466,4 +515,116 @@ fn garbage_does_not_panic() {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------- positions no game can reach
+
+#[test]
+fn positions_whose_pieces_could_overflow_a_place_are_refused() {
+    // 257 seeds could all meet in one store, whose counter holds 255: `a` would wrap b to 0.
+    let e = engine("kalah", None, None);
+    let err = parse_position(&e, "a1 b255 A1").expect_err("257 pieces");
+    assert_eq!(
+        err.message,
+        "this position holds 257 pieces, more than the 255 a place can count; since pieces only move, they could \
+         all come together in one place"
+    );
+    assert!(parse_position(&e, "a1 b253 A1").is_ok());
+    // Several kinds count together: one place counts all its pieces in one byte.
+    let p = engine("perlen", None, None);
+    let err = parse_position(&p, "a=0*200 5*56").expect_err("256 beads");
+    assert!(err.message.starts_with("this position holds 256 pieces"), "{err}");
+    // The same for a position given as JSON.
+    let mut st = e.initial_state();
+    st.counts[place(&e, "b") as usize] = 250;
+    let err = parse_position(&e, &serde_json::to_string(&st).expect("json")).expect_err("294 pieces");
+    assert!(err.message.starts_with("this position holds 294 pieces"), "{err}");
+}
+
+#[test]
+fn offers_are_refused_where_none_can_be_made() {
+    let kalah = engine("kalah", None, None);
+    let err = parse_position(&kalah, "a4 A4 offered=a").expect_err("Kalah has no offers");
+    assert_eq!(err.message, "offered: nobody can offer pits in this game");
+    let gore = engine("gore", None, None);
+    let board = "a3 b3 c3 d3 A3 B3 C3 D3 captured(1)=12 captured(2)=12 to_move=2";
+    assert_eq!(parse_position(&gore, &format!("{board} offered=a")).expect("South offers a").stage, Stage::Respond);
+    let err = parse_position(&gore, &format!("{board} offered=A")).expect_err("North's own pit");
+    assert_eq!(
+        err.message,
+        "offered: pit A belongs to player 2, who answers the offer; an offer is of the pits of the player who made \
+         it, player 1"
+    );
+    let err = parse_position(&gore, &format!("{board} offered=a,b,c,d")).expect_err("every pit");
+    assert!(err.message.contains("an offer is of 1 to 3 pits, keeping at least 1"), "{err}");
+}
+
+#[test]
+fn owners_and_eliminations_no_game_can_reach_are_refused() {
+    let gulek = engine("gulek", None, Some(3));
+    let err = parse_position(&gulek, "owner(7)=1 7=R phase=playing").expect_err("nobody owns pits in Gulek");
+    assert_eq!(
+        err.message,
+        "owner(7): pits never change hands in this game (no action trades them), so 7 belongs to nobody"
+    );
+    assert!(parse_position(&gulek, "owner(7)=- 7=R phase=playing").is_ok(), "as at the start");
+    let err = parse_position(&gulek, "7=R phase=playing eliminated=2,3").expect_err("one player left");
+    assert!(err.message.starts_with("only one player is left"), "{err}");
+    let kalah = engine("kalah", None, None);
+    let err = parse_position(&kalah, "a4 A4 eliminated=2").expect_err("nobody is put out in Kalah");
+    assert_eq!(err.message, "nobody is ever put out in this game, so no player can be eliminated");
+    let err = parse_position(&kalah, "a4 A4 owner(a)=2").expect_err("pits never change hands in Kalah");
+    assert!(err.message.starts_with("owner(a): pits never change hands"), "{err}");
+    let gore = engine("gore", None, None);
+    let err = parse_position(&gore, "a3 A3 owner(a)=-").expect_err("a trade gives pits to a player");
+    assert!(err.message.contains("cannot belong to nobody"), "{err}");
+    assert!(parse_position(&gore, "a3 A3 owner(a)=2").is_ok(), "after a trade");
+}
+
+#[test]
+fn json_positions_are_checked_as_text_ones_are() {
+    let kalah = engine("kalah", None, None);
+    let refused = |change: &dyn Fn(&mut State), engine: &Engine| {
+        let mut st = engine.initial_state();
+        change(&mut st);
+        parse_position(engine, &serde_json::to_string(&st).expect("json")).expect_err("refused").message
+    };
+    let msg = refused(&|st| st.hand[0] = 3, &kalah);
+    assert_eq!(msg, "the position's JSON has pieces in hand; at the start of a turn every piece lies in a place");
+    let msg = refused(&|st| st.illegal = true, &kalah);
+    assert!(msg.starts_with("this position is in the middle of a turn"), "{msg}");
+    let msg = refused(&|st| st.stage = Stage::Drop { action: 0 }, &kalah);
+    assert!(msg.starts_with("this position is in the middle of a turn"), "{msg}");
+    let msg = refused(&|st| st.eliminated = 2, &kalah);
+    assert_eq!(msg, "nobody is ever put out in this game, so no player can be eliminated");
+    let msg = refused(&|st| st.owner[0] = 1, &kalah);
+    assert!(msg.starts_with("owner(a): pits never change hands"), "{msg}");
+    let msg = refused(
+        &|st| {
+            st.stage = Stage::Respond;
+            st.offered = 1;
+        },
+        &kalah,
+    );
+    assert_eq!(msg, "offered: nobody can offer pits in this game");
+    let msg = refused(&|st| st.last_mover = 5, &kalah);
+    assert!(msg.contains("does not fit this game"), "{msg}");
+    let gulek = engine("gulek", None, Some(3));
+    let msg = refused(&|st| st.owner[6] = 0, &gulek);
+    assert!(msg.starts_with("owner(7): pits never change hands"), "{msg}");
+    let msg = refused(&|st| st.eliminated = 0b110, &gulek);
+    assert!(msg.starts_with("only one player is left"), "{msg}");
+    let msg = refused(&|st| st.eliminated = 0b1000, &gulek);
+    assert_eq!(msg, "eliminated: players are numbered 1 to 3");
+    let gore = engine("gore", None, None);
+    let msg = refused(
+        &|st| {
+            st.stage = Stage::Respond;
+            st.to_move = 1;
+            st.last_mover = 0;
+            st.offered = 1 << 4;
+        },
+        &gore,
+    );
+    assert!(msg.starts_with("offered: pit A belongs to player 2, who answers the offer"), "{msg}");
 }

@@ -2,13 +2,15 @@
 
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
+use std::ops::Range;
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use mancala::ai::{seat_kinds, AiKind, Arena, Budget, SeatAi};
 use mancala::engine::{Engine, State};
 use mancala::notation::{format_ply, format_position, parse_start_position};
-use mancala::playout::{game_rng, reason_name, Playout, Ply, Summary};
+use mancala::playout::{game_rng, reason_name, reason_words, Playout, Ply, Summary};
+use rayon::prelude::*;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use super::{io_message, load_engine, Failure, Status};
@@ -18,13 +20,15 @@ use super::{io_message, load_engine, Failure, Status};
 /// Every seat chooses uniformly at random among the legal moves, unless `--ai` puts a computer player
 /// there. Prints who played each seat, the wins per seat (players numbered from 1), draws (won and lost for a
 /// solitaire), the mean and longest game in plies, captures per game, the games cut by the ply limit, and
-/// how the games ended. The same seed gives the same games, unless a computer player thinks for a time
-/// (`mcts:500ms`) rather than for a number of playouts (`mcts:2000`) or a depth (`alphabeta:4`).
+/// how the games ended. The games are played on every core (`--threads` to choose): the same seed gives the
+/// same games at any number of threads, unless a computer player thinks for a time (`mcts:500ms`) rather than
+/// for a number of playouts (`mcts:2000`) or a depth (`alphabeta:4`).
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Examples:
   mancala simulate games/kalah.mancala
   mancala simulate games/kalah.mancala --variant empty-capture --games 10000 --seed 42
+  mancala simulate games/kalah.mancala --games 100000 --threads 2
   mancala simulate games/gulek.mancala --players 4 --json
   mancala simulate games/kalah.mancala --ai 1=greedy --ai 2=mcts:500 --games 20
   mancala simulate games/oware.mancala --ai 2=alphabeta:4 --position 'a1 c2 f1 A3 D1 F2 captured(1)=20 captured(2)=18'
@@ -65,6 +69,79 @@ pub struct Args {
     /// Write every ply of every game to this file, one JSON object per line.
     #[arg(long, value_name = "OUT.jsonl")]
     pub trace: Option<PathBuf>,
+    /// How many threads play the games; every core when left out. The results are the same at any number:
+    /// each game has its own seed, from its number, and the games are added up in order.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+/// How the games of a run are played: shared by the threads.
+struct Plan<'e> {
+    engine: &'e Engine,
+    seed: u64,
+    kinds: &'e [AiKind],
+    /// The position every game starts from, when not the game's own.
+    start: Option<&'e State>,
+    /// Whether each game's plies are kept for the trace.
+    trace: bool,
+    progress: &'e ProgressBar,
+}
+
+/// The games of one range of game numbers: their summary and, with `--trace`, their lines.
+struct Part {
+    summary: Summary,
+    trace: Vec<u8>,
+}
+
+impl Plan<'_> {
+    /// Plays games `games` (numbered from 0) on this thread.
+    fn play(&self, games: Range<u64>) -> Result<Part, Failure> {
+        let engine = self.engine;
+        let mut summary = Summary::new(engine);
+        let start = self.start.cloned().unwrap_or_else(|| engine.initial_state());
+        let mut lines = self.trace.then(|| TraceLines::new(engine, start.clone()));
+        let all_random = self.kinds.iter().all(|k| *k == AiKind::Random);
+        if self.start.is_none() && all_random {
+            // Random games from the start: the playouts of `bench`, with nothing to spare.
+            let mut playout = Playout::new(engine);
+            for game in games {
+                let mut rng = game_rng(self.seed, game);
+                let stats = match &mut lines {
+                    Some(t) => {
+                        t.start_game();
+                        playout.run(&mut rng, |ply| t.write(engine, game + 1, ply))
+                    }
+                    None => playout.run(&mut rng, |_| {}),
+                };
+                summary.add(&stats);
+                self.progress.inc(1);
+            }
+        } else {
+            // Computer players, or another start: the same games for random seats, players for the others.
+            let mut arena = Arena::new(engine, start, self.kinds).map_err(|e| Failure::usage(format!("--ai: {e}")))?;
+            for game in games {
+                let stats = match &mut lines {
+                    Some(t) => {
+                        t.start_game();
+                        arena.run(self.seed, game, |ply| t.write(engine, game + 1, ply))
+                    }
+                    None => arena.run(self.seed, game, |_| {}),
+                }
+                .map_err(|e| Failure::usage(format!("--ai: {e}")))?;
+                summary.add(&stats);
+                self.progress.inc(1);
+            }
+        }
+        Ok(Part { summary, trace: lines.map_or_else(Vec::new, |l| l.buf) })
+    }
+}
+
+/// The ranges of game numbers handed to the threads: several per thread, so that a slow range does not keep
+/// the others waiting; small ones with a trace, whose lines wait in memory until their turn to be written.
+fn ranges(games: u64, threads: usize, trace: bool) -> Vec<Range<u64>> {
+    let most = if trace { 16 } else { 1024 };
+    let size = games.div_ceil(threads as u64 * 8).clamp(1, most);
+    (0..games).step_by(size as usize).map(|a| a..(a + size).min(games)).collect()
 }
 
 pub fn run(args: Args) -> Result<Status, Failure> {
@@ -87,51 +164,50 @@ pub fn run(args: Args) -> Result<Status, Failure> {
         );
     }
     let mut trace = match &args.trace {
-        Some(path) => Some(Trace::create(path, start.clone().unwrap_or_else(|| engine.initial_state()))?),
+        Some(path) => Some(Trace::create(path)?),
         None => None,
     };
     let progress = if std::io::stderr().is_terminal() {
-        let style = ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
+        let style = ProgressStyle::with_template("{bar:40} {pos}/{len} games, {rate}, eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} games/s", state.per_sec());
+            });
         ProgressBar::new(args.games).with_style(style)
     } else {
         ProgressBar::hidden()
     };
+    let threads = args.threads.map_or_else(rayon::current_num_threads, usize::from);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Failure::usage(format!("cannot start {threads} threads: {e}")))?;
+    if !kinds.iter().all(|k| *k == AiKind::Random) || start.is_some() {
+        // A kind of player that cannot play this game is refused before any thread starts.
+        let first = start.clone().unwrap_or_else(|| engine.initial_state());
+        Arena::new(&engine, first, &kinds).map_err(|e| Failure::usage(format!("--ai: {e}")))?;
+    }
 
+    let plan = Plan {
+        engine: &engine,
+        seed: args.seed,
+        kinds: &kinds,
+        start: start.as_ref(),
+        trace: trace.is_some(),
+        progress: &progress,
+    };
     let mut summary = Summary::new(&engine);
-    let all_random = kinds.iter().all(|k| *k == AiKind::Random);
-    match (&start, all_random) {
-        // Random games from the start: the playouts of `bench`, with nothing to spare.
-        (None, true) => {
-            let mut playout = Playout::new(&engine);
-            for game in 0..args.games {
-                let mut rng = game_rng(args.seed, game);
-                let stats = match &mut trace {
-                    Some(t) => {
-                        t.start_game();
-                        playout.run(&mut rng, |ply| t.write(&engine, game + 1, ply))
-                    }
-                    None => playout.run(&mut rng, |_| {}),
-                };
-                summary.add(&stats);
-                progress.inc(1);
-            }
-        }
-        // Computer players, or another start: the same games for random seats, players for the others.
-        _ => {
-            let start = start.clone().unwrap_or_else(|| engine.initial_state());
-            let mut arena = Arena::new(&engine, start, &kinds).map_err(|e| Failure::usage(format!("--ai: {e}")))?;
-            for game in 0..args.games {
-                let stats = match &mut trace {
-                    Some(t) => {
-                        t.start_game();
-                        arena.run(args.seed, game, |ply| t.write(&engine, game + 1, ply))
-                    }
-                    None => arena.run(args.seed, game, |_| {}),
-                }
-                .map_err(|e| Failure::usage(format!("--ai: {e}")))?;
-                summary.add(&stats);
-                progress.inc(1);
+    let ranges = ranges(args.games, threads, trace.is_some());
+    // The ranges go to the threads a few at a time and come back in order, so that the trace is written in
+    // the order of the games and holds only a few ranges in memory.
+    for wave in ranges.chunks(threads * 4) {
+        let parts: Vec<Result<Part, Failure>> =
+            pool.install(|| wave.par_iter().map(|games| plan.play(games.clone())).collect());
+        for part in parts {
+            let part = part?;
+            summary.merge(&part.summary);
+            if let Some(t) = &mut trace {
+                t.write(&part.trace);
             }
         }
     }
@@ -142,12 +218,13 @@ pub fn run(args: Args) -> Result<Status, Failure> {
 
     let position = start.as_ref().map(|st| format_position(&engine, st));
     if args.json {
-        let report = Report { summary: &summary, seats: kinds.iter().map(AiKind::to_string).collect(), position };
+        let seats = kinds.iter().map(AiKind::to_string).collect();
+        let report = Report { summary: &summary, seats, position, threads };
         let json =
             serde_json::to_string_pretty(&report).map_err(|e| Failure::usage(format!("cannot write JSON: {e}")))?;
         println!("{json}");
     } else {
-        print!("{}", summary_text(&summary, args.seed, &kinds, position.as_deref()));
+        print!("{}", summary_text(&summary, args.seed, &kinds, position.as_deref(), threads));
     }
     Ok(Status::Ok)
 }
@@ -162,17 +239,20 @@ struct Report<'a> {
     /// The `--position` the games started from, in the position format.
     #[serde(skip_serializing_if = "Option::is_none")]
     position: Option<String>,
+    /// How many threads played the games (the games are the same at any number).
+    threads: usize,
 }
 
 /// The summary as a person reads it. `kinds` is the player at each seat, `position` the start when it was
-/// not the game's own.
-pub fn summary_text(s: &Summary, seed: u64, kinds: &[AiKind], position: Option<&str>) -> String {
+/// not the game's own, `threads` how many played the games.
+pub fn summary_text(s: &Summary, seed: u64, kinds: &[AiKind], position: Option<&str>, threads: usize) -> String {
     let mut out = String::new();
     let game = if s.variant == "default" { s.game.clone() } else { format!("{} (variant {})", s.game, s.variant) };
     let who = if s.players == 1 { "solitaire".to_string() } else { format!("{} players", s.players) };
     let all_random = kinds.iter().all(|k| *k == AiKind::Random);
     let what = if all_random { "random games" } else { "games" };
-    let _ = writeln!(out, "{game}, {who}: {} {what}, seed {seed}", s.games);
+    let on = if threads == 1 { "1 thread".to_string() } else { format!("{threads} threads") };
+    let _ = writeln!(out, "{game}, {who}: {} {what}, seed {seed}, on {on}", s.games);
     if !all_random {
         let seats: Vec<String> = kinds.iter().enumerate().map(|(i, k)| format!("{}: {k}", i + 1)).collect();
         let _ = writeln!(out, "  {:<16}{}", "seats", seats.join(", "));
@@ -180,49 +260,83 @@ pub fn summary_text(s: &Summary, seed: u64, kinds: &[AiKind], position: Option<&
     if let Some(position) = position {
         let _ = writeln!(out, "  {:<16}{position}", "from");
     }
-    let pct = |n: u64| {
-        if s.games == 0 {
-            0.0
-        } else {
-            100.0 * n as f64 / s.games as f64
-        }
-    };
-    let mut row = |label: String, n: u64| {
+    let pct = |n: u64| if s.games == 0 { 0.0 } else { 100.0 * n as f64 / s.games as f64 };
+    let row = |out: &mut String, label: &str, n: u64| {
         let _ = writeln!(out, "  {label:<16}{n:>8}  {:>5.1}%", pct(n));
     };
     if s.players == 1 {
-        row("won".into(), s.wins.first().copied().unwrap_or(0));
-        row("lost".into(), s.lost);
+        row(&mut out, "won", s.wins.first().copied().unwrap_or(0));
+        row(&mut out, "lost", s.lost);
     } else {
         for (seat, &n) in s.wins.iter().enumerate() {
-            row(format!("player {} wins", seat + 1), n);
+            row(&mut out, &format!("player {} wins", seat + 1), n);
         }
-        row("draws".into(), s.draws);
+        row(&mut out, "draws", s.draws);
+        if s.shared > 0 {
+            row(&mut out, "shared wins", s.shared);
+            let _ = writeln!(
+                out,
+                "  {:<16}(a shared win counts for each of its winners: the wins add up to more than 100%)",
+                ""
+            );
+        }
     }
     if s.abandoned > 0 {
-        row("abandoned".into(), s.abandoned);
+        row(&mut out, "abandoned", s.abandoned);
     }
     let _ = writeln!(out, "  {:<16}mean {:.1}, max {}", "plies", s.mean_plies, s.max_plies);
     let _ = writeln!(out, "  {:<16}mean {:.2} per game", "captures", s.mean_captures);
     let _ = writeln!(out, "  {:<16}{:>8}", "cut by limit", s.capped);
-    let reasons: Vec<String> = s.reasons.0.iter().map(|(r, n)| format!("{} {n}", reason_name(*r))).collect();
-    let _ = writeln!(
-        out,
-        "  {:<16}{}",
-        "end reasons",
-        if reasons.is_empty() { "-".to_string() } else { reasons.join(", ") }
-    );
+    let _ = writeln!(out, "  how the games ended");
+    if s.reasons.0.is_empty() {
+        let _ = writeln!(out, "    -");
+    }
+    // The most frequent ending first.
+    let mut reasons = s.reasons.0.clone();
+    reasons.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    for (reason, n) in reasons {
+        let words = reason_words(reason);
+        let _ = writeln!(out, "    {words:<38}{n:>8}  {:>5.1}%", pct(n));
+    }
     out
 }
 
-/// The `--trace` file.
+/// The `--trace` file: the lines of each range of games, written in the order of the games.
 struct Trace {
     name: String,
     out: std::io::BufWriter<std::fs::File>,
     error: Option<std::io::Error>,
+}
+
+impl Trace {
+    fn create(path: &std::path::Path) -> Result<Trace, Failure> {
+        let name = path.display().to_string();
+        let file = std::fs::File::create(path)
+            .map_err(|e| Failure::usage(format!("cannot write trace file {name}: {}", io_message(&e))))?;
+        Ok(Trace { name, out: std::io::BufWriter::new(file), error: None })
+    }
+
+    fn write(&mut self, lines: &[u8]) {
+        if self.error.is_none() {
+            self.error = self.out.write_all(lines).err();
+        }
+    }
+
+    fn finish(mut self) -> Result<(), Failure> {
+        let result = match self.error.take() {
+            Some(e) => Err(e),
+            None => self.out.flush(),
+        };
+        result.map_err(|e| Failure::usage(format!("cannot write trace file {}: {}", self.name, io_message(&e))))
+    }
+}
+
+/// The trace lines of some games, made on the thread that plays them.
+struct TraceLines {
+    buf: Vec<u8>,
     /// The position every game starts from.
     start: State,
-    layout: Option<Layout>,
+    layout: Layout,
     /// The position before the ply being written: the one after the ply before it (`None` at a game's start).
     before: Option<State>,
 }
@@ -249,12 +363,9 @@ impl Layout {
     }
 }
 
-impl Trace {
-    fn create(path: &std::path::Path, start: State) -> Result<Trace, Failure> {
-        let name = path.display().to_string();
-        let file = std::fs::File::create(path)
-            .map_err(|e| Failure::usage(format!("cannot write trace file {name}: {}", io_message(&e))))?;
-        Ok(Trace { name, out: std::io::BufWriter::new(file), error: None, start, layout: None, before: None })
+impl TraceLines {
+    fn new(engine: &Engine, start: State) -> TraceLines {
+        TraceLines { buf: Vec::new(), start, layout: Layout::new(engine), before: None }
     }
 
     /// A new game begins: its first ply starts from the start position.
@@ -263,33 +374,19 @@ impl Trace {
     }
 
     fn write(&mut self, engine: &Engine, game: u64, ply: Ply<'_>) {
-        if self.error.is_some() {
-            return;
-        }
-        let layout = self.layout.get_or_insert_with(|| Layout::new(engine));
         let before = self.before.get_or_insert_with(|| self.start.clone());
         let line = TraceLine {
             game,
             ply: ply.number,
             mover: ply.mover + 1,
             notation: format_ply(engine, before, ply.moves),
-            state: StateView { engine, layout, state: ply.state },
+            state: StateView { engine, layout: &self.layout, state: ply.state },
         };
         before.clone_from(ply.state);
-        let result = serde_json::to_writer(&mut self.out, &line)
-            .map_err(std::io::Error::from)
-            .and_then(|()| self.out.write_all(b"\n"));
-        if let Err(e) = result {
-            self.error = Some(e);
+        // Writing to memory fails only for a value that cannot be JSON, and these always can.
+        if serde_json::to_writer(&mut self.buf, &line).is_ok() {
+            self.buf.push(b'\n');
         }
-    }
-
-    fn finish(mut self) -> Result<(), Failure> {
-        let result = match self.error.take() {
-            Some(e) => Err(e),
-            None => self.out.flush(),
-        };
-        result.map_err(|e| Failure::usage(format!("cannot write trace file {}: {}", self.name, io_message(&e))))
     }
 }
 

@@ -16,6 +16,7 @@ use pest::Parser;
 
 use crate::ast::*;
 use crate::diag::{did_you_mean, is_keyword, SyntaxCode, SyntaxError};
+use crate::io::size;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/mancala.pest"]
@@ -45,15 +46,6 @@ pub fn parse(source: &str) -> Result<File, SyntaxError> {
 pub fn parse_bytes(bytes: &[u8]) -> Result<File, SyntaxError> {
     check_size(bytes.len())?;
     parse(decode(bytes)?)
-}
-
-/// A size in words: `512 KiB`, `4.9 MiB`.
-fn size(bytes: usize) -> String {
-    match bytes {
-        b if b < 1024 => format!("{b} bytes"),
-        b if b < 1024 * 1024 => format!("{} KiB", b / 1024),
-        b => format!("{:.1} MiB", b as f64 / (1024.0 * 1024.0)),
-    }
 }
 
 fn check_size(len: usize) -> Result<(), SyntaxError> {

@@ -461,3 +461,29 @@ fn help_has_examples() {
     }
     assert_eq!(run(&["simulate"]).status.code(), Some(2));
 }
+
+#[test]
+fn check_reads_no_more_than_the_size_limit() {
+    // `/dev/zero` never ends: reading it whole would exhaust memory.
+    let o = run(&["check", "/dev/zero"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("cannot read /dev/zero: larger than the limit of 512 KiB"), "{err}");
+    assert!(err.contains("help: is this the right file?"), "{err}");
+}
+
+#[test]
+fn a_file_past_the_size_limit_is_refused_by_every_command_with_a_short_message() {
+    let dir = temp_dir("too-large");
+    let big = dir.join("big.mancala");
+    // One long line: the message must not quote it.
+    std::fs::write(&big, format!("# {}\n", "x".repeat(600 * 1024))).unwrap();
+    let big = big.to_str().unwrap();
+    for args in [vec!["check", big], vec!["variants", big], vec!["simulate", big], vec!["play", big]] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains("larger than the limit of 512 KiB"), "{args:?}: {err}");
+        assert!(err.len() < 1000, "{args:?}: a short message, not {} bytes", err.len());
+    }
+}

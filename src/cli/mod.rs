@@ -178,7 +178,11 @@ pub struct Source {
 /// anyway, with a diagnostic.
 pub fn read_source(path: &Path) -> Result<Source, Failure> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| Failure::usage(format!("cannot read {name}: {}", io_message(&e))))?;
+    let bytes = mancala::io::read_limited(path, mancala::syntax::MAX_SOURCE_BYTES).map_err(|e| {
+        let help = matches!(e, mancala::io::ReadError::TooLarge { .. })
+            .then(|| "is this the right file? Rule files are text of a few kilobytes".to_string());
+        Failure::Usage { message: format!("cannot read {name}: {e}"), help }
+    })?;
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Source { name, text, encoding: None }),
         Err(e) => {
@@ -198,34 +202,35 @@ pub fn read_source(path: &Path) -> Result<Source, Failure> {
     }
 }
 
-/// An I/O error as a short phrase: "no such file or directory".
-pub fn io_message(e: &std::io::Error) -> String {
-    let text = e.to_string();
-    let text = match text.find(" (os error") {
-        Some(i) => &text[..i],
-        None => &text,
-    };
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().chain(chars).collect(),
-        None => text.to_string(),
-    }
-}
+pub use mancala::io::io_message;
 
 /// Reads, checks and lowers one variant of a rule file for a number of players.
 pub fn load_engine(path: &Path, variant: Option<&str>, players: Option<u8>) -> Result<Engine, Failure> {
+    load_engine_and_source(path, variant, players).map(|(engine, _)| engine)
+}
+
+/// [`load_engine`], with the text of the rules as well. Every command that plays a rule file loads it
+/// here, so that a bad file is reported the same way (and with the same limits) by each of them.
+pub fn load_engine_and_source(
+    path: &Path,
+    variant: Option<&str>,
+    players: Option<u8>,
+) -> Result<(Engine, String), Failure> {
     let source = read_source(path)?;
     if let Some(d) = source.encoding {
         return Err(Failure::Invalid { file: source.name, source: source.text, diagnostics: vec![d] });
     }
-    mancala::compile(&source.text, variant, players).map_err(|diagnostics| {
-        // Unknown variants and player counts are about the command line, not the file.
-        let option = diagnostics
-            .iter()
-            .find(|d| d.code == "mancala::check::unknown_variant" || d.code == "mancala::check::players_range");
-        match option {
-            Some(d) => Failure::Usage { message: format!("{}: {}", source.name, d.message), help: d.help.clone() },
-            None => Failure::Invalid { file: source.name, source: source.text, diagnostics },
+    match mancala::compile(&source.text, variant, players) {
+        Ok(engine) => Ok((engine, source.text)),
+        Err(diagnostics) => {
+            // Unknown variants and player counts are about the command line, not the file.
+            let option = diagnostics
+                .iter()
+                .find(|d| d.code == "mancala::check::unknown_variant" || d.code == "mancala::check::players_range");
+            Err(match option {
+                Some(d) => Failure::Usage { message: format!("{}: {}", source.name, d.message), help: d.help.clone() },
+                None => Failure::Invalid { file: source.name, source: source.text, diagnostics },
+            })
         }
-    })
+    }
 }

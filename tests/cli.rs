@@ -487,3 +487,45 @@ fn a_file_past_the_size_limit_is_refused_by_every_command_with_a_short_message()
         assert!(err.len() < 1000, "{args:?}: a short message, not {} bytes", err.len());
     }
 }
+
+#[test]
+fn every_command_shows_at_most_as_many_errors_as_check() {
+    let dir = temp_dir("many-errors");
+    let path = dir.join("many.mancala");
+    let kalah = std::fs::read_to_string(root().join("games/kalah.mancala")).unwrap();
+    std::fs::write(&path, kalah + &"board two_rows 6 with stores\n".repeat(300)).unwrap();
+    let path = path.to_str().unwrap();
+    for args in [vec!["check", path], vec!["simulate", path], vec!["play", path], vec!["bench", path]] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let shown = format!("{}{}", stdout(&o), stderr(&o));
+        assert_eq!(shown.matches('×').count(), 101, "{args:?}: 100 errors and a count of the rest");
+        assert!(shown.contains("200 more problems (200 errors) are not shown"), "{args:?}: {shown}");
+    }
+}
+
+#[test]
+fn a_file_without_rules_gets_the_same_verdict_from_every_command() {
+    let dir = temp_dir("no-rules");
+    std::fs::write(dir.join("empty.mancala"), "").unwrap();
+    std::fs::write(dir.join("comments.mancala"), "# nothing yet\n\n# still nothing\n").unwrap();
+    for file in ["empty.mancala", "comments.mancala"] {
+        for cmd in ["check", "variants", "simulate", "bench", "play", "solve"] {
+            let o = run_in(&dir, &[cmd, file]);
+            let shown = format!("{}{}", stdout(&o), stderr(&o));
+            assert_eq!(o.status.code(), Some(1), "{cmd} {file}: {shown}");
+            assert!(shown.contains("this file has no rules"), "{cmd} {file}: {shown}");
+            assert!(!stdout(&o).contains("default"), "{cmd} {file}: {shown}");
+        }
+    }
+}
+
+#[test]
+fn variants_of_a_file_with_errors_shows_the_errors() {
+    let dir = temp_dir("variants-errors");
+    std::fs::write(dir.join("typo.mancala"), kalah_with_typo()).unwrap();
+    let o = run_in(&dir, &["variants", "typo.mancala"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("stor"), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+}

@@ -50,19 +50,26 @@ pub fn check(file: &File) -> Vec<Diagnostic> {
     }
     diags.extend(whole_file_lints(file, &lints));
     tidy(&mut diags);
-    if diags.len() > MAX_DIAGNOSTICS {
-        let rest = diags.split_off(MAX_DIAGNOSTICS);
-        let errors = rest.iter().filter(|d| d.is_error()).count();
-        let last = diags.last().map_or(Span::default(), |d| d.span);
-        let message = format!("{} more problems ({errors} errors) are not shown", rest.len());
-        let d = if errors > 0 {
-            Diagnostic::error("check::too_many", message, last, "and more after this")
-        } else {
-            Diagnostic::warning("check::too_many", message, last, "and more after this")
-        };
-        diags.push(d.with_help(format!("fix the first {MAX_DIAGNOSTICS} and check again")));
-    }
+    limit(&mut diags);
     diags
+}
+
+/// Keeps the first [`MAX_DIAGNOSTICS`] diagnostics, and says how many more there were. Every list of
+/// diagnostics this module returns goes through it, so that every command shows the same.
+fn limit(diags: &mut Vec<Diagnostic>) {
+    if diags.len() <= MAX_DIAGNOSTICS {
+        return;
+    }
+    let rest = diags.split_off(MAX_DIAGNOSTICS);
+    let errors = rest.iter().filter(|d| d.is_error()).count();
+    let last = diags.last().map_or(Span::default(), |d| d.span);
+    let message = format!("{} more problems ({errors} errors) are not shown", rest.len());
+    let d = if errors > 0 {
+        Diagnostic::error("check::too_many", message, last, "and more after this")
+    } else {
+        Diagnostic::warning("check::too_many", message, last, "and more after this")
+    };
+    diags.push(d.with_help(format!("fix the first {MAX_DIAGNOSTICS} and check again")));
 }
 
 /// Removes repeats, groups the uses of one unknown name, and sorts by position.
@@ -134,9 +141,7 @@ pub fn lower(file: &File, variant: Option<&str>, players: Option<u8>) -> Result<
         }
     };
     let Some(game) = game else {
-        let mut errors = errors_only(diags);
-        tidy(&mut errors);
-        return Err(errors);
+        return Err(errors_only(diags));
     };
     let mut probe = Lowerer::new(&game);
     let (min, max, default) = probe.player_range();
@@ -158,7 +163,6 @@ pub fn lower(file: &File, variant: Option<&str>, players: Option<u8>) -> Result<
         Some(rules) if !diags.iter().any(Diagnostic::is_error) => Ok(rules),
         _ => {
             let mut errors = errors_only(diags);
-            tidy(&mut errors);
             if errors.is_empty() {
                 errors.push(Diagnostic::error(
                     "check::internal",
@@ -172,8 +176,12 @@ pub fn lower(file: &File, variant: Option<&str>, players: Option<u8>) -> Result<
     }
 }
 
+/// The errors among `diags`, tidied and limited as `check` does it.
 fn errors_only(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    diags.into_iter().filter(Diagnostic::is_error).collect()
+    let mut errors: Vec<Diagnostic> = diags.into_iter().filter(Diagnostic::is_error).collect();
+    tidy(&mut errors);
+    limit(&mut errors);
+    errors
 }
 
 /// Warnings and errors that need every variant: unused places, and places read but never filled.

@@ -481,3 +481,45 @@ fn no_panic_on_token_soup() {
         })
         .unwrap();
 }
+
+// ---------------------------------------------------------------- byte order marks
+
+/// A leading UTF-8 byte order mark (as Windows editors save files) is accepted, and spans still count it.
+#[test]
+fn a_leading_byte_order_mark_is_accepted() {
+    let kalah = read(Path::new("games/kalah.mancala"));
+    let with_bom = format!("\u{FEFF}{kalah}");
+    let file = syntax::parse(&with_bom).expect("a BOM is not an error");
+    assert!(check::check(&file).is_empty());
+    let plain = syntax::parse(&kalah).unwrap();
+    let span = |f: &mancala::ast::File| serde_json::to_value(&f.items[0]).unwrap()["Game"]["span"].clone();
+    assert_eq!(span(&file)["start"].as_u64().unwrap(), span(&plain)["start"].as_u64().unwrap() + 3);
+    assert!(syntax::parse_bytes(with_bom.as_bytes()).is_ok());
+    // Only at the start: anywhere else it is a character like any other.
+    assert!(syntax::parse(&format!("{kalah}\u{FEFF}")).is_err());
+}
+
+// ---------------------------------------------------------------- long lines
+
+/// An error past column 65535 is drawn (miette cannot draw such a column): the line is clipped around
+/// the span, and the line and column in the header are still the file's.
+#[test]
+fn errors_on_very_long_lines_are_drawn_clipped() {
+    let kalah = read(Path::new("games/kalah.mancala"));
+    let long = kalah.replacen("players 2", &format!("players 2{}@ oops {}", " ".repeat(70_000), "x".repeat(500)), 1);
+    let diags = diagnostics(&long);
+    assert!(diags.iter().any(Diagnostic::is_error));
+    let rendered = diag::render("long.mancala", &long, &diags, Style::Plain);
+    assert!(rendered.contains("long.mancala:5:70010"), "{rendered}");
+    assert!(rendered.lines().all(|l| l.chars().count() < 200), "clipped:\n{rendered}");
+    insta::assert_snapshot!("long_line_syntax_error", rendered);
+
+    // A checker error with a related span, both on one long line, far apart.
+    let far =
+        kalah.replacen("pieces seeds", &format!("pieces seeds place p shared{}place p shared", " ".repeat(100_000)), 1);
+    let diags = diagnostics(&far);
+    assert!(diags.iter().any(|d| d.code == "mancala::check::duplicate"), "{diags:#?}");
+    let rendered = diag::render("far.mancala", &far, &diags, Style::Plain);
+    assert!(rendered.lines().all(|l| l.chars().count() < 200), "clipped:\n{rendered}");
+    insta::assert_snapshot!("long_line_related_spans", rendered);
+}

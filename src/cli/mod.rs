@@ -128,39 +128,9 @@ pub fn style_for(is_terminal: bool) -> Style {
     }
 }
 
-/// Renders diagnostics, with their spans widened to whole characters (a span may point into a character
-/// that stands for bytes that were not UTF-8).
+/// Renders diagnostics (see [`diag::render`]).
 pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic], style: Style) -> String {
-    let fitted: Vec<Diagnostic> = diagnostics
-        .iter()
-        .map(|d| {
-            let mut d = d.clone();
-            d.span.start = char_floor(source, d.span.start);
-            d.span.end = char_ceil(source, d.span.end.max(d.span.start));
-            for (s, _) in &mut d.related {
-                s.start = char_floor(source, s.start);
-                s.end = char_ceil(source, s.end.max(s.start));
-            }
-            d
-        })
-        .collect();
-    diag::render(file, source, &fitted, style)
-}
-
-fn char_floor(s: &str, mut i: usize) -> usize {
-    i = i.min(s.len());
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn char_ceil(s: &str, mut i: usize) -> usize {
-    i = i.min(s.len());
-    while !s.is_char_boundary(i) {
-        i += 1;
-    }
-    i
+    diag::render(file, source, diagnostics, style)
 }
 
 /// A rule file as read from disk.

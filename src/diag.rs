@@ -548,30 +548,59 @@ fn fit(source: &str, span: Span) -> Span {
 #[derive(Debug, Clone, Serialize)]
 pub struct JsonDiagnostic {
     pub file: String,
+    /// The primary span: byte offsets, then 1-based lines and columns (in characters) of its two ends.
     pub start: usize,
     pub end: usize,
     pub line: usize,
     pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
     pub severity: Severity,
     pub code: String,
     pub message: String,
     pub label: String,
     pub help: Option<String>,
+    /// The secondary labels, such as the first definition of a duplicate.
+    pub related: Vec<JsonLabel>,
+}
+
+/// A secondary label of a [`JsonDiagnostic`], located as its primary span is.
+#[derive(Debug, Clone, Serialize)]
+pub struct JsonLabel {
+    pub start: usize,
+    pub end: usize,
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+    pub label: String,
 }
 
 pub fn to_json(file_name: &str, source: &str, d: &Diagnostic) -> JsonDiagnostic {
     let (line, column) = line_column(source, d.span.start);
+    let (end_line, end_column) = line_column(source, d.span.end);
     JsonDiagnostic {
         file: file_name.to_string(),
         start: d.span.start,
         end: d.span.end,
         line,
         column,
+        end_line,
+        end_column,
         severity: d.severity,
         code: d.code.clone(),
         message: d.message.clone(),
         label: d.label.clone(),
         help: d.help.clone(),
+        related: d
+            .related
+            .iter()
+            .map(|(span, label)| {
+                let (line, column) = line_column(source, span.start);
+                let (end_line, end_column) = line_column(source, span.end);
+                JsonLabel { start: span.start, end: span.end, line, column, end_line, end_column, label: label.clone() }
+            })
+            .collect(),
     }
 }
 

@@ -154,7 +154,24 @@ fn check_json_lists_every_diagnostic_of_every_file() {
     let d = all[0].as_object().unwrap();
     let mut keys: Vec<&str> = d.keys().map(String::as_str).collect();
     keys.sort();
-    assert_eq!(keys, ["code", "column", "end", "file", "help", "label", "line", "message", "severity", "start"]);
+    assert_eq!(
+        keys,
+        [
+            "code",
+            "column",
+            "end",
+            "end_column",
+            "end_line",
+            "file",
+            "help",
+            "label",
+            "line",
+            "message",
+            "related",
+            "severity",
+            "start"
+        ]
+    );
     assert_eq!(d["file"], "bad.mancala");
     assert_eq!(d["severity"], "error");
     assert_eq!(d["code"], "mancala::check::unknown_name");
@@ -528,4 +545,46 @@ fn variants_of_a_file_with_errors_shows_the_errors() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("stor"), "{}", stderr(&o));
     assert_eq!(stdout(&o), "");
+}
+
+#[test]
+fn check_json_has_secondary_labels_and_end_positions() {
+    let dir = temp_dir("json-related");
+    let kalah = std::fs::read_to_string(root().join("games/kalah.mancala")).unwrap();
+    // A second board: an error with the first board as its secondary label.
+    std::fs::write(dir.join("twice.mancala"), format!("{kalah}\nboard two_rows 6\n")).unwrap();
+    let o = run_in(&dir, &["check", "--format", "json", "twice.mancala"]);
+    assert_eq!(o.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let d = &json[0];
+    let lines = kalah.lines().count() as u64;
+    assert_eq!(d["line"], lines + 2, "{d}");
+    assert_eq!(d["end_line"], lines + 2, "{d}");
+    assert!(d["end_column"].as_u64().unwrap() > d["column"].as_u64().unwrap(), "{d}");
+    let related = d["related"].as_array().expect("secondary labels");
+    assert_eq!(related.len(), 1, "{d}");
+    assert_eq!(related[0]["line"], 10, "the first board: {d}");
+    assert!(related[0]["label"].as_str().unwrap().contains("first"), "{d}");
+    for key in ["start", "end", "column", "end_line", "end_column"] {
+        assert!(related[0][key].is_u64(), "{key}: {d}");
+    }
+}
+
+#[test]
+fn check_reports_an_error_in_each_bad_item_and_checks_the_rest() {
+    let dir = temp_dir("recovery");
+    let kalah = std::fs::read_to_string(root().join("games/kalah.mancala")).unwrap();
+    let broken = kalah.replacen("ties draw", "ties draww", 1).replacen("pieces seeds", "pieces seedz", 1).replacen(
+        "score count(store(player))",
+        "score count(stor(player))",
+        1,
+    );
+    std::fs::write(dir.join("broken.mancala"), broken).unwrap();
+    let o = run_in(&dir, &["check", "--format", "json", "broken.mancala"]);
+    assert_eq!(o.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let messages: Vec<&str> = json.as_array().unwrap().iter().map(|d| d["message"].as_str().unwrap()).collect();
+    assert_eq!(messages, ["unexpected `seedz`", "there is no place called `stor`", "unexpected `draww`"], "{json}");
+    let helps: Vec<&str> = json.as_array().unwrap().iter().map(|d| d["help"].as_str().unwrap()).collect();
+    assert_eq!(helps, ["did you mean `seeds`?", "did you mean `store`?", "did you mean `draw`?"]);
 }

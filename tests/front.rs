@@ -13,12 +13,10 @@ use mancala::{check, syntax};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
-/// Parses and checks a source, returning every diagnostic: the syntax error, or what the checker found.
+/// Parses and checks a source, returning every diagnostic, as `mancala check` does: the syntax errors of
+/// each bad item, and what the checker found in the others.
 fn diagnostics(source: &str) -> Vec<Diagnostic> {
-    match syntax::parse(source) {
-        Ok(file) => check::check(&file),
-        Err(e) => vec![Diagnostic::from(e)],
-    }
+    check::check_source(source)
 }
 
 /// What a person sees: the source, then the diagnostics as drawn without colour.
@@ -196,6 +194,9 @@ fn just_under_the_size_limit() {
         ("a long sum", format!("{header}\nsetup {{ every pit: 4 }}\nscore 1{}", fill(" + count(captured(player))"))),
         ("junk", format!("{header}\n{}", fill("pits( ) { : 7 # \"x\n"))),
         ("comments", format!("{header}\nsetup {{ every pit: 4 }}\n{}", fill("# a comment\n"))),
+        // Each line a bad item: the parser reads on after each one.
+        ("bad items", format!("{header}\n{}", fill("score +\n"))),
+        ("bad items in braces", format!("{header}\n{}", fill("turn { sow { from } }\nend {\n"))),
     ];
     for (what, source) in cases {
         assert!(source.len() <= syntax::MAX_SOURCE_BYTES, "{what}: {} bytes", source.len());
@@ -241,6 +242,8 @@ fn runner() -> TestRunner {
 
 /// Every stage a user can reach, on one input: parse, check, and lower every variant at several player counts.
 fn run_front(source: &str) {
+    let diags = check::check_source(source);
+    let _ = diag::render("fuzz.mancala", source, &diags, Style::Plain);
     let Ok(file) = syntax::parse(source) else {
         return;
     };

@@ -198,7 +198,9 @@ impl<'g> Lowerer<'g> {
         let total_pieces: u32 = setup.iter().map(|&c| c as u32).sum();
         let read = if self.fill_unknown { Vec::new() } else { self.read.clone() };
         let lints = Lints { filled: self.filled.clone(), read, used: self.used_names.clone() };
-        if self.diags.iter().any(|d| d.is_error()) {
+        // Without a usable board there is no track to build. A missing board is reported by `merge`, a bad
+        // one by `lower_board`; the rules are never made either way.
+        if self.diags.iter().any(|d| d.is_error()) || !self.board_ok {
             return (None, self.diags, lints);
         }
         let (track, next, pit_next, opposite, initial_owner) = self.topology(&phases);
@@ -1532,8 +1534,8 @@ impl<'g> Lowerer<'g> {
             return Typed::Bad;
         }
         let mut candidates: Vec<String> = self.place_names.keys().cloned().collect();
-        // `pit(mover)` is a slip for the set `pits(mover)`.
-        candidates.push("pits".into());
+        // `pit(mover)` is a slip for the set `pits(mover)`, and `cuont` for the function `count`.
+        candidates.extend(crate::syntax::FUNCTIONS.iter().map(|f| f.to_string()));
         // Plain seeds have a kind name nobody writes; other kinds can stand where a place can (`count(gem)`).
         let kinds_named = player.is_none() && !(self.kinds.len() == 1 && self.kinds[0].name == "seed");
         if kinds_named {

@@ -30,12 +30,13 @@ pub fn run(args: Args) -> Result<Status, Failure> {
     if let Some(d) = source.encoding.clone() {
         return Err(invalid(vec![d]));
     }
-    let file = mancala::syntax::parse(&source.text).map_err(|e| invalid(vec![Diagnostic::from(e)]))?;
     // A file with errors has no variants to play: the verdict is `check`'s, so that every command agrees.
-    let errors: Vec<Diagnostic> = mancala::check::check(&file).into_iter().filter(Diagnostic::is_error).collect();
+    let errors: Vec<Diagnostic> =
+        mancala::check::check_source(&source.text).into_iter().filter(Diagnostic::is_error).collect();
     if !errors.is_empty() {
         return Err(invalid(errors));
     }
+    let file = mancala::syntax::parse(&source.text).map_err(|e| invalid(vec![Diagnostic::from(e)]))?;
     for name in mancala::check::variant_names(&file) {
         println!("{name}");
     }

@@ -526,3 +526,24 @@ fn errors_on_very_long_lines_are_drawn_clipped() {
     assert!(rendered.lines().all(|l| l.chars().count() < 200), "clipped:\n{rendered}");
     insta::assert_snapshot!("long_line_related_spans", rendered);
 }
+
+/// One mistake repeated in every term of a large file with many variants: the checker lowers the file
+/// for every variant at several player counts, so each lowering must stop wording errors once it has
+/// enough to show (this took minutes when every use of an unknown name looked for the nearest name).
+#[test]
+fn a_mistake_repeated_in_every_variant_is_checked_quickly() {
+    let header = read(Path::new("games/oware.mancala"));
+    let places: String = (0..150).map(|i| format!("place p{i} shared\n")).collect();
+    let variants: String =
+        (0..95).map(|i| format!("variant \"w{i}\" {{\n  setup {{ every pit: {} }}\n}}\n", 1 + i % 5)).collect();
+    let room = syntax::MAX_SOURCE_BYTES - header.len() - places.len() - variants.len() - 100;
+    let sum: String = (0..room / 14).map(|i| format!(" + count(q{})", i % 1000)).collect();
+    let source = format!("{}{places}{variants}", header.replacen("score ", &format!("score 0{sum} + "), 1));
+    assert!(source.len() <= syntax::MAX_SOURCE_BYTES, "{} bytes", source.len());
+    let start = Instant::now();
+    let diags = diagnostics(&source);
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+    assert!(diags.iter().any(|d| d.code == "mancala::check::unknown_name"), "{:#?}", &diags[..3]);
+    assert!(diags.len() <= check::MAX_DIAGNOSTICS + 1, "{} diagnostics", diags.len());
+}

@@ -14,6 +14,7 @@ pub mod ir;
 pub mod notation;
 pub mod playout;
 pub mod session;
+pub mod shipped;
 pub mod solve;
 pub mod summary;
 pub mod syntax;

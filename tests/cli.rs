@@ -588,3 +588,30 @@ fn check_reports_an_error_in_each_bad_item_and_checks_the_rest() {
     let helps: Vec<&str> = json.as_array().unwrap().iter().map(|d| d["help"].as_str().unwrap()).collect();
     assert_eq!(helps, ["did you mean `seeds`?", "did you mean `store`?", "did you mean `draw`?"]);
 }
+
+#[test]
+fn a_shipped_game_can_be_named_from_any_directory() {
+    let dir = temp_dir("shipped");
+    let o = run_in(&dir, &["check", "kalah", "gulek-solo.mancala"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run_in(&dir, &["variants", "gulek-solo"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("default\n"), "{}", stdout(&o));
+    let o = run_in(&dir, &["simulate", "oware", "--games", "3", "--seed", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let position = "a0 b0 c0 d0 e1 f2 A1 B0 C0 D0 E0 F1 store(1)=22 store(2)=21";
+    let o = run_in(&dir, &["play", "kalah", "--position", position, "--ai", "2=greedy"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run_in(&dir, &["bench", "kalah", "--seconds", "0.1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+
+    // A file of that name wins over the shipped game.
+    std::fs::write(dir.join("kalah"), "game \"Mine\"\n").unwrap();
+    let o = run_in(&dir, &["check", "kalah"]);
+    assert_eq!(o.status.code(), Some(1), "the file is read: {}", stdout(&o));
+
+    // Neither a file nor a shipped game: the names are listed.
+    let o = run_in(&dir, &["check", "kalha"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("a shipped game can be named instead of a file: gore, gulek"), "{}", stderr(&o));
+}

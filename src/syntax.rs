@@ -474,7 +474,7 @@ fn hint(source: &str, pos: usize, positives: &[Rule], words: &[&str], found: &st
     if expects(VARIANT_ITEMS) && ["board", "pieces", "place", "game", "variant"].contains(&found) {
         return Some(format!("a variant cannot change the `{found}`: write another game file for that"));
     }
-    if expects("a top-level item") && source[..pos].trim().is_empty() {
+    if expects("a top-level item") && source[..pos].trim().trim_start_matches('\u{FEFF}').is_empty() {
         return Some("a rule file starts with `game \"Name\"`, then `players`, `board`, `pieces`, `setup`, `turn`, `end` and `score`".into());
     }
     if expects("a top-level item") {

@@ -255,26 +255,40 @@ struct Bound<'a> {
     source: &'a Named<'a>,
 }
 
-/// A borrowed source with its file name and line starts.
+/// A source with its file name and line starts, as miette reads it.
 ///
 /// miette's `NamedSource` would copy the text for every diagnostic, and a plain `&str` is searched from its
 /// beginning for every span: on a file of megabytes with many diagnostics, that is slow. This hands miette
-/// only the lines around each span.
+/// only the lines around each span. The text is the file's, or a [`Clipped`] view of it where some lines
+/// are too long to draw; line numbers and columns are always those of the file.
 struct Named<'a> {
     name: &'a str,
     text: &'a str,
     line_starts: Vec<usize>,
+    /// The file, when `text` is a clipped view of it: columns are counted there.
+    clipped: Option<(&'a str, &'a Clipped)>,
 }
 
 impl<'a> Named<'a> {
-    fn new(name: &'a str, text: &'a str) -> Named<'a> {
+    fn new(name: &'a str, text: &'a str, clipped: Option<(&'a str, &'a Clipped)>) -> Named<'a> {
         let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        Named { name, text, line_starts }
+        Named { name, text, line_starts, clipped }
     }
 
     /// The 0-based line of a byte offset.
     fn line_of(&self, offset: usize) -> usize {
         self.line_starts.partition_point(|&s| s <= offset).saturating_sub(1)
+    }
+
+    /// The 0-based column, in characters of the file, of an offset into `text`.
+    fn column_of(&self, offset: usize) -> usize {
+        let (file, offset) = match self.clipped {
+            Some((file, clipped)) => (file, clipped.to_file(offset)),
+            None => (self.text, offset),
+        };
+        let offset = offset.min(file.len());
+        let line_start = file[..offset].rfind('\n').map_or(0, |i| i + 1);
+        file.get(line_start..offset).map_or(0, |s| s.chars().count())
     }
 }
 
@@ -295,15 +309,135 @@ impl SourceCode for Named<'_> {
         let window = &self.text[lo..hi];
         let local = miette::SourceSpan::new((start - lo).into(), end - start);
         let inner = window.read_span(&local, context_lines_before, context_lines_after)?;
+        let offset = inner.span().offset() + lo;
         Ok(Box::new(MietteSpanContents::new_named(
             self.name.to_string(),
             inner.data(),
-            miette::SourceSpan::new((inner.span().offset() + lo).into(), inner.span().len()),
+            miette::SourceSpan::new(offset.into(), inner.span().len()),
             inner.line() + first,
-            inner.column(),
+            self.column_of(offset),
             inner.line_count(),
         )))
     }
+}
+
+/// Lines longer than this (in bytes) are drawn clipped around the spans on them: miette cannot draw a
+/// column past 65535, and nobody reads a line of a thousand characters in an error message.
+const MAX_DRAWN_LINE: usize = 400;
+
+/// How much of a clipped line is kept on each side of a span's start and end, in bytes.
+const CLIP_CONTEXT: usize = 60;
+
+/// What stands for the parts of a line left out.
+const ELLIPSIS: &str = "…";
+
+/// A view of a source with its long lines clipped, and the map between offsets of the file and of the view.
+///
+/// The view keeps every line break, so line numbers are the file's. Each segment is a run of the file
+/// copied as it is; an ellipsis stands between two segments where text was left out.
+struct Clipped {
+    text: String,
+    /// `(offset in the file, offset in the view, length)`, in order.
+    segments: Vec<(usize, usize, usize)>,
+}
+
+impl Clipped {
+    /// The view of `source` in which every span end in `points` is drawn with some context around it, or
+    /// `None` when no line is too long to draw.
+    fn new(source: &str, points: &[usize]) -> Option<Clipped> {
+        let mut lines = Vec::new();
+        let mut start = 0;
+        for line in source.split_inclusive('\n') {
+            lines.push((start, start + line.len()));
+            start += line.len();
+        }
+        if lines.iter().all(|(s, e)| e - s <= MAX_DRAWN_LINE) {
+            return None;
+        }
+        let mut points = points.to_vec();
+        points.sort_unstable();
+        let mut view = Clipped { text: String::new(), segments: vec![(0, 0, 0)] };
+        for (start, end) in lines {
+            if end - start <= MAX_DRAWN_LINE {
+                view.copy(source, start, end);
+                continue;
+            }
+            let on_line = &points[points.partition_point(|&p| p < start)..points.partition_point(|&p| p <= end)];
+            let mut kept: Vec<(usize, usize)> = Vec::new();
+            for &p in on_line {
+                let (lo, hi) = (p.saturating_sub(CLIP_CONTEXT).max(start), (p + CLIP_CONTEXT).min(end));
+                match kept.last_mut() {
+                    Some(last) if lo <= last.1 => last.1 = last.1.max(hi),
+                    _ => kept.push((lo, hi)),
+                }
+            }
+            if kept.is_empty() {
+                kept.push((start, start + 2 * CLIP_CONTEXT));
+            }
+            let mut at = start;
+            for (lo, hi) in kept {
+                let (lo, hi) = (char_floor(source, lo), char_ceil(source, hi));
+                if lo > at {
+                    view.text.push_str(ELLIPSIS);
+                }
+                view.copy(source, lo.max(at), hi);
+                at = hi.max(at);
+            }
+            if at < end {
+                // Keep the line break, so that the lines stay the file's.
+                view.text.push_str(ELLIPSIS);
+                let newline = if source[..end].ends_with('\n') { end - 1 } else { end };
+                view.copy(source, newline.max(at), end);
+            }
+        }
+        Some(view)
+    }
+
+    fn copy(&mut self, source: &str, from: usize, to: usize) {
+        if from >= to {
+            return;
+        }
+        let view = self.text.len();
+        self.text.push_str(&source[from..to]);
+        match self.segments.last_mut() {
+            Some((f, v, len)) if *f + *len == from && *v + *len == view => *len += to - from,
+            _ => self.segments.push((from, view, to - from)),
+        }
+    }
+
+    /// The offset in the view of an offset into the file; a left-out offset goes to the ellipsis after it.
+    fn to_view(&self, offset: usize) -> usize {
+        let i = self.segments.partition_point(|s| s.0 <= offset).saturating_sub(1);
+        let (f, v, len) = self.segments[i];
+        v + (offset - f).min(len)
+    }
+
+    /// The offset in the file of an offset into the view; an ellipsis stands where the text it replaces starts.
+    fn to_file(&self, offset: usize) -> usize {
+        let i = self.segments.partition_point(|s| s.1 <= offset).saturating_sub(1);
+        let (f, v, len) = self.segments[i];
+        f + (offset - v).min(len)
+    }
+
+    fn span(&self, span: Span) -> Span {
+        Span::new(self.to_view(span.start), self.to_view(span.end))
+    }
+}
+
+fn char_floor(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn char_ceil(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 impl fmt::Debug for Bound<'_> {
@@ -363,17 +497,41 @@ pub fn render(file_name: &str, source: &str, diagnostics: &[Diagnostic], style: 
         Style::Colour => GraphicalTheme::unicode(),
     };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(80);
-    let named = Named::new(file_name, source);
+    let fitted: Vec<Diagnostic> = diagnostics
+        .iter()
+        .map(|d| {
+            let mut d = d.clone();
+            d.span = fit(source, d.span);
+            for (span, _) in &mut d.related {
+                *span = fit(source, *span);
+            }
+            d
+        })
+        .collect();
+    let points: Vec<usize> = fitted
+        .iter()
+        .flat_map(|d| std::iter::once(d.span).chain(d.related.iter().map(|r| r.0)))
+        .flat_map(|s| [s.start, s.end])
+        .collect();
+    let clipped = Clipped::new(source, &points);
+    let named = match &clipped {
+        Some(view) => Named::new(file_name, &view.text, Some((source, view))),
+        None => Named::new(file_name, source, None),
+    };
     let mut out = String::new();
-    for d in diagnostics {
-        let mut d = d.clone();
-        d.span = fit(source, d.span);
-        for (span, _) in &mut d.related {
-            *span = fit(source, *span);
+    for mut d in fitted {
+        if let Some(view) = &clipped {
+            d.span = view.span(d.span);
+            for (span, _) in &mut d.related {
+                *span = view.span(*span);
+            }
         }
         let bound = Bound { diagnostic: &d, source: &named };
         if handler.render_report(&mut out, &bound).is_err() {
             out.push_str(&d.message);
+        }
+        // miette ends a report without a line break; the next report, or the shell prompt, needs one.
+        if !out.ends_with('\n') {
             out.push('\n');
         }
     }
@@ -382,45 +540,67 @@ pub fn render(file_name: &str, source: &str, diagnostics: &[Diagnostic], style: 
 
 /// A span clamped to the source, on character boundaries.
 fn fit(source: &str, span: Span) -> Span {
-    let mut start = span.start.min(source.len());
-    while !source.is_char_boundary(start) {
-        start -= 1;
-    }
-    let mut end = span.end.clamp(start, source.len());
-    while !source.is_char_boundary(end) {
-        end += 1;
-    }
-    Span::new(start, end)
+    let start = char_floor(source, span.start);
+    Span::new(start, char_ceil(source, span.end.max(start)))
 }
 
 /// One diagnostic as tools read it (`mancala check --format json`).
 #[derive(Debug, Clone, Serialize)]
 pub struct JsonDiagnostic {
     pub file: String,
+    /// The primary span: byte offsets, then 1-based lines and columns (in characters) of its two ends.
     pub start: usize,
     pub end: usize,
     pub line: usize,
     pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
     pub severity: Severity,
     pub code: String,
     pub message: String,
     pub label: String,
     pub help: Option<String>,
+    /// The secondary labels, such as the first definition of a duplicate.
+    pub related: Vec<JsonLabel>,
+}
+
+/// A secondary label of a [`JsonDiagnostic`], located as its primary span is.
+#[derive(Debug, Clone, Serialize)]
+pub struct JsonLabel {
+    pub start: usize,
+    pub end: usize,
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+    pub label: String,
 }
 
 pub fn to_json(file_name: &str, source: &str, d: &Diagnostic) -> JsonDiagnostic {
     let (line, column) = line_column(source, d.span.start);
+    let (end_line, end_column) = line_column(source, d.span.end);
     JsonDiagnostic {
         file: file_name.to_string(),
         start: d.span.start,
         end: d.span.end,
         line,
         column,
+        end_line,
+        end_column,
         severity: d.severity,
         code: d.code.clone(),
         message: d.message.clone(),
         label: d.label.clone(),
         help: d.help.clone(),
+        related: d
+            .related
+            .iter()
+            .map(|(span, label)| {
+                let (line, column) = line_column(source, span.start);
+                let (end_line, end_column) = line_column(source, span.end);
+                JsonLabel { start: span.start, end: span.end, line, column, end_line, end_column, label: label.clone() }
+            })
+            .collect(),
     }
 }
 

@@ -9,11 +9,13 @@ pub mod board;
 pub mod check;
 pub mod diag;
 pub mod engine;
+pub mod io;
 pub mod ir;
 pub mod narrate;
 pub mod notation;
 pub mod playout;
 pub mod session;
+pub mod shipped;
 pub mod solve;
 pub mod summary;
 pub mod syntax;
@@ -28,7 +30,11 @@ pub fn plural(n: u64, one: &str, many: &str) -> String {
 /// Parses and lowers a rule file to a ready engine: one variant (`None`: the base game), one player count
 /// (`None`: the file's default).
 pub fn compile(source: &str, variant: Option<&str>, players: Option<u8>) -> Result<engine::Engine, Vec<Diagnostic>> {
-    let file = syntax::parse(source).map_err(|e| vec![Diagnostic::from(e)])?;
+    let recovered = syntax::parse_recovering(source);
+    if !recovered.errors.is_empty() {
+        return Err(recovered.errors.into_iter().map(Diagnostic::from).collect());
+    }
+    let file = recovered.file;
     let rules = check::lower(&file, variant, players)?;
     Ok(engine::Engine::new(rules))
 }

@@ -16,6 +16,7 @@ use pest::Parser;
 
 use crate::ast::*;
 use crate::diag::{did_you_mean, is_keyword, SyntaxCode, SyntaxError};
+use crate::io::size;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/mancala.pest"]
@@ -41,20 +42,101 @@ pub fn parse(source: &str) -> Result<File, SyntaxError> {
     Ok(File { items, docs })
 }
 
+/// A rule file read as far as it can be: the items that parse, and an error for each one that does not.
+#[derive(Debug, Clone)]
+pub struct Recovered {
+    /// The items that parsed, in source order.
+    pub file: File,
+    /// One error per item that did not parse, in source order; empty when the whole file parsed.
+    pub errors: Vec<SyntaxError>,
+    /// The text that was skipped, one span per bad item (from the bad item to the next item's keyword at
+    /// the start of a line).
+    pub skipped: Vec<Span>,
+}
+
+/// The most syntax errors [`parse_recovering`] reports; the checker's limit then applies to all.
+pub const MAX_SYNTAX_ERRORS: usize = 100;
+
+/// Parses a rule file, reading on after an item that does not parse: the text up to the next line that
+/// starts with an item's keyword (`game`, `players`, `board`, ..., `variant`) is skipped, and the items
+/// after it are read. The first error is the one [`parse`] reports; each later bad item gets its own.
+///
+/// A file too large or nested too deeply is not read at all: its one error is the only one.
+pub fn parse_recovering(source: &str) -> Recovered {
+    let first = match parse(source) {
+        Ok(file) => return Recovered { file, errors: Vec::new(), skipped: Vec::new() },
+        Err(e) => e,
+    };
+    let unreadable = Recovered { file: File { items: Vec::new(), docs: Vec::new() }, errors: vec![first.clone()], skipped: Vec::new() };
+    if matches!(first.code, SyntaxCode::TooLarge | SyntaxCode::TooDeep | SyntaxCode::NotUtf8) {
+        return unreadable;
+    }
+    let Some(file) = MancalaParser::parse(Rule::recovering_file, source).ok().and_then(|mut p| p.next()) else {
+        return unreadable;
+    };
+    let pairs: Vec<Pair<Rule>> = children(file).filter(|p| p.as_rule() != Rule::EOI).collect();
+    let mut recovered = Recovered { file: File { items: Vec::new(), docs: Vec::new() }, errors: Vec::new(), skipped: Vec::new() };
+    let mut first_bad = None;
+    for pair in pairs {
+        if pair.as_rule() != Rule::bad_item {
+            let span = span_of(&pair);
+            match build_item(pair) {
+                Ok(item) => recovered.file.items.push(item),
+                Err(e) => {
+                    recovered.skipped.push(span);
+                    recovered.errors.push(e);
+                }
+            }
+            continue;
+        }
+        let span = span_of(&pair);
+        recovered.skipped.push(span);
+        first_bad.get_or_insert(recovered.errors.len());
+        if recovered.errors.len() < MAX_SYNTAX_ERRORS {
+            recovered.errors.push(bad_item_error(source, span));
+        }
+    }
+    // The whole file's parse says best what went wrong first: it saw the first bad item in its context.
+    match recovered.errors.iter().position(|e| e.span.start == first.span.start).or(first_bad) {
+        Some(i) => recovered.errors[i] = first,
+        None => recovered.errors.push(first),
+    }
+    recovered.errors.sort_by_key(|e| (e.span.start, e.span.end));
+    recovered.errors.dedup_by_key(|e| e.span.start);
+    recovered.errors.truncate(MAX_SYNTAX_ERRORS);
+    recovered
+}
+
+/// The error in a bad item, found by parsing it as a file of its own; its positions are the file's.
+fn bad_item_error(source: &str, span: Span) -> SyntaxError {
+    match MancalaParser::parse(Rule::file, &source[span.start..span.end]) {
+        Err(mut e) => {
+            e.location = match e.location {
+                InputLocation::Pos(p) => InputLocation::Pos(p + span.start),
+                InputLocation::Span((a, b)) => InputLocation::Span((a + span.start, b + span.start)),
+            };
+            syntax_error(source, e)
+        }
+        // It reads as items on its own but not where it stands, as after a keyword that ended too soon.
+        Ok(_) => {
+            let found = found_at(source, span.start);
+            SyntaxError {
+                code: SyntaxCode::Unexpected,
+                message: format!("unexpected {}", found.describe()),
+                span: Span::new(span.start, span.start + found.len()),
+                label: "not understood here".into(),
+                help: None,
+                related: Vec::new(),
+            }
+        }
+    }
+}
+
 /// Parses a rule file as read from disk. A file that is not UTF-8 is an error (`mancala::syntax::not_utf8`)
 /// at its first bad byte: see [`decode`].
 pub fn parse_bytes(bytes: &[u8]) -> Result<File, SyntaxError> {
     check_size(bytes.len())?;
     parse(decode(bytes)?)
-}
-
-/// A size in words: `512 KiB`, `4.9 MiB`.
-fn size(bytes: usize) -> String {
-    match bytes {
-        b if b < 1024 => format!("{b} bytes"),
-        b if b < 1024 * 1024 => format!("{} KiB", b / 1024),
-        b => format!("{:.1} MiB", b as f64 / (1024.0 * 1024.0)),
-    }
 }
 
 fn check_size(len: usize) -> Result<(), SyntaxError> {
@@ -231,6 +313,9 @@ fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives: &[Rule]) 
             related: Vec::new(),
         };
     }
+    if let Some(e) = word_cut_short(source, pos, &found) {
+        return e;
+    }
     let words = expected_words(positives);
     let names_expected = ["a name", "a place", "a set of places (`pits`, `pits(mover)`, ...)", "a kind of piece"];
     let keyword_as_name = is_keyword(found.text())
@@ -273,8 +358,54 @@ fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives: &[Rule]) 
             found.text()
         ));
     }
+    if let Some((word, function)) = misspelt_function(source, pos) {
+        help = Some(format!("`{}` is not a function of the language: did you mean `{function}`?", word.node));
+        related.push((word.span, "not a function".into()));
+    }
     let help = help.or_else(|| hint(source, pos, positives, &words, found.text()));
     SyntaxError { code: SyntaxCode::Unexpected, message, span, label, help, related }
+}
+
+/// An error inside a word: a keyword matched its start and the rest did not fit (`ties draww`, `direction
+/// cwc`). The whole word is what the user wrote, so the error is about it, with the nearest keyword.
+fn word_cut_short(source: &str, pos: usize, found: &Found) -> Option<SyntaxError> {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    let before = source[..pos].chars().next_back()?;
+    if !is_word(before) || !found.text().starts_with(is_word) {
+        return None;
+    }
+    let start = source[..pos].char_indices().rev().take_while(|&(_, c)| is_word(c)).last().map_or(pos, |(i, _)| i);
+    let word = &source[start..pos + found.len()];
+    let nearest = did_you_mean(word, crate::diag::KEYWORDS.iter().copied());
+    Some(SyntaxError {
+        code: SyntaxCode::Unexpected,
+        message: format!("unexpected `{word}`"),
+        span: Span::new(start, pos + found.len()),
+        label: if nearest.is_some() { "not a keyword".into() } else { "not understood here".into() },
+        help: nearest.map(|k| format!("did you mean `{k}`?")),
+        related: Vec::new(),
+    })
+}
+
+/// The functions of the language, which take a place or a player in parentheses: `count(opposite)`.
+pub(crate) const FUNCTIONS: &[&str] = &["count", "value", "before", "dropped", "size", "owner", "opposite", "pits"];
+
+/// A word just before the `(` that the error follows, when it is not a keyword but close to a function:
+/// `cuont(opposite)` reads as a place of a player, and fails at `opposite`.
+fn misspelt_function(source: &str, pos: usize) -> Option<(Spanned<String>, &'static str)> {
+    let before = source[..pos].trim_end().strip_suffix('(')?.trim_end();
+    let start = before
+        .char_indices()
+        .rev()
+        .take_while(|&(_, c)| c.is_alphanumeric() || c == '_' || c == '-')
+        .last()
+        .map(|(i, _)| i)?;
+    let word = &before[start..];
+    if is_keyword(word) {
+        return None;
+    }
+    let function = did_you_mean(word, FUNCTIONS.iter().copied())?;
+    Some((Spanned::new(word.to_string(), Span::new(start, before.len())), function))
 }
 
 /// The words for what the parser expected, shortest list first: `+`, `*` and `..` that could only extend
@@ -344,7 +475,7 @@ fn hint(source: &str, pos: usize, positives: &[Rule], words: &[&str], found: &st
     if expects(VARIANT_ITEMS) && ["board", "pieces", "place", "game", "variant"].contains(&found) {
         return Some(format!("a variant cannot change the `{found}`: write another game file for that"));
     }
-    if expects("a top-level item") && source[..pos].trim().is_empty() {
+    if expects("a top-level item") && source[..pos].trim().trim_start_matches('\u{FEFF}').is_empty() {
         return Some("a rule file starts with `game \"Name\"`, then `players`, `board`, `pieces`, `setup`, `turn`, `end` and `score`".into());
     }
     if expects("a top-level item") {

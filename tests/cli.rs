@@ -154,7 +154,24 @@ fn check_json_lists_every_diagnostic_of_every_file() {
     let d = all[0].as_object().unwrap();
     let mut keys: Vec<&str> = d.keys().map(String::as_str).collect();
     keys.sort();
-    assert_eq!(keys, ["code", "column", "end", "file", "help", "label", "line", "message", "severity", "start"]);
+    assert_eq!(
+        keys,
+        [
+            "code",
+            "column",
+            "end",
+            "end_column",
+            "end_line",
+            "file",
+            "help",
+            "label",
+            "line",
+            "message",
+            "related",
+            "severity",
+            "start"
+        ]
+    );
     assert_eq!(d["file"], "bad.mancala");
     assert_eq!(d["severity"], "error");
     assert_eq!(d["code"], "mancala::check::unknown_name");
@@ -510,4 +527,141 @@ fn help_has_examples() {
         assert!(stdout(&o).contains("Examples:"), "{cmd}");
     }
     assert_eq!(run(&["simulate"]).status.code(), Some(2));
+}
+
+#[test]
+fn check_reads_no_more_than_the_size_limit() {
+    // `/dev/zero` never ends: reading it whole would exhaust memory.
+    let o = run(&["check", "/dev/zero"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("cannot read /dev/zero: larger than the limit of 512 KiB"), "{err}");
+    assert!(err.contains("help: is this the right file?"), "{err}");
+}
+
+#[test]
+fn a_file_past_the_size_limit_is_refused_by_every_command_with_a_short_message() {
+    let dir = temp_dir("too-large");
+    let big = dir.join("big.mancala");
+    // One long line: the message must not quote it.
+    std::fs::write(&big, format!("# {}\n", "x".repeat(600 * 1024))).unwrap();
+    let big = big.to_str().unwrap();
+    for args in [vec!["check", big], vec!["variants", big], vec!["simulate", big], vec!["play", big]] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains("larger than the limit of 512 KiB"), "{args:?}: {err}");
+        assert!(err.len() < 1000, "{args:?}: a short message, not {} bytes", err.len());
+    }
+}
+
+#[test]
+fn every_command_shows_at_most_as_many_errors_as_check() {
+    let dir = temp_dir("many-errors");
+    let path = dir.join("many.mancala");
+    let kalah = std::fs::read_to_string(root().join("games/kalah.mancala")).unwrap();
+    std::fs::write(&path, kalah + &"board two_rows 6 with stores\n".repeat(300)).unwrap();
+    let path = path.to_str().unwrap();
+    for args in [vec!["check", path], vec!["simulate", path], vec!["play", path], vec!["bench", path]] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let shown = format!("{}{}", stdout(&o), stderr(&o));
+        assert_eq!(shown.matches('×').count(), 101, "{args:?}: 100 errors and a count of the rest");
+        assert!(shown.contains("200 more problems (200 errors) are not shown"), "{args:?}: {shown}");
+    }
+}
+
+#[test]
+fn a_file_without_rules_gets_the_same_verdict_from_every_command() {
+    let dir = temp_dir("no-rules");
+    std::fs::write(dir.join("empty.mancala"), "").unwrap();
+    std::fs::write(dir.join("comments.mancala"), "# nothing yet\n\n# still nothing\n").unwrap();
+    for file in ["empty.mancala", "comments.mancala"] {
+        for cmd in ["check", "variants", "simulate", "bench", "play", "solve"] {
+            let o = run_in(&dir, &[cmd, file]);
+            let shown = format!("{}{}", stdout(&o), stderr(&o));
+            assert_eq!(o.status.code(), Some(1), "{cmd} {file}: {shown}");
+            assert!(shown.contains("this file has no rules"), "{cmd} {file}: {shown}");
+            assert!(!stdout(&o).contains("default"), "{cmd} {file}: {shown}");
+        }
+    }
+}
+
+#[test]
+fn variants_of_a_file_with_errors_shows_the_errors() {
+    let dir = temp_dir("variants-errors");
+    std::fs::write(dir.join("typo.mancala"), kalah_with_typo()).unwrap();
+    let o = run_in(&dir, &["variants", "typo.mancala"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("stor"), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+}
+
+#[test]
+fn check_json_has_secondary_labels_and_end_positions() {
+    let dir = temp_dir("json-related");
+    let kalah = std::fs::read_to_string(root().join("games/kalah.mancala")).unwrap();
+    // A second board: an error with the first board as its secondary label.
+    std::fs::write(dir.join("twice.mancala"), format!("{kalah}\nboard two_rows 6\n")).unwrap();
+    let o = run_in(&dir, &["check", "--format", "json", "twice.mancala"]);
+    assert_eq!(o.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let d = &json[0];
+    let lines = kalah.lines().count() as u64;
+    assert_eq!(d["line"], lines + 2, "{d}");
+    assert_eq!(d["end_line"], lines + 2, "{d}");
+    assert!(d["end_column"].as_u64().unwrap() > d["column"].as_u64().unwrap(), "{d}");
+    let related = d["related"].as_array().expect("secondary labels");
+    assert_eq!(related.len(), 1, "{d}");
+    assert_eq!(related[0]["line"], 10, "the first board: {d}");
+    assert!(related[0]["label"].as_str().unwrap().contains("first"), "{d}");
+    for key in ["start", "end", "column", "end_line", "end_column"] {
+        assert!(related[0][key].is_u64(), "{key}: {d}");
+    }
+}
+
+#[test]
+fn check_reports_an_error_in_each_bad_item_and_checks_the_rest() {
+    let dir = temp_dir("recovery");
+    let kalah = std::fs::read_to_string(root().join("games/kalah.mancala")).unwrap();
+    let broken = kalah.replacen("ties draw", "ties draww", 1).replacen("pieces seeds", "pieces seedz", 1).replacen(
+        "score count(store(player))",
+        "score count(stor(player))",
+        1,
+    );
+    std::fs::write(dir.join("broken.mancala"), broken).unwrap();
+    let o = run_in(&dir, &["check", "--format", "json", "broken.mancala"]);
+    assert_eq!(o.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let messages: Vec<&str> = json.as_array().unwrap().iter().map(|d| d["message"].as_str().unwrap()).collect();
+    assert_eq!(messages, ["unexpected `seedz`", "there is no place called `stor`", "unexpected `draww`"], "{json}");
+    let helps: Vec<&str> = json.as_array().unwrap().iter().map(|d| d["help"].as_str().unwrap()).collect();
+    assert_eq!(helps, ["did you mean `seeds`?", "did you mean `store`?", "did you mean `draw`?"]);
+}
+
+#[test]
+fn a_shipped_game_can_be_named_from_any_directory() {
+    let dir = temp_dir("shipped");
+    let o = run_in(&dir, &["check", "kalah", "gulek-solo.mancala"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run_in(&dir, &["variants", "gulek-solo"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("default\n"), "{}", stdout(&o));
+    let o = run_in(&dir, &["simulate", "oware", "--games", "3", "--seed", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let position = "a0 b0 c0 d0 e1 f2 A1 B0 C0 D0 E0 F1 store(1)=22 store(2)=21";
+    let o = run_in(&dir, &["play", "kalah", "--position", position, "--ai", "2=greedy"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run_in(&dir, &["bench", "kalah", "--seconds", "0.1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+
+    // A file of that name wins over the shipped game.
+    std::fs::write(dir.join("kalah"), "game \"Mine\"\n").unwrap();
+    let o = run_in(&dir, &["check", "kalah"]);
+    assert_eq!(o.status.code(), Some(1), "the file is read: {}", stdout(&o));
+
+    // Neither a file nor a shipped game: the names are listed.
+    let o = run_in(&dir, &["check", "kalha"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("a shipped game can be named instead of a file: gore, gulek"), "{}", stderr(&o));
 }

@@ -13,12 +13,10 @@ use mancala::{check, syntax};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
-/// Parses and checks a source, returning every diagnostic: the syntax error, or what the checker found.
+/// Parses and checks a source, returning every diagnostic, as `mancala check` does: the syntax errors of
+/// each bad item, and what the checker found in the others.
 fn diagnostics(source: &str) -> Vec<Diagnostic> {
-    match syntax::parse(source) {
-        Ok(file) => check::check(&file),
-        Err(e) => vec![Diagnostic::from(e)],
-    }
+    check::check_source(source)
 }
 
 /// What a person sees: the source, then the diagnostics as drawn without colour.
@@ -196,6 +194,9 @@ fn just_under_the_size_limit() {
         ("a long sum", format!("{header}\nsetup {{ every pit: 4 }}\nscore 1{}", fill(" + count(captured(player))"))),
         ("junk", format!("{header}\n{}", fill("pits( ) { : 7 # \"x\n"))),
         ("comments", format!("{header}\nsetup {{ every pit: 4 }}\n{}", fill("# a comment\n"))),
+        // Each line a bad item: the parser reads on after each one.
+        ("bad items", format!("{header}\n{}", fill("score +\n"))),
+        ("bad items in braces", format!("{header}\n{}", fill("turn { sow { from } }\nend {\n"))),
     ];
     for (what, source) in cases {
         assert!(source.len() <= syntax::MAX_SOURCE_BYTES, "{what}: {} bytes", source.len());
@@ -241,6 +242,8 @@ fn runner() -> TestRunner {
 
 /// Every stage a user can reach, on one input: parse, check, and lower every variant at several player counts.
 fn run_front(source: &str) {
+    let diags = check::check_source(source);
+    let _ = diag::render("fuzz.mancala", source, &diags, Style::Plain);
     let Ok(file) = syntax::parse(source) else {
         return;
     };
@@ -480,4 +483,67 @@ fn no_panic_on_token_soup() {
             Ok(())
         })
         .unwrap();
+}
+
+// ---------------------------------------------------------------- byte order marks
+
+/// A leading UTF-8 byte order mark (as Windows editors save files) is accepted, and spans still count it.
+#[test]
+fn a_leading_byte_order_mark_is_accepted() {
+    let kalah = read(Path::new("games/kalah.mancala"));
+    let with_bom = format!("\u{FEFF}{kalah}");
+    let file = syntax::parse(&with_bom).expect("a BOM is not an error");
+    assert!(check::check(&file).is_empty());
+    let plain = syntax::parse(&kalah).unwrap();
+    let span = |f: &mancala::ast::File| serde_json::to_value(&f.items[0]).unwrap()["Game"]["span"].clone();
+    assert_eq!(span(&file)["start"].as_u64().unwrap(), span(&plain)["start"].as_u64().unwrap() + 3);
+    assert!(syntax::parse_bytes(with_bom.as_bytes()).is_ok());
+    // Only at the start: anywhere else it is a character like any other.
+    assert!(syntax::parse(&format!("{kalah}\u{FEFF}")).is_err());
+}
+
+// ---------------------------------------------------------------- long lines
+
+/// An error past column 65535 is drawn (miette cannot draw such a column): the line is clipped around
+/// the span, and the line and column in the header are still the file's.
+#[test]
+fn errors_on_very_long_lines_are_drawn_clipped() {
+    let kalah = read(Path::new("games/kalah.mancala"));
+    let long = kalah.replacen("players 2", &format!("players 2{}@ oops {}", " ".repeat(70_000), "x".repeat(500)), 1);
+    let diags = diagnostics(&long);
+    assert!(diags.iter().any(Diagnostic::is_error));
+    let rendered = diag::render("long.mancala", &long, &diags, Style::Plain);
+    assert!(rendered.contains("long.mancala:5:70010"), "{rendered}");
+    assert!(rendered.lines().all(|l| l.chars().count() < 200), "clipped:\n{rendered}");
+    insta::assert_snapshot!("long_line_syntax_error", rendered);
+
+    // A checker error with a related span, both on one long line, far apart.
+    let far =
+        kalah.replacen("pieces seeds", &format!("pieces seeds place p shared{}place p shared", " ".repeat(100_000)), 1);
+    let diags = diagnostics(&far);
+    assert!(diags.iter().any(|d| d.code == "mancala::check::duplicate"), "{diags:#?}");
+    let rendered = diag::render("far.mancala", &far, &diags, Style::Plain);
+    assert!(rendered.lines().all(|l| l.chars().count() < 200), "clipped:\n{rendered}");
+    insta::assert_snapshot!("long_line_related_spans", rendered);
+}
+
+/// One mistake repeated in every term of a large file with many variants: the checker lowers the file
+/// for every variant at several player counts, so each lowering must stop wording errors once it has
+/// enough to show (this took minutes when every use of an unknown name looked for the nearest name).
+#[test]
+fn a_mistake_repeated_in_every_variant_is_checked_quickly() {
+    let header = read(Path::new("games/oware.mancala"));
+    let places: String = (0..150).map(|i| format!("place p{i} shared\n")).collect();
+    let variants: String =
+        (0..95).map(|i| format!("variant \"w{i}\" {{\n  setup {{ every pit: {} }}\n}}\n", 1 + i % 5)).collect();
+    let room = syntax::MAX_SOURCE_BYTES - header.len() - places.len() - variants.len() - 100;
+    let sum: String = (0..room / 14).map(|i| format!(" + count(q{})", i % 1000)).collect();
+    let source = format!("{}{places}{variants}", header.replacen("score ", &format!("score 0{sum} + "), 1));
+    assert!(source.len() <= syntax::MAX_SOURCE_BYTES, "{} bytes", source.len());
+    let start = Instant::now();
+    let diags = diagnostics(&source);
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+    assert!(diags.iter().any(|d| d.code == "mancala::check::unknown_name"), "{:#?}", &diags[..3]);
+    assert!(diags.len() <= check::MAX_DIAGNOSTICS + 1, "{} diagnostics", diags.len());
 }

@@ -18,6 +18,10 @@ pub(crate) const MAX_KINDS: usize = 64;
 pub(crate) const MAX_PIECES: u32 = 255;
 /// Places in all: pits, stores and declared places, each per-player place counted once per player.
 pub(crate) const MAX_PLACES: usize = 256;
+/// The most diagnostics one lowering records. A file may repeat one mistake thousands of times, and
+/// `check` lowers it for every variant and several player counts; past this, errors are only counted, and
+/// no time is spent on their words (such as the nearest name).
+pub(crate) const MAX_RECORDED: usize = 4 * super::MAX_DIAGNOSTICS;
 
 /// Where an expression stands, and so which names it may use.
 #[derive(Debug, Clone, Copy, Default)]
@@ -87,6 +91,8 @@ pub(crate) struct Lowerer<'g> {
     board_ok: bool,
     /// Something that puts pieces in a place could not be checked, so "never filled" cannot be trusted.
     fill_unknown: bool,
+    /// Errors found, recorded or not (see [`MAX_RECORDED`]).
+    errors: usize,
     pub needs: Needs,
     /// Places something can put pieces into, and places a condition reads, for the "never filled" check.
     pub filled: BTreeSet<PlaceId>,
@@ -109,11 +115,27 @@ impl<'g> Lowerer<'g> {
             coloured: false,
             board_ok: false,
             fill_unknown: false,
+            errors: 0,
             needs: Needs::default(),
             filled: BTreeSet::new(),
             read: Vec::new(),
             used_names: BTreeSet::new(),
         }
+    }
+
+    /// Records a diagnostic, unless this lowering has recorded [`MAX_RECORDED`] already.
+    fn push(&mut self, d: Diagnostic) {
+        if d.is_error() {
+            self.errors += 1;
+        }
+        if self.diags.len() < MAX_RECORDED {
+            self.diags.push(d);
+        }
+    }
+
+    /// Whether no more diagnostics are recorded: a caller may then skip the work of wording one.
+    fn full(&self) -> bool {
+        self.diags.len() >= MAX_RECORDED
     }
 
     fn error(
@@ -128,7 +150,7 @@ impl<'g> Lowerer<'g> {
         if let Some(h) = help {
             d = d.with_help(h);
         }
-        self.diags.push(d);
+        self.push(d);
     }
 
     /// The player counts this game allows: (min, max, default).
@@ -198,7 +220,9 @@ impl<'g> Lowerer<'g> {
         let total_pieces: u32 = setup.iter().map(|&c| c as u32).sum();
         let read = if self.fill_unknown { Vec::new() } else { self.read.clone() };
         let lints = Lints { filled: self.filled.clone(), read, used: self.used_names.clone() };
-        if self.diags.iter().any(|d| d.is_error()) {
+        // Without a usable board there is no track to build. A missing board is reported by `merge`, a bad
+        // one by `lower_board`; the rules are never made either way.
+        if self.errors > 0 || !self.board_ok {
             return (None, self.diags, lints);
         }
         let (track, next, pit_next, opposite, initial_owner) = self.topology(&phases);
@@ -303,7 +327,7 @@ impl<'g> Lowerer<'g> {
             if let Some(p) = &self.game.players {
                 d = d.with_related(p.span, format!("{} players allowed here", self.players));
             }
-            self.diags.push(d);
+            self.push(d);
         }
         if stores {
             let id = self.places.len() as PlaceId;
@@ -338,7 +362,7 @@ impl<'g> Lowerer<'g> {
                         1 => "1 colour is declared".to_string(),
                         n => format!("{n} colours are declared"),
                     };
-                    self.diags.push(
+                    self.push(
                         Diagnostic::error(
                             "check::players_range",
                             format!("{} players need {} colours, but only {declared}", self.players, self.players),
@@ -409,7 +433,7 @@ impl<'g> Lowerer<'g> {
                 );
             }
             if let Some(first) = symbols.insert(&k.symbol.node, k.symbol.span) {
-                self.diags.push(
+                self.push(
                     Diagnostic::error(
                         "check::duplicate",
                         format!("two kinds of piece share the symbol \"{}\"", k.symbol.node),
@@ -422,7 +446,7 @@ impl<'g> Lowerer<'g> {
             }
             let key = (k.name.node.clone(), k.value.as_ref().map_or(0, |v| v.node));
             if let Some(first) = pairs.insert(key, k.span) {
-                self.diags.push(duplicate("kind", &k.name.node, k.span, first));
+                self.push(duplicate("kind", &k.name.node, k.span, first));
             }
         }
     }
@@ -433,7 +457,7 @@ impl<'g> Lowerer<'g> {
             if let Some(first) = self.place_names.get(&name.node) {
                 // Only `store` can be here: duplicates among declared places are reported by `merge`.
                 let first = first.span;
-                self.diags.push(
+                self.push(
                     Diagnostic::error(
                         "check::duplicate",
                         format!("`{}` is already the name of a place", name.node),
@@ -556,7 +580,7 @@ impl<'g> Lowerer<'g> {
     }
 
     fn error_count(&self) -> usize {
-        self.diags.iter().filter(|d| d.is_error()).count()
+        self.errors
     }
 
     /// The places of a setup line, each with the player it belongs to (for `own`).
@@ -746,6 +770,10 @@ impl<'g> Lowerer<'g> {
 
     /// An unknown name, with the closest known one as help, or else `fallback`, or else the known names.
     fn unknown_with(&mut self, name: &str, span: Span, what: &str, candidates: Vec<String>, fallback: Option<String>) {
+        if self.full() {
+            self.errors += 1;
+            return;
+        }
         let mut d = Diagnostic::error(
             "check::unknown_name",
             format!("there is no {what} called `{name}`"),
@@ -763,7 +791,7 @@ impl<'g> Lowerer<'g> {
             let c: Vec<String> = c.iter().map(|c| format!("`{c}`")).collect();
             d = d.with_help(format!("the known names are {}", and_list(&c)));
         }
-        self.diags.push(d);
+        self.push(d);
     }
 
     // ------------------------------------------------------------ phases and actions
@@ -786,7 +814,7 @@ impl<'g> Lowerer<'g> {
             for item in &phase.node.items {
                 if let Some((name, span)) = action_name(item) {
                     if let Some(first) = names.insert(name.clone(), span) {
-                        self.diags.push(duplicate("action", &name, span, first));
+                        self.push(duplicate("action", &name, span, first));
                     }
                 }
             }
@@ -829,7 +857,7 @@ impl<'g> Lowerer<'g> {
                     }
                     ast::PhaseItem::Until(c) => {
                         if i + 1 == phases.len() {
-                            self.diags.push(
+                            self.push(
                                 Diagnostic::warning(
                                     "check::last_until",
                                     "the last phase has nowhere to go after `until`",
@@ -919,7 +947,7 @@ impl<'g> Lowerer<'g> {
             let (key, item_span) = sow_item_key(item);
             if key != "capture" && key != "skip" {
                 if let Some(first) = seen.insert(key, item_span) {
-                    self.diags.push(
+                    self.push(
                         Diagnostic::error(
                             "check::duplicate",
                             format!("this sowing says `{key}` twice"),
@@ -1364,7 +1392,7 @@ impl<'g> Lowerer<'g> {
                     };
                     (format!("cannot compare {} with {}", a.describe(), b.describe()), help)
                 };
-                self.diags.push(
+                self.push(
                     Diagnostic::error("check::bad_type", message, lhs.span, a.describe())
                         .with_related(rhs.span, b.describe())
                         .with_help(help),
@@ -1605,9 +1633,13 @@ impl<'g> Lowerer<'g> {
             }
             return Typed::Bad;
         }
+        if self.full() {
+            self.errors += 1;
+            return Typed::Bad;
+        }
         let mut candidates: Vec<String> = self.place_names.keys().cloned().collect();
-        // `pit(mover)` is a slip for the set `pits(mover)`.
-        candidates.push("pits".into());
+        // `pit(mover)` is a slip for the set `pits(mover)`, and `cuont` for the function `count`.
+        candidates.extend(crate::syntax::FUNCTIONS.iter().map(|f| f.to_string()));
         // Plain seeds have a kind name nobody writes; other kinds can stand where a place can (`count(gem)`).
         let kinds_named = player.is_none() && !(self.kinds.len() == 1 && self.kinds[0].name == "seed");
         if kinds_named {

@@ -12,6 +12,7 @@ use std::collections::{BTreeSet, HashMap};
 use crate::ast::{File, Item, Span};
 use crate::diag::Diagnostic;
 use crate::ir::Rules;
+use crate::syntax;
 
 use lower::{Lints, Lowerer};
 pub use merge::variant_names;
@@ -39,6 +40,11 @@ pub fn check(file: &File) -> Vec<Diagnostic> {
     let mut lints = Vec::new();
     for (name, game) in games {
         let Some(game) = game else { continue };
+        // Enough to show already: lowering the other variants would cost time for problems nobody sees
+        // (a file can have 100 variants, each lowered at three player counts).
+        if diags.len() >= lower::MAX_RECORDED {
+            break;
+        }
         let mut probe = Lowerer::new(&game);
         let (min, max, default) = probe.player_range();
         diags.append(&mut probe.diags);
@@ -50,19 +56,82 @@ pub fn check(file: &File) -> Vec<Diagnostic> {
     }
     diags.extend(whole_file_lints(file, &lints));
     tidy(&mut diags);
-    if diags.len() > MAX_DIAGNOSTICS {
-        let rest = diags.split_off(MAX_DIAGNOSTICS);
-        let errors = rest.iter().filter(|d| d.is_error()).count();
-        let last = diags.last().map_or(Span::default(), |d| d.span);
-        let message = format!("{} more problems ({errors} errors) are not shown", rest.len());
-        let d = if errors > 0 {
-            Diagnostic::error("check::too_many", message, last, "and more after this")
-        } else {
-            Diagnostic::warning("check::too_many", message, last, "and more after this")
-        };
-        diags.push(d.with_help(format!("fix the first {MAX_DIAGNOSTICS} and check again")));
-    }
+    limit(&mut diags);
     diags
+}
+
+/// Keeps the first [`MAX_DIAGNOSTICS`] diagnostics, and says how many more there were. Every list of
+/// diagnostics this module returns goes through it, so that every command shows the same.
+fn limit(diags: &mut Vec<Diagnostic>) {
+    if diags.len() <= MAX_DIAGNOSTICS {
+        return;
+    }
+    let rest = diags.split_off(MAX_DIAGNOSTICS);
+    let errors = rest.iter().filter(|d| d.is_error()).count();
+    let last = diags.last().map_or(Span::default(), |d| d.span);
+    let message = format!("{} more problems ({errors} errors) are not shown", rest.len());
+    let d = if errors > 0 {
+        Diagnostic::error("check::too_many", message, last, "and more after this")
+    } else {
+        Diagnostic::warning("check::too_many", message, last, "and more after this")
+    };
+    diags.push(d.with_help(format!("fix the first {MAX_DIAGNOSTICS} and check again")));
+}
+
+/// Every diagnostic of a rule file's text: an error for each item that does not parse, and what [`check`]
+/// finds in the items that do.
+///
+/// The checker cannot see the items that did not parse, so what it would say about them is left out:
+/// that the game lacks an item (it will be said once the file parses), that a variant changes an item
+/// the base game lacks when a bad item may be that one, that a place is unused or never filled, and that
+/// a name is unknown when the name appears in a bad item, which may declare it.
+pub fn check_source(source: &str) -> Vec<Diagnostic> {
+    let recovered = syntax::parse_recovering(source);
+    if recovered.errors.is_empty() {
+        return check(&recovered.file);
+    }
+    let skipped: Vec<&str> = recovered.skipped.iter().filter_map(|s| source.get(s.start..s.end)).collect();
+    let mut diags: Vec<Diagnostic> = recovered.errors.into_iter().map(Diagnostic::from).collect();
+    if !recovered.file.items.is_empty() {
+        let checked = check(&recovered.file);
+        diags.extend(checked.into_iter().filter(|d| !may_echo_skipped(source, d, &skipped)));
+    }
+    diags.sort_by_key(|d| (d.span.start, d.span.end));
+    limit(&mut diags);
+    diags
+}
+
+/// Whether a checker's diagnostic may only say that some items were skipped.
+fn may_echo_skipped(source: &str, d: &Diagnostic, skipped: &[&str]) -> bool {
+    match d.code.as_str() {
+        "mancala::check::missing_item" => {
+            d.message.starts_with("the game has no") || d.message.starts_with("the file has no")
+        }
+        "mancala::check::bad_variant" if d.message.contains("which the base game does not have") => {
+            let Some(what) = d.message.split('`').nth(1) else { return false };
+            let could_be = |w: &str| w == what || !ITEM_KEYWORDS.contains(&w) || (what == "turn" && w == "phase");
+            skipped.iter().any(|s| could_be(first_word(s)))
+        }
+        "mancala::check::never_filled" | "mancala::check::unused_place" => true,
+        "mancala::check::unknown_name" => {
+            let name = source.get(d.span.start..d.span.end).unwrap_or("");
+            let has_name =
+                |text: &str| text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')).any(|w| w == name);
+            skipped.iter().any(|s| has_name(s))
+        }
+        _ => false,
+    }
+}
+
+const ITEM_KEYWORDS: &[&str] = &[
+    "game", "about", "players", "board", "place", "pieces", "setup", "turn", "phase", "end", "score", "winner", "goal",
+    "variant",
+];
+
+fn first_word(text: &str) -> &str {
+    let text = text.trim_start();
+    let end = text.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(text.len());
+    &text[..end]
 }
 
 /// Removes repeats, groups the uses of one unknown name, and sorts by position.
@@ -134,9 +203,7 @@ pub fn lower(file: &File, variant: Option<&str>, players: Option<u8>) -> Result<
         }
     };
     let Some(game) = game else {
-        let mut errors = errors_only(diags);
-        tidy(&mut errors);
-        return Err(errors);
+        return Err(errors_only(diags));
     };
     let mut probe = Lowerer::new(&game);
     let (min, max, default) = probe.player_range();
@@ -158,7 +225,6 @@ pub fn lower(file: &File, variant: Option<&str>, players: Option<u8>) -> Result<
         Some(rules) if !diags.iter().any(Diagnostic::is_error) => Ok(rules),
         _ => {
             let mut errors = errors_only(diags);
-            tidy(&mut errors);
             if errors.is_empty() {
                 errors.push(Diagnostic::error(
                     "check::internal",
@@ -172,8 +238,12 @@ pub fn lower(file: &File, variant: Option<&str>, players: Option<u8>) -> Result<
     }
 }
 
+/// The errors among `diags`, tidied and limited as `check` does it.
 fn errors_only(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    diags.into_iter().filter(Diagnostic::is_error).collect()
+    let mut errors: Vec<Diagnostic> = diags.into_iter().filter(Diagnostic::is_error).collect();
+    tidy(&mut errors);
+    limit(&mut errors);
+    errors
 }
 
 /// Warnings and errors that need every variant: unused places, and places read but never filled.

@@ -46,10 +46,7 @@ fn check_file(path: &Path) -> Result<Checked, Failure> {
     let source = read_source(path)?;
     let diagnostics = match source.encoding {
         Some(d) => vec![d],
-        None => match mancala::syntax::parse(&source.text) {
-            Ok(file) => mancala::check::check(&file),
-            Err(e) => vec![Diagnostic::from(e)],
-        },
+        None => mancala::check::check_source(&source.text),
     };
     Ok(Checked { name: source.name, text: source.text, diagnostics })
 }

@@ -24,12 +24,16 @@ Examples:
   mancala check --format json games/kalah.mancala
   mancala variants games/gulek-solo.mancala
   mancala play games/kalah.mancala
+  mancala play kalah                  (a shipped game, by name, from anywhere)
   mancala play games/kalah.mancala --ai 2=alphabeta:6 --position 'a1 f2 A1 F1 store(1)=22 store(2)=21'
   mancala simulate games/kalah.mancala --games 1000 --seed 7
   mancala simulate games/kalah.mancala --ai 1=greedy --ai 2=mcts:2000 --games 20
   mancala simulate games/gulek.mancala --players 4 --json
   mancala bench games/oware.mancala --seconds 5
   mancala solve games/gulek-solo.mancala --position '1=3 2=1'
+
+A FILE may also name a game shipped with the tool: a file name of games/ without `.mancala`. It works
+from any directory, also after `cargo install`; a file of that name, where there is one, wins.
 
 Exit status: 0 success, 1 a rule file has errors, 2 a usage or I/O error.";
 
@@ -128,39 +132,9 @@ pub fn style_for(is_terminal: bool) -> Style {
     }
 }
 
-/// Renders diagnostics, with their spans widened to whole characters (a span may point into a character
-/// that stands for bytes that were not UTF-8).
+/// Renders diagnostics (see [`diag::render`]).
 pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic], style: Style) -> String {
-    let fitted: Vec<Diagnostic> = diagnostics
-        .iter()
-        .map(|d| {
-            let mut d = d.clone();
-            d.span.start = char_floor(source, d.span.start);
-            d.span.end = char_ceil(source, d.span.end.max(d.span.start));
-            for (s, _) in &mut d.related {
-                s.start = char_floor(source, s.start);
-                s.end = char_ceil(source, s.end.max(s.start));
-            }
-            d
-        })
-        .collect();
-    diag::render(file, source, &fitted, style)
-}
-
-fn char_floor(s: &str, mut i: usize) -> usize {
-    i = i.min(s.len());
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn char_ceil(s: &str, mut i: usize) -> usize {
-    i = i.min(s.len());
-    while !s.is_char_boundary(i) {
-        i += 1;
-    }
-    i
+    diag::render(file, source, diagnostics, style)
 }
 
 /// A rule file as read from disk.
@@ -174,58 +148,66 @@ pub struct Source {
     pub encoding: Option<Diagnostic>,
 }
 
-/// Reads a rule file. A file that cannot be read is a usage failure; one that is not UTF-8 is read
-/// anyway, with a diagnostic.
+/// Reads a rule file: the file at `path`, or else the shipped game of that name (`kalah`), so that the
+/// shipped games work anywhere; a real file wins over a name. A file that cannot be read is a usage
+/// failure; one that is not UTF-8 is read anyway, with a diagnostic.
 pub fn read_source(path: &Path) -> Result<Source, Failure> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| Failure::usage(format!("cannot read {name}: {}", io_message(&e))))?;
+    let bytes = match mancala::io::read_limited(path, mancala::syntax::MAX_SOURCE_BYTES) {
+        Ok(bytes) => bytes,
+        Err(mancala::io::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+            return match mancala::shipped::find(&name) {
+                Some(game) => Ok(Source { name, text: game.text.to_string(), encoding: None }),
+                None => Err(Failure::Usage {
+                    message: format!("cannot read {name}: {}", io_message(&e)),
+                    help: Some(format!("a shipped game can be named instead of a file: {}", mancala::shipped::names())),
+                }),
+            };
+        }
+        Err(e) => {
+            let help = matches!(e, mancala::io::ReadError::TooLarge { .. })
+                .then(|| "is this the right file? Rule files are text of a few kilobytes".to_string());
+            return Err(Failure::Usage { message: format!("cannot read {name}: {e}"), help });
+        }
+    };
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Source { name, text, encoding: None }),
         Err(e) => {
-            let err = e.utf8_error();
-            let bytes = e.as_bytes();
-            let at = err.valid_up_to();
-            let len = err.error_len().unwrap_or(bytes.len() - at);
-            let d = Diagnostic::error(
-                "syntax::not_utf8",
-                format!("this file is not UTF-8: byte 0x{:02X} at offset {at} is not valid here", bytes[at]),
-                mancala::ast::Span::new(at, at + len),
-                "not UTF-8",
-            )
-            .with_help("rule files are UTF-8 text; save the file with UTF-8 encoding");
-            Ok(Source { name, text: String::from_utf8_lossy(bytes).into_owned(), encoding: Some(d) })
+            let d = mancala::syntax::decode(e.as_bytes()).err().map(Diagnostic::from);
+            Ok(Source { name, text: String::from_utf8_lossy(e.as_bytes()).into_owned(), encoding: d })
         }
     }
 }
 
-/// An I/O error as a short phrase: "no such file or directory".
-pub fn io_message(e: &std::io::Error) -> String {
-    let text = e.to_string();
-    let text = match text.find(" (os error") {
-        Some(i) => &text[..i],
-        None => &text,
-    };
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().chain(chars).collect(),
-        None => text.to_string(),
-    }
-}
+pub use mancala::io::io_message;
 
 /// Reads, checks and lowers one variant of a rule file for a number of players.
 pub fn load_engine(path: &Path, variant: Option<&str>, players: Option<u8>) -> Result<Engine, Failure> {
+    load_engine_and_source(path, variant, players).map(|(engine, _)| engine)
+}
+
+/// [`load_engine`], with the text of the rules as well. Every command that plays a rule file loads it
+/// here, so that a bad file is reported the same way (and with the same limits) by each of them.
+pub fn load_engine_and_source(
+    path: &Path,
+    variant: Option<&str>,
+    players: Option<u8>,
+) -> Result<(Engine, String), Failure> {
     let source = read_source(path)?;
     if let Some(d) = source.encoding {
         return Err(Failure::Invalid { file: source.name, source: source.text, diagnostics: vec![d] });
     }
-    mancala::compile(&source.text, variant, players).map_err(|diagnostics| {
-        // Unknown variants and player counts are about the command line, not the file.
-        let option = diagnostics
-            .iter()
-            .find(|d| d.code == "mancala::check::unknown_variant" || d.code == "mancala::check::players_range");
-        match option {
-            Some(d) => Failure::Usage { message: format!("{}: {}", source.name, d.message), help: d.help.clone() },
-            None => Failure::Invalid { file: source.name, source: source.text, diagnostics },
+    match mancala::compile(&source.text, variant, players) {
+        Ok(engine) => Ok((engine, source.text)),
+        Err(diagnostics) => {
+            // Unknown variants and player counts are about the command line, not the file.
+            let option = diagnostics
+                .iter()
+                .find(|d| d.code == "mancala::check::unknown_variant" || d.code == "mancala::check::players_range");
+            Err(match option {
+                Some(d) => Failure::Usage { message: format!("{}: {}", source.name, d.message), help: d.help.clone() },
+                None => Failure::Invalid { file: source.name, source: source.text, diagnostics },
+            })
         }
-    })
+    }
 }

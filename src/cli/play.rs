@@ -55,36 +55,12 @@ pub struct PlayArgs {
 }
 
 pub fn run(args: &PlayArgs) -> ExitCode {
-    let source = match std::fs::read(&args.file) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!(
-                    "error: {} is not UTF-8 text (byte {}); run `mancala check` on it",
-                    args.file.display(),
-                    e.utf8_error().valid_up_to()
-                );
-                return ExitCode::from(1);
-            }
-        },
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", args.file.display());
-            return ExitCode::from(2);
-        }
+    // The rule file is read, checked and reported as every command does it.
+    let (engine, source) = match super::load_engine_and_source(&args.file, args.variant.as_deref(), args.players) {
+        Ok(loaded) => loaded,
+        Err(failure) => return failure.report().into(),
     };
     let name = args.file.display().to_string();
-    let engine = match mancala::compile(&source, args.variant.as_deref(), args.players) {
-        Ok(engine) => engine,
-        Err(diags) => {
-            let style = if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
-                mancala::diag::Style::Colour
-            } else {
-                mancala::diag::Style::Plain
-            };
-            eprint!("{}", mancala::diag::render(&name, &source, &diags, style));
-            return ExitCode::from(1);
-        }
-    };
     let seats = match seats(&engine, &args.ai, &args.human) {
         Ok(s) => s,
         Err(e) => {

@@ -22,14 +22,21 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<Status, Failure> {
     let source = read_source(&args.file)?;
-    if let Some(d) = source.encoding {
-        return Err(Failure::Invalid { file: source.name, source: source.text, diagnostics: vec![d] });
-    }
-    let file = mancala::syntax::parse(&source.text).map_err(|e| Failure::Invalid {
+    let invalid = |diagnostics: Vec<Diagnostic>| Failure::Invalid {
         file: source.name.clone(),
         source: source.text.clone(),
-        diagnostics: vec![Diagnostic::from(e)],
-    })?;
+        diagnostics,
+    };
+    if let Some(d) = source.encoding.clone() {
+        return Err(invalid(vec![d]));
+    }
+    // A file with errors has no variants to play: the verdict is `check`'s, so that every command agrees.
+    let errors: Vec<Diagnostic> =
+        mancala::check::check_source(&source.text).into_iter().filter(Diagnostic::is_error).collect();
+    if !errors.is_empty() {
+        return Err(invalid(errors));
+    }
+    let file = mancala::syntax::parse(&source.text).map_err(|e| invalid(vec![Diagnostic::from(e)]))?;
     for name in mancala::check::variant_names(&file) {
         println!("{name}");
     }

@@ -25,7 +25,7 @@ const MAX_LISTED: usize = 60;
 /// The format tag of save files.
 const SAVE_FORMAT: &str = "mancala-game/1";
 /// The largest save file `load` reads: far more than the longest game's plies in notation.
-const MAX_SAVE_BYTES: u64 = 4 << 20;
+const MAX_SAVE_BYTES: usize = 4 << 20;
 
 /// Who plays a seat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1056,7 +1056,7 @@ impl Session {
 
     /// Loads a saved game of these same rules, replacing the game in progress only if it all replays.
     fn load(&mut self, path: &Path) -> Result<usize, SessionError> {
-        let text = read_limited(path, MAX_SAVE_BYTES)?;
+        let text = read_save_text(path, MAX_SAVE_BYTES)?;
         let file = parse_save(&text).map_err(|e| SessionError::File(format!("{}: {e}", path.display())))?;
         if file.variant != self.variant || file.players != self.engine.rules.players {
             return Err(SessionError::File(format!(
@@ -1117,22 +1117,14 @@ fn strip_take_none(text: &str) -> (&str, bool) {
     }
 }
 
-/// Reads a file of at most `limit` bytes as text, reading no more than one byte past the limit (a device
-/// such as `/dev/zero` never ends).
-// FIXME: use the library's shared size-limited reader once it is merged.
-fn read_limited(path: &Path, limit: u64) -> Result<String, SessionError> {
-    use std::io::Read;
-    let cannot = |e: std::io::Error| SessionError::File(format!("cannot read {}: {e}", path.display()));
-    let file = std::fs::File::open(path).map_err(cannot)?;
-    let mut bytes = Vec::new();
-    file.take(limit + 1).read_to_end(&mut bytes).map_err(cannot)?;
-    if bytes.len() as u64 > limit {
-        return Err(SessionError::File(format!(
-            "{} is larger than {} KiB, too large for a saved game",
-            path.display(),
-            limit / 1024
-        )));
-    }
+/// Reads a saved game's file as text, bounded by `limit` bytes (a device such as `/dev/zero` never ends).
+fn read_save_text(path: &Path, limit: usize) -> Result<String, SessionError> {
+    let bytes = crate::io::read_limited(path, limit).map_err(|e| match e {
+        crate::io::ReadError::TooLarge { .. } => {
+            SessionError::File(format!("{} is {e}, too large for a saved game", path.display()))
+        }
+        crate::io::ReadError::Io(_) => SessionError::File(format!("cannot read {}: {e}", path.display())),
+    })?;
     String::from_utf8(bytes).map_err(|e| {
         SessionError::File(format!("{} is not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
     })
@@ -1141,7 +1133,7 @@ fn read_limited(path: &Path, limit: u64) -> Result<String, SessionError> {
 /// Reads a save file, with a clear message for what is wrong with it. A leading byte order mark, as some
 /// editors write, is skipped.
 pub fn parse_save(text: &str) -> Result<SaveFile, String> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = crate::io::strip_bom(text);
     let file: SaveFile = serde_json::from_str(text).map_err(|e| format!("not a saved game ({e})"))?;
     if file.format != SAVE_FORMAT {
         return Err(format!("unknown save format `{}` (expected `{SAVE_FORMAT}`)", file.format));

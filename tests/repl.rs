@@ -356,9 +356,9 @@ fn a_bad_load_keeps_the_game_in_progress() {
     }
     script.push_str("load missing.json\nundo\nquit\n");
     let out = session_in(&dir, &[&kalah, "--human", "2"], &script);
-    assert!(out.contains("error: large.json is larger than 4096 KiB, too large for a saved game"), "{out}");
+    assert!(out.contains("error: large.json is larger than the limit of 4.0 MiB, too large for a saved game"), "{out}");
     if cfg!(unix) {
-        assert!(out.contains("error: /dev/zero is larger than 4096 KiB"), "{out}");
+        assert!(out.contains("error: /dev/zero is larger than the limit of 4.0 MiB"), "{out}");
     }
     assert!(out.contains("error: cannot read missing.json"), "{out}");
     assert!(out.contains("took back c"), "the game was kept: {out}");

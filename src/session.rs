@@ -498,7 +498,8 @@ impl Session {
         if self.is_over() {
             return "game over> ".into();
         }
-        let who = format!("player {}", self.state.to_move + 1);
+        // The seat's name as the board and the narration call it ("you", "player 2", "computer").
+        let who = self.seat_names().swap_remove(self.state.to_move as usize);
         if self.partial.is_empty() {
             format!("{who}> ")
         } else {

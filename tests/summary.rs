@@ -1,23 +1,17 @@
 //! The `rules` text: every shipped game and variant told in plain words, and a rule file's own sentences.
 
+mod common;
+
 #[test]
 fn rules_of_every_shipped_game_in_words() {
-    let mut paths: Vec<_> = std::fs::read_dir("games").expect("games/").map(|e| e.expect("entry").path()).collect();
-    paths.sort();
-    for path in paths {
-        let source = std::fs::read_to_string(&path).expect("readable");
-        let file = mancala::syntax::parse(&source).expect("parses");
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("game").to_string();
-        for variant in mancala::check::variant_names(&file) {
-            let engine = mancala::compile(&source, Some(&variant), None).expect("compiles");
-            let text = mancala::summary::summarize(&engine);
-            // Words, not the rule language.
-            for fragment in ["pits(", "count(", "store(mover)", "when always", "players("] {
-                assert!(!text.contains(fragment), "{stem} {variant}: `{fragment}` in\n{text}");
-            }
-            assert!(text.lines().all(|l| l.chars().count() <= 78), "{stem} {variant}: a line is too long\n{text}");
-            insta::assert_snapshot!(format!("rules-{stem}-{variant}"), text);
+    for (name, engine) in common::shipped_variants() {
+        let text = mancala::summary::summarize(&engine);
+        // Words, not the rule language.
+        for fragment in ["pits(", "count(", "store(mover)", "when always", "players("] {
+            assert!(!text.contains(fragment), "{name}: `{fragment}` in\n{text}");
         }
+        assert!(text.lines().all(|l| l.chars().count() <= 78), "{name}: a line is too long\n{text}");
+        insta::assert_snapshot!(format!("rules-{name}"), text);
     }
 }
 

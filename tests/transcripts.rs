@@ -1,6 +1,8 @@
 //! One seeded random game of every shipped game and variant, as a person would read it: the lowered rules,
 //! then each ply in notation, what it did in words, and the board after it with the pits of the ply marked. Any change in how a game plays shows up as a diff.
 
+mod common;
+
 use mancala::engine::Engine;
 use mancala::notation::format_ply;
 use mancala::playout::game_rng;
@@ -49,15 +51,7 @@ fn transcript(engine: &Engine, seed: u64) -> String {
 
 #[test]
 fn seeded_games() {
-    let mut paths: Vec<_> = std::fs::read_dir("games").expect("games/").map(|e| e.expect("entry").path()).collect();
-    paths.sort();
-    for path in paths {
-        let source = std::fs::read_to_string(&path).expect("readable");
-        let file = mancala::syntax::parse(&source).expect("parses");
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("game").to_string();
-        for variant in mancala::check::variant_names(&file) {
-            let engine = mancala::compile(&source, Some(&variant), None).expect("compiles");
-            insta::assert_snapshot!(format!("{stem}-{variant}"), transcript(&engine, 1));
-        }
+    for (name, engine) in common::shipped_variants() {
+        insta::assert_snapshot!(name, transcript(&engine, 1));
     }
 }

@@ -16,6 +16,20 @@ pub fn engine(name: &str, variant: Option<&str>, players: Option<u8>) -> Engine 
     mancala::compile(&source, variant, players).unwrap_or_else(|d| panic!("{name} {variant:?}: {d:?}"))
 }
 
+/// Every shipped game and variant at its default player count, as (`stem-variant`, engine), in name order.
+pub fn shipped_variants() -> Vec<(String, Engine)> {
+    let mut out = Vec::new();
+    for game in mancala::shipped::GAMES {
+        let file = mancala::syntax::parse(game.text).unwrap_or_else(|e| panic!("{}: {e:?}", game.name));
+        for variant in mancala::check::variant_names(&file) {
+            let engine = mancala::compile(game.text, Some(&variant), None)
+                .unwrap_or_else(|d| panic!("{} {variant}: {d:?}", game.name));
+            out.push((format!("{}-{variant}", game.name), engine));
+        }
+    }
+    out
+}
+
 /// Reads a position text.
 pub fn position(e: &Engine, text: &str) -> State {
     parse_position(e, text).unwrap_or_else(|err| panic!("position `{text}` does not parse: {err}"))

@@ -67,7 +67,11 @@ pub fn parse_recovering(source: &str) -> Recovered {
         Ok(file) => return Recovered { file, errors: Vec::new(), skipped: Vec::new() },
         Err(e) => e,
     };
-    let unreadable = Recovered { file: File { items: Vec::new(), docs: Vec::new() }, errors: vec![first.clone()], skipped: Vec::new() };
+    let unreadable = Recovered {
+        file: File { items: Vec::new(), docs: Vec::new() },
+        errors: vec![first.clone()],
+        skipped: Vec::new(),
+    };
     if matches!(first.code, SyntaxCode::TooLarge | SyntaxCode::TooDeep | SyntaxCode::NotUtf8) {
         return unreadable;
     }
@@ -75,7 +79,8 @@ pub fn parse_recovering(source: &str) -> Recovered {
         return unreadable;
     };
     let pairs: Vec<Pair<Rule>> = children(file).filter(|p| p.as_rule() != Rule::EOI).collect();
-    let mut recovered = Recovered { file: File { items: Vec::new(), docs: Vec::new() }, errors: Vec::new(), skipped: Vec::new() };
+    let mut recovered =
+        Recovered { file: File { items: Vec::new(), docs: Vec::new() }, errors: Vec::new(), skipped: Vec::new() };
     let mut first_bad = None;
     for pair in pairs {
         if pair.as_rule() != Rule::bad_item {

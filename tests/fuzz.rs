@@ -15,10 +15,7 @@ use fuzzer::mutate::{items, mutant, render, shipped_seeds, tokenize, Rng64};
 
 /// FIXME: findings of the fuzzer that are not fixed yet, as parts of their signatures; each has a reduced
 /// file in `tests/data/fuzz/pending/`. Remove a line when its fix lands and move its file up a folder.
-const PENDING: &[&str] = &[
-    // Setup counts of stores past the board's two (pending/panic-store-setup-seven-players.mancala).
-    "panic in check at src/check/lower.rs",
-];
+const PENDING: &[&str] = &[];
 
 /// FIXME: `notation::enumerate_plies` can search without end on a fuzzed rule file
 /// (pending/hang-enumerate_plies.mancala): these tests cannot stop a hang, so they leave it out until the

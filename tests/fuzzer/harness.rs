@@ -367,7 +367,7 @@ fn probe_position(run: &mut Run<'_>, engine: &Engine, st: &State, search: bool, 
         run.stage("parse_position", || mancala::notation::parse_position(engine, &text));
     }
     if run.options.enumerate {
-        run.stage("enumerate_plies", || mancala::notation::enumerate_plies(engine, st, 50));
+        run.stage("enumerate_plies", || mancala::notation::enumerate_plies(engine, st, 50).plies.len());
     }
     let mut legal = Vec::new();
     run.stage("legal_moves", || engine.legal_moves(st, &mut legal));

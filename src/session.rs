@@ -514,7 +514,8 @@ impl Session {
     pub fn completions(&self) -> Vec<String> {
         let mut words: Vec<String> = COMMANDS.iter().map(|s| s.to_string()).collect();
         if self.partial.is_empty() && !self.is_over() {
-            let plies = enumerate_plies(&self.engine, &self.state, MAX_LISTED + 1);
+            // A partial list still completes the plies it has; the first decisions below cover the rest.
+            let plies = enumerate_plies(&self.engine, &self.state, MAX_LISTED + 1).plies;
             if plies.len() <= MAX_LISTED {
                 words.extend(plies.iter().map(|p| format_ply(&self.engine, &self.state, p)));
             }
@@ -786,16 +787,22 @@ impl Session {
             let labels = self.option_labels();
             return format!("{}:\n{}", self.decision_name(), numbered(&labels));
         }
-        let plies = enumerate_plies(&self.engine, &self.state, MAX_LISTED + 1);
-        if plies.len() <= MAX_LISTED {
-            let texts: Vec<String> = plies.iter().map(|p| format_ply(&self.engine, &self.state, p)).collect();
-            self.listing = plies;
+        let found = enumerate_plies(&self.engine, &self.state, MAX_LISTED + 1);
+        if found.plies.len() <= MAX_LISTED && !found.partial {
+            let texts: Vec<String> = found.plies.iter().map(|p| format_ply(&self.engine, &self.state, p)).collect();
+            self.listing = found.plies;
             return format!("legal moves:\n{}", numbered(&texts));
         }
+        // Too many whole plies, or too many to search for: the first decisions are always known in full.
         let options = self.start_options();
         self.listing = options.iter().map(|(_, m)| vec![*m]).collect();
         let labels: Vec<String> = options.into_iter().map(|(l, _)| l).collect();
-        format!("more than {MAX_LISTED} moves; choose where to start (the rest is asked for):\n{}", numbered(&labels))
+        let why = if found.partial {
+            "the moves are too many to search through".to_string()
+        } else {
+            format!("more than {MAX_LISTED} moves")
+        };
+        format!("{why}; choose where to start (the rest is asked for):\n{}", numbered(&labels))
     }
 
     fn start_options(&self) -> Vec<(String, Move)> {

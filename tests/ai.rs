@@ -343,3 +343,38 @@ fn solver_bounds_memory_time_and_cancellation() {
     assert!(!reports.is_empty(), "progress is reported about every tenth of a second");
     assert!(reports.windows(2).all(|w| w[0].states <= w[1].states));
 }
+
+/// A game whose random plays never end before its ply limit (sowing in a ring with nothing ever captured):
+/// one MCTS decision of a few playouts stops each playout at its horizon and takes milliseconds, not the
+/// seconds of 4 playouts of 20,000 plies each (tests/data/fuzz/slow-mcts-endless-playouts.mancala).
+#[test]
+fn mcts_playouts_of_an_endless_game_stop_at_their_horizon() {
+    let rules = r#"game "Round and round"
+board ring 15
+setup {
+  every pit: 4
+}
+turn {
+  sow {
+    from pits where count >= 2
+    direction choose
+    require before > 0
+  }
+}
+goal all pits(count = 0)
+end {
+  when stuck
+}
+"#;
+    let e = mancala::compile(rules, None, None).unwrap_or_else(|d| panic!("{d:?}"));
+    let st = e.initial_state();
+    let config = ai::MctsConfig { budget: Budget::Playouts(8), ..ai::MctsConfig::default() };
+    let mut rng = SmallRng::seed_from_u64(3);
+    let start = Instant::now();
+    let mv = ai::mcts_choose(&e, &st, &config, &mut rng).expect("a decision");
+    let took = start.elapsed();
+    let mut legal = Vec::new();
+    e.legal_moves(&st, &mut legal);
+    assert!(legal.contains(&mv), "{mv:?}");
+    assert!(took < Duration::from_millis(500), "8 playouts took {took:?}");
+}

@@ -15,15 +15,11 @@ use fuzzer::mutate::{items, mutant, render, shipped_seeds, tokenize, Rng64};
 
 /// FIXME: findings of the fuzzer that are not fixed yet, as parts of their signatures; each has a reduced
 /// file in `tests/data/fuzz/pending/`. Remove a line when its fix lands and move its file up a folder.
-const PENDING: &[&str] = &[
-    // Setup counts of stores past the board's two (pending/panic-store-setup-seven-players.mancala).
-    "panic in check at src/check/lower.rs",
-];
+const PENDING: &[&str] = &[];
 
-/// FIXME: `notation::enumerate_plies` can search without end on a fuzzed rule file
-/// (pending/hang-enumerate_plies.mancala): these tests cannot stop a hang, so they leave it out until the
-/// fix lands. The long run (`examples/fuzz.rs`) runs it and records hangs.
-const ENUMERATE: bool = false;
+/// Whether probed positions list their plies: `notation::enumerate_plies` is bounded by a budget of
+/// decisions (hang-enumerate-plies.mancala once searched without end).
+const ENUMERATE: bool = true;
 
 /// One input's time bound in these tests: generous, as a test machine may be loaded; the long run flags
 /// anything over [`harness::SLOW`].

@@ -68,9 +68,10 @@ fn check_position(engine: &Engine, st: &State, what: &str) {
 /// Every enumerated ply is distinct and round-trips; the played ply is among them when the list is complete.
 fn check_enumeration(engine: &Engine, st: &State, played: &[Move], what: &str) {
     const LIMIT: usize = 300;
-    let plies = enumerate_plies(engine, st, LIMIT);
+    let found = enumerate_plies(engine, st, LIMIT);
+    let plies = found.plies;
     assert!(!plies.is_empty(), "{what}: no plies");
-    if plies.len() < LIMIT {
+    if plies.len() < LIMIT && !found.partial {
         assert!(plies.iter().any(|p| p == played), "{what}: the played ply {played:?} is not enumerated");
     }
     let mut texts = std::collections::HashSet::new();
@@ -187,8 +188,8 @@ fn kalah_examples() {
     }
     // The last seed lands in the store: South moves again.
     assert_eq!(format_position(&e, &next), "a4 b4 c0 d5 e5 f5 A4 B4 C4 D4 E4 F4 store(1)=1 store(2)=0 to_move=1");
-    assert_eq!(enumerate_plies(&e, &st, 100).len(), 6);
-    assert_eq!(enumerate_plies(&e, &st, 4).len(), 4);
+    assert_eq!(enumerate_plies(&e, &st, 100).plies.len(), 6);
+    assert_eq!(enumerate_plies(&e, &st, 4).plies.len(), 4);
 
     // Positions: glued or with `=`, empty places left out, whitespace anywhere.
     let p = parse_position(&e, "  a=4 b4 store(1)=40 F1\tto_move=2 ").expect("position");
@@ -217,7 +218,7 @@ fn gulek_examples() {
     assert_eq!(other, vec![Move::Begin { action: 0, place: seven }, Move::Direction(Dir::Ccw), Move::Drop(b)]);
     assert_eq!(format_ply(&e, &st, &other), "7ccw:BRR");
     // Red, blue, red, blue, ... every order with red last: RBR and BRR each way.
-    let plies: Vec<String> = enumerate_plies(&e, &st, 100).iter().map(|p| format_ply(&e, &st, p)).collect();
+    let plies: Vec<String> = enumerate_plies(&e, &st, 100).plies.iter().map(|p| format_ply(&e, &st, p)).collect();
     assert_eq!(plies, ["7ccw:RBR", "7ccw:BRR", "7cw:RBR", "7cw:BRR"]);
 
     let err = parse_ply(&e, &st, "7cw:RRB").expect_err("blue last");
@@ -507,7 +508,7 @@ fn garbage_does_not_panic() {
                 let again = parse_position(&e, &format_position(&e, &p)).expect("a parsed position prints back");
                 assert_eq!(again.counts, p.counts, "`{text}`");
                 if p.result.is_none() {
-                    for ply in enumerate_plies(&e, &p, 20) {
+                    for ply in enumerate_plies(&e, &p, 20).plies {
                         let s = format_ply(&e, &p, &ply);
                         assert_eq!(parse_ply(&e, &p, &s).as_ref(), Ok(&ply), "`{text}`: `{s}`");
                     }
@@ -627,4 +628,34 @@ fn json_positions_are_checked_as_text_ones_are() {
         &gore,
     );
     assert!(msg.starts_with("offered: pit A belongs to player 2, who answers the offer"), "{msg}");
+}
+
+/// Ten puts a turn over fifteen pits make 1,961,256 plies (the puts of a ply are a multiset): listing them
+/// all stops at the search's budget of decisions, at once, and says that the list is partial.
+#[test]
+fn an_astronomical_ply_list_stops_at_its_budget_and_says_so() {
+    let rules = r#"game "Ten puts"
+board ring 15
+place supply per player
+setup {
+  every supply: 40
+}
+turn {
+  put { 1 from supply(mover) into pits, 10 times }
+}
+end {
+  when all players(count(supply(player)) = 0)
+}
+score count(pits)
+"#;
+    let e = mancala::compile(rules, None, None).unwrap_or_else(|d| panic!("{d:?}"));
+    let st = e.initial_state();
+    let start = std::time::Instant::now();
+    let found = enumerate_plies(&e, &st, usize::MAX);
+    assert!(found.partial, "{} plies and not partial", found.plies.len());
+    assert!(!found.plies.is_empty() && found.plies.len() < 1_961_256, "{} plies", found.plies.len());
+    assert!(start.elapsed() < std::time::Duration::from_secs(5), "took {:?}", start.elapsed());
+    // A few plies are all there is to find when only a few are asked for: not partial.
+    let few = enumerate_plies(&e, &st, 10);
+    assert_eq!((few.plies.len(), few.partial), (10, false));
 }

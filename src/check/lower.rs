@@ -332,7 +332,9 @@ impl<'g> Lowerer<'g> {
         if stores {
             let id = self.places.len() as PlaceId;
             self.place_names.insert("store".into(), PlaceName { id, per_player: true, span: board.span });
-            for p in 0..2u8 {
+            // One store per player, as for any place per player, so that `every store` and `store(player)`
+            // index within the stores even when the count of players is wrong for the board (an error above).
+            for p in 0..self.players {
                 self.places.push(PlaceInfo {
                     label: format!("store({})", p + 1),
                     name: "store".into(),

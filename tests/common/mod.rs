@@ -6,7 +6,7 @@
 
 #![allow(dead_code)]
 
-use mancala::engine::{EndReason, Engine, State};
+use mancala::engine::{EndReason, Engine, Move, State};
 use mancala::notation::{enumerate_plies, format_ply, format_position, parse_ply, parse_position};
 
 /// The engine of a shipped game file (`games/NAME.mancala`), one variant, one player count.
@@ -68,7 +68,14 @@ pub fn scenario(e: &Engine, before: &str, ply: &str, after: &str) -> State {
 
 /// Every legal ply in notation, in the engine's order.
 pub fn plies(e: &Engine, st: &State) -> Vec<String> {
-    enumerate_plies(e, st, 10_000).iter().map(|p| format_ply(e, st, p)).collect()
+    all_plies(e, st).iter().map(|p| format_ply(e, st, p)).collect()
+}
+
+/// Every legal ply, as decisions: the scenarios' positions are small enough to list in full.
+fn all_plies(e: &Engine, st: &State) -> Vec<Vec<Move>> {
+    let found = enumerate_plies(e, st, 10_000);
+    assert!(!found.partial, "the plies of {} are too many to list", show(e, st));
+    found.plies
 }
 
 /// Every legal ply of a position text, sorted.
@@ -81,7 +88,7 @@ pub fn legal(e: &Engine, text: &str) -> Vec<String> {
 
 /// The distinct positions the legal plies lead to, sorted.
 pub fn outcomes_of_plies(e: &Engine, st: &State) -> Vec<String> {
-    let mut v: Vec<String> = enumerate_plies(e, st, 10_000)
+    let mut v: Vec<String> = all_plies(e, st)
         .iter()
         .map(|ply| {
             let mut next = st.clone();

@@ -352,22 +352,20 @@ fn play_one(run: &mut Run<'_>, engine: &Engine, seed: u64, probe: bool) {
     });
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed ^ 1);
     for p in &game.probes {
-        // Only a game that ends has positions where a search ends: from a position of an endless game,
-        // MCTS runs every playout to its cap.
-        probe_position(run, engine, p, game.ended, &mut rng);
+        probe_position(run, engine, p, &mut rng);
     }
 }
 
 /// At one position: the board drawing, the position text read back, and each computer player's choice,
 /// which must be one of the legal decisions.
-fn probe_position(run: &mut Run<'_>, engine: &Engine, st: &State, search: bool, rng: &mut rand::rngs::SmallRng) {
+fn probe_position(run: &mut Run<'_>, engine: &Engine, st: &State, rng: &mut rand::rngs::SmallRng) {
     run.stage("board", || mancala::board::render(engine, st, false));
     run.stage("board", || mancala::board::render(engine, st, true));
     if let Some(text) = run.stage("format_position", || mancala::notation::format_position(engine, st)) {
         run.stage("parse_position", || mancala::notation::parse_position(engine, &text));
     }
     if run.options.enumerate {
-        run.stage("enumerate_plies", || mancala::notation::enumerate_plies(engine, st, 50));
+        run.stage("enumerate_plies", || mancala::notation::enumerate_plies(engine, st, 50).plies.len());
     }
     let mut legal = Vec::new();
     run.stage("legal_moves", || engine.legal_moves(st, &mut legal));
@@ -377,7 +375,7 @@ fn probe_position(run: &mut Run<'_>, engine: &Engine, st: &State, search: bool, 
     let config = MctsConfig { budget: Budget::Playouts(run.options.mcts_playouts), ..MctsConfig::default() };
     let chosen = [
         ("greedy", run.stage("greedy", || greedy_choose(engine, st, rng))),
-        ("mcts", if search { run.stage("mcts", || mcts_choose(engine, st, &config, rng)) } else { None }),
+        ("mcts", run.stage("mcts", || mcts_choose(engine, st, &config, rng))),
         (
             "alphabeta",
             if engine.rules.players == 2 {

@@ -5,8 +5,6 @@ use std::collections::{HashMap, HashSet};
 use crate::ast::*;
 use crate::diag::{did_you_mean, Diagnostic};
 
-use super::lower::head;
-
 /// The items of one game, base or variant, with at most one of each singleton.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Game {
@@ -399,4 +397,9 @@ pub(crate) fn action_name(item: &PhaseItem) -> Option<(String, Span)> {
         PhaseItem::Offer(o) => Some((o.node.name.as_ref().map_or("offer".into(), |n| n.node.clone()), o.span)),
         _ => None,
     }
+}
+
+/// The start of an item's span, as long as its keyword: `setup` rather than the whole block.
+pub(crate) fn head(span: Span, keyword: &str) -> Span {
+    Span::new(span.start, (span.start + keyword.len()).min(span.end))
 }

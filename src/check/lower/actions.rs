@@ -1,0 +1,472 @@
+//! Phases and their actions: sowings (with their captures, relays and `then`), puts, offers, passes.
+
+use std::collections::HashMap;
+
+use crate::ast::{self, Span};
+use crate::check::merge::{action_name, duplicate, head};
+use crate::diag::Diagnostic;
+use crate::ir::*;
+
+use super::{Lowerer, Scope, Typed};
+
+impl<'g> Lowerer<'g> {
+    pub(super) fn lower_phases(&mut self) -> Vec<PhaseRules> {
+        let phases = self.game.phases.clone();
+        let mut out = Vec::new();
+        for (i, phase) in phases.iter().enumerate() {
+            let name = phase.node.name.as_ref().map_or("play".to_string(), |n| n.node.clone());
+            let mut rules = PhaseRules {
+                name,
+                actions: Vec::new(),
+                pass: None,
+                must: None,
+                until: None,
+                until_doc: None,
+                end: EndRules::default(),
+            };
+            let mut names: HashMap<String, Span> = HashMap::new();
+            for item in &phase.node.items {
+                if let Some((name, span)) = action_name(item) {
+                    if let Some(first) = names.insert(name.clone(), span) {
+                        self.push(duplicate("action", &name, span, first));
+                    }
+                }
+            }
+            for item in &phase.node.items {
+                match item {
+                    ast::PhaseItem::Sow(s) => {
+                        let sow = self.lower_sow(&s.node, s.span);
+                        rules.actions.push(Action {
+                            name: s.node.name.as_ref().map_or("sow".into(), |n| n.node.clone()),
+                            kind: ActionKind::Sow(sow),
+                            doc: self.doc(s.span),
+                        });
+                    }
+                    ast::PhaseItem::Put(p) => {
+                        let put = self.lower_put(&p.node);
+                        rules.actions.push(Action {
+                            name: p.node.name.as_ref().map_or("put".into(), |n| n.node.clone()),
+                            kind: ActionKind::Put(put),
+                            doc: self.doc(p.span),
+                        });
+                    }
+                    ast::PhaseItem::Offer(o) => {
+                        let offer = self.lower_offer(&o.node, o.span);
+                        rules.actions.push(Action {
+                            name: o.node.name.as_ref().map_or("offer".into(), |n| n.node.clone()),
+                            kind: ActionKind::Offer(offer),
+                            doc: self.doc(o.span),
+                        });
+                    }
+                    ast::PhaseItem::Pass(_) | ast::PhaseItem::End(_) => {}
+                    ast::PhaseItem::Must(m) => {
+                        let after = self.cond(&m.node.after, Scope::default());
+                        let when = self.cond(&m.node.when, Scope::default());
+                        rules.must = Some(MustRule {
+                            after,
+                            when,
+                            otherwise_end: m.node.otherwise == ast::MustElse::End,
+                            doc: self.doc(m.span),
+                        });
+                    }
+                    ast::PhaseItem::Until(c) => {
+                        if i + 1 == phases.len() {
+                            self.push(
+                                Diagnostic::warning(
+                                    "check::last_until",
+                                    "the last phase has nowhere to go after `until`",
+                                    c.span,
+                                    "never used",
+                                )
+                                .with_help("`until` starts the next phase; the last phase ends only by the end rules"),
+                            );
+                        }
+                        rules.until = Some(self.cond(c, Scope::default()));
+                        rules.until_doc = self.doc(c.span);
+                    }
+                }
+            }
+            let at = phase.node.name.as_ref().map_or(head(phase.span, "turn"), |n| n.span);
+            if rules.actions.is_empty() {
+                self.error(
+                    "check::empty",
+                    "this phase has no action",
+                    at,
+                    "nothing to do",
+                    Some("add `sow { ... }`, `put { ... }` or `offer { ... }`".into()),
+                );
+            }
+            for item in &phase.node.items {
+                match item {
+                    ast::PhaseItem::Pass(p) => {
+                        let mut pass = self.lower_pass(&p.node, &rules.actions);
+                        pass.doc = self.doc(p.span);
+                        rules.pass = Some(pass);
+                    }
+                    ast::PhaseItem::End(e) => rules.end = self.lower_end(&e.node),
+                    _ => {}
+                }
+            }
+            // A `turn` among named phases is reported by `merge`; its order means nothing.
+            let mixed = phases.iter().any(|p| p.node.name.is_none()) && phases.len() > 1;
+            if i + 1 < phases.len() && rules.until.is_none() && !mixed {
+                self.error(
+                    "check::missing_item",
+                    format!("phase `{}` never ends", rules.name),
+                    at,
+                    "no `until`",
+                    Some("add `until CONDITION` so the next phase can begin".into()),
+                );
+            }
+            out.push(rules);
+        }
+        out
+    }
+
+    pub(super) fn lower_pass(&mut self, pass: &ast::PassWhen, actions: &[Action]) -> PassRule {
+        match &pass.action {
+            None => PassRule { unless: (0..actions.len() as u8).collect(), doc: None },
+            Some(name) => match actions.iter().position(|a| a.name == name.node) {
+                Some(i) => PassRule { unless: vec![i as u8], doc: None },
+                None => {
+                    self.unknown(&name.node, name.span, "action", actions.iter().map(|a| a.name.clone()).collect());
+                    PassRule { unless: Vec::new(), doc: None }
+                }
+            },
+        }
+    }
+
+    pub(super) fn lower_sow(&mut self, sow: &ast::Sow, span: Span) -> Sow {
+        let mut out = Sow {
+            from: Set::AllPits,
+            filter: Cond::True,
+            dir: DirRule::Fixed(Dir::Ccw),
+            order_chosen: false,
+            last_own: false,
+            skip_origin: false,
+            relay: None,
+            require: None,
+            captures: Vec::new(),
+            again: None,
+            then: None,
+            lookahead: false,
+            relay_doc: None,
+            require_doc: None,
+            again_doc: None,
+        };
+        let mut seen: HashMap<&'static str, Span> = HashMap::new();
+        let mut has_from = false;
+        let after = Scope { last: true, here: true, ..Scope::default() };
+        for item in &sow.items {
+            let (key, item_span) = sow_item_key(item);
+            if key != "capture" && key != "skip" {
+                if let Some(first) = seen.insert(key, item_span) {
+                    self.push(
+                        Diagnostic::error(
+                            "check::duplicate",
+                            format!("this sowing says `{key}` twice"),
+                            head(item_span, key),
+                            "said again here",
+                        )
+                        .with_related(head(first, key), "first said here")
+                        .with_help(format!("a sowing has one `{key}`: remove one of them")),
+                    );
+                }
+            }
+            match item {
+                ast::SowItem::From { set, filter, .. } => {
+                    has_from = true;
+                    out.from = self.set(set, Scope::default());
+                    out.filter = filter.as_ref().map_or(Cond::True, |f| self.cond(f, Scope::default().here()));
+                }
+                ast::SowItem::Direction(d) => {
+                    out.dir = match d.node {
+                        ast::DirWord::Ccw => DirRule::Fixed(Dir::Ccw),
+                        ast::DirWord::Cw => DirRule::Fixed(Dir::Cw),
+                        ast::DirWord::Choose => DirRule::Choose,
+                    }
+                }
+                ast::SowItem::Order { last_own, span } => {
+                    out.order_chosen = true;
+                    out.last_own = *last_own;
+                    if *last_own && !self.coloured {
+                        self.error(
+                            "check::no_colours",
+                            "`last own` needs pieces with a colour per player",
+                            *span,
+                            "whose colour?",
+                            Some("declare `pieces per player { ... }`".into()),
+                        );
+                    }
+                }
+                ast::SowItem::Skip(s) => match &s.node {
+                    ast::SkipTarget::Origin => out.skip_origin = true,
+                    ast::SkipTarget::Place(p) => {
+                        // Lowered per mover in `topology`; here we only check the names.
+                        let place = self.place(p, Scope::default());
+                        if let Typed::Place(PlaceExpr::Fixed(id)) | Typed::Place(PlaceExpr::OfPlayer(id, _)) = &place {
+                            if !self.places.get(*id as usize).is_some_and(|i| i.on_track) {
+                                self.error(
+                                    "check::off_track",
+                                    "this place is not on the sowing track",
+                                    s.span,
+                                    "never sown into anyway",
+                                    Some("only pits and the stores of `with stores` are on the track".into()),
+                                );
+                            }
+                        }
+                    }
+                },
+                ast::SowItem::Relay(c) => {
+                    let cond = self.cond(&c.node, after);
+                    if crate::ir::relay_always_holds(&cond) {
+                        self.diags.push(relay_always_warning(c.span));
+                    }
+                    out.relay = Some(cond);
+                    out.relay_doc = self.doc(c.span);
+                }
+                ast::SowItem::Require(c) => {
+                    out.require = Some(self.cond(&c.node, after));
+                    out.require_doc = self.doc(c.span);
+                }
+                ast::SowItem::Capture(c) => {
+                    let rule = self.lower_capture(&c.node, c.span);
+                    out.captures.push(rule);
+                }
+                ast::SowItem::Again(c) => {
+                    out.again = Some(self.cond(&c.node, after));
+                    out.again_doc = self.doc(c.span);
+                }
+                ast::SowItem::Then(t) => {
+                    let kinds = t.node.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k));
+                    let set = self.set(&t.node.set, after);
+                    let filter = t.node.filter.as_ref().map_or(Cond::True, |f| self.cond(f, after.here()));
+                    let to = self.target_place(&t.node.to, after);
+                    out.then = Some(ThenRule { must: t.node.must, kinds, set, filter, to, doc: self.doc(t.span) });
+                }
+            }
+        }
+        if !has_from {
+            self.error(
+                "check::missing_item",
+                "this sowing does not say where it starts",
+                span,
+                "no `from`",
+                Some("add `from pits(mover) where count > 0`".into()),
+            );
+        }
+        if out.relay.is_some() && out.order_chosen {
+            self.error(
+                "check::unsupported",
+                "a relay sowing cannot also let the mover choose the order",
+                span,
+                "relay and order together",
+                Some("drop either `relay` or `order choose`".into()),
+            );
+        }
+        out.lookahead = out.require.is_some() || out.relay.is_some();
+        out
+    }
+
+    pub(super) fn lower_capture(&mut self, cap: &ast::Capture, span: Span) -> CaptureRule {
+        let scope = Scope { last: true, here: true, ..Scope::default() };
+        let when = cap.when.as_ref().map_or(Cond::True, |c| self.cond(c, scope));
+        let mut rule = CaptureRule { when, takes: Vec::new(), chain: None, cancel: None, doc: self.doc(span) };
+        for item in &cap.items {
+            match item {
+                ast::CaptureItem::Take(t) => {
+                    let take = self.lower_take(&t.node, t.span, scope);
+                    rule.takes.push(take);
+                }
+                ast::CaptureItem::Chain(c) => {
+                    if rule.chain.is_some() {
+                        self.error(
+                            "check::duplicate",
+                            "a capture has at most one `chain`",
+                            c.span,
+                            "second chain",
+                            None,
+                        );
+                    }
+                    let cond = match &c.node.while_ {
+                        Some(w) => self.cond(w, scope),
+                        None => cap.when.as_ref().map_or(Cond::True, |w| self.cond(w, scope)),
+                    };
+                    let (backward, forward) = match c.node.dir {
+                        ast::ChainDir::Backward => (true, false),
+                        ast::ChainDir::Forward => (false, true),
+                        ast::ChainDir::Both => (true, true),
+                    };
+                    rule.chain = Some(ChainRule { backward, forward, cond });
+                }
+                ast::CaptureItem::Cancel(c) => rule.cancel = Some(self.cond(&c.node, scope)),
+            }
+        }
+        if rule.takes.is_empty() {
+            self.error(
+                "check::empty",
+                "this capture takes nothing",
+                span,
+                "no `take`",
+                Some("add `take to captured(mover)`".into()),
+            );
+        }
+        if rule.cancel.is_some() && rule.takes.iter().any(|t| t.chosen) {
+            self.error(
+                "check::unsupported",
+                "`cancel` cannot be combined with a `chosen` take",
+                span,
+                "cancel and chosen together",
+                None,
+            );
+        }
+        rule
+    }
+
+    pub(super) fn lower_take(&mut self, take: &ast::Take, span: Span, scope: Scope) -> TakeRule {
+        let kinds = take.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k));
+        let from: Vec<Vec<Set>> = if take.from.is_empty() {
+            if !scope.here {
+                self.error(
+                    "check::bad_context",
+                    "take from where?",
+                    span,
+                    "no place to take from",
+                    Some("add `from PLACE`".into()),
+                );
+            }
+            vec![vec![Set::One(PlaceExpr::Here)]]
+        } else {
+            take.from.iter().map(|group| group.iter().map(|s| self.set(s, scope)).collect()).collect()
+        };
+        let to = match &take.to {
+            ast::TakeTarget::Place(p) => TakeTo::Place(self.target_place(p, scope)),
+            ast::TakeTarget::Each(s) => {
+                let set = self.set(s, scope);
+                self.mark_filled_set(&set);
+                TakeTo::Each(set)
+            }
+        };
+        if take.chosen && matches!(to, TakeTo::Each(_)) {
+            self.error(
+                "check::unsupported",
+                "a `chosen` take goes to one place, not to each of a set",
+                span,
+                "chosen and each together",
+                None,
+            );
+        }
+        TakeRule { count: take.count.as_ref().map(|c| c.node), kinds, chosen: take.chosen, from, to }
+    }
+
+    pub(super) fn lower_put(&mut self, put: &ast::Put) -> Put {
+        let kinds = put.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k));
+        let from = match self.place(&put.from, Scope::default()) {
+            Typed::Place(p) => p,
+            other => {
+                self.expect_place(&other, put.from.span);
+                PlaceExpr::Fixed(0)
+            }
+        };
+        let into = self.set(&put.into, Scope::default());
+        self.mark_filled_set(&into);
+        let filter = put.filter.as_ref().map_or(Cond::True, |f| self.cond(f, Scope::default().here()));
+        let (min_times, max_times) = match &put.times {
+            Some(t) => (t.node.min, t.node.max),
+            None => (1, Some(1)),
+        };
+        if let Some(t) = &put.times {
+            if t.node.min == 0 || t.node.max.is_some_and(|m| m < t.node.min) {
+                self.error(
+                    "check::bad_range",
+                    "this number of times cannot be met",
+                    t.span,
+                    "empty range",
+                    Some("write `, 2 times`, `, 1.. times` or `, 1..3 times`".into()),
+                );
+            }
+        }
+        if put.count.node == 0 {
+            self.error("check::bad_range", "putting 0 pieces does nothing", put.count.span, "zero", None);
+        }
+        let mut put = Put {
+            count: put.count.node,
+            kinds,
+            from,
+            into,
+            filter,
+            min_times: min_times.max(1),
+            max_times,
+            lookahead: false,
+        };
+        put.lookahead = put.can_get_stuck(self.n_pits);
+        put
+    }
+
+    pub(super) fn lower_offer(&mut self, offer: &ast::Offer, span: Span) -> Offer {
+        let scope = Scope { offered: true, ..Scope::default() };
+        let from = self.set(&offer.from, Scope::default());
+        let min = offer.size.node.min;
+        let max = offer.size.node.max.unwrap_or(self.n_pits as u32);
+        if min == 0 || max < min {
+            self.error(
+                "check::bad_range",
+                "this offer size cannot be met",
+                offer.size.span,
+                "empty range",
+                Some("write `choose 1..3 from pits(mover)`".into()),
+            );
+        }
+        if self.players != 2 {
+            self.error(
+                "check::players_range",
+                "offers are made between two players",
+                span,
+                "more than two players",
+                Some("use `players 2` with `offer`".into()),
+            );
+        }
+        let requires = offer.requires.iter().map(|r| self.cond(&r.node, scope)).collect();
+        let mut on_accept = Vec::new();
+        for effect in &offer.on_accept {
+            match effect {
+                ast::Effect::Take(t) => on_accept.push(Effect::Take(self.lower_take(&t.node, t.span, scope))),
+                ast::Effect::Give(p) => on_accept.push(Effect::GiveOffered(self.player(&p.node, scope))),
+            }
+        }
+        Offer {
+            min: min.max(1),
+            max: max.max(1),
+            from,
+            keeping: offer.keeping.as_ref().map_or(0, |k| k.node),
+            requires,
+            on_accept,
+        }
+    }
+}
+
+/// A relay whose condition always holds goes on after every lap: it stops only where the last piece lands
+/// off the pits, and elsewhere never ends, so the sowing is not allowed.
+fn relay_always_warning(span: Span) -> Diagnostic {
+    Diagnostic::warning("check::relay_always", "this relay condition always holds", span, "true after every lap")
+        .with_help(format!(
+            "the sowing relays again whatever the last pit holds, so it stops only when its last piece lands in a \
+         store; otherwise it never ends (or passes {} laps) and the move is not allowed. Test what the last pit \
+         held, as in `relay when before >= 2`",
+            crate::engine::MAX_RELAY_LAPS
+        ))
+}
+
+fn sow_item_key(item: &ast::SowItem) -> (&'static str, Span) {
+    match item {
+        ast::SowItem::From { span, .. } => ("from", *span),
+        ast::SowItem::Direction(d) => ("direction", d.span),
+        ast::SowItem::Order { span, .. } => ("order", *span),
+        ast::SowItem::Skip(s) => ("skip", s.span),
+        ast::SowItem::Relay(r) => ("relay", r.span),
+        ast::SowItem::Require(r) => ("require", r.span),
+        ast::SowItem::Capture(c) => ("capture", c.span),
+        ast::SowItem::Again(a) => ("again", a.span),
+        ast::SowItem::Then(t) => ("then", t.span),
+    }
+}

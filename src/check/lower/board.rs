@@ -1,0 +1,507 @@
+//! The board and what is on it: pits and stores, kinds of pieces, declared places, and the setup.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::ast::{self, Span, Spanned};
+use crate::check::merge::{duplicate, head};
+use crate::diag::Diagnostic;
+use crate::ir::*;
+
+use super::{and_list, or_list, Lowerer, PlaceName, MAX_KINDS, MAX_PIECES, MAX_PITS, MAX_PLACES};
+
+impl<'g> Lowerer<'g> {
+    pub(super) fn lower_board(&mut self) {
+        let Some(board) = &self.game.board else {
+            return;
+        };
+        let (pits, stores, rows) = match &board.node {
+            ast::Board::TwoRows { pits, stores } => (pits, *stores, true),
+            ast::Board::Ring { pits } => (pits, false, false),
+        };
+        let n = pits.node as usize;
+        let total = if rows { 2 * n } else { n };
+        if n == 0 || total > MAX_PITS || (rows && n > 26) {
+            let (label, help) = if rows {
+                ("1 to 26 pits a row", "a board of two rows has 1 to 26 pits in each row")
+            } else {
+                ("1 to 64 pits", "a ring has 1 to 64 pits")
+            };
+            let message = if n == 0 {
+                "a board needs at least one pit".to_string()
+            } else {
+                format!("a board of {n} pits is not supported")
+            };
+            self.error(
+                if n == 0 { "check::empty" } else { "check::too_large" },
+                message,
+                pits.span,
+                label,
+                Some(help.into()),
+            );
+            return;
+        }
+        self.board_ok = true;
+        self.n_pits = total;
+        self.shape = if rows { Shape::TwoRows { pits: n as u16, stores } } else { Shape::Ring { pits: n as u16 } };
+        for i in 0..total {
+            let label = if !rows {
+                (i + 1).to_string()
+            } else if i < n {
+                ((b'a' + i as u8) as char).to_string()
+            } else {
+                ((b'A' + (i - n) as u8) as char).to_string()
+            };
+            let owner = if !rows {
+                NO_PLAYER
+            } else if i < n {
+                0
+            } else {
+                1
+            };
+            self.labels.insert(label.clone(), i as PlaceId);
+            self.places.push(PlaceInfo { name: label.clone(), label, is_pit: true, on_track: true, owner });
+        }
+        if rows && self.players != 2 {
+            let mut d = Diagnostic::error(
+                "check::players_range",
+                format!("a board of two rows is for 2 players, not {}", self.players),
+                board.span,
+                "two sides",
+            )
+            .with_help("use `players 2`, or a `ring` board for other numbers of players");
+            if let Some(p) = &self.game.players {
+                d = d.with_related(p.span, format!("{} players allowed here", self.players));
+            }
+            self.push(d);
+        }
+        if stores {
+            let id = self.places.len() as PlaceId;
+            self.place_names.insert("store".into(), PlaceName { id, per_player: true, span: board.span });
+            // One store per player, as for any place per player, so that `every store` and `store(player)`
+            // index within the stores even when the count of players is wrong for the board (an error above).
+            for p in 0..self.players {
+                self.places.push(PlaceInfo {
+                    label: format!("store({})", p + 1),
+                    name: "store".into(),
+                    is_pit: false,
+                    on_track: true,
+                    owner: p,
+                });
+                self.filled.insert(id + p as PlaceId);
+            }
+        }
+    }
+
+    pub(super) fn lower_pieces(&mut self) {
+        let Some(pieces) = &self.game.pieces else {
+            self.kinds.push(KindInfo { name: "seed".into(), symbol: "o".into(), value: 1, owner: NO_PLAYER });
+            return;
+        };
+        match &pieces.node {
+            ast::Pieces::Seeds => {
+                self.kinds.push(KindInfo { name: "seed".into(), symbol: "o".into(), value: 1, owner: NO_PLAYER })
+            }
+            ast::Pieces::PerPlayer(colours) => {
+                self.coloured = true;
+                if (colours.len() as u32) < self.players as u32 {
+                    let span = self.game.players.as_ref().map_or(pieces.span, |p| p.span);
+                    let declared = match colours.len() {
+                        1 => "1 colour is declared".to_string(),
+                        n => format!("{n} colours are declared"),
+                    };
+                    self.push(
+                        Diagnostic::error(
+                            "check::players_range",
+                            format!("{} players need {} colours, but only {declared}", self.players, self.players),
+                            span,
+                            "too many players for the colours",
+                        )
+                        .with_related(head(pieces.span, "pieces"), declared)
+                        .with_help(
+                            "declare a colour for every seat in `pieces per player { ... }`, or allow fewer players",
+                        ),
+                    );
+                }
+                self.check_kind_decls(colours);
+                for (i, c) in colours.iter().take(self.players as usize).enumerate() {
+                    self.kinds.push(KindInfo {
+                        name: c.name.node.clone(),
+                        symbol: c.symbol.node.clone(),
+                        value: 1,
+                        owner: i as u8,
+                    });
+                }
+            }
+            ast::Pieces::Kinds(kinds) => {
+                self.check_kind_decls(kinds);
+                for k in kinds.iter().take(MAX_KINDS) {
+                    let value = k.value.as_ref().map_or(0, |v| v.node as i32);
+                    self.kinds.push(KindInfo {
+                        name: k.name.node.clone(),
+                        symbol: k.symbol.node.clone(),
+                        value,
+                        owner: NO_PLAYER,
+                    });
+                }
+                if kinds.is_empty() {
+                    self.error(
+                        "check::empty",
+                        "no kinds of pieces are declared",
+                        pieces.span,
+                        "empty",
+                        Some("write `pieces seeds` for plain seeds".into()),
+                    );
+                    self.kinds.push(KindInfo { name: "seed".into(), symbol: "o".into(), value: 1, owner: NO_PLAYER });
+                }
+            }
+        }
+    }
+
+    pub(super) fn check_kind_decls(&mut self, kinds: &[ast::KindDecl]) {
+        if kinds.len() > MAX_KINDS {
+            self.error(
+                "check::too_large",
+                format!("{} kinds of pieces is more than {MAX_KINDS}", kinds.len()),
+                kinds[MAX_KINDS].span,
+                "too many",
+                None,
+            );
+        }
+        let mut symbols: HashMap<&str, Span> = HashMap::new();
+        let mut pairs: HashMap<(String, u32), Span> = HashMap::new();
+        for k in kinds {
+            if k.symbol.node.is_empty() || k.symbol.node.chars().any(|c| c.is_whitespace() || c == ',' || c == ':') {
+                self.error(
+                    "check::bad_symbol",
+                    format!("`\"{}\"` cannot be a piece symbol", k.symbol.node),
+                    k.symbol.span,
+                    "not usable in move notation",
+                    Some("use one or two letters or digits, such as \"R\" or \"5\"".into()),
+                );
+            }
+            if let Some(first) = symbols.insert(&k.symbol.node, k.symbol.span) {
+                self.push(
+                    Diagnostic::error(
+                        "check::duplicate",
+                        format!("two kinds of piece share the symbol \"{}\"", k.symbol.node),
+                        k.symbol.span,
+                        "used again here",
+                    )
+                    .with_related(first, "first used here")
+                    .with_help("move notation tells pieces apart by their symbols, so each kind needs its own"),
+                );
+            }
+            let key = (k.name.node.clone(), k.value.as_ref().map_or(0, |v| v.node));
+            if let Some(first) = pairs.insert(key, k.span) {
+                self.push(duplicate("kind", &k.name.node, k.span, first));
+            }
+        }
+    }
+
+    pub(super) fn lower_places(&mut self) {
+        for decl in &self.game.places.clone() {
+            let name = &decl.node.name;
+            if let Some(first) = self.place_names.get(&name.node) {
+                // Only `store` can be here: duplicates among declared places are reported by `merge`.
+                let first = first.span;
+                self.push(
+                    Diagnostic::error(
+                        "check::duplicate",
+                        format!("`{}` is already the name of a place", name.node),
+                        name.span,
+                        "defined again here",
+                    )
+                    .with_related(first, "the board's `with stores` makes a `store` for each player")
+                    .with_help("give this place another name"),
+                );
+                continue;
+            }
+            if self.labels.contains_key(&name.node) {
+                self.error(
+                    "check::duplicate",
+                    format!("`{}` is already the name of a pit", name.node),
+                    name.span,
+                    "a pit of this board",
+                    Some(format!("give this place another name; {}", self.board_labels_help())),
+                );
+                continue;
+            }
+            if self.kinds.iter().any(|k| k.name == name.node) {
+                self.error(
+                    "check::duplicate",
+                    format!("`{}` is already the name of a kind of piece", name.node),
+                    name.span,
+                    "ambiguous name",
+                    Some("give this place another name".into()),
+                );
+            }
+            let copies = if decl.node.per_player { self.players as usize } else { 1 };
+            if self.places.len() + copies > MAX_PLACES {
+                self.error(
+                    "check::too_large",
+                    format!("this game has more than {MAX_PLACES} places"),
+                    name.span,
+                    "one place too many",
+                    Some(format!("a game has at most {MAX_PLACES} pits, stores and places in all")),
+                );
+                return;
+            }
+            let id = self.places.len() as PlaceId;
+            self.place_names
+                .insert(name.node.clone(), PlaceName { id, per_player: decl.node.per_player, span: name.span });
+            if decl.node.per_player {
+                for p in 0..self.players {
+                    self.places.push(PlaceInfo {
+                        label: format!("{}({})", name.node, p + 1),
+                        name: name.node.clone(),
+                        is_pit: false,
+                        on_track: false,
+                        owner: p,
+                    });
+                }
+            } else {
+                self.places.push(PlaceInfo {
+                    label: name.node.clone(),
+                    name: name.node.clone(),
+                    is_pit: false,
+                    on_track: false,
+                    owner: NO_PLAYER,
+                });
+            }
+        }
+    }
+
+    pub(super) fn lower_setup(&mut self) -> Vec<u8> {
+        let k = self.kinds.len().max(1);
+        // u64: a line's count is a u32, and many of them must add up without overflowing.
+        let mut counts = vec![0u64; self.places.len() * k];
+        let Some(setup) = &self.game.setup else {
+            let span = self.game.name.as_ref().map_or(Span::default(), |n| n.span);
+            self.error(
+                "check::missing_item",
+                "the game has no `setup`",
+                span,
+                "this game needs a `setup`",
+                Some("add `setup { every pit: 4 }`".into()),
+            );
+            return vec![0; counts.len()];
+        };
+        let errors_before = self.error_count();
+        for line in &setup.node {
+            let targets = self.setup_targets(line);
+            for content in &line.contents {
+                for &(place, owner) in &targets {
+                    if let Some(kind) = self.setup_kind(content, owner) {
+                        counts[place as usize * k + kind as usize] += u64::from(content.node.count.node);
+                        self.filled.insert(place);
+                    }
+                }
+            }
+        }
+        let line_failed = self.error_count() > errors_before;
+        self.fill_unknown |= line_failed;
+        let total: u64 = counts.iter().sum();
+        let at = head(setup.span, "setup");
+        if total > u64::from(MAX_PIECES) {
+            self.error(
+                "check::too_large",
+                format!("the setup puts {total} pieces in play, more than {MAX_PIECES}"),
+                at,
+                format!("{total} pieces"),
+                Some(format!("a game has at most {MAX_PIECES} pieces in all")),
+            );
+        }
+        // With no usable board or a line in error, an empty setup is only an echo of that error.
+        if total == 0 && self.board_ok && !line_failed {
+            self.error(
+                "check::bad_setup",
+                "the setup puts no pieces anywhere",
+                at,
+                "nothing to play with",
+                Some("add a line such as `every pit: 4`".into()),
+            );
+        }
+        counts.into_iter().map(|c| c.min(255) as u8).collect()
+    }
+
+    /// The places of a setup line, each with the player it belongs to (for `own`).
+    pub(super) fn setup_targets(&mut self, line: &ast::SetupLine) -> Vec<(PlaceId, u8)> {
+        let mut out = Vec::new();
+        for t in &line.targets {
+            match &t.node {
+                ast::Target::Every(name) if name.node == "pit" || name.node == "pits" => {
+                    if !self.board_ok {
+                        self.fill_unknown = true;
+                    }
+                    out.extend((0..self.n_pits as PlaceId).map(|p| (p, self.places[p as usize].owner)));
+                }
+                ast::Target::Every(name) => match self.place_names.get(&name.node).cloned() {
+                    Some(pn) if pn.per_player => {
+                        self.used_names.insert(name.node.clone());
+                        out.extend((0..self.players).map(|p| (pn.id + p as PlaceId, p)));
+                    }
+                    Some(pn) => {
+                        self.used_names.insert(name.node.clone());
+                        out.push((pn.id, NO_PLAYER));
+                    }
+                    None => self.unknown(&name.node, name.span, "place", self.every_candidates()),
+                },
+                ast::Target::Label(label) => match self.labels.get(&label.node) {
+                    Some(&p) => out.push((p, self.places[p as usize].owner)),
+                    None if self.board_ok => self.off_board(label),
+                    None => self.fill_unknown = true,
+                },
+            }
+        }
+        out
+    }
+
+    pub(super) fn every_candidates(&self) -> Vec<String> {
+        let mut c: Vec<String> = self.place_names.keys().cloned().collect();
+        c.push("pit".into());
+        c
+    }
+
+    pub(super) fn off_board(&mut self, label: &ast::Name) {
+        let help = self.board_labels_help();
+        self.error(
+            "check::off_board",
+            format!("there is no pit `{}` on this board", label.node),
+            label.span,
+            "not a pit of this board",
+            Some(help),
+        );
+    }
+
+    /// A name that can only be meant as a pit: a number, or a single letter.
+    pub(super) fn looks_like_label(name: &str) -> bool {
+        name.chars().all(|c| c.is_ascii_digit()) || (name.len() == 1 && name.chars().all(|c| c.is_ascii_alphabetic()))
+    }
+
+    pub(super) fn board_labels_help(&self) -> String {
+        match self.shape {
+            Shape::TwoRows { pits, .. } => {
+                let last = (b'a' + pits as u8 - 1) as char;
+                format!("the pits of this board are a..{last} and A..{}", last.to_ascii_uppercase())
+            }
+            Shape::Ring { pits } => format!("the pits of this board are 1..{pits}"),
+        }
+    }
+
+    pub(super) fn setup_kind(&mut self, content: &Spanned<ast::Content>, owner: u8) -> Option<KindId> {
+        match &content.node.kind {
+            None if self.kinds.len() == 1 => Some(0),
+            None => {
+                let n = content.node.count.node;
+                let examples: Vec<String> = if self.coloured {
+                    vec![format!("`{n} own`"), format!("`{n} {}`", self.kinds[0].name)]
+                } else {
+                    let mut seen = BTreeSet::new();
+                    self.kinds
+                        .iter()
+                        .filter(|k| seen.insert(k.name.clone()))
+                        .map(|k| {
+                            let several = self.kinds.iter().filter(|o| o.name == k.name).count() > 1;
+                            if several {
+                                format!("`{n} {} {}`", k.name, k.value)
+                            } else {
+                                format!("`{n} {}`", k.name)
+                            }
+                        })
+                        .collect()
+                };
+                self.error(
+                    "check::bad_setup",
+                    format!("{n} pieces of which kind?"),
+                    content.span,
+                    "the kind is missing",
+                    Some(format!("the pieces of this game differ: name the kind, such as {}", or_list(&examples))),
+                );
+                None
+            }
+            Some(sel) => match &sel.node {
+                ast::KindSel::Own | ast::KindSel::Player(_) => {
+                    if !self.coloured {
+                        self.error(
+                            "check::bad_setup",
+                            "`own` needs pieces with a colour per player",
+                            sel.span,
+                            "these pieces have no owner",
+                            Some("declare `pieces per player { ... }`".into()),
+                        );
+                        return None;
+                    }
+                    if owner == NO_PLAYER {
+                        self.error(
+                            "check::bad_setup",
+                            "`own` needs a place that belongs to a player",
+                            sel.span,
+                            "whose colour?",
+                            Some("use `every NAME` with a place declared `per player`".into()),
+                        );
+                        return None;
+                    }
+                    self.kinds.iter().position(|k| k.owner == owner).map(|k| k as KindId)
+                }
+                ast::KindSel::Foreign => {
+                    self.error(
+                        "check::bad_setup",
+                        "`foreign` cannot be used in a setup",
+                        sel.span,
+                        "which colour?",
+                        None,
+                    );
+                    None
+                }
+                ast::KindSel::Named { name, value } => {
+                    let mask = self.kind_mask_named(name, value.as_ref())?;
+                    if mask.count_ones() != 1 {
+                        let values: Vec<String> = self
+                            .kinds
+                            .iter()
+                            .filter(|k| k.name == name.node)
+                            .map(|k| format!("`{} {}`", name.node, k.value))
+                            .collect();
+                        self.error(
+                            "check::bad_setup",
+                            format!("`{}` names several kinds of piece", name.node),
+                            sel.span,
+                            "which one?",
+                            Some(format!("add the value: {}", or_list(&values))),
+                        );
+                        return None;
+                    }
+                    Some(mask.trailing_zeros() as KindId)
+                }
+            },
+        }
+    }
+
+    pub(super) fn kind_mask_named(&mut self, name: &ast::Name, value: Option<&Spanned<u32>>) -> Option<KindMask> {
+        let mut mask = 0u64;
+        for (i, k) in self.kinds.iter().enumerate() {
+            if k.name == name.node && value.map_or(true, |v| k.value == v.node as i32) {
+                mask |= 1 << i;
+            }
+        }
+        if mask != 0 {
+            return Some(mask);
+        }
+        if self.kinds.iter().any(|k| k.name == name.node) {
+            let v = value.map_or(0, |v| v.node);
+            let values: Vec<String> =
+                self.kinds.iter().filter(|k| k.name == name.node).map(|k| k.value.to_string()).collect();
+            self.error(
+                "check::unknown_name",
+                format!("there is no `{} {v}`", name.node),
+                value.map_or(name.span, |v| Span::new(name.span.start, v.span.end)),
+                "no such kind",
+                Some(format!("the values of `{}` are {}", name.node, and_list(&values))),
+            );
+            return None;
+        }
+        let names: Vec<String> = self.kinds.iter().map(|k| k.name.clone()).collect();
+        self.unknown(&name.node, name.span, "kind of piece", names);
+        None
+    }
+}

@@ -1,0 +1,75 @@
+//! End rules: when the game ends, the sweeps, and the ply limit.
+
+use crate::ast;
+use crate::ir::*;
+
+use super::{Lowerer, Scope};
+
+impl<'g> Lowerer<'g> {
+    pub(super) fn lower_end(&mut self, items: &[ast::EndItem]) -> EndRules {
+        let mut end = EndRules::default();
+        for item in items {
+            let span = match item {
+                ast::EndItem::When(w) => w.span,
+                ast::EndItem::Draw(d) => d.span,
+                ast::EndItem::Eliminate(e) => e.span,
+                ast::EndItem::Sweep(s) => s.span,
+                ast::EndItem::Limit(l) => l.span,
+            };
+            match item {
+                ast::EndItem::When(_) | ast::EndItem::Draw(_) | ast::EndItem::Eliminate(_) => {
+                    end.docs.resize(end.items.len(), None);
+                    end.docs.push(self.doc(span));
+                }
+                ast::EndItem::Sweep(_) => {
+                    end.sweep_docs.resize(end.sweeps.len(), None);
+                    end.sweep_docs.push(self.doc(span));
+                }
+                ast::EndItem::Limit(_) => {}
+            }
+            match item {
+                ast::EndItem::When(w) => end.items.push(match &w.node {
+                    ast::EndWhen::Cond(c) => EndRule::When(self.cond(c, Scope::default())),
+                    ast::EndWhen::Repetition => {
+                        self.needs.repetition = true;
+                        EndRule::Repetition
+                    }
+                    ast::EndWhen::Stuck => EndRule::Stuck,
+                    ast::EndWhen::NobodyCanMove => EndRule::NobodyCanMove,
+                }),
+                ast::EndItem::Draw(d) => {
+                    self.needs.rounds = true;
+                    end.items.push(EndRule::Draw {
+                        count: d.node.count.node,
+                        rounds: d.node.unit == ast::RoundUnit::Rounds,
+                    });
+                }
+                ast::EndItem::Eliminate(e) => {
+                    self.needs.elimination = true;
+                    end.items.push(match &e.node {
+                        ast::Eliminate::Cond(c) => EndRule::Eliminate(self.cond(c, Scope::default().player())),
+                        ast::Eliminate::CannotMove => EndRule::EliminateStuck,
+                    });
+                }
+                ast::EndItem::Sweep(s) => {
+                    let set = self.set(&s.node.set, Scope::default());
+                    let to = self.target_place(&s.node.to, Scope::default().here());
+                    end.sweeps.push((set, to));
+                }
+                ast::EndItem::Limit(l) => {
+                    if l.node == 0 {
+                        self.error(
+                            "check::bad_range",
+                            "a limit of 0 plies ends the game before it starts",
+                            l.span,
+                            "zero",
+                            None,
+                        );
+                    }
+                    end.limit = Some(end.limit.map_or(l.node, |old: u32| old.min(l.node)));
+                }
+            }
+        }
+        end
+    }
+}

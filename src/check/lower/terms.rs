@@ -1,0 +1,528 @@
+//! Terms and conditions: numbers, players, places, sets and kinds, typed and checked for their scope; and
+//! the records of which places are filled and read.
+
+use crate::ast::{self, Span, Spanned};
+use crate::diag::Diagnostic;
+use crate::ir::*;
+
+use super::{Lowerer, Scope, Typed};
+
+impl<'g> Lowerer<'g> {
+    pub(super) fn cond(&mut self, c: &ast::Cond, scope: Scope) -> Cond {
+        match &c.node {
+            ast::CondKind::Or(cs) => Cond::Or(cs.iter().map(|c| self.cond(c, scope)).collect()),
+            ast::CondKind::And(cs) => Cond::And(cs.iter().map(|c| self.cond(c, scope)).collect()),
+            ast::CondKind::Not(c) => Cond::Not(Box::new(self.cond(c, scope))),
+            ast::CondKind::Quant { quant, domain, body } => {
+                let (inner, all) = match domain {
+                    ast::Domain::Players => {
+                        let body = self.cond(body, scope.player());
+                        (body, None)
+                    }
+                    ast::Domain::Set(s) => {
+                        let set = self.set(s, scope);
+                        let body = self.cond(body, scope.here());
+                        (body, Some(set))
+                    }
+                };
+                let body = Box::new(inner);
+                match (quant, all) {
+                    (ast::Quant::All, None) => Cond::AllPlayers(body),
+                    (ast::Quant::Any, None) => Cond::AnyPlayers(body),
+                    (ast::Quant::No, None) => Cond::Not(Box::new(Cond::AnyPlayers(body))),
+                    (ast::Quant::All, Some(set)) => Cond::AllPits(set, body),
+                    (ast::Quant::Any, Some(set)) => Cond::AnyPits(set, body),
+                    (ast::Quant::No, Some(set)) => Cond::Not(Box::new(Cond::AnyPits(set, body))),
+                }
+            }
+            ast::CondKind::InInts { term, ints } => {
+                let n = self.num(term, scope);
+                let mut bits = 0u64;
+                for &i in ints {
+                    if i > 63 {
+                        self.error(
+                            "check::too_large",
+                            format!("{i} is too large for a set of numbers"),
+                            c.span,
+                            "numbers in `{...}` go up to 63",
+                            None,
+                        );
+                    } else {
+                        bits |= 1 << i;
+                    }
+                }
+                Cond::InInts(n, bits)
+            }
+            ast::CondKind::InSet { term, set } => {
+                let place = match self.term(term, scope) {
+                    Typed::Place(p) => p,
+                    other => {
+                        self.expect_place(&other, term.span);
+                        PlaceExpr::Here
+                    }
+                };
+                Cond::InSet(place, self.set(set, scope))
+            }
+            ast::CondKind::Cmp { lhs, op, rhs } => self.compare(lhs, *op, rhs, c.span, scope),
+        }
+    }
+
+    pub(super) fn compare(
+        &mut self,
+        lhs: &ast::Term,
+        op: ast::CmpOp,
+        rhs: &ast::Term,
+        span: Span,
+        scope: Scope,
+    ) -> Cond {
+        let (a, b) = (self.term(lhs, scope), self.term(rhs, scope));
+        let eq = match op {
+            ast::CmpOp::Eq => Some(true),
+            ast::CmpOp::Ne => Some(false),
+            _ => None,
+        };
+        match (a, b, eq) {
+            (Typed::Num(a), Typed::Num(b), _) => Cond::Cmp(a, cmp_op(op), b),
+            (Typed::Player(a), Typed::Player(b), Some(eq)) => Cond::PlayerEq(a, b, eq),
+            (Typed::Place(a), Typed::Place(b), Some(eq)) => Cond::PlaceEq(a, b, eq),
+            (Typed::Dropped(p), Typed::Kind(k), Some(eq)) | (Typed::Kind(k), Typed::Dropped(p), Some(eq)) => {
+                Cond::Dropped(p, k, eq)
+            }
+            (Typed::Bad, _, _) | (_, Typed::Bad, _) => Cond::True,
+            (a, b, _) => {
+                let same = std::mem::discriminant(&a) == std::mem::discriminant(&b);
+                let (message, help) = if eq.is_none() && same {
+                    (
+                        format!("{} cannot be compared with `{}`", plural(a.describe()), op_text(op)),
+                        format!("{} can only be compared with `=` or `!=`", plural(a.describe())),
+                    )
+                } else {
+                    let help = match (&a, &b) {
+                        (Typed::Player(_), Typed::Num(_)) | (Typed::Num(_), Typed::Player(_)) => {
+                            "a player is not a number: compare players with players (`owner(last) = mover`), or count a player's pieces: `count(pits(mover))`".to_string()
+                        }
+                        (Typed::Place(_), Typed::Num(_)) | (Typed::Num(_), Typed::Place(_)) => {
+                            "a place is not a number: compare places with places (`last = store(mover)`), or count its pieces: `count(last)`".to_string()
+                        }
+                        _ => "both sides of a comparison must be of the same sort: numbers, players, places, or a dropped piece and a kind".to_string(),
+                    };
+                    (format!("cannot compare {} with {}", a.describe(), b.describe()), help)
+                };
+                self.push(
+                    Diagnostic::error("check::bad_type", message, lhs.span, a.describe())
+                        .with_related(rhs.span, b.describe())
+                        .with_help(help),
+                );
+                let _ = span;
+                Cond::True
+            }
+        }
+    }
+
+    pub(super) fn num(&mut self, t: &ast::Term, scope: Scope) -> Num {
+        match self.term(t, scope) {
+            Typed::Num(n) => n,
+            Typed::Bad => Num::Const(0),
+            other => {
+                self.error(
+                    "check::bad_type",
+                    format!("expected a number, found {}", other.describe()),
+                    t.span,
+                    "not a number",
+                    Some("use `count(...)` to count the pieces of a place".into()),
+                );
+                Num::Const(0)
+            }
+        }
+    }
+
+    pub(super) fn term(&mut self, t: &ast::Term, scope: Scope) -> Typed {
+        match &t.node {
+            ast::TermKind::Int(v) => Typed::Num(Num::Const((*v).min(i32::MAX as u32) as i32)),
+            ast::TermKind::Add(ts) => Typed::Num(Num::Add(ts.iter().map(|t| self.num(t, scope)).collect())),
+            ast::TermKind::Mul(ts) => Typed::Num(Num::Mul(ts.iter().map(|t| self.num(t, scope)).collect())),
+            ast::TermKind::Count { arg, kind } => {
+                let (set, mut sel) = match arg {
+                    None => (self.here_set(t.span, scope), KindSel::All),
+                    Some(ast::CountArg::Kind(k)) => (self.here_set(t.span, scope), self.kind_sel(k)),
+                    Some(ast::CountArg::Set(s)) => match self.kind_named_set(s) {
+                        Some(k) => (self.here_set(t.span, scope), k),
+                        None => (self.set(s, scope), KindSel::All),
+                    },
+                };
+                if let Some(k) = kind {
+                    sel = self.kind_sel(k);
+                }
+                self.mark_read_set(&set, t.span);
+                Typed::Num(Num::Count(set, sel))
+            }
+            ast::TermKind::Value(s) => {
+                let set = self.set(s, scope);
+                self.mark_read_set(&set, t.span);
+                Typed::Num(Num::Value(set))
+            }
+            ast::TermKind::Before(p) => {
+                self.needs.drops = true;
+                let place = self.optional_place(p.as_ref(), t.span, scope);
+                Typed::Num(Num::Before(place))
+            }
+            ast::TermKind::Dropped(p) => {
+                self.needs.drops = true;
+                Typed::Dropped(self.optional_place(p.as_ref(), t.span, scope))
+            }
+            ast::TermKind::Size(s) => Typed::Num(Num::Size(self.set(s, scope))),
+            ast::TermKind::Player(p) => Typed::Player(self.player(p, scope)),
+            ast::TermKind::Place(p) => self.place(p, scope),
+            ast::TermKind::Kind(k) => Typed::Kind(self.kind_sel(&Spanned::new(k.clone(), t.span))),
+        }
+    }
+
+    pub(super) fn here_set(&mut self, span: Span, scope: Scope) -> Set {
+        if !scope.here {
+            self.no_here(span);
+        }
+        Set::One(PlaceExpr::Here)
+    }
+
+    pub(super) fn no_here(&mut self, span: Span) {
+        self.error(
+            "check::bad_context",
+            "there is no `here` at this point",
+            span,
+            "count of which place?",
+            Some("`count` alone means the pit being looked at, inside `where`, `capture` and quantifiers such as `all pits(...)`; name the place here: `count(store(mover))`".into()),
+        );
+    }
+
+    /// A set expression that is really a kind name (`count(gem)`), if it is one.
+    pub(super) fn kind_named_set(&mut self, s: &ast::SetExpr) -> Option<KindSel> {
+        let ast::SetKind::Place(p) = &s.node else {
+            return None;
+        };
+        let ast::PlaceKind::Named { name, player: None } = &p.node else {
+            return None;
+        };
+        if self.place_names.contains_key(&name.node) || self.labels.contains_key(&name.node) {
+            return None;
+        }
+        if self.kinds.iter().any(|k| k.name == name.node) {
+            return Some(self.kind_sel(&Spanned::new(ast::KindSel::Named { name: name.clone(), value: None }, s.span)));
+        }
+        None
+    }
+
+    pub(super) fn optional_place(&mut self, p: Option<&ast::Place>, span: Span, scope: Scope) -> PlaceExpr {
+        match p {
+            None => {
+                if !scope.here {
+                    self.no_here(span);
+                }
+                PlaceExpr::Here
+            }
+            Some(p) => match self.place(p, scope) {
+                Typed::Place(p) => p,
+                other => {
+                    self.expect_place(&other, span);
+                    PlaceExpr::Here
+                }
+            },
+        }
+    }
+
+    pub(super) fn expect_place(&mut self, t: &Typed, span: Span) {
+        if !matches!(t, Typed::Bad) {
+            self.error(
+                "check::bad_type",
+                format!("expected a place, found {}", t.describe()),
+                span,
+                "not a place",
+                None,
+            );
+        }
+    }
+
+    pub(super) fn player(&mut self, p: &ast::PlayerRef, scope: Scope) -> PlayerExpr {
+        match &p.node {
+            ast::PlayerKind::Mover => PlayerExpr::Mover,
+            ast::PlayerKind::Opponent => PlayerExpr::Opponent,
+            ast::PlayerKind::Player => {
+                if !scope.player {
+                    self.error(
+                        "check::bad_context",
+                        "there is no `player` at this point",
+                        p.span,
+                        "which player?",
+                        Some("`player` is bound in `score`, `eliminate when` and `any players(...)`; here use `mover` or `opponent`".into()),
+                    );
+                }
+                PlayerExpr::Bound
+            }
+            ast::PlayerKind::Owner(place) => {
+                let place = self.optional_place(place.as_deref(), p.span, scope);
+                PlayerExpr::Owner(Box::new(place))
+            }
+        }
+    }
+
+    pub(super) fn place(&mut self, p: &ast::Place, scope: Scope) -> Typed {
+        match &p.node {
+            ast::PlaceKind::Here => {
+                if !scope.here {
+                    self.no_here(p.span);
+                }
+                Typed::Place(PlaceExpr::Here)
+            }
+            ast::PlaceKind::Last | ast::PlaceKind::Origin => {
+                if !scope.last {
+                    let word = if matches!(p.node, ast::PlaceKind::Last) { "last" } else { "origin" };
+                    self.error(
+                        "check::bad_context",
+                        format!("there is no `{word}` at this point"),
+                        p.span,
+                        "nothing has been sown yet",
+                        Some(format!("`{word}` is known once the pieces of a sowing are down: in its `require`, `relay`, `capture`, `again` and `then`")),
+                    );
+                }
+                Typed::Place(if matches!(p.node, ast::PlaceKind::Last) { PlaceExpr::Last } else { PlaceExpr::Origin })
+            }
+            ast::PlaceKind::Opposite(of) => {
+                if self.board_ok && !matches!(self.shape, Shape::TwoRows { .. }) {
+                    self.error(
+                        "check::bad_context",
+                        "`opposite` needs a board of two rows",
+                        p.span,
+                        "no opposite pit on a ring",
+                        None,
+                    );
+                }
+                let of = self.optional_place(of.as_deref(), p.span, scope);
+                Typed::Place(PlaceExpr::Opposite(Box::new(of)))
+            }
+            ast::PlaceKind::Named { name, player } => self.named_place(name, player.as_ref(), p.span, scope),
+        }
+    }
+
+    pub(super) fn named_place(
+        &mut self,
+        name: &ast::Name,
+        player: Option<&ast::PlayerRef>,
+        span: Span,
+        scope: Scope,
+    ) -> Typed {
+        if let Some(pn) = self.place_names.get(&name.node).cloned() {
+            self.used_names.insert(name.node.clone());
+            return match (pn.per_player, player) {
+                (true, Some(who)) => Typed::Place(PlaceExpr::OfPlayer(pn.id, self.player(who, scope))),
+                (false, None) => Typed::Place(PlaceExpr::Fixed(pn.id)),
+                (true, None) => {
+                    self.error(
+                        "check::bad_context",
+                        format!("`{}` is a place of each player: say whose", name.node),
+                        span,
+                        "whose?",
+                        Some(format!(
+                            "write `{}(mover)`, `{}(opponent)` or `{}(player)`",
+                            name.node, name.node, name.node
+                        )),
+                    );
+                    Typed::Bad
+                }
+                (false, Some(_)) => {
+                    self.error(
+                        "check::bad_context",
+                        format!("`{}` is shared: it belongs to no player", name.node),
+                        span,
+                        "no owner",
+                        Some(format!("write `{}` alone", name.node)),
+                    );
+                    Typed::Bad
+                }
+            };
+        }
+        if player.is_none() {
+            if let Some(&id) = self.labels.get(&name.node) {
+                return Typed::Place(PlaceExpr::Fixed(id));
+            }
+            if self.kinds.iter().any(|k| k.name == name.node) {
+                return Typed::Kind(
+                    self.kind_sel(&Spanned::new(ast::KindSel::Named { name: name.clone(), value: None }, span)),
+                );
+            }
+        }
+        if player.is_none() && Self::looks_like_label(&name.node) {
+            if self.board_ok {
+                self.off_board(name);
+            }
+            return Typed::Bad;
+        }
+        if self.full() {
+            self.errors += 1;
+            return Typed::Bad;
+        }
+        let mut candidates: Vec<String> = self.place_names.keys().cloned().collect();
+        // `pit(mover)` is a slip for the set `pits(mover)`, and `cuont` for the function `count`.
+        candidates.extend(crate::syntax::FUNCTIONS.iter().map(|f| f.to_string()));
+        // Plain seeds have a kind name nobody writes; other kinds can stand where a place can (`count(gem)`).
+        let kinds_named = player.is_none() && !(self.kinds.len() == 1 && self.kinds[0].name == "seed");
+        if kinds_named {
+            candidates.extend(self.kinds.iter().map(|k| k.name.clone()));
+        }
+        let what = if kinds_named { "place or kind of piece" } else { "place" };
+        let declare = match player {
+            Some(_) => format!("declare it: `place {} per player`", name.node),
+            None => format!("declare it: `place {} shared`, or `place {} per player`", name.node, name.node),
+        };
+        self.unknown_with(&name.node, name.span, what, candidates, Some(declare));
+        Typed::Bad
+    }
+
+    /// A place pieces are moved to.
+    pub(super) fn target_place(&mut self, p: &ast::Place, scope: Scope) -> PlaceExpr {
+        match self.place(p, scope) {
+            Typed::Place(place) => {
+                self.mark_filled(&place);
+                place
+            }
+            other => {
+                self.fill_unknown = true;
+                self.expect_place(&other, p.span);
+                PlaceExpr::Here
+            }
+        }
+    }
+
+    pub(super) fn set(&mut self, s: &ast::SetExpr, scope: Scope) -> Set {
+        match &s.node {
+            ast::SetKind::Pits(None) => Set::AllPits,
+            ast::SetKind::Pits(Some(p)) => {
+                if self.board_ok && matches!(self.shape, Shape::Ring { .. }) {
+                    self.error(
+                        "check::empty_region",
+                        "nobody owns a pit of a ring, so this set is always empty",
+                        s.span,
+                        "empty region",
+                        Some("use `pits`, with a condition such as `where count(own) >= 1`".into()),
+                    );
+                }
+                Set::PitsOf(self.player(p, scope))
+            }
+            ast::SetKind::Offered => {
+                if !scope.offered {
+                    self.error(
+                        "check::bad_context",
+                        "`offered` is only known inside an offer",
+                        s.span,
+                        "no offer here",
+                        None,
+                    );
+                }
+                Set::Offered
+            }
+            ast::SetKind::Place(p) => {
+                if let ast::PlaceKind::Named { name, player: None } = &p.node {
+                    if let Some(pn) = self.place_names.get(&name.node).cloned() {
+                        if pn.per_player {
+                            self.used_names.insert(name.node.clone());
+                            return Set::EveryPlayer(pn.id);
+                        }
+                    }
+                }
+                match self.place(p, scope) {
+                    Typed::Place(place) => Set::One(place),
+                    other => {
+                        self.expect_place(&other, p.span);
+                        Set::AllPits
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn kind_sel(&mut self, k: &Spanned<ast::KindSel>) -> KindSel {
+        let colour_only = |this: &mut Self, word: &str| {
+            if !this.coloured {
+                this.error(
+                    "check::no_colours",
+                    format!("`{word}` needs pieces with a colour per player"),
+                    k.span,
+                    "these pieces belong to nobody",
+                    Some("declare `pieces per player { ... }`, or count all pieces".into()),
+                );
+            }
+        };
+        match &k.node {
+            ast::KindSel::Own => {
+                colour_only(self, "own");
+                KindSel::Own
+            }
+            ast::KindSel::Foreign => {
+                colour_only(self, "foreign");
+                KindSel::Foreign
+            }
+            ast::KindSel::Player(p) => {
+                colour_only(self, "a player's colour");
+                let who = self.player(p, Scope { player: true, here: true, last: true, offered: true });
+                KindSel::Colour(who)
+            }
+            ast::KindSel::Named { name, value } => {
+                KindSel::Mask(self.kind_mask_named(name, value.as_ref()).unwrap_or(0))
+            }
+        }
+    }
+
+    pub(super) fn mark_filled(&mut self, p: &PlaceExpr) {
+        match p {
+            PlaceExpr::Fixed(id) => {
+                self.filled.insert(*id);
+            }
+            PlaceExpr::OfPlayer(base, _) => {
+                for i in 0..self.players {
+                    self.filled.insert(base + i as PlaceId);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn mark_filled_set(&mut self, s: &Set) {
+        if let Set::One(p) = s {
+            self.mark_filled(p);
+        }
+    }
+
+    pub(super) fn mark_read_set(&mut self, s: &Set, span: Span) {
+        match s {
+            Set::One(PlaceExpr::Fixed(id)) => self.read.push((*id, span)),
+            Set::One(PlaceExpr::OfPlayer(base, _)) | Set::EveryPlayer(base) => self.read.push((*base, span)),
+            _ => {}
+        }
+    }
+}
+
+fn cmp_op(op: ast::CmpOp) -> CmpOp {
+    match op {
+        ast::CmpOp::Eq => CmpOp::Eq,
+        ast::CmpOp::Ne => CmpOp::Ne,
+        ast::CmpOp::Lt => CmpOp::Lt,
+        ast::CmpOp::Le => CmpOp::Le,
+        ast::CmpOp::Gt => CmpOp::Gt,
+        ast::CmpOp::Ge => CmpOp::Ge,
+    }
+}
+
+fn op_text(op: ast::CmpOp) -> &'static str {
+    match op {
+        ast::CmpOp::Eq => "=",
+        ast::CmpOp::Ne => "!=",
+        ast::CmpOp::Lt => "<",
+        ast::CmpOp::Le => "<=",
+        ast::CmpOp::Gt => ">",
+        ast::CmpOp::Ge => ">=",
+    }
+}
+
+/// "a player" -> "players".
+fn plural(what: &str) -> String {
+    let word = what.strip_prefix("a ").or_else(|| what.strip_prefix("an ")).unwrap_or(what);
+    format!("{word}s")
+}

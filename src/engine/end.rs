@@ -1,0 +1,271 @@
+//! The end of a ply and the start of the next turn: passing the turn, phases, quiet rounds, obligations,
+//! end rules, eliminations, repetitions, and the outcome with its scores.
+
+use crate::ir::*;
+
+use super::{hash_parts, Ctx, EndReason, Engine, Next, Outcome, Places, Stage, State};
+
+impl Engine {
+    pub(super) fn end_ply(&self, st: &mut State, next: Next, probe: bool) {
+        let mover = st.to_move;
+        if st.obliged {
+            if let Some(must) = &self.phase(st).must {
+                if !self.test(st, Ctx::new(mover), &must.after) {
+                    st.illegal = true;
+                }
+            }
+        }
+        st.ply += 1;
+        st.stage = Stage::Start;
+        if probe {
+            return;
+        }
+        st.last_mover = mover;
+        if st.captured {
+            st.captures += 1;
+        }
+        if self.rules.needs.rounds {
+            self.count_quiet_round(st, mover);
+        }
+        match next {
+            Next::Switch => st.to_move = self.next_active(st, mover),
+            Next::Keep => {}
+            Next::Respond => {
+                st.to_move = self.next_active(st, mover);
+                st.stage = Stage::Respond;
+            }
+        }
+        st.captured = false;
+        st.again = false;
+        st.obliged = false;
+        self.advance_phase(st);
+        self.begin_turn(st);
+    }
+
+    pub(super) fn count_quiet_round(&self, st: &mut State, mover: u8) {
+        if st.captured {
+            st.quiet = 0;
+            st.round_seen = 0;
+            return;
+        }
+        st.round_seen |= 1 << mover;
+        self.complete_round(st);
+        if self.counts_turns(st) {
+            st.quiet += 1;
+        }
+    }
+
+    pub(super) fn complete_round(&self, st: &mut State) {
+        if self.counts_turns(st) {
+            return;
+        }
+        let active = self.active_mask(st);
+        if st.round_seen & active == active {
+            st.quiet += 1;
+            st.round_seen = 0;
+        }
+    }
+
+    pub(super) fn counts_turns(&self, st: &State) -> bool {
+        self.end_rules(st).any(|r| matches!(r, EndRule::Draw { rounds: false, .. }))
+    }
+
+    pub(super) fn active_mask(&self, st: &State) -> u8 {
+        let all = if self.rules.players >= 8 { u8::MAX } else { (1u8 << self.rules.players) - 1 };
+        all & !st.eliminated
+    }
+
+    #[inline]
+    pub(super) fn advance_phase(&self, st: &mut State) {
+        if self.rules.phases.len() == 1 {
+            return;
+        }
+        while (st.phase as usize) + 1 < self.rules.phases.len() {
+            let Some(until) = &self.phase(st).until else {
+                break;
+            };
+            if !self.test(st, Ctx::new(st.to_move), until) {
+                break;
+            }
+            st.phase += 1;
+            st.quiet = 0;
+            st.round_seen = 0;
+        }
+    }
+
+    pub(super) fn end_rules<'a>(&'a self, st: &State) -> impl Iterator<Item = &'a EndRule> {
+        self.rules.phases[st.phase as usize].end.items.iter().chain(self.rules.end.items.iter())
+    }
+
+    /// The end rules (in the order written), the ply limit, obligations, and whether the player to move can
+    /// move at all, checked as a new turn begins.
+    pub(super) fn begin_turn(&self, st: &mut State) {
+        if st.ply > 0 {
+            if self.check_end_rules(st) {
+                return;
+            }
+        } else if self.rules.needs.repetition {
+            // The starting position counts for repetitions too.
+            self.seen_before(st);
+        }
+        if st.ply >= self.limits[st.phase as usize] {
+            return self.finish(st, EndReason::Limit);
+        }
+        if matches!(st.stage, Stage::Start) && !self.compute_obligation(st) {
+            return self.finish(st, EndReason::Obligation);
+        }
+        if matches!(st.stage, Stage::Start) && !self.has_any_move(st) {
+            self.finish(st, EndReason::Stuck);
+        }
+    }
+
+    /// Returns true when the game ended. A player put out changes what the other rules see (the round set,
+    /// the player to move), so after an elimination the end rules are looked at again from the first; players
+    /// only ever leave, so this stops.
+    pub(super) fn check_end_rules(&self, st: &mut State) -> bool {
+        let phase = &self.rules.phases[st.phase as usize];
+        loop {
+            let out_before = st.eliminated;
+            for rules in [&phase.end.items, &self.rules.end.items] {
+                for rule in rules {
+                    if let Some(reason) = self.end_rule_fires(st, rule) {
+                        self.finish(st, reason);
+                        return true;
+                    }
+                }
+            }
+            if st.eliminated == out_before {
+                return false;
+            }
+        }
+    }
+
+    /// Why the game ends by this end rule now, if it does.
+    #[inline]
+    pub(super) fn end_rule_fires(&self, st: &mut State, rule: &EndRule) -> Option<EndReason> {
+        let cx = Ctx::new(st.to_move);
+        match rule {
+            EndRule::When(c) => self.test(st, cx, c).then_some(EndReason::Condition),
+            EndRule::Repetition => self.seen_before(st).then_some(EndReason::Repetition),
+            EndRule::Stuck => (matches!(st.stage, Stage::Start) && !self.has_any_move(st)).then_some(EndReason::Stuck),
+            EndRule::NobodyCanMove => {
+                let st: &State = st;
+                self.active_players(st).all(|p| !self.can_begin(st, p)).then_some(EndReason::NobodyCanMove)
+            }
+            EndRule::Draw { count, .. } => (st.quiet >= *count).then_some(EndReason::NoCapture),
+            EndRule::Eliminate(c) => {
+                // Everyone the rule takes out is found first, then taken out in turn.
+                let out = self.active_players(st).filter(|&p| self.test(st, Ctx::new(p).bound(p), c));
+                let out = out.fold(0u8, |bits, p| bits | 1 << p);
+                (0..self.rules.players).filter(|p| out & (1 << p) != 0).find_map(|p| self.eliminate(st, p))
+            }
+            EndRule::EliminateStuck => {
+                let mut reason = None;
+                while reason.is_none() && matches!(st.stage, Stage::Start) && !self.can_begin(st, st.to_move) {
+                    let p = st.to_move;
+                    reason = self.eliminate(st, p);
+                }
+                reason
+            }
+        }
+    }
+
+    /// Takes a player out; returns `LastStanding` when only one is left.
+    pub(super) fn eliminate(&self, st: &mut State, p: u8) -> Option<EndReason> {
+        st.eliminated |= 1 << p;
+        st.round_seen &= !(1 << p);
+        if self.rules.needs.rounds {
+            self.complete_round(st);
+        }
+        if st.to_move == p {
+            st.to_move = self.next_active(st, p);
+        }
+        (self.rules.players > 1 && self.active_mask(st).count_ones() <= 1).then_some(EndReason::LastStanding)
+    }
+
+    /// Sets `obliged` for the mover; returns false when an obligation with `else end` cannot be met.
+    #[inline]
+    pub(super) fn compute_obligation(&self, st: &mut State) -> bool {
+        let Some(must) = &self.phase(st).must else {
+            return true;
+        };
+        st.obliged = false;
+        if !self.test(st, Ctx::new(st.to_move), &must.when) {
+            return true;
+        }
+        st.obliged = true;
+        let mut out = Vec::new();
+        self.start_options(st, &mut out, false);
+        if out.is_empty() {
+            st.obliged = false;
+            return !must.otherwise_end;
+        }
+        true
+    }
+
+    pub(super) fn seen_before(&self, st: &mut State) -> bool {
+        // Where pieces never come back onto the board, their number there never goes up: a position with
+        // another number cannot come back, and the history can start afresh.
+        if !self.rules.needs.refills {
+            let n = self.rules.n_pits * self.k;
+            let total: u32 = st.counts[..n].iter().map(|&c| c as u32).sum();
+            if total != st.history_total {
+                st.history.clear();
+                st.history_total = total;
+            }
+        }
+        let flags = [st.to_move, st.phase, st.eliminated, (matches!(st.stage, Stage::Respond)) as u8];
+        let key = hash_parts(&[&st.counts, &st.owner, &flags], st.offered);
+        if st.history.contains(&key) {
+            return true;
+        }
+        st.history.push(key);
+        false
+    }
+
+    /// Ends the game: sweeps the board, scores, and decides the winners.
+    pub(super) fn finish(&self, st: &mut State, reason: EndReason) {
+        let phase_sweeps = &self.rules.phases[st.phase as usize].end.sweeps;
+        for (set, to) in phase_sweeps.iter().chain(&self.rules.end.sweeps) {
+            let mut places = Places::default();
+            self.for_each_in_set(st, Ctx::new(st.to_move), set, |p| places.push(p));
+            for &p in places.as_slice() {
+                if self.count(st, p) == 0 {
+                    continue;
+                }
+                if let Some(dest) = self.place(st, Ctx::new(st.to_move).at(p), to) {
+                    self.move_pieces(st, p, dest, self.all_kinds, u32::MAX);
+                }
+            }
+        }
+        let scores: Vec<i32> =
+            (0..self.rules.players).map(|p| self.num(st, Ctx::new(p).bound(p), &self.rules.score)).collect();
+        let winners = self.winners(st, reason, &scores);
+        st.stage = Stage::Start;
+        st.result = Some(Outcome { winners, scores, reason });
+    }
+
+    pub(super) fn winners(&self, st: &State, reason: EndReason, scores: &[i32]) -> u8 {
+        if let Some(goal) = &self.rules.goal {
+            return if self.test(st, Ctx::new(0), goal) { 1 } else { 0 };
+        }
+        match reason {
+            EndReason::NoCapture => return 0,
+            EndReason::LastStanding => return self.active_mask(st),
+            _ => {}
+        }
+        let Some(best) = self.active_players(st).map(|p| scores[p as usize]).max() else {
+            return 0;
+        };
+        let top = self.active_players(st).filter(|&p| scores[p as usize] == best).fold(0u8, |m, p| m | (1 << p));
+        if top.count_ones() == 1 {
+            return top;
+        }
+        match self.rules.ties {
+            Ties::Draw => 0,
+            Ties::Shared => top,
+            Ties::LastMover if top & (1 << st.last_mover) != 0 => 1 << st.last_mover,
+            Ties::LastMover => 0,
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! The legal decisions of each stage of a turn, before any look-ahead: the starts of every action, and the
+//! options in the middle of a ply (direction, kind to drop, piece to take, pits to select).
+
+use crate::ir::*;
+
+use super::{is_plain_start, Ctx, Engine, Move, Stage, State};
+
+impl Engine {
+    pub(super) fn start_options(&self, st: &State, out: &mut Vec<Move>, with_pass: bool) {
+        if matches!(st.stage, Stage::Respond) {
+            out.extend([Move::Accept, Move::Decline]);
+            return;
+        }
+        let phase = self.phase(st);
+        if self.plain_starts[st.phase as usize] && !st.obliged {
+            let pits = self.fixed_pits_of(st.to_move);
+            out.reserve(pits.len());
+            for &place in pits {
+                if st.counts[place as usize] > 0 {
+                    out.push(Move::Begin { action: 0, place });
+                }
+            }
+            return;
+        }
+        if self.simple_phase[st.phase as usize] && !st.obliged {
+            for (a, action) in phase.actions.iter().enumerate() {
+                self.begins(st, a as u8, action, out);
+            }
+            return;
+        }
+        let begin = out.len();
+        let mut counts = [0usize; 16];
+        for (a, action) in phase.actions.iter().enumerate() {
+            let start = out.len();
+            self.begins(st, a as u8, action, out);
+            if self.action_needs_probe(action) || st.obliged {
+                self.retain_completable(st, out, start);
+            }
+            if a < counts.len() {
+                counts[a] = out.len() - start;
+            }
+        }
+        if with_pass {
+            if let Some(pass) = &phase.pass {
+                if pass.unless.iter().all(|&a| counts.get(a as usize).copied().unwrap_or(0) == 0) {
+                    out.push(Move::Pass);
+                }
+            }
+        }
+        debug_assert!(out.len() >= begin);
+    }
+
+    pub(super) fn begins(&self, st: &State, a: u8, action: &Action, out: &mut Vec<Move>) {
+        self.each_begin(st, a, action, |m| {
+            out.push(m);
+            true
+        });
+    }
+
+    /// Calls `emit` with each start of `action` while it returns true; returns false when stopped early.
+    pub(super) fn each_begin(&self, st: &State, a: u8, action: &Action, emit: impl FnMut(Move) -> bool) -> bool {
+        self.each_begin_for(st, st.to_move, a, action, emit)
+    }
+
+    /// `each_begin` as if it were `mover`'s turn.
+    pub(super) fn each_begin_for(
+        &self,
+        st: &State,
+        mover: u8,
+        a: u8,
+        action: &Action,
+        mut emit: impl FnMut(Move) -> bool,
+    ) -> bool {
+        let mut go = true;
+        let cx = Ctx::new(mover);
+        match &action.kind {
+            ActionKind::Sow(sow) => {
+                // The common case, a plain sowing from one's own fixed pits, without evaluating anything.
+                if self.fixed_pits.is_some() && self.k == 1 && is_plain_start(sow) {
+                    for &p in self.fixed_pits_of(mover) {
+                        if st.counts[p as usize] > 0 && !emit(Move::Begin { action: a, place: p }) {
+                            return false;
+                        }
+                    }
+                    return true;
+                }
+                let own = self.colour_mask(mover);
+                self.for_each_in_set(st, cx, &sow.from, |p| {
+                    if (p as usize) < self.rules.n_pits
+                        && self.count(st, p) > 0
+                        && (!sow.last_own || self.count_masked(st, p, own) > 0)
+                        && (matches!(sow.filter, Cond::True) || self.test(st, cx.at(p), &sow.filter))
+                    {
+                        go = emit(Move::Begin { action: a, place: p });
+                    }
+                    go
+                });
+            }
+            ActionKind::Put(put) => {
+                if !self.put_source_ready(st, cx, put, put.start_needs()) {
+                    return true;
+                }
+                self.for_each_in_set(st, cx, &put.into, |p| {
+                    if self.test(st, cx.at(p), &put.filter) {
+                        go = emit(Move::Begin { action: a, place: p });
+                    }
+                    go
+                });
+            }
+            ActionKind::Offer(offer) => {
+                let owned = self.owned_pits(st, mover);
+                if owned < offer.keeping + offer.min.max(1) {
+                    return true;
+                }
+                self.for_each_in_set(st, cx, &offer.from, |p| {
+                    if (p as usize) < self.rules.n_pits && st.owner[p as usize] == mover {
+                        go = emit(Move::Begin { action: a, place: p });
+                    }
+                    go
+                });
+            }
+        }
+        go
+    }
+
+    /// The options in the middle of a turn, before any probing.
+    pub(super) fn mid_options(&self, st: &State, out: &mut Vec<Move>) {
+        let mover = st.to_move;
+        let cx = Ctx::new(mover);
+        match st.stage {
+            Stage::Start | Stage::Respond => self.start_options(st, out, true),
+            Stage::Direction { .. } => out.extend([Move::Direction(Dir::Ccw), Move::Direction(Dir::Cw)]),
+            Stage::Drop { action } => {
+                let mask = self.drop_mask(st, self.sow_rule(st, action));
+                out.extend((0..self.k as u8).filter(|k| mask & (1 << k) != 0).map(Move::Drop));
+            }
+            Stage::Take { action, cursor } => {
+                let take = &self.sow_rule(st, action).captures[cursor.rule as usize].takes[cursor.take as usize];
+                self.take_options(st, cx.at(cursor.here), take, cursor.min_choice, out);
+            }
+            Stage::Then { action, from } => {
+                let then = self.sow_rule(st, action).then.as_ref();
+                if let Some(then) = then {
+                    let mask = self.kind_mask(st, cx, &then.kinds);
+                    self.for_each_in_set(st, cx, &then.set, |p| {
+                        if p >= from && self.count_masked(st, p, mask) > 0 && self.test(st, cx.at(p), &then.filter) {
+                            out.push(Move::Pick(p));
+                        }
+                        true
+                    });
+                }
+                out.push(Move::Stop);
+            }
+            Stage::Put { action, done, from } => {
+                let ActionKind::Put(put) = &self.phase(st).actions[action as usize].kind else {
+                    return;
+                };
+                let more = put.max_times.map_or(true, |m| (done as u32) < m);
+                if more && self.put_source_ready(st, cx, put, put.count) {
+                    self.for_each_in_set(st, cx, &put.into, |p| {
+                        if p >= from && self.test(st, cx.at(p), &put.filter) {
+                            out.push(Move::Pick(p));
+                        }
+                        true
+                    });
+                }
+                if done as u32 >= put.min_times {
+                    out.push(Move::Stop);
+                }
+            }
+            Stage::Offer { action, from } => {
+                let ActionKind::Offer(offer) = &self.phase(st).actions[action as usize].kind else {
+                    return;
+                };
+                self.offer_candidates(st, offer, from, |p| out.push(Move::Pick(p)));
+                if self.offer_can_stop(st, offer) {
+                    out.push(Move::Stop);
+                }
+            }
+        }
+    }
+}

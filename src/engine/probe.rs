@@ -1,0 +1,184 @@
+//! Look-ahead: whether a decision can be completed into a legal ply (probing on copies, the offer search
+//! on one copy), and whether the player to move can move at all.
+
+use crate::ir::*;
+
+use super::{Engine, Move, Places, Stage, State, MAX_PROBE_STEPS};
+
+impl Engine {
+    pub(super) fn action_needs_probe(&self, action: &Action) -> bool {
+        match &action.kind {
+            ActionKind::Sow(s) => s.lookahead,
+            ActionKind::Put(p) => p.lookahead,
+            ActionKind::Offer(_) => true,
+        }
+    }
+
+    pub(super) fn current_needs_probe(&self, st: &State) -> bool {
+        let action = match st.stage {
+            Stage::Start | Stage::Respond => return false,
+            Stage::Direction { action }
+            | Stage::Drop { action }
+            | Stage::Take { action, .. }
+            | Stage::Then { action, .. }
+            | Stage::Put { action, .. }
+            | Stage::Offer { action, .. } => action,
+        };
+        if matches!(st.stage, Stage::Then { .. }) && !st.obliged {
+            // The sowing is over and `stop` is always there: every pick can be completed.
+            return false;
+        }
+        st.obliged
+            || matches!(st.stage, Stage::Take { .. })
+            || self.action_needs_probe(&self.phase(st).actions[action as usize])
+    }
+
+    /// Keeps in `out[start..]` only the moves that can be completed into a legal ply.
+    pub(super) fn retain_completable(&self, st: &State, out: &mut Vec<Move>, start: usize) {
+        let mut keep = start;
+        for i in start..out.len() {
+            let mv = out[i];
+            if self.completable(st, mv) {
+                out[keep] = mv;
+                keep += 1;
+            }
+        }
+        out.truncate(keep);
+    }
+
+    pub(super) fn completable(&self, st: &State, mv: Move) -> bool {
+        if let Some(ok) = self.offer_completable_after(st, mv) {
+            debug_assert_eq!(ok, self.completable_by_probing(st, mv), "offer shortcut for {mv:?}");
+            return ok;
+        }
+        self.completable_by_probing(st, mv)
+    }
+
+    pub(super) fn completable_by_probing(&self, st: &State, mv: Move) -> bool {
+        let mut probe = st.probe_copy();
+        let ply = probe.ply;
+        self.step(&mut probe, mv, true);
+        let mut budget = MAX_PROBE_STEPS;
+        self.probe_rest(&probe, ply, &mut budget)
+    }
+
+    /// Whether the ply under way in `st` can be completed, looking at no more than `budget` continuations.
+    pub(super) fn probe_rest(&self, st: &State, ply: u32, budget: &mut u32) -> bool {
+        if st.illegal || *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        if st.ply != ply {
+            return true;
+        }
+        // Once the sowing is over, a `then may` selection can always stop: nothing left can fail.
+        if matches!(st.stage, Stage::Then { .. }) && !st.obliged {
+            return true;
+        }
+        let mut options = Vec::new();
+        self.mid_options(st, &mut options);
+        // Latest first: a selection lists `stop` last, and stopping is the quickest way to a whole ply.
+        options.into_iter().rev().any(|mv| {
+            let mut next = st.probe_copy();
+            self.step(&mut next, mv, true);
+            self.probe_rest(&next, ply, budget)
+        })
+    }
+
+    /// The look-ahead of an offer, which only ever adds pits to `offered`: searched on one copy of the
+    /// position instead of a copy per step. `None` for any other move, and under an obligation (whose test
+    /// at the end of the ply needs the whole machine).
+    pub(super) fn offer_completable_after(&self, st: &State, mv: Move) -> Option<bool> {
+        if st.obliged {
+            return None;
+        }
+        let (action, place) = match (st.stage, mv) {
+            (Stage::Start, Move::Begin { action, place }) => (action, place),
+            (Stage::Offer { action, .. }, Move::Pick(place)) => (action, place),
+            _ => return None,
+        };
+        let ActionKind::Offer(offer) = &self.phase(st).actions.get(action as usize)?.kind else {
+            return None;
+        };
+        let mut probe = st.probe_copy();
+        if matches!(st.stage, Stage::Start) {
+            probe.offered = 0;
+        }
+        probe.offered |= 1 << place;
+        let prunes = self.offer_prunes[st.phase as usize][action as usize];
+        let mut budget = MAX_PROBE_STEPS;
+        Some(self.offer_completable(&mut probe, offer, prunes, place + 1, &mut budget))
+    }
+
+    /// Whether the offer in `offered` can be completed with pits at or after `from`, looking at no more than
+    /// `budget` offers. `prunes`: a `require` that fails now fails with more pits too.
+    pub(super) fn offer_completable(
+        &self,
+        st: &mut State,
+        offer: &Offer,
+        prunes: bool,
+        from: PlaceId,
+        budget: &mut u32,
+    ) -> bool {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        if self.offer_can_stop(st, offer) {
+            return true;
+        }
+        if prunes && st.offered.count_ones() >= offer.min {
+            // Big enough, so a `require` failed: more pits cannot mend it.
+            return false;
+        }
+        let mut picks = Places::default();
+        self.offer_candidates(st, offer, from, |p| {
+            picks.push(p);
+        });
+        picks.as_slice().iter().any(|&p| {
+            st.offered |= 1 << p;
+            let ok = self.offer_completable(st, offer, prunes, p + 1, budget);
+            st.offered &= !(1 << p);
+            ok
+        })
+    }
+
+    /// Whether `player`, were it his turn, could start an action (passing aside).
+    pub(super) fn can_begin(&self, st: &State, player: u8) -> bool {
+        // Without look-ahead, a start is a start: nothing to play out on a copy.
+        if self.probe_free[st.phase as usize] {
+            let actions = self.phase(st).actions.iter().enumerate();
+            return actions.into_iter().any(|(a, action)| !self.each_begin_for(st, player, a as u8, action, |_| false));
+        }
+        let mut probe = st.probe_copy();
+        probe.to_move = player;
+        probe.stage = Stage::Start;
+        probe.obliged = false;
+        let mut out = Vec::new();
+        self.start_options(&probe, &mut out, false);
+        !out.is_empty()
+    }
+
+    pub(super) fn has_any_move(&self, st: &State) -> bool {
+        if self.plain_starts[st.phase as usize] && !st.obliged && matches!(st.stage, Stage::Start) {
+            let pits = self.fixed_pits_of(st.to_move);
+            return pits.iter().any(|&p| st.counts[p as usize] > 0);
+        }
+        let phase = self.phase(st);
+        // With a pass rule there is always a move: an action, or else the pass.
+        if phase.pass.is_some() && matches!(st.stage, Stage::Start) && !st.obliged {
+            return true;
+        }
+        let simple = !st.obliged && matches!(st.stage, Stage::Start) && self.probe_free[st.phase as usize];
+        if simple {
+            return phase
+                .actions
+                .iter()
+                .enumerate()
+                .any(|(a, action)| !self.each_begin(st, a as u8, action, |_| false));
+        }
+        let mut out = Vec::new();
+        self.start_options(st, &mut out, true);
+        !out.is_empty()
+    }
+}

@@ -1,0 +1,107 @@
+//! The turn machine: one decision handed to the stage it answers, and the selections that stop by
+//! themselves when stopping is all that is left.
+
+use crate::ir::*;
+
+use super::{Ctx, Engine, Move, Next, Stage, State};
+
+impl Engine {
+    /// Runs one decision. `probe`: we are only looking ahead, so the ply's aftermath (turn passing, end rules)
+    /// is skipped.
+    pub(super) fn step(&self, st: &mut State, mv: Move, probe: bool) {
+        if let (Stage::Start, Move::Begin { action: 0, place }) = (st.stage, mv) {
+            if let Some(dir) = self.plain_sow[st.phase as usize] {
+                return self.plain_ply(st, dir, place, probe);
+            }
+        }
+        match (st.stage, mv) {
+            (Stage::Respond, Move::Accept) => {
+                self.accept_offer(st);
+                self.end_ply(st, Next::Keep, probe);
+            }
+            (Stage::Respond, Move::Decline) => {
+                st.offered = 0;
+                self.end_ply(st, Next::Keep, probe);
+            }
+            (Stage::Start, Move::Pass) => self.end_ply(st, Next::Switch, probe),
+            (Stage::Start, Move::Begin { action, place }) => self.begin(st, action, place, probe),
+            (Stage::Direction { action }, Move::Direction(dir)) => self.start_sow(st, action, dir, probe),
+            (Stage::Drop { action }, Move::Drop(kind)) => {
+                self.drop_one(st, kind, self.sow_rule(st, action).skip_origin);
+                self.continue_sow(st, action, probe);
+            }
+            (Stage::Take { action, mut cursor }, Move::Take { place, kind }) => {
+                let take = &self.sow_rule(st, action).captures[cursor.rule as usize].takes[cursor.take as usize];
+                let cx = Ctx::new(st.to_move).at(cursor.here);
+                if let Some(to) = self.take_target(st, cx, take) {
+                    self.move_pieces(st, place, to, 1u64 << kind, 1);
+                }
+                cursor.left = cursor.left.saturating_sub(1);
+                cursor.min_choice = self.take_code(st, cx, take, place, kind);
+                if cursor.left == 0 {
+                    cursor.take += 1;
+                }
+                self.run_capture(st, action, cursor, probe);
+            }
+            (Stage::Then { action, .. }, Move::Pick(p)) => {
+                if let Some(then) = &self.sow_rule(st, action).then {
+                    self.then_take(st, then, p);
+                }
+                st.stage = Stage::Then { action, from: p + 1 };
+                self.settle_selection(st, probe);
+            }
+            (Stage::Then { .. }, Move::Stop) => self.end_sow_turn(st, probe),
+            (Stage::Put { action, done, .. }, Move::Pick(p)) => {
+                self.put_once(st, action, p);
+                st.stage = Stage::Put { action, done: done.saturating_add(1), from: p };
+                self.settle_selection(st, probe);
+            }
+            (Stage::Put { .. }, Move::Stop) => self.end_ply(st, Next::Switch, probe),
+            (Stage::Offer { action, .. }, Move::Pick(p)) => {
+                st.offered |= 1 << p;
+                st.stage = Stage::Offer { action, from: p + 1 };
+                self.settle_selection(st, probe);
+            }
+            (Stage::Offer { .. }, Move::Stop) => self.end_ply(st, Next::Respond, probe),
+            _ => st.illegal = true,
+        }
+    }
+
+    pub(super) fn begin(&self, st: &mut State, action: u8, place: PlaceId, probe: bool) {
+        let phase = self.phase(st);
+        let Some(act) = phase.actions.get(action as usize) else {
+            st.illegal = true;
+            return;
+        };
+        match &act.kind {
+            ActionKind::Sow(sow) => {
+                st.origin = place;
+                match sow.dir {
+                    DirRule::Fixed(dir) => self.start_sow(st, action, dir, probe),
+                    DirRule::Choose => st.stage = Stage::Direction { action },
+                }
+            }
+            ActionKind::Put(_) => {
+                self.put_once(st, action, place);
+                st.stage = Stage::Put { action, done: 1, from: place };
+                self.settle_selection(st, probe);
+            }
+            ActionKind::Offer(_) => {
+                st.offered = 1 << place;
+                st.stage = Stage::Offer { action, from: place + 1 };
+                self.settle_selection(st, probe);
+            }
+        }
+    }
+
+    /// In a selection (`then may`, `put`, `offer`), stops by itself when stopping is the only option left.
+    pub(super) fn settle_selection(&self, st: &mut State, probe: bool) {
+        let mut options = Vec::new();
+        self.mid_options(st, &mut options);
+        match options.as_slice() {
+            [Move::Stop] => self.step(st, Move::Stop, probe),
+            [] => st.illegal = true,
+            _ => {}
+        }
+    }
+}

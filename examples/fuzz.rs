@@ -147,15 +147,17 @@ struct Stats {
     slow: u64,
     hwm_kb: u64,
     max_ms: u64,
+    /// The input that took [`Stats::max_ms`].
+    max_at: u64,
     max_alloc_mb: u64,
 }
 
 impl Stats {
     fn line(&self) -> String {
         format!(
-            "tried={} parsed={} clean={} played={} clean_played={} engines={} games={} plies={} capped={} slow={} hwm_kb={} max_ms={} max_alloc_mb={}",
+            "tried={} parsed={} clean={} played={} clean_played={} engines={} games={} plies={} capped={} slow={} hwm_kb={} max_ms={} max_at={} max_alloc_mb={}",
             self.tried, self.parsed, self.clean, self.played, self.clean_played, self.engines, self.games, self.plies, self.capped,
-            self.slow, self.hwm_kb, self.max_ms, self.max_alloc_mb
+            self.slow, self.hwm_kb, self.max_ms, self.max_at, self.max_alloc_mb
         )
     }
 
@@ -177,6 +179,7 @@ impl Stats {
                 "slow" => s.slow = v,
                 "hwm_kb" => s.hwm_kb = v,
                 "max_ms" => s.max_ms = v,
+                "max_at" => s.max_at = v,
                 "max_alloc_mb" => s.max_alloc_mb = v,
                 _ => {}
             }
@@ -196,7 +199,10 @@ impl Stats {
         self.capped += o.capped;
         self.slow += o.slow;
         self.hwm_kb = self.hwm_kb.max(o.hwm_kb);
-        self.max_ms = self.max_ms.max(o.max_ms);
+        if o.max_ms > self.max_ms {
+            self.max_ms = o.max_ms;
+            self.max_at = o.max_at;
+        }
         self.max_alloc_mb = self.max_alloc_mb.max(o.max_alloc_mb);
     }
 }
@@ -252,7 +258,11 @@ fn worker(args: &Args) {
         stats.plies += r.plies;
         stats.capped += r.capped;
         stats.slow += r.findings.iter().any(|f| f.kind == FindingKind::Slow) as u64;
-        stats.max_ms = stats.max_ms.max(r.elapsed.as_millis() as u64);
+        let ms = r.elapsed.as_millis() as u64;
+        if ms > stats.max_ms {
+            stats.max_ms = ms;
+            stats.max_at = i;
+        }
         let alloc_mb = (PEAK.load(Ordering::Relaxed).saturating_sub(base) >> 20) as u64;
         stats.max_alloc_mb = stats.max_alloc_mb.max(alloc_mb);
         for f in &r.findings {

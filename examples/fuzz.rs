@@ -121,6 +121,10 @@ fn main() {
         for f in &r.findings {
             println!("{}", f.signature());
         }
+        let mut stages = r.stages.clone();
+        stages.sort_by_key(|(_, t)| std::cmp::Reverse(*t));
+        let times: Vec<String> = stages.iter().map(|(s, t)| format!("{s}={:.3}s", t.as_secs_f64())).collect();
+        println!("{:.3} s: {}", r.elapsed.as_secs_f64(), times.join(" "));
     } else if let Some(path) = &args.reduce_hang {
         let bytes = std::fs::read(path).expect("a readable file");
         reduce_hang(&args, &bytes, path);

@@ -87,9 +87,10 @@ impl std::error::Error for MoveError {}
 
 /// The longest relay sowing followed, in laps: a longer one counts as endless, and the move is illegal, as
 /// for a relay that comes back to a position it has been in. Relays that end are far shorter (at most 122
-/// laps in 200,000 random games of Gulek Single, whose loops are found within 45,000 laps), and the bound
-/// keeps a rule whose relay nearly always goes on from making each probed move crawl.
-pub const MAX_RELAY_LAPS: u32 = 100_000;
+/// laps in 200,000 random games of Gulek Single), so the verdict is the same either way; the bound keeps a
+/// rule whose relay always goes on (each of 30 candidate sowings running until its loop is found, which can
+/// take 45,000 laps) from making one list of legal moves take half a second.
+pub const MAX_RELAY_LAPS: u32 = 20_000;
 /// The most continuations looked at to decide whether one move can be completed into a legal ply: a move
 /// that needs more is not offered. This bounds the work of a decision where a rule makes the look-ahead
 /// combinatorial; shipped games need at most a few dozen.

@@ -275,3 +275,17 @@ fn tie_15_15_goes_to_the_last_mover_north() {
     );
     assert_over(&st, &[2], &[15, 15], EndReason::Condition);
 }
+
+#[test]
+fn random_games_end_on_their_own_before_the_guard() {
+    // GB-15: no repetition rule; random games end by the rules, and the ply cap (5000) never decides one.
+    let e = perlen();
+    let mut longest = 0;
+    for game in 0..300 {
+        let stats = mancala::playout::random_game(&e, &mut mancala::playout::game_rng(15, game), |_| {});
+        let outcome = stats.outcome.expect("every game ends");
+        assert_eq!(outcome.reason, EndReason::Condition, "game {game} ended by {:?}", outcome.reason);
+        longest = longest.max(stats.plies);
+    }
+    assert!(longest < 2500, "the longest of 300 random games took {longest} plies");
+}

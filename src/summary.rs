@@ -666,8 +666,34 @@ impl Words<'_> {
         if s.skip_origin {
             text.push_str(", skipping the pit they came from");
         }
+        let skipped = self.skipped_places();
+        if !skipped.is_empty() {
+            let _ = write!(text, ", never into {}", skipped.join(" or "));
+        }
         text.push('.');
         text
+    }
+
+    /// The places on the track that the first player's sowings pass over (`skip store(opponent)`), in his
+    /// words: the skips are built into the per-mover tracks, so they are read back from there.
+    fn skipped_places(&self) -> Vec<String> {
+        let rules = self.rules;
+        // `next[place]` is the first player's counter-clockwise step; every place he sows into follows one.
+        let reached = |p: PlaceId| rules.track.iter().any(|&q| rules.next.get(q as usize) == Some(&p));
+        rules
+            .track
+            .iter()
+            .filter(|&&p| !reached(p))
+            .map(|&p| {
+                let info = &rules.places[p as usize];
+                match info.owner {
+                    _ if info.is_pit => info.label.clone(),
+                    0 => format!("your {}", info.name),
+                    _ if rules.players == 2 => format!("your opponent's {}", info.name),
+                    _ => info.label.clone(),
+                }
+            })
+            .collect()
     }
 
     fn capture(&self, c: &CaptureRule) -> String {

@@ -44,6 +44,7 @@ impl Kalah {
     }
 
     /// Sows seed by seed, skipping the opponent's store with a test at every drop.
+    #[inline]
     pub fn apply_plain(&mut self, pit: u8) {
         let me = self.to_move as usize;
         let mut pos = pit as usize;
@@ -61,6 +62,7 @@ impl Kalah {
     }
 
     /// Sows by arithmetic: every place of the mover's track gets one seed per whole lap, the next few one more.
+    #[inline]
     pub fn apply_tight(&mut self, pit: u8) {
         let me = self.to_move as usize;
         let track = &TRACK[me];
@@ -150,7 +152,7 @@ pub fn random_tight(rng: &mut rand::rngs::SmallRng) -> u32 {
 }
 
 /// One game between random players, the same loop as the interpreter's `Playout::run`.
-pub fn random_game<R: Rng + ?Sized>(rng: &mut R, apply: fn(&mut Kalah, u8)) -> Kalah {
+pub fn random_game<R: Rng + ?Sized>(rng: &mut R, apply: impl Fn(&mut Kalah, u8)) -> Kalah {
     let mut k = Kalah::default();
     let mut moves = [0u8; 6];
     while !k.over {

@@ -284,7 +284,7 @@ impl<'g> Lowerer<'g> {
                         format!("there is no `{word}` at this point"),
                         p.span,
                         "nothing has been sown yet",
-                        Some(format!("`{word}` is known once the pieces of a sowing are down: in its `require`, `relay`, `capture`, `again` and `then`")),
+                        Some(format!("`{word}` is known once the pieces of a sowing are down: in its `require`, `relay`, `capture`, `again` and `then`, and in the `when` of an end rule (the last sowing's)")),
                     );
                 }
                 Typed::Place(if matches!(p.node, ast::PlaceKind::Last) { PlaceExpr::Last } else { PlaceExpr::Origin })

@@ -79,6 +79,8 @@ pub enum Item {
     Winner(Spanned<TieRule>),
     Goal(Cond),
     Variant(Spanned<Variant>),
+    /// `region NAME [per player]: LABEL, ...`
+    Region(Spanned<RegionDecl>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -94,6 +96,18 @@ pub enum Board {
     TwoRows { pits: Spanned<u32>, stores: bool },
     /// A ring of `pits` pits, numbered clockwise from 1.
     Ring { pits: Spanned<u32> },
+    /// `rows R of N`: `rows` rows of `pits` pits each, optionally with stores on the track, and names for
+    /// each player's rows from his own edge inward (`{ rows outer, inner }`).
+    Rows { rows: Spanned<u32>, pits: Spanned<u32>, stores: bool, names: Vec<Name> },
+}
+
+/// A named set of pits: `region leftmost per player: o1, o2, i1, i2`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RegionDecl {
+    pub name: Name,
+    /// The labels are the first player's; every other player gets the pits of the same numbers on his rows.
+    pub per_player: bool,
+    pub labels: Vec<Name>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -422,6 +436,8 @@ pub enum TermKind {
     Place(Place),
     /// `own` or `foreign` standing alone, e.g. in `dropped = own`.
     Kind(KindSel),
+    /// `number` or `number(X)`: a pit's position in its row.
+    Number(Option<Place>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -455,6 +471,8 @@ pub enum PlaceKind {
         name: Name,
         player: Option<PlayerRef>,
     },
+    /// `twin` or `twin(X)`: the pit of the same number on the other player's rows.
+    Twin(Option<Box<Place>>),
 }
 
 pub type SetExpr = Spanned<SetKind>;
@@ -464,4 +482,6 @@ pub enum SetKind {
     Pits(Option<PlayerRef>),
     Offered,
     Place(Place),
+    /// `facing` or `facing(X)`: the pits across the middle of the board in X's column.
+    Facing(Option<Place>),
 }

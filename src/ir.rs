@@ -26,7 +26,8 @@ pub struct Rules {
     pub n_pits: usize,
     pub places: Vec<PlaceInfo>,
     pub kinds: Vec<KindInfo>,
-    /// The pits and stores in counter-clockwise order around the board.
+    /// The pits and stores in counter-clockwise order around the board; on a board with a circuit per
+    /// player (four rows), the first player's circuit.
     pub track: Vec<PlaceId>,
     /// For each place on the track, the next on-track place in each direction (`[ccw, cw]`), per mover:
     /// places a mover's sowing skips (`skip store(opponent)`) are already left out. Indexed
@@ -36,6 +37,14 @@ pub struct Rules {
     pub pit_next: Vec<PlaceId>,
     /// The pit across the board, or the pit itself on a ring.
     pub opposite: Vec<PlaceId>,
+    /// For each place, the pit of the same number on the other player's rows (`twin`), or the place itself.
+    pub twin: Vec<PlaceId>,
+    /// For each place, its number in its row counted from its first owner's left (`number`); 0 off the rows.
+    pub number: Vec<u8>,
+    /// For each place, the pits across the middle of the board in its column (`facing`), as bits.
+    pub facing: Vec<u64>,
+    /// Named sets of pits: the board's named rows, then the `region` declarations.
+    pub regions: Vec<Region>,
     pub initial_owner: Vec<u8>,
     pub setup: Vec<u8>,
     pub phases: Vec<PhaseRules>,
@@ -54,8 +63,58 @@ pub struct Rules {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Shape {
-    TwoRows { pits: u16, stores: bool },
-    Ring { pits: u16 },
+    TwoRows {
+        pits: u16,
+        stores: bool,
+    },
+    Ring {
+        pits: u16,
+    },
+    /// One row of pits, the first player's, numbered from the left; with `store`, a store at its right
+    /// end, on the track.
+    OneRow {
+        pits: u16,
+        store: bool,
+    },
+    /// Four rows of pits: each player owns the two rows on his side (his first, nearest him, and his second)
+    /// and sows round a circuit of his own pits.
+    FourRows {
+        pits: u16,
+    },
+}
+
+impl Shape {
+    /// The number of rows of pits (a ring counts as none).
+    pub fn rows(self) -> usize {
+        match self {
+            Shape::Ring { .. } => 0,
+            Shape::OneRow { .. } => 1,
+            Shape::TwoRows { .. } => 2,
+            Shape::FourRows { .. } => 4,
+        }
+    }
+
+    /// The number of pits in each row (of the ring).
+    pub fn row_len(self) -> usize {
+        match self {
+            Shape::TwoRows { pits, .. }
+            | Shape::Ring { pits }
+            | Shape::OneRow { pits, .. }
+            | Shape::FourRows { pits } => pits as usize,
+        }
+    }
+}
+
+/// A named set of pits: a named row (`inner`) or a `region`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Region {
+    pub name: String,
+    /// A set per player (`inner(mover)`), or one fixed set.
+    pub per_player: bool,
+    /// For each player, his pits of the region, as bits; one entry for a fixed set.
+    pub masks: Vec<u64>,
+    /// Every pit of the region, whoever's.
+    pub all: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -354,6 +413,8 @@ pub enum Num {
     HereCount,
     PlaceCount(PlaceExpr),
     PitsCount(PlayerExpr),
+    /// The number of a pit in its row (`number(X)`, see `Rules::number`).
+    Number(PlaceExpr),
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -365,6 +426,10 @@ pub enum PlaceExpr {
     Fixed(PlaceId),
     /// A per-player place: `base + player`.
     OfPlayer(PlaceId, PlayerExpr),
+    /// The pit of the same number on the other player's rows (`Rules::twin`).
+    Twin(Box<PlaceExpr>),
+    /// The one pit of a player's region (`kichwa(mover)`): the lowest bit of its mask.
+    RegionPit(u16, PlayerExpr),
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -384,6 +449,12 @@ pub enum Set {
     One(PlaceExpr),
     /// Every player's place of one name: `base .. base + players`.
     EveryPlayer(PlaceId),
+    /// The pits across the middle of the board from a place (`Rules::facing`).
+    Facing(PlaceExpr),
+    /// A region, every player's part of it (`inner`, or a fixed `region`).
+    Region(u16),
+    /// A player's part of a region (`inner(mover)`).
+    RegionOf(u16, PlayerExpr),
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -415,7 +486,9 @@ fn join(a: Trend, b: Trend) -> Trend {
 
 fn num_trend(n: &Num) -> Trend {
     match n {
-        Num::Const(_) | Num::Before(_) | Num::HereCount | Num::PlaceCount(_) | Num::PitsCount(_) => Trend::Fixed,
+        Num::Const(_) | Num::Before(_) | Num::HereCount | Num::PlaceCount(_) | Num::PitsCount(_) | Num::Number(_) => {
+            Trend::Fixed
+        }
         // Counts and sizes are never negative: over more pits they can only grow.
         Num::Count(Set::Offered, _) | Num::Size(Set::Offered) => Trend::Grows,
         // A piece's value may be negative.
@@ -504,7 +577,7 @@ impl Where {
         match p {
             PlaceExpr::Fixed(id) => (*id as usize) >= self.n_pits,
             PlaceExpr::OfPlayer(base, _) => (*base as usize) + self.players as usize > self.n_pits,
-            PlaceExpr::Origin | PlaceExpr::Opposite(_) => false,
+            PlaceExpr::Origin | PlaceExpr::Opposite(_) | PlaceExpr::Twin(_) | PlaceExpr::RegionPit(..) => false,
             PlaceExpr::Here | PlaceExpr::Last => true,
         }
     }
@@ -514,6 +587,7 @@ impl Where {
             Set::One(p) => self.may_be_pit(p),
             Set::EveryPlayer(base) => (*base as usize) < self.n_pits,
             Set::AllPits | Set::PitsOf(_) | Set::Offered => true,
+            Set::Facing(_) | Set::Region(_) | Set::RegionOf(..) => true,
         }
     }
 
@@ -522,6 +596,7 @@ impl Where {
             Set::One(p) => self.may_be_off(p),
             Set::EveryPlayer(base) => (*base as usize) + self.players as usize > self.n_pits,
             Set::AllPits | Set::PitsOf(_) | Set::Offered => false,
+            Set::Facing(_) | Set::Region(_) | Set::RegionOf(..) => false,
         }
     }
 
@@ -569,6 +644,7 @@ fn bounds_at_last(n: &Num) -> (Option<i64>, Option<i64>) {
         Num::HereCount => (Some(1), None),
         Num::Count(Set::One(p), KindSel::All) | Num::PlaceCount(p) if at_last(p) => (Some(1), None),
         Num::Count(..) | Num::Size(_) | Num::Before(_) | Num::PlaceCount(_) | Num::PitsCount(_) => (Some(0), None),
+        Num::Number(_) => (Some(0), Some(64)),
         Num::Value(_) => (None, None),
         Num::Add(ns) => ns.iter().map(bounds_at_last).fold((Some(0), Some(0)), |(lo, hi), (l, h)| {
             (lo.zip(l).map(|(a, b)| a.saturating_add(b)), hi.zip(h).map(|(a, b)| a.saturating_add(b)))

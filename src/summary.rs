@@ -104,6 +104,11 @@ pub fn summarize_width(engine: &Engine, width: usize) -> String {
     out
 }
 
+/// The name of a region, for printing.
+fn region_name(rules: &Rules, id: u16) -> &str {
+    rules.regions.get(id as usize).map_or("?", |r| r.name.as_str())
+}
+
 /// Every part of the lowered rules, one per line: for snapshot tests and `--dump`.
 pub fn dump(rules: &Rules) -> String {
     let p = Printer { rules };
@@ -166,6 +171,10 @@ impl Printer<'_> {
                 format!("two rows of {pits} pits{stores}")
             }
             Shape::Ring { pits } => format!("a ring of {pits} pits, numbered clockwise"),
+            Shape::OneRow { pits, store } => {
+                format!("one row of {pits} pits{}", if store { ", with a store at its right end" } else { "" })
+            }
+            Shape::FourRows { pits } => format!("four rows of {pits} pits, two for each player, a circuit each"),
         }
     }
 
@@ -409,6 +418,7 @@ impl Printer<'_> {
             Num::HereCount => "count".into(),
             Num::PlaceCount(p) => format!("count({})", self.place(p)),
             Num::PitsCount(who) => format!("count(pits({}))", self.player(who)),
+            Num::Number(p) => format!("number({})", self.place(p)),
         }
     }
 
@@ -426,6 +436,8 @@ impl Printer<'_> {
                 let name = self.rules.places.get(*base as usize).map_or("?", |i| i.name.as_str());
                 format!("{name}({})", self.player(who))
             }
+            PlaceExpr::Twin(p) => format!("twin({})", self.place(p)),
+            PlaceExpr::RegionPit(id, who) => format!("{}({})", region_name(self.rules, *id), self.player(who)),
         }
     }
 
@@ -448,6 +460,9 @@ impl Printer<'_> {
             Set::Offered => "offered".into(),
             Set::One(p) => self.place(p),
             Set::EveryPlayer(base) => self.rules.places.get(*base as usize).map_or("?".into(), |i| i.name.clone()),
+            Set::Facing(p) => format!("facing({})", self.place(p)),
+            Set::Region(id) => region_name(self.rules, *id).into(),
+            Set::RegionOf(id, who) => format!("{}({})", region_name(self.rules, *id), self.player(who)),
         }
     }
 
@@ -554,6 +569,14 @@ impl Words<'_> {
                 format!("The board has two rows of {pits} pits, one row for each player{stores}")
             }
             Shape::Ring { pits } => format!("The board is a ring of {pits} pits, numbered clockwise"),
+            Shape::OneRow { pits, store } => {
+                let store = if store { ", and a store at its right end that the sowing passes through" } else { "" };
+                format!("The board is one row of {pits} pits, numbered from the left{store}")
+            }
+            Shape::FourRows { pits } => format!(
+                "The board has four rows of {pits} pits: each player owns the two rows on his side, the first nearest him, and sows only round his own {} pits",
+                2 * pits
+            ),
         }
     }
 
@@ -945,6 +968,7 @@ impl Words<'_> {
             Num::PitsCount(who) => {
                 format!("the number of {} in {}", self.piece_word(), self.set(&Set::PitsOf(who.clone())))
             }
+            Num::Number(p) => format!("the number of {} in its row", self.place(p, here)),
         }
     }
 
@@ -970,6 +994,8 @@ impl Words<'_> {
                 let name = self.rules.places.get(*base as usize).map_or("?", |i| i.name.as_str());
                 format!("{} {name}", self.whose(who))
             }
+            PlaceExpr::Twin(p) => format!("the pit of the same number as {} on the other side", self.place(p, here)),
+            PlaceExpr::RegionPit(id, who) => format!("{} {}", self.whose(who), region_name(self.rules, *id)),
         }
     }
 
@@ -987,6 +1013,9 @@ impl Words<'_> {
                 let name = self.rules.places.get(*base as usize).map_or("?", |i| i.name.as_str());
                 format!("every player's {name}")
             }
+            Set::Facing(p) => format!("the pits facing {}", self.place(p, here)),
+            Set::Region(id) => format!("the pits of {}", region_name(self.rules, *id)),
+            Set::RegionOf(id, who) => format!("{} {}", self.whose(who), region_name(self.rules, *id)),
         }
     }
 

@@ -393,7 +393,8 @@ fn word_cut_short(source: &str, pos: usize, found: &Found) -> Option<SyntaxError
 }
 
 /// The functions of the language, which take a place or a player in parentheses: `count(opposite)`.
-pub(crate) const FUNCTIONS: &[&str] = &["count", "value", "before", "dropped", "size", "owner", "opposite", "pits"];
+pub(crate) const FUNCTIONS: &[&str] =
+    &["count", "value", "before", "dropped", "size", "owner", "opposite", "pits", "twin", "facing", "number"];
 
 /// A word just before the `(` that the error follows, when it is not a keyword but close to a function:
 /// `cuont(opposite)` reads as a place of a player, and fails at `opposite`.
@@ -547,8 +548,10 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::name | Rule::action_ref => "a name",
         Rule::int => "a number",
         Rule::string => "a quoted string",
-        Rule::two_rows | Rule::ring => "a board shape (`two_rows N` or `ring N`)",
+        Rule::two_rows | Rule::ring | Rule::rows => "a board shape (`two_rows N`, `rows R of N` or `ring N`)",
         Rule::with_stores => "`with stores`",
+        Rule::row_names => "`{ rows NAME, ... }`",
+        Rule::region_decl => "a top-level item",
         Rule::place_owner | Rule::per_player | Rule::shared => "`per player` or `shared`",
         Rule::seeds | Rule::colours | Rule::kinds => "`seeds`, `per player { ... }` or `{ ... }`",
         Rule::kind_decl => "a piece kind (`NAME \"SYMBOL\" [value N]`)",
@@ -605,13 +608,19 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::int_set => "`{N, M, ...}`",
         Rule::cmp_op => "a comparison (`=`, `!=`, `<`, `<=`, `>`, `>=`)",
         Rule::term | Rule::product => "a number or a count",
-        Rule::count_fn | Rule::value_fn | Rule::before_fn | Rule::dropped_fn | Rule::size_fn | Rule::owner_fn => {
-            "a number or a count"
-        }
+        Rule::count_fn
+        | Rule::value_fn
+        | Rule::before_fn
+        | Rule::dropped_fn
+        | Rule::size_fn
+        | Rule::owner_fn
+        | Rule::number_fn => "a number or a count",
         Rule::kind_word | Rule::kind_sel | Rule::kind_name => "a kind of piece",
         Rule::player | Rule::player_word => "a player (`mover`, `opponent`, `player`, `owner`)",
-        Rule::place | Rule::here | Rule::last | Rule::opposite | Rule::named_place => "a place",
-        Rule::set | Rule::set_fn | Rule::pits_set | Rule::offered => "a set of places (`pits`, `pits(mover)`, ...)",
+        Rule::place | Rule::here | Rule::last | Rule::opposite | Rule::twin | Rule::named_place => "a place",
+        Rule::set | Rule::set_fn | Rule::pits_set | Rule::offered | Rule::facing => {
+            "a set of places (`pits`, `pits(mover)`, ...)"
+        }
         Rule::to_each => "`each`",
         Rule::sources | Rule::places | Rule::pit_number => "a place",
         Rule::colon => "`:`",
@@ -636,6 +645,11 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_players => Rule::players,
         Rule::lead_board => Rule::board,
         Rule::lead_two_rows => Rule::two_rows,
+        Rule::lead_rows => Rule::rows,
+        Rule::lead_region => Rule::region_decl,
+        Rule::lead_number_fn => Rule::number_fn,
+        Rule::lead_twin => Rule::twin,
+        Rule::lead_facing => Rule::facing,
         Rule::lead_with_stores => Rule::with_stores,
         Rule::lead_ring => Rule::ring,
         Rule::lead_place_decl => Rule::place_decl,
@@ -721,6 +735,9 @@ fn token_keyword(rule: Rule) -> Option<(&'static [&'static str], &'static str)> 
         Rule::kw_plies => (&["plies"], "`plies`"),
         Rule::kw_score => (&["score"], "`score`"),
         Rule::kw_stores => (&["stores"], "`stores`"),
+        Rule::kw_store => (&["store"], "`store`"),
+        Rule::kw_of => (&["of"], "`of`"),
+        Rule::kw_rows => (&["rows"], "`rows`"),
         Rule::kw_take => (&["take"], "`take`"),
         Rule::kw_ties => (&["ties"], "`ties`"),
         Rule::kw_times => (&["times"], "`times`"),
@@ -750,6 +767,11 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::goal => &["goal"],
         Rule::variant => &["variant"],
         Rule::two_rows => &["two_rows"],
+        Rule::rows => &["rows"],
+        Rule::region_decl => &["region"],
+        Rule::number_fn => &["number"],
+        Rule::twin => &["twin"],
+        Rule::facing => &["facing"],
         Rule::ring => &["ring"],
         Rule::with_stores => &["with"],
         Rule::per_player | Rule::colours => &["per"],
@@ -813,8 +835,8 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::opposite => &["opposite"],
         Rule::pits_set => &["pits"],
         Rule::offered => &["offered"],
-        Rule::set | Rule::set_fn => &["pits", "offered"],
-        Rule::place => &["here", "last", "origin", "opposite"],
+        Rule::set | Rule::set_fn => &["pits", "offered", "facing"],
+        Rule::place => &["here", "last", "origin", "opposite", "twin"],
         Rule::cond | Rule::disj | Rule::conj | Rule::neg => {
             &["not", "all", "any", "no", "count", "value", "before", "dropped", "size", "owner"]
         }
@@ -967,12 +989,31 @@ fn build_item(pair: Pair<Rule>) -> Result<Item, SyntaxError> {
         }
         Rule::board => {
             let shape = next_pair(&mut inner, "board shape")?;
-            let is_rows = shape.as_rule() == Rule::two_rows;
-            let mut parts = children(shape);
-            let pits = int_of(&next_pair(&mut parts, "pit count")?)?;
-            let board =
-                if is_rows { Board::TwoRows { pits, stores: parts.next().is_some() } } else { Board::Ring { pits } };
+            let board = match shape.as_rule() {
+                Rule::rows => build_rows(shape)?,
+                rule => {
+                    let mut parts = children(shape);
+                    let pits = int_of(&next_pair(&mut parts, "pit count")?)?;
+                    if rule == Rule::two_rows {
+                        Board::TwoRows { pits, stores: parts.next().is_some() }
+                    } else {
+                        Board::Ring { pits }
+                    }
+                }
+            };
             Item::Board(Spanned::new(board, span))
+        }
+        Rule::region_decl => {
+            let name = name_of(&next_pair(&mut inner, "region name")?);
+            let mut per_player = false;
+            let mut labels = Vec::new();
+            for part in inner {
+                match part.as_rule() {
+                    Rule::per_player => per_player = true,
+                    _ => labels.push(name_of(&part)),
+                }
+            }
+            Item::Region(Spanned::new(RegionDecl { name, per_player, labels }, span))
         }
         Rule::place_decl => {
             let name = name_of(&next_pair(&mut inner, "place name")?);
@@ -1018,6 +1059,22 @@ fn build_item(pair: Pair<Rule>) -> Result<Item, SyntaxError> {
         }
         other => return Err(SyntaxError::internal(&format!("unexpected item {other:?}"))),
     })
+}
+
+/// `rows R of N [with stores] [{ rows NAME, ... }]`.
+fn build_rows(pair: Pair<Rule>) -> Result<Board, SyntaxError> {
+    let mut parts = children(pair);
+    let rows = int_of(&next_pair(&mut parts, "row count")?)?;
+    let pits = int_of(&next_pair(&mut parts, "pit count")?)?;
+    let mut stores = false;
+    let mut names = Vec::new();
+    for part in parts {
+        match part.as_rule() {
+            Rule::with_stores => stores = true,
+            _ => names.extend(children(part).map(|n| name_of(&n))),
+        }
+    }
+    Ok(Board::Rows { rows, pits, stores, names })
 }
 
 fn build_kind(pair: Pair<Rule>) -> Result<KindDecl, SyntaxError> {
@@ -1477,6 +1534,7 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
         Rule::before_fn => TermKind::Before(inner.next().map(build_place).transpose()?),
         Rule::dropped_fn => TermKind::Dropped(inner.next().map(build_place).transpose()?),
         Rule::size_fn => TermKind::Size(build_set(next_pair(&mut inner, "size")?)?),
+        Rule::number_fn => TermKind::Number(inner.next().map(build_place).transpose()?),
         Rule::owner_fn => TermKind::Player(Spanned::new(
             PlayerKind::Owner(inner.next().map(build_place).transpose()?.map(Box::new)),
             span,
@@ -1523,6 +1581,7 @@ fn build_place_inner(span: Span, mut inner: Children) -> Result<Place, SyntaxErr
         Rule::last => PlaceKind::Last,
         Rule::origin => PlaceKind::Origin,
         Rule::opposite => PlaceKind::Opposite(children(what).next().map(build_place).transpose()?.map(Box::new)),
+        Rule::twin => PlaceKind::Twin(children(what).next().map(build_place).transpose()?.map(Box::new)),
         _ => {
             let mut parts = children(what);
             let name = name_of(&next_pair(&mut parts, "place name")?);
@@ -1549,6 +1608,7 @@ fn build_set_or_place(pair: Pair<Rule>) -> Result<SetExpr, SyntaxError> {
             Ok(Spanned::new(
                 match inner.as_rule() {
                     Rule::offered => SetKind::Offered,
+                    Rule::facing => SetKind::Facing(children(inner).next().map(build_place).transpose()?),
                     _ => SetKind::Pits(children(inner).next().map(build_player).transpose()?),
                 },
                 span,

@@ -91,6 +91,9 @@ pub(crate) struct Lowerer<'g> {
     places: Vec<PlaceInfo>,
     labels: HashMap<String, PlaceId>,
     place_names: HashMap<String, PlaceName>,
+    /// Named sets of pits (named rows and `region`s), by name: indices into `regions`.
+    region_names: HashMap<String, u16>,
+    regions: Vec<Region>,
     kinds: Vec<KindInfo>,
     coloured: bool,
     /// The board was declared and usable: without it, errors about pits would only repeat that one.
@@ -117,6 +120,8 @@ impl<'g> Lowerer<'g> {
             places: Vec::new(),
             labels: HashMap::new(),
             place_names: HashMap::new(),
+            region_names: HashMap::new(),
+            regions: Vec::new(),
             kinds: Vec::new(),
             coloured: false,
             board_ok: false,
@@ -206,6 +211,7 @@ impl<'g> Lowerer<'g> {
         self.lower_board();
         self.lower_pieces();
         self.lower_places();
+        self.lower_regions();
         let setup = self.lower_setup();
         let phases = self.lower_phases();
         let end = match &self.game.end {
@@ -231,7 +237,8 @@ impl<'g> Lowerer<'g> {
         if self.errors > 0 || !self.board_ok {
             return (None, self.diags, lints);
         }
-        let (track, next, pit_next, opposite, initial_owner) = self.topology(&phases);
+        let tracks::Topology { track, next, pit_next, opposite, owner: initial_owner, twin, number, facing } =
+            self.topology(&phases);
         let score_doc = self.game.score.as_ref().and_then(|t| self.doc(t.span));
         let goal_doc = self.game.goal.as_ref().and_then(|g| self.doc(g.span));
         let mut rules = Rules {
@@ -247,6 +254,10 @@ impl<'g> Lowerer<'g> {
             next,
             pit_next,
             opposite,
+            twin,
+            number,
+            facing,
+            regions: self.regions,
             initial_owner,
             setup,
             phases,

@@ -543,7 +543,9 @@ fn a_mistake_repeated_in_every_variant_is_checked_quickly() {
     let start = Instant::now();
     let diags = diagnostics(&source);
     let took = start.elapsed();
-    assert!(took < Duration::from_secs(3), "took {took:?}");
+    // About 2 s on a busy machine; lowering all 95 variants, each with its 400 diagnostics, would take minutes.
+    // The bound is loose on purpose: it tells unbounded work from a busy machine, not fast from slow.
+    assert!(took < Duration::from_secs(30), "took {took:?}");
     assert!(diags.iter().any(|d| d.code == "mancala::check::unknown_name"), "{:#?}", &diags[..3]);
     assert!(diags.len() <= check::MAX_DIAGNOSTICS + 1, "{} diagnostics", diags.len());
 }

@@ -14,6 +14,7 @@ pub(crate) struct Game {
     pub board: Option<Spanned<Board>>,
     pub pieces: Option<Spanned<Pieces>>,
     pub places: Vec<Spanned<PlaceDecl>>,
+    pub marks: Vec<Spanned<MarkDecl>>,
     pub setup: Option<Spanned<Vec<SetupLine>>>,
     pub phases: Vec<Spanned<Phase>>,
     pub end: Option<Spanned<Vec<EndItem>>>,
@@ -170,6 +171,13 @@ fn add_item(game: &mut Game, place_names: &mut HashMap<String, Span>, item: &Ite
         }
         Item::Phase(p) => game.phases.push(p.clone()),
         Item::Variant(_) => {}
+        Item::Mark(m) => {
+            let name = &m.node.name;
+            match game.marks.iter().find(|o| o.node.name.node == name.node) {
+                Some(first) => diags.push(duplicate("mark", &name.node, name.span, first.node.name.span)),
+                None => game.marks.push(m.clone()),
+            }
+        }
     }
 }
 

@@ -150,6 +150,7 @@ impl Engine {
             Num::Mul(ns) => ns.iter().map(|n| self.num(st, cx, n)).product(),
             Num::HereCount => self.count(st, cx.here) as i32,
             Num::PlaceCount(p) => self.place(st, cx, p).map_or(0, |p| self.count(st, p) as i32),
+            Num::Lifted => st.lifted as i32,
             Num::PitsCount(who) => {
                 let who = self.player(st, cx, who);
                 let n = self.rules.n_pits;
@@ -240,6 +241,7 @@ impl Engine {
             Set::Offered => pit && st.offered & (1u64 << p) != 0,
             Set::One(q) => self.place(st, cx, q) == Some(p),
             Set::EveryPlayer(base) => p >= *base && p < base + self.rules.players as PlaceId,
+            Set::Marked(mark, who) => self.carries(st, cx, *mark, who, p),
         }
     }
 
@@ -285,6 +287,13 @@ impl Engine {
             Set::EveryPlayer(base) => {
                 for p in *base..base + self.rules.players as PlaceId {
                     if !f(p) {
+                        return;
+                    }
+                }
+            }
+            Set::Marked(mark, who) => {
+                for p in 0..n {
+                    if self.carries(st, cx, *mark, who, p) && !f(p) {
                         return;
                     }
                 }

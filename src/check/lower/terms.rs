@@ -174,6 +174,7 @@ impl<'g> Lowerer<'g> {
             ast::TermKind::Player(p) => Typed::Player(self.player(p, scope)),
             ast::TermKind::Place(p) => self.place(p, scope),
             ast::TermKind::Kind(k) => Typed::Kind(self.kind_sel(&Spanned::new(k.clone(), t.span))),
+            ast::TermKind::Lifted => self.lifted(t.span, scope),
         }
     }
 
@@ -339,6 +340,9 @@ impl<'g> Lowerer<'g> {
                 }
             };
         }
+        if let Some(bad) = self.mark_as_place(name, span) {
+            return bad;
+        }
         if player.is_none() {
             if let Some(&id) = self.labels.get(&name.node) {
                 return Typed::Place(PlaceExpr::Fixed(id));
@@ -419,6 +423,11 @@ impl<'g> Lowerer<'g> {
                 Set::Offered
             }
             ast::SetKind::Place(p) => {
+                if let ast::PlaceKind::Named { name, player } = &p.node {
+                    if let Some(set) = self.mark_set(name, player.as_ref(), scope) {
+                        return set;
+                    }
+                }
                 if let ast::PlaceKind::Named { name, player: None } = &p.node {
                     if let Some(pn) = self.place_names.get(&name.node).cloned() {
                         if pn.per_player {
@@ -461,7 +470,7 @@ impl<'g> Lowerer<'g> {
             }
             ast::KindSel::Player(p) => {
                 colour_only(self, "a player's colour");
-                let who = self.player(p, Scope { player: true, here: true, last: true, offered: true });
+                let who = self.player(p, Scope { player: true, here: true, last: true, offered: true, lap: false });
                 KindSel::Colour(who)
             }
             ast::KindSel::Named { name, value } => {

@@ -1091,7 +1091,7 @@ impl Words<'_> {
                 format!("every player's {name}")
             }
             Set::Marked(m, None) => format!("the pits marked {}", self.mark_name(*m)),
-            Set::Marked(m, Some(who)) => format!("{} {}", self.whose(who), self.mark_name(*m)),
+            Set::Marked(m, Some(who)) => format!("the pits marked {} for {}", self.mark_name(*m), self.player(who)),
         }
     }
 

@@ -220,3 +220,23 @@ fn marks_survive_the_json_position_and_old_json_still_reads() {
     let old = position(&e, &value.to_string());
     assert_eq!(show(&e, &old), "a0 b0 c0 d0 e0 f0 g0 h5 i0 A0 B0 C2 D1 E0 F0 G0 H0 I0 to_move=1");
 }
+
+#[test]
+fn a_new_tuzdyk_is_told_and_drawn() {
+    let e = toguz();
+    let before = position(&e, "h5 C2 D1 to_move=1");
+    let moves = parse_ply(&e, &before, "h").unwrap();
+    let mut after = before.clone();
+    for &mv in &moves {
+        e.apply(&mut after, mv).unwrap();
+    }
+    let names = vec!["you".to_string(), "computer".to_string()];
+    let told = mancala::narrate::ply(&e, &before, &moves, &after, &names);
+    assert_eq!(
+        told.text,
+        "sowed 5 from h, ending in C; captured 3 from C to kazan(1); C becomes your tuzdyk; C is now yours"
+    );
+    let view = mancala::board::View { names, ..mancala::board::View::plain(false) };
+    let drawn = mancala::board::render_view(&e, &after, &view);
+    assert!(drawn.contains("tuzdyk: C (you)\n"), "{drawn}");
+}

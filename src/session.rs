@@ -834,7 +834,7 @@ impl Session {
             Stage::Then { .. } => "pits to take (or stop)",
             Stage::Put { .. } => "next pit (or stop)",
             Stage::Offer { .. } => "next pit to offer (or stop)",
-            Stage::Capture { .. } => "capture or not (`x` or `-x`)",
+            Stage::Capture { .. } => "capture or not",
         }
     }
 

@@ -81,6 +81,18 @@ pub enum Item {
     Variant(Spanned<Variant>),
     /// `region NAME [per player]: LABEL, ...`
     Region(Spanned<RegionDecl>),
+    /// `mark NAME [per player] [for one ply]`
+    Mark(Spanned<MarkDecl>),
+}
+
+/// `mark NAME [per player] [for one ply]`: a mark that pits carry or not.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MarkDecl {
+    pub name: Name,
+    /// The mark is carried for one player (`tuzdyk(mover)`), not just carried.
+    pub per_player: bool,
+    /// The mark is cleared when the next ply starts.
+    pub one_ply: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -190,15 +202,33 @@ pub struct Sow {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum SowItem {
-    From { set: SetExpr, filter: Option<Cond>, span: Span },
+    From {
+        set: SetExpr,
+        filter: Option<Cond>,
+        span: Span,
+    },
     Direction(Spanned<DirWord>),
-    Order { last_own: bool, span: Span },
+    Order {
+        last_own: bool,
+        span: Span,
+    },
     Skip(Spanned<SkipTarget>),
     Relay(Spanned<Cond>),
     Require(Spanned<Cond>),
     Capture(Spanned<Capture>),
     Again(Spanned<Cond>),
     Then(Spanned<Then>),
+    /// `start at origin [when COND]`
+    StartAt(Spanned<Option<Cond>>),
+    /// `divert NAME to PLACE`
+    Divert(Spanned<Divert>),
+}
+
+/// `divert NAME to PLACE`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Divert {
+    pub mark: Name,
+    pub to: Place,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -216,6 +246,9 @@ pub enum SkipTarget {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Capture {
+    /// `capture may`: the mover chooses whether it happens.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub may: bool,
     pub when: Option<Cond>,
     pub items: Vec<CaptureItem>,
 }
@@ -225,6 +258,38 @@ pub enum CaptureItem {
     Take(Spanned<Take>),
     Chain(Spanned<Chain>),
     Cancel(Spanned<Cond>),
+    /// `mark PLACE as NAME[(PLAYER)]`
+    Mark(Spanned<MarkAction>),
+    /// `unmark PLACE [NAME]`
+    Unmark(Spanned<Unmark>),
+    /// `give PLACE to PLAYER`
+    Give(Spanned<GivePlace>),
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// `mark PLACE as NAME[(PLAYER)]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MarkAction {
+    pub place: Place,
+    pub mark: Name,
+    pub player: Option<PlayerRef>,
+}
+
+/// `unmark PLACE [NAME]`: without a name, every mark of the place.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Unmark {
+    pub place: Place,
+    pub mark: Option<Name>,
+}
+
+/// `give PLACE to PLAYER`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GivePlace {
+    pub place: Place,
+    pub to: PlayerRef,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -438,6 +503,8 @@ pub enum TermKind {
     Kind(KindSel),
     /// `number` or `number(X)`: a pit's position in its row.
     Number(Option<Place>),
+    /// `lifted`: the pieces lifted for the lap being started.
+    Lifted,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

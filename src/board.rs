@@ -7,7 +7,7 @@
 //! drawn from the side of the person looking at it.
 
 use crate::engine::{Engine, State};
-use crate::ir::{PlaceId, Shape, NO_PLAYER};
+use crate::ir::{PlaceId, Shape, NO_PLAYER, UNMARKED};
 
 /// ANSI colours for the pieces of seats 1..8.
 const SEAT_COLOURS: [&str; 8] = ["31", "34", "32", "33", "37", "35", "36", "91"];
@@ -54,6 +54,7 @@ pub fn render_view(engine: &Engine, st: &State, view: &View) -> String {
         Shape::FourRows { pits } => painter.four_rows(st, pits as usize),
     };
     out.push_str(&painter.off_board(st));
+    out.push_str(&painter.marks(st));
     out.push_str(&painter.status(st));
     out
 }
@@ -295,6 +296,30 @@ impl Painter<'_> {
         out.push_str(&line(pits("", &rows[2])));
         out.push_str(&line(pits(&near_name, &rows[3])));
         out.push_str(&line(labels(&rows[3])));
+        out
+    }
+
+    /// The pits that carry a mark, one line per mark: `tuzdyk: C (you), d (computer)`, `burnt: a, F`.
+    fn marks(&self, st: &State) -> String {
+        let rules = &self.engine.rules;
+        let n = rules.n_pits;
+        let mut out = String::new();
+        for (m, info) in rules.marks.iter().enumerate() {
+            let marked: Vec<String> = (0..n)
+                .filter_map(|p| {
+                    let cell = st.marks.get(m * n + p).copied().unwrap_or(UNMARKED);
+                    let label = &rules.places[p].label;
+                    match cell {
+                        UNMARKED => None,
+                        _ if !info.per_player => Some(label.clone()),
+                        c => Some(format!("{label} ({})", self.view.name(c - 1))),
+                    }
+                })
+                .collect();
+            if !marked.is_empty() {
+                out.push_str(&format!("{}: {}\n", info.name, marked.join(", ")));
+            }
+        }
         out
     }
 

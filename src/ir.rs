@@ -59,6 +59,45 @@ pub struct Rules {
     /// The rule file's own sentences (`///` lines) for the score and the goal, for the summary.
     pub score_doc: Option<String>,
     pub goal_doc: Option<String>,
+    /// The marks pits can carry (`mark NAME ...`), by index: the ones kept for the whole game first, then
+    /// those `for one ply`. A state keeps them in `State::marks`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<MarkInfo>,
+}
+
+/// A mark that pits can carry.
+#[derive(Debug, Clone, Serialize)]
+pub struct MarkInfo {
+    pub name: String,
+    /// Carried for a player (`tuzdyk(mover)`), not just carried.
+    pub per_player: bool,
+    /// Cleared when the next ply starts.
+    pub one_ply: bool,
+}
+
+/// A mark's index in `Rules::marks`.
+pub type MarkId = u8;
+
+/// What a state's mark cell holds when the pit does not carry the mark; otherwise it holds the player the
+/// pit carries it for, plus one (1 for a mark that is not per player).
+pub const UNMARKED: u8 = 0;
+
+impl Rules {
+    /// The number of marks kept from ply to ply: they are part of a position.
+    pub fn lasting_marks(&self) -> usize {
+        self.marks.iter().take_while(|m| !m.one_ply).count()
+    }
+
+    /// Whether any rule can change who owns a pit: an offer, or a `give` in a capture.
+    pub fn owners_can_change(&self) -> bool {
+        self.phases.iter().flat_map(|p| &p.actions).any(|a| match &a.kind {
+            ActionKind::Offer(_) => true,
+            ActionKind::Sow(sow) => {
+                sow.captures.iter().flat_map(|c| &c.steps).any(|s| matches!(s.action, MarkStep::Give { .. }))
+            }
+            ActionKind::Put(_) => false,
+        })
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -236,6 +275,12 @@ pub struct Sow {
     pub relay_doc: Option<String>,
     pub require_doc: Option<String>,
     pub again_doc: Option<String>,
+    /// `start at origin [when COND]`: when the condition holds as a lap starts, its first piece goes back
+    /// into the pit the lap was lifted from.
+    pub start_origin: Option<Cond>,
+    /// `divert NAME to PLACE`: a piece dropped into a pit carrying the mark goes on to the place at once
+    /// (`here` is that pit); such a last piece triggers no capture, relay or extra turn.
+    pub divert: Vec<(MarkId, PlaceExpr)>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -245,6 +290,28 @@ pub struct CaptureRule {
     pub chain: Option<ChainRule>,
     pub cancel: Option<Cond>,
     pub doc: Option<String>,
+    /// `capture may`: the mover chooses whether it happens; declined, the rules after it are tried.
+    pub may: bool,
+    /// The marks and gifts of the capture, at each of its pits, in the order written among the takes.
+    pub steps: Vec<Step>,
+}
+
+/// A mark or gift of a capture, made just before take number `before` of the pit (after them all when
+/// `before` is the number of takes).
+#[derive(Debug, Clone, Serialize)]
+pub struct Step {
+    pub before: u8,
+    pub action: MarkStep,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub enum MarkStep {
+    /// `mark PLACE as NAME[(PLAYER)]`
+    Mark { place: PlaceExpr, mark: MarkId, player: Option<PlayerExpr> },
+    /// `unmark PLACE [NAME]`: every mark when `None`.
+    Unmark { place: PlaceExpr, mark: Option<MarkId> },
+    /// `give PLACE to PLAYER`
+    Give { place: PlaceExpr, to: PlayerExpr },
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -415,6 +482,8 @@ pub enum Num {
     PitsCount(PlayerExpr),
     /// The number of a pit in its row (`number(X)`, see `Rules::number`).
     Number(PlaceExpr),
+    /// The pieces lifted for the lap being started (`lifted`).
+    Lifted,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -455,6 +524,8 @@ pub enum Set {
     Region(u16),
     /// A player's part of a region (`inner(mover)`).
     RegionOf(u16, PlayerExpr),
+    /// The pits carrying a mark: for one player, or (`None`) for anyone.
+    Marked(MarkId, Option<PlayerExpr>),
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -486,9 +557,13 @@ fn join(a: Trend, b: Trend) -> Trend {
 
 fn num_trend(n: &Num) -> Trend {
     match n {
-        Num::Const(_) | Num::Before(_) | Num::HereCount | Num::PlaceCount(_) | Num::PitsCount(_) | Num::Number(_) => {
-            Trend::Fixed
-        }
+        Num::Const(_)
+        | Num::Before(_)
+        | Num::HereCount
+        | Num::PlaceCount(_)
+        | Num::PitsCount(_)
+        | Num::Number(_)
+        | Num::Lifted => Trend::Fixed,
         // Counts and sizes are never negative: over more pits they can only grow.
         Num::Count(Set::Offered, _) | Num::Size(Set::Offered) => Trend::Grows,
         // A piece's value may be negative.
@@ -588,6 +663,7 @@ impl Where {
             Set::EveryPlayer(base) => (*base as usize) < self.n_pits,
             Set::AllPits | Set::PitsOf(_) | Set::Offered => true,
             Set::Facing(_) | Set::Region(_) | Set::RegionOf(..) => true,
+            Set::Marked(..) => true,
         }
     }
 
@@ -597,6 +673,7 @@ impl Where {
             Set::EveryPlayer(base) => (*base as usize) + self.players as usize > self.n_pits,
             Set::AllPits | Set::PitsOf(_) | Set::Offered => false,
             Set::Facing(_) | Set::Region(_) | Set::RegionOf(..) => false,
+            Set::Marked(..) => false,
         }
     }
 
@@ -643,7 +720,9 @@ fn bounds_at_last(n: &Num) -> (Option<i64>, Option<i64>) {
         // The last pit holds the piece just dropped there.
         Num::HereCount => (Some(1), None),
         Num::Count(Set::One(p), KindSel::All) | Num::PlaceCount(p) if at_last(p) => (Some(1), None),
-        Num::Count(..) | Num::Size(_) | Num::Before(_) | Num::PlaceCount(_) | Num::PitsCount(_) => (Some(0), None),
+        Num::Count(..) | Num::Size(_) | Num::Before(_) | Num::PlaceCount(_) | Num::PitsCount(_) | Num::Lifted => {
+            (Some(0), None)
+        }
         Num::Number(_) => (Some(0), Some(64)),
         Num::Value(_) => (None, None),
         Num::Add(ns) => ns.iter().map(bounds_at_last).fold((Some(0), Some(0)), |(lo, hi), (l, h)| {
@@ -686,6 +765,9 @@ pub fn visit_conds_mut(rules: &mut Rules, f: &mut impl FnMut(&mut Cond)) {
                     }
                     if let Some(then) = &mut sow.then {
                         f(&mut then.filter);
+                    }
+                    if let Some(c) = &mut sow.start_origin {
+                        f(c);
                     }
                 }
                 ActionKind::Put(put) => f(&mut put.filter),

@@ -33,6 +33,9 @@ pub fn summarize_width(engine: &Engine, width: usize) -> String {
     }
     para(&mut out, 0, "");
     para(&mut out, 0, &format!("{}. {}. {}.", w.players(), w.board(), w.pieces()));
+    if !r.marks.is_empty() {
+        para(&mut out, 0, &w.marks());
+    }
     for phase in &r.phases {
         para(&mut out, 0, "");
         let title = if r.phases.len() > 1 {
@@ -116,6 +119,11 @@ pub fn dump(rules: &Rules) -> String {
     let _ = writeln!(out, "game {:?} variant {:?} players {}", rules.game, rules.variant, rules.players);
     let _ = writeln!(out, "board {}", p.board());
     let _ = writeln!(out, "pieces {}", p.pieces());
+    for m in &rules.marks {
+        let per = if m.per_player { " per player" } else { "" };
+        let ply = if m.one_ply { " for one ply" } else { "" };
+        let _ = writeln!(out, "mark {}{per}{ply}", m.name);
+    }
     let labels: Vec<&str> = rules.places.iter().map(|i| i.label.as_str()).collect();
     let _ = writeln!(out, "places {}", labels.join(" "));
     let track: Vec<&str> = rules.track.iter().map(|&i| p.place_label(i)).collect();
@@ -237,6 +245,12 @@ impl Printer<'_> {
                 if s.skip_origin {
                     out.push_str(", skipping the pit sown from");
                 }
+                if let Some(c) = &s.start_origin {
+                    let _ = write!(out, "\n      start at origin when {}", self.cond(c));
+                }
+                for (mark, to) in &s.divert {
+                    let _ = write!(out, "\n      divert {} to {}", self.mark_name(*mark), self.place(to));
+                }
                 if let Some(r) = &s.relay {
                     let _ = write!(out, "\n      relay: lift the last pit and sow on when {}", self.cond(r));
                 }
@@ -244,8 +258,12 @@ impl Printer<'_> {
                     let _ = write!(out, "\n      allowed only if {}", self.cond(r));
                 }
                 for c in &s.captures {
-                    let takes: Vec<String> = c.takes.iter().map(|t| self.take(t)).collect();
-                    let _ = write!(out, "\n      capture when {}: {}", self.cond(&c.when), takes.join("; "));
+                    let mut takes: Vec<String> = c.takes.iter().map(|t| self.take(t)).collect();
+                    for step in c.steps.iter().rev() {
+                        takes.insert((step.before as usize).min(takes.len()), self.step(&step.action));
+                    }
+                    let may = if c.may { " may" } else { "" };
+                    let _ = write!(out, "\n      capture{may} when {}: {}", self.cond(&c.when), takes.join("; "));
                     if let Some(chain) = &c.chain {
                         let dir = match (chain.backward, chain.forward) {
                             (true, true) => "both ways",
@@ -320,6 +338,24 @@ impl Printer<'_> {
             }
         }
         out
+    }
+
+    fn mark_name(&self, m: MarkId) -> &str {
+        self.rules.marks.get(m as usize).map_or("?", |m| m.name.as_str())
+    }
+
+    fn step(&self, s: &MarkStep) -> String {
+        match s {
+            MarkStep::Mark { place, mark, player } => {
+                let who = player.as_ref().map_or(String::new(), |w| format!("({})", self.player(w)));
+                format!("mark {} as {}{who}", self.place(place), self.mark_name(*mark))
+            }
+            MarkStep::Unmark { place, mark } => {
+                let name = mark.map_or(String::new(), |m| format!(" {}", self.mark_name(m)));
+                format!("unmark {}{name}", self.place(place))
+            }
+            MarkStep::Give { place, to } => format!("give {} to {}", self.place(place), self.player(to)),
+        }
     }
 
     fn take(&self, t: &TakeRule) -> String {
@@ -419,6 +455,7 @@ impl Printer<'_> {
             Num::PlaceCount(p) => format!("count({})", self.place(p)),
             Num::PitsCount(who) => format!("count(pits({}))", self.player(who)),
             Num::Number(p) => format!("number({})", self.place(p)),
+            Num::Lifted => "lifted".into(),
         }
     }
 
@@ -463,6 +500,8 @@ impl Printer<'_> {
             Set::Facing(p) => format!("facing({})", self.place(p)),
             Set::Region(id) => region_name(self.rules, *id).into(),
             Set::RegionOf(id, who) => format!("{}({})", region_name(self.rules, *id), self.player(who)),
+            Set::Marked(m, None) => self.mark_name(*m).to_string(),
+            Set::Marked(m, Some(who)) => format!("{}({})", self.mark_name(*m), self.player(who)),
         }
     }
 
@@ -689,6 +728,22 @@ impl Words<'_> {
         if s.skip_origin {
             text.push_str(", skipping the pit they came from");
         }
+        match &s.start_origin {
+            Some(Cond::True) => text.push_str(", the first back into the pit they came from"),
+            Some(c) => {
+                let _ = write!(text, ", the first back into the pit they came from when {}", self.cond(c, Here::None));
+            }
+            None => {}
+        }
+        for (mark, to) in &s.divert {
+            let _ = write!(
+                text,
+                "; a {} dropped into a pit marked {} goes on at once to {}",
+                self.piece_word().trim_end_matches('s'),
+                self.mark_name(*mark),
+                self.place(to, Here::Each).replace("the pit's owner's", "its owner's")
+            );
+        }
         let skipped = self.skipped_places();
         if !skipped.is_empty() {
             let _ = write!(text, ", never into {}", skipped.join(" or "));
@@ -720,11 +775,15 @@ impl Words<'_> {
     }
 
     fn capture(&self, c: &CaptureRule) -> String {
-        let takes: Vec<String> = c.takes.iter().map(|t| self.take(t, Here::Last)).collect();
+        let mut takes: Vec<String> = c.takes.iter().map(|t| self.take(t, Here::Last)).collect();
+        for step in c.steps.iter().rev() {
+            takes.insert((step.before as usize).min(takes.len()), self.step(&step.action));
+        }
         let when = match c.when {
             Cond::True => "After every sowing".to_string(),
             ref when => format!("Capture: if {}", self.cond(when, Here::Last)),
         };
+        let when = if c.may { format!("{when}, you may choose that") } else { when };
         let mut text = format!("{when}, {}", and_list(&takes));
         if let Some(chain) = &c.chain {
             let dir = match (chain.backward, chain.forward) {
@@ -743,6 +802,49 @@ impl Words<'_> {
         }
         text.push('.');
         text
+    }
+
+    /// The marks, each said once: `Pits can be marked tuzdyk, for one player.`
+    fn marks(&self) -> String {
+        let said: Vec<String> = self
+            .rules
+            .marks
+            .iter()
+            .map(|m| {
+                let per = if m.per_player { ", for one player" } else { "" };
+                let ply = if m.one_ply { ", until the next move" } else { "" };
+                format!("{}{per}{ply}", m.name)
+            })
+            .collect();
+        format!("Pits can be marked {}.", and_list(&said))
+    }
+
+    fn mark_name(&self, m: MarkId) -> &str {
+        self.rules.marks.get(m as usize).map_or("?", |m| m.name.as_str())
+    }
+
+    fn step(&self, s: &MarkStep) -> String {
+        match s {
+            MarkStep::Mark { place, mark, player } => {
+                let whose = player.as_ref().map_or(String::new(), |w| format!("{} ", self.whose(w)));
+                format!("{} becomes {whose}{}", self.place(place, Here::Last), self.mark_name(*mark))
+            }
+            MarkStep::Unmark { place, mark: Some(m) } => {
+                format!("{} is no longer {}", self.place(place, Here::Last), self.mark_name(*m))
+            }
+            MarkStep::Unmark { place, mark: None } => format!("{} loses its marks", self.place(place, Here::Last)),
+            MarkStep::Give { place, to } => {
+                format!("{} becomes {}", self.place(place, Here::Last), self.whose_own(to))
+            }
+        }
+    }
+
+    /// `yours`, `your opponent's`.
+    fn whose_own(&self, p: &PlayerExpr) -> String {
+        match p {
+            PlayerExpr::Mover => "yours".into(),
+            other => self.whose(other),
+        }
     }
 
     fn take(&self, t: &TakeRule, here: Here) -> String {
@@ -969,6 +1071,7 @@ impl Words<'_> {
                 format!("the number of {} in {}", self.piece_word(), self.set(&Set::PitsOf(who.clone())))
             }
             Num::Number(p) => format!("the number of {} in its row", self.place(p, here)),
+            Num::Lifted => format!("the number of {} lifted", self.piece_word()),
         }
     }
 
@@ -1016,6 +1119,8 @@ impl Words<'_> {
             Set::Facing(p) => format!("the pits facing {}", self.place(p, here)),
             Set::Region(id) => format!("the pits of {}", region_name(self.rules, *id)),
             Set::RegionOf(id, who) => format!("{} {}", self.whose(who), region_name(self.rules, *id)),
+            Set::Marked(m, None) => format!("the pits marked {}", self.mark_name(*m)),
+            Set::Marked(m, Some(who)) => format!("the pits marked {} for {}", self.mark_name(*m), self.player(who)),
         }
     }
 

@@ -542,6 +542,8 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::game | Rule::about | Rule::players | Rule::board | Rule::place_decl | Rule::pieces | Rule::setup => {
             "a top-level item"
         }
+        Rule::mark_decl => "a top-level item",
+        Rule::one_ply => "`for one ply`",
         Rule::turn | Rule::phase | Rule::score | Rule::winner | Rule::goal | Rule::variant => "a top-level item",
         // `end { ... }` is both an item and a phase item: the words for its neighbours cover it.
         Rule::end => return None,
@@ -564,18 +566,24 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::direction
         | Rule::order
         | Rule::skip
+        | Rule::start_at
+        | Rule::divert
         | Rule::relay
         | Rule::require
         | Rule::capture
         | Rule::again
         | Rule::then => {
-            "a sowing rule (`from`, `direction`, `order`, `skip`, `relay`, `require`, `capture`, `again`, `then`)"
+            "a sowing rule (`from`, `direction`, `order`, `skip`, `start`, `divert`, `relay`, `require`, `capture`, `again`, `then`)"
         }
         Rule::filter => "`where`",
         Rule::dir_word => "`ccw`, `cw` or `choose`",
         Rule::last_own => "`last own`",
         Rule::origin => "`origin`",
-        Rule::take | Rule::chain | Rule::cancel => "`take`, `chain` or `cancel`",
+        Rule::take | Rule::chain | Rule::cancel | Rule::mark_action | Rule::unmark | Rule::give_place => {
+            "`take`, `chain`, `cancel`, `mark`, `unmark` or `give`"
+        }
+        Rule::may_word => "`may`",
+        Rule::lifted => "a number or a count",
         Rule::chain_dir => "`backward`, `forward` or `both`",
         Rule::may_must => "`may` or `must`",
         Rule::chosen => "`chosen`",
@@ -655,6 +663,13 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_place_decl => Rule::place_decl,
         Rule::lead_per_player => Rule::per_player,
         Rule::lead_pieces => Rule::pieces,
+        Rule::lead_mark_decl => Rule::mark_decl,
+        Rule::lead_one_ply => Rule::one_ply,
+        Rule::lead_start_at => Rule::start_at,
+        Rule::lead_divert => Rule::divert,
+        Rule::lead_mark_action => Rule::mark_action,
+        Rule::lead_unmark => Rule::unmark,
+        Rule::lead_give_place => Rule::give_place,
         Rule::lead_colours => Rule::colours,
         Rule::lead_setup => Rule::setup,
         Rule::lead_every => Rule::every,
@@ -713,6 +728,10 @@ fn lead_rule(rule: Rule) -> Rule {
 fn token_keyword(rule: Rule) -> Option<(&'static [&'static str], &'static str)> {
     Some(match rule {
         Rule::kw_accept => (&["accept"], "`accept`"),
+        Rule::kw_as => (&["as"], "`as`"),
+        Rule::kw_at => (&["at"], "`at`"),
+        Rule::kw_one => (&["one"], "`one`"),
+        Rule::kw_ply => (&["ply"], "`ply`"),
         Rule::kw_can => (&["can"], "`can`"),
         Rule::kw_cannot => (&["cannot"], "`cannot`"),
         Rule::kw_capture => (&["capture"], "`capture`"),
@@ -758,6 +777,14 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::board => &["board"],
         Rule::place_decl => &["place"],
         Rule::pieces => &["pieces"],
+        Rule::mark_decl | Rule::mark_action => &["mark"],
+        Rule::one_ply => &["for"],
+        Rule::start_at => &["start"],
+        Rule::divert => &["divert"],
+        Rule::unmark => &["unmark"],
+        Rule::give_place => &["give"],
+        Rule::may_word => &["may"],
+        Rule::lifted => &["lifted"],
         Rule::setup => &["setup"],
         Rule::turn => &["turn"],
         Rule::phase => &["phase"],
@@ -1021,6 +1048,17 @@ fn build_item(pair: Pair<Rule>) -> Result<Item, SyntaxError> {
             let per_player = children(owner).next().map(|p| p.as_rule() == Rule::per_player).unwrap_or(false);
             Item::Place(Spanned::new(PlaceDecl { name, per_player }, span))
         }
+        Rule::mark_decl => {
+            let name = name_of(&next_pair(&mut inner, "mark name")?);
+            let (mut per_player, mut one_ply) = (false, false);
+            for p in inner {
+                match p.as_rule() {
+                    Rule::per_player => per_player = true,
+                    _ => one_ply = true,
+                }
+            }
+            Item::Mark(Spanned::new(MarkDecl { name, per_player, one_ply }, span))
+        }
         Rule::pieces => {
             let body = next_pair(&mut inner, "pieces")?;
             let pieces = match body.as_rule() {
@@ -1210,13 +1248,43 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
         Rule::relay => SowItem::Relay(Spanned::new(build_cond(next_pair(&mut inner, "relay")?)?, span)),
         Rule::require => SowItem::Require(Spanned::new(build_cond(next_pair(&mut inner, "require")?)?, span)),
         Rule::again => SowItem::Again(Spanned::new(build_cond(next_pair(&mut inner, "again")?)?, span)),
+        Rule::start_at => {
+            let _origin = next_pair(&mut inner, "start at")?;
+            SowItem::StartAt(Spanned::new(inner.next().map(build_cond).transpose()?, span))
+        }
+        Rule::divert => {
+            let mark = name_of(&next_pair(&mut inner, "divert mark")?);
+            let to = build_place(next_pair(&mut inner, "divert target")?)?;
+            SowItem::Divert(Spanned::new(Divert { mark, to }, span))
+        }
         Rule::capture => {
             let mut when = None;
+            let mut may = false;
             let mut items = Vec::new();
             for p in inner {
                 let pspan = span_of(&p);
                 match p.as_rule() {
+                    Rule::may_word => may = true,
                     Rule::cond => when = Some(build_cond(p)?),
+                    Rule::mark_action => {
+                        let mut parts = children(p);
+                        let place = build_place(next_pair(&mut parts, "mark place")?)?;
+                        let mark = name_of(&next_pair(&mut parts, "mark name")?);
+                        let player = parts.next().map(build_player).transpose()?;
+                        items.push(CaptureItem::Mark(Spanned::new(MarkAction { place, mark, player }, pspan)));
+                    }
+                    Rule::unmark => {
+                        let mut parts = children(p);
+                        let place = build_place(next_pair(&mut parts, "unmark place")?)?;
+                        let mark = parts.next().map(|n| name_of(&n));
+                        items.push(CaptureItem::Unmark(Spanned::new(Unmark { place, mark }, pspan)));
+                    }
+                    Rule::give_place => {
+                        let mut parts = children(p);
+                        let place = build_place(next_pair(&mut parts, "give place")?)?;
+                        let to = build_player(next_pair(&mut parts, "give to")?)?;
+                        items.push(CaptureItem::Give(Spanned::new(GivePlace { place, to }, pspan)));
+                    }
                     Rule::take => items.push(CaptureItem::Take(Spanned::new(build_take(children(p))?, pspan))),
                     Rule::chain => {
                         let mut parts = children(p);
@@ -1235,7 +1303,7 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                     other => return Err(SyntaxError::internal(&format!("capture item {other:?}"))),
                 }
             }
-            SowItem::Capture(Spanned::new(Capture { when, items }, span))
+            SowItem::Capture(Spanned::new(Capture { may, when, items }, span))
         }
         Rule::then => {
             let must = next_pair(&mut inner, "may/must")?.as_str() == "must";
@@ -1542,6 +1610,7 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
         Rule::player_word => TermKind::Player(Spanned::new(player_kind(text), span)),
         Rule::place => TermKind::Place(build_place_inner(span, inner)?),
         Rule::kind_word => TermKind::Kind(if text == "own" { KindSel::Own } else { KindSel::Foreign }),
+        Rule::lifted => TermKind::Lifted,
         other => return Err(SyntaxError::internal(&format!("unexpected term {other:?}"))),
     };
     Ok(Spanned::new(kind, span))

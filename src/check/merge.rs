@@ -16,6 +16,7 @@ pub(crate) struct Game {
     pub places: Vec<Spanned<PlaceDecl>>,
     /// Named sets of pits (`region`), in source order.
     pub regions: Vec<Spanned<RegionDecl>>,
+    pub marks: Vec<Spanned<MarkDecl>>,
     pub setup: Option<Spanned<Vec<SetupLine>>>,
     pub phases: Vec<Spanned<Phase>>,
     pub end: Option<Spanned<Vec<EndItem>>>,
@@ -181,6 +182,13 @@ fn add_item(game: &mut Game, place_names: &mut HashMap<String, Span>, item: &Ite
                     place_names.insert(name.node.clone(), name.span);
                     game.regions.push(r.clone());
                 }
+            }
+        }
+        Item::Mark(m) => {
+            let name = &m.node.name;
+            match game.marks.iter().find(|o| o.node.name.node == name.node) {
+                Some(first) => diags.push(duplicate("mark", &name.node, name.span, first.node.name.span)),
+                None => game.marks.push(m.clone()),
             }
         }
     }

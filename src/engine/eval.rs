@@ -151,6 +151,7 @@ impl Engine {
             Num::HereCount => self.count(st, cx.here) as i32,
             Num::PlaceCount(p) => self.place(st, cx, p).map_or(0, |p| self.count(st, p) as i32),
             Num::Number(p) => self.place(st, cx, p).map_or(0, |p| self.rules.number[p as usize] as i32),
+            Num::Lifted => st.lifted as i32,
             Num::PitsCount(who) => {
                 let who = self.player(st, cx, who);
                 let n = self.rules.n_pits;
@@ -253,6 +254,7 @@ impl Engine {
             Set::One(q) => self.place(st, cx, q) == Some(p),
             Set::EveryPlayer(base) => p >= *base && p < base + self.rules.players as PlaceId,
             Set::Facing(_) | Set::Region(_) | Set::RegionOf(..) => pit && self.set_mask(st, cx, set) & (1u64 << p) != 0,
+            Set::Marked(mark, who) => self.carries(st, cx, *mark, who, p),
         }
     }
 
@@ -328,6 +330,13 @@ impl Engine {
                     let p = mask.trailing_zeros() as PlaceId;
                     mask &= mask - 1;
                     if !f(p) {
+                        return;
+                    }
+                }
+            }
+            Set::Marked(mark, who) => {
+                for p in 0..n {
+                    if self.carries(st, cx, *mark, who, p) && !f(p) {
                         return;
                     }
                 }

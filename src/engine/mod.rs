@@ -11,6 +11,7 @@ mod capture;
 mod compile;
 mod end;
 mod eval;
+mod marks;
 mod moves;
 mod offer;
 mod probe;
@@ -56,6 +57,8 @@ pub struct Engine {
     /// Per phase and action: an offer whose `require`, once false, stays false as pits are added
     /// (`ir::fails_for_more_pits`), so the search for a completion stops there.
     offer_prunes: Vec<Vec<bool>>,
+    /// Some mark lasts one ply only: a ply's start clears it.
+    ply_marks: bool,
 }
 
 #[derive(Clone)]
@@ -117,8 +120,7 @@ impl Engine {
                 rules.kinds.iter().enumerate().filter(|(_, info)| info.owner == p).fold(0u64, |m, (i, _)| m | (1 << i))
             })
             .collect();
-        let owners_change =
-            rules.phases.iter().flat_map(|p| &p.actions).any(|a| matches!(a.kind, ActionKind::Offer(_)));
+        let owners_change = rules.owners_can_change();
         let fixed_pits = (!owners_change).then(|| {
             (0..rules.players)
                 .map(|p| (0..rules.n_pits as PlaceId).filter(|&i| rules.initial_owner[i as usize] == p).collect())
@@ -181,6 +183,7 @@ impl Engine {
                 _ => None,
             })
             .collect();
+        let ply_marks = rules.marks.iter().any(|m| m.one_ply);
         Engine {
             rules,
             lowered,
@@ -195,6 +198,7 @@ impl Engine {
             plain_starts,
             plain_sow,
             offer_prunes,
+            ply_marks,
         }
     }
 
@@ -258,6 +262,10 @@ impl Engine {
             history_total: 0,
             captures: 0,
             result: None,
+            marks: vec![UNMARKED; self.rules.marks.len() * self.rules.n_pits],
+            lifted: 0,
+            diverted: false,
+            at_origin: false,
         };
         self.advance_phase(&mut st);
         self.begin_turn(&mut st);
@@ -368,6 +376,8 @@ fn is_plain_sow(sow: &Sow) -> bool {
         && sow.relay.is_none()
         && sow.require.is_none()
         && sow.then.is_none()
+        && sow.start_origin.is_none()
+        && sow.divert.is_empty()
         && matches!(sow.dir, DirRule::Fixed(_))
 }
 

@@ -57,11 +57,24 @@ impl Engine {
     pub(super) fn start_sow(&self, st: &mut State, action: u8, dir: Dir, probe: bool) {
         st.dir = dir;
         st.cursor = st.origin;
+        st.diverted = false;
         if self.rules.needs.drops {
             st.dropped.fill(NO_KIND);
         }
         self.lift(st, st.origin);
+        let sow = self.sow_rule(st, action);
+        self.start_lap(st, sow);
         self.continue_sow(st, action, probe);
+    }
+
+    /// The start of a lap, once its pieces are lifted from `cursor`: `lifted`, and whether the first piece
+    /// goes back into that pit (`start at origin`).
+    #[inline]
+    pub(super) fn start_lap(&self, st: &mut State, sow: &Sow) {
+        if let Some(cond) = &sow.start_origin {
+            st.lifted = st.hand.iter().fold(0u8, |n, &h| n.saturating_add(h));
+            st.at_origin = self.test(st, Ctx::new(st.to_move).at(st.cursor), cond);
+        }
     }
 
     #[inline]
@@ -84,7 +97,7 @@ impl Engine {
             return;
         }
         st.last = st.cursor;
-        if sow.relay.is_some() && !self.relay(st, action, sow) {
+        if sow.relay.is_some() && !st.diverted && !self.relay(st, action, sow) {
             return;
         }
         self.after_sow(st, action, probe);
@@ -115,10 +128,14 @@ impl Engine {
                 (mark, power, since) = (Some(key), power.saturating_mul(2), 0);
             }
             self.lift(st, last);
+            self.start_lap(st, sow);
             if !self.drop_hand(st, action, sow) {
                 return false;
             }
             st.last = st.cursor;
+            if st.diverted {
+                return true;
+            }
         }
         // Endless, or longer than any relay we follow: not a line of play.
         st.illegal = true;
@@ -130,11 +147,12 @@ impl Engine {
     /// Drops the pieces in hand; returns false when it paused for the mover to choose the next kind.
     #[inline]
     pub(super) fn drop_hand(&self, st: &mut State, action: u8, sow: &Sow) -> bool {
-        if self.k == 1 && !self.rules.needs.drops {
+        let plain = sow.start_origin.is_none() && sow.divert.is_empty();
+        if self.k == 1 && !self.rules.needs.drops && plain {
             self.drop_plain(st, sow.skip_origin);
         } else if self.k == 1 {
             while st.hand[0] > 0 {
-                self.drop_one(st, 0, sow.skip_origin);
+                self.drop_one(st, 0, sow);
             }
         } else {
             loop {
@@ -154,7 +172,7 @@ impl Engine {
                         None => break,
                     }
                 };
-                self.drop_one(st, kind, sow.skip_origin);
+                self.drop_one(st, kind, sow);
             }
         }
         true
@@ -178,18 +196,28 @@ impl Engine {
         st.cursor = pos;
     }
 
+    /// Drops one piece of `kind` into the next place (or back into the lap's origin, `start at origin`),
+    /// from where a marked pit may send it on (`divert`).
     #[inline]
-    pub(super) fn drop_one(&self, st: &mut State, kind: u8, skip_origin: bool) {
+    pub(super) fn drop_one(&self, st: &mut State, kind: u8, sow: &Sow) {
         let row = (st.to_move as usize * 2 + st.dir as usize) * self.rules.places.len();
-        let mut pos = self.rules.next[row + st.cursor as usize];
-        if pos == st.origin && skip_origin {
-            pos = self.rules.next[row + pos as usize];
-        }
-        let i = pos as usize * self.k + kind as usize;
+        let pos = if std::mem::take(&mut st.at_origin) {
+            st.cursor
+        } else {
+            let pos = self.rules.next[row + st.cursor as usize];
+            if pos == st.origin && sow.skip_origin {
+                self.rules.next[row + pos as usize]
+            } else {
+                pos
+            }
+        };
         if self.rules.needs.drops {
             st.before[pos as usize] = self.count(st, pos);
             st.dropped[pos as usize] = kind;
         }
+        let to = if sow.divert.is_empty() { None } else { self.diverted_to(st, sow, pos) };
+        st.diverted = to.is_some();
+        let i = to.unwrap_or(pos) as usize * self.k + kind as usize;
         st.counts[i] = st.counts[i].saturating_add(1);
         st.hand[kind as usize] -= 1;
         st.cursor = pos;

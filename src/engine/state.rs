@@ -54,6 +54,19 @@ pub struct State {
     /// Plies with a capture so far, for statistics.
     pub captures: u32,
     pub result: Option<Outcome>,
+    /// The marks of the pits: `marks[mark * n_pits + pit]` is `UNMARKED`, or the player the pit carries the
+    /// mark for plus one (1 for a mark that is not per player). Empty in games without marks.
+    #[serde(default)]
+    pub marks: Vec<u8>,
+    /// The pieces lifted for the current lap, for `lifted`.
+    #[serde(default)]
+    pub lifted: u8,
+    /// The last piece of the sowing went on elsewhere (`divert`): nothing looks at where it fell.
+    #[serde(default)]
+    pub diverted: bool,
+    /// The next piece dropped goes into the lap's origin (`start at origin`).
+    #[serde(default)]
+    pub at_origin: bool,
 }
 
 impl State {
@@ -66,6 +79,7 @@ impl State {
             hand: self.hand.clone(),
             before: self.before.clone(),
             dropped: self.dropped.clone(),
+            marks: self.marks.clone(),
             history: Vec::new(),
             result: self.result.clone(),
             // The remaining fields are plain values.
@@ -93,6 +107,8 @@ pub enum Stage {
     Put { action: u8, done: u8, from: PlaceId },
     /// Choose a further pit to offer, from pit `from` on, or stop.
     Offer { action: u8, from: PlaceId },
+    /// Choose whether the capture `rule` (a `capture may`) happens at the end of the sowing.
+    Capture { action: u8, rule: u8 },
 }
 
 /// Where a capture stands: which rule, which walk of its chain, which pit, which take.
@@ -109,6 +125,13 @@ pub struct CaptureCursor {
     /// The smallest choice allowed next (by group of places, place, kind): the pieces taken in one capture
     /// form a set, so they are chosen in one order only.
     pub min_choice: u32,
+}
+
+impl CaptureCursor {
+    /// The start of capture rule `rule` at the pit `here`.
+    pub(crate) fn at(rule: u8, here: PlaceId) -> CaptureCursor {
+        CaptureCursor { rule, walk: 0, here, take: 0, left: 0, steps: 0, min_choice: 0 }
+    }
 }
 
 /// One decision. A ply is one or more of them; `notation` prints and reads whole plies.
@@ -134,6 +157,8 @@ pub enum Move {
     Pick(PlaceId),
     /// End the current selection.
     Stop,
+    /// Make (`true`) or decline an optional capture.
+    Capture(bool),
 }
 
 /// How a game ended.

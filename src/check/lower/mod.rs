@@ -6,6 +6,7 @@
 mod actions;
 mod board;
 mod end;
+mod marks;
 mod terms;
 mod tracks;
 
@@ -40,6 +41,8 @@ struct Scope {
     player: bool,
     /// `offered` is known: inside an offer.
     offered: bool,
+    /// `lifted` is known: a lap is starting (`start at origin when ...`).
+    lap: bool,
 }
 
 impl Scope {
@@ -107,6 +110,9 @@ pub(crate) struct Lowerer<'g> {
     pub filled: BTreeSet<PlaceId>,
     pub read: Vec<(PlaceId, Span)>,
     pub used_names: BTreeSet<String>,
+    /// The declared marks, lasting ones first (`Rules::marks`), by name.
+    marks: Vec<MarkInfo>,
+    mark_names: HashMap<String, MarkId>,
 }
 
 impl<'g> Lowerer<'g> {
@@ -131,6 +137,8 @@ impl<'g> Lowerer<'g> {
             filled: BTreeSet::new(),
             read: Vec::new(),
             used_names: BTreeSet::new(),
+            marks: Vec::new(),
+            mark_names: HashMap::new(),
         }
     }
 
@@ -212,6 +220,7 @@ impl<'g> Lowerer<'g> {
         self.lower_pieces();
         self.lower_places();
         self.lower_regions();
+        self.lower_marks();
         let setup = self.lower_setup();
         let phases = self.lower_phases();
         let end = match &self.game.end {
@@ -270,6 +279,7 @@ impl<'g> Lowerer<'g> {
             total_pieces,
             score_doc,
             goal_doc,
+            marks: self.marks,
         };
         rules.needs.refills = crate::ir::pieces_can_return(&rules);
         (Some(rules), self.diags, lints)

@@ -178,6 +178,7 @@ impl<'g> Lowerer<'g> {
                 let place = self.optional_place(p.as_ref(), t.span, scope);
                 Typed::Num(Num::Number(place))
             }
+            ast::TermKind::Lifted => self.lifted(t.span, scope),
         }
     }
 
@@ -390,6 +391,9 @@ impl<'g> Lowerer<'g> {
                 (false, Some(_)) => self.not_whose(&name.node, span),
             };
         }
+        if let Some(bad) = self.mark_as_place(name, span) {
+            return bad;
+        }
         if player.is_none() {
             if let Some(&id) = self.labels.get(&name.node) {
                 return Typed::Place(PlaceExpr::Fixed(id));
@@ -486,6 +490,9 @@ impl<'g> Lowerer<'g> {
                             }
                         };
                     }
+                    if let Some(set) = self.mark_set(name, player.as_ref(), scope) {
+                        return set;
+                    }
                 }
                 if let ast::PlaceKind::Named { name, player: None } = &p.node {
                     if let Some(pn) = self.place_names.get(&name.node).cloned() {
@@ -529,7 +536,7 @@ impl<'g> Lowerer<'g> {
             }
             ast::KindSel::Player(p) => {
                 colour_only(self, "a player's colour");
-                let who = self.player(p, Scope { player: true, here: true, last: true, offered: true });
+                let who = self.player(p, Scope { player: true, here: true, last: true, offered: true, lap: false });
                 KindSel::Colour(who)
             }
             ast::KindSel::Named { name, value } => {

@@ -422,6 +422,12 @@ pub enum TermKind {
     Place(Place),
     /// `own` or `foreign` standing alone, e.g. in `dropped = own`.
     Kind(KindSel),
+    /// `A - B`
+    Sub(Box<Term>, Box<Term>),
+    /// `A / B`: integer division, rounding down.
+    Div(Box<Term>, Box<Term>),
+    /// `A % B`: the remainder of `A / B`, never negative.
+    Rem(Box<Term>, Box<Term>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

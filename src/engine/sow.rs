@@ -114,6 +114,8 @@ impl Engine {
             if since == power {
                 (mark, power, since) = (Some(key), power.saturating_mul(2), 0);
             }
+            // The relay lap starts here: it is this lap's origin (`origin`, and what `skip origin` skips).
+            st.origin = last;
             self.lift(st, last);
             if !self.drop_hand(st, action, sow) {
                 return false;
@@ -209,7 +211,8 @@ impl Engine {
 }
 
 /// The key of a position within a relay: everything its next lap depends on (the pieces, the pit to lift
-/// from, and the records of this move's drops, which a relay condition may read).
+/// from, the origin of the lap just sown, and the records of this move's drops, which a relay condition may
+/// read).
 fn relay_key(st: &State) -> u64 {
-    hash_parts(&[&st.counts, &st.before, &st.dropped], st.last as u64)
+    hash_parts(&[&st.counts, &st.before, &st.dropped], st.last as u64 | (st.origin as u64) << 16)
 }

@@ -963,18 +963,35 @@ impl Words<'_> {
             Num::Before(p) => format!("the number of pieces in {} before the drop", self.place(p, here)),
             Num::Size(Set::Offered) => "the number of pits offered".into(),
             Num::Size(s) => format!("the number of {}", self.set(s)),
-            Num::Add(ns) => ns.iter().map(|n| self.num(n, here)).collect::<Vec<_>>().join(" plus "),
-            Num::Mul(ns) => ns.iter().map(|n| self.num(n, here)).collect::<Vec<_>>().join(" times "),
+            Num::Add(ns) => ns.iter().map(|n| self.operand(n, 1, here)).collect::<Vec<_>>().join(" plus "),
+            Num::Mul(ns) => ns.iter().map(|n| self.operand(n, 2, here)).collect::<Vec<_>>().join(" times "),
             Num::HereCount => format!("the number of {} in {}", self.piece_word(), self.place(&PlaceExpr::Here, here)),
             Num::PlaceCount(p) => format!("the number of {} in {}", self.piece_word(), self.place(p, here)),
             Num::PitsCount(who) => {
                 format!("the number of {} in {}", self.piece_word(), self.set(&Set::PitsOf(who.clone())))
             }
-            Num::Sub(a, b) => format!("{} minus {}", self.num(a, here), self.num(b, here)),
-            Num::Div(a, b) => format!("{} divided by {} (rounded down)", self.num(a, here), self.num(b, here)),
-            Num::Rem(a, b) => {
-                format!("the remainder of {} divided by {}", self.num(a, here), self.num(b, here))
+            Num::Sub(a, b) => format!("{} minus {}", self.operand(a, 1, here), self.operand(b, 2, here)),
+            Num::Div(a, b) => {
+                format!("{} divided by {} (rounded down)", self.operand(a, 2, here), self.operand(b, 3, here))
             }
+            Num::Rem(a, b) => {
+                format!("the remainder of {} divided by {}", self.operand(a, 2, here), self.operand(b, 3, here))
+            }
+        }
+    }
+
+    /// A number as the operand of `plus`/`minus` (level 1) or `times`/`divided by` (level 2), in parentheses
+    /// where the words alone would group it otherwise.
+    fn operand(&self, n: &Num, level: u8, here: Here) -> String {
+        let binds = match n {
+            Num::Add(_) | Num::Sub(..) => 1,
+            Num::Mul(_) | Num::Div(..) | Num::Rem(..) => 2,
+            _ => 3,
+        };
+        if binds < level {
+            format!("({})", self.num(n, here))
+        } else {
+            self.num(n, here)
         }
     }
 

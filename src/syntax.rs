@@ -439,7 +439,7 @@ fn expected_words(positives: &[Rule]) -> Vec<&'static str> {
         .collect();
     words.sort_unstable();
     words.dedup();
-    let extensions = ["`+`", "`*`", "`..`", "the end of the file"];
+    let extensions = ["`+`", "`-`", "`*`", "`/`", "`%`", "`..`", "the end of the file"];
     if words.iter().any(|w| !extensions.contains(w)) {
         words.retain(|w| !extensions.contains(w) || (*w == "the end of the file" && !words_have_items(positives)));
     }
@@ -1506,7 +1506,8 @@ fn is_inverse_op(rule: Rule) -> bool {
 /// A sum or product with `-`, `/` or `%` in it, read from the left: `a - b + c` is `(a - b) + c`, and a run
 /// of `+` (or `*`) still makes one list, as it does without them.
 fn build_arithmetic(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
-    let mut inner = pair.into_inner();
+    // Operands and operators in turn; the parentheses around an operand are tokens of no meaning.
+    let mut inner = pair.into_inner().filter(|p| !matches!(p.as_rule(), Rule::lparen | Rule::rparen));
     let mut acc = build_term(next_pair(&mut inner, "operand")?)?;
     // Whether `acc` is a list this fold made (and may extend), not one written in parentheses.
     let mut open_list = false;

@@ -211,8 +211,8 @@ impl Engine {
 }
 
 /// The key of a position within a relay: everything its next lap depends on (the pieces, the pit to lift
-/// from, the origin of the lap just sown, and the records of this move's drops, which a relay condition may
+/// from, which is also that lap's origin, and the records of this move's drops, which a relay condition may
 /// read).
 fn relay_key(st: &State) -> u64 {
-    hash_parts(&[&st.counts, &st.before, &st.dropped], st.last as u64 | (st.origin as u64) << 16)
+    hash_parts(&[&st.counts, &st.before, &st.dropped], st.last as u64)
 }

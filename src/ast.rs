@@ -505,6 +505,12 @@ pub enum TermKind {
     Number(Option<Place>),
     /// `lifted`: the pieces lifted for the lap being started.
     Lifted,
+    /// `A - B`
+    Sub(Box<Term>, Box<Term>),
+    /// `A / B`: integer division, rounding down.
+    Div(Box<Term>, Box<Term>),
+    /// `A % B`: the remainder of `A / B`, never negative.
+    Rem(Box<Term>, Box<Term>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

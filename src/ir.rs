@@ -440,8 +440,8 @@ pub enum Cond {
     Or(Vec<Cond>),
     Not(Box<Cond>),
     Cmp(Num, CmpOp, Num),
-    /// The number is one of a small set, as bits (numbers up to 63).
-    InInts(Num, u64),
+    /// The number is one of a set of numbers up to 255.
+    InInts(Num, IntSet),
     InSet(PlaceExpr, Set),
     PlaceEq(PlaceExpr, PlaceExpr, bool),
     PlayerEq(PlayerExpr, PlayerExpr, bool),
@@ -455,6 +455,51 @@ pub enum Cond {
     HereOwnedBy(PlayerExpr),
     /// A condition the engine compiled to a closure (its index in the engine's table).
     Compiled(u32),
+}
+
+/// A set of the numbers 0..=255 (every count a place can hold), as bits.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct IntSet(pub [u64; 4]);
+
+impl IntSet {
+    pub const MAX: u32 = 255;
+
+    /// Adds `n`; false when it is past `MAX` (and is left out).
+    pub fn insert(&mut self, n: u32) -> bool {
+        if n > Self::MAX {
+            return false;
+        }
+        self.0[(n / 64) as usize] |= 1 << (n % 64);
+        true
+    }
+
+    #[inline]
+    pub fn contains(&self, v: i32) -> bool {
+        (0..=Self::MAX as i32).contains(&v) && self.0[(v / 64) as usize] & (1 << (v % 64)) != 0
+    }
+
+    /// The numbers of the set, smallest first.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..=Self::MAX).filter(|&n| self.contains(n as i32))
+    }
+}
+
+/// `a / b` in rule files: rounds down, and a division by zero (which a check refuses where the divisor is
+/// a constant) gives 0 rather than stopping the game.
+#[inline]
+pub fn div(a: i32, b: i32) -> i32 {
+    a.checked_div_euclid(b).unwrap_or(0)
+}
+
+/// `a % b` in rule files: the remainder of `div`, never negative; by zero, `a` itself (so that
+/// `b * (a / b) + a % b = a` always holds).
+#[inline]
+pub fn rem(a: i32, b: i32) -> i32 {
+    if b == 0 {
+        a
+    } else {
+        a.checked_rem_euclid(b).unwrap_or(0)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -484,6 +529,24 @@ pub enum Num {
     Number(PlaceExpr),
     /// The pieces lifted for the lap being started (`lifted`).
     Lifted,
+    Sub(Box<Num>, Box<Num>),
+    Div(Box<Num>, Box<Num>),
+    Rem(Box<Num>, Box<Num>),
+}
+
+impl Num {
+    /// The value of a number made of constants only (`2 - 2`), which needs no position.
+    pub fn constant(&self) -> Option<i32> {
+        match self {
+            Num::Const(v) => Some(*v),
+            Num::Add(ns) => ns.iter().try_fold(0i32, |acc, n| Some(acc.wrapping_add(n.constant()?))),
+            Num::Mul(ns) => ns.iter().try_fold(1i32, |acc, n| Some(acc.wrapping_mul(n.constant()?))),
+            Num::Sub(a, b) => Some(a.constant()?.wrapping_sub(b.constant()?)),
+            Num::Div(a, b) => Some(div(a.constant()?, b.constant()?)),
+            Num::Rem(a, b) => Some(rem(a.constant()?, b.constant()?)),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -570,6 +633,14 @@ fn num_trend(n: &Num) -> Trend {
         Num::Value(Set::Offered) => Trend::Unknown,
         Num::Count(..) | Num::Size(_) | Num::Value(_) => Trend::Fixed,
         Num::Add(ns) => ns.iter().map(num_trend).fold(Trend::Fixed, join),
+        // A difference or quotient of numbers that do not move does not move; otherwise it may go either way.
+        Num::Sub(a, b) | Num::Div(a, b) | Num::Rem(a, b) => {
+            if num_trend(a) == Trend::Fixed && num_trend(b) == Trend::Fixed {
+                Trend::Fixed
+            } else {
+                Trend::Unknown
+            }
+        }
         Num::Mul(ns) => {
             let trend = ns.iter().map(num_trend).fold(Trend::Fixed, join);
             let non_negative = |n: &Num| match n {
@@ -728,6 +799,16 @@ fn bounds_at_last(n: &Num) -> (Option<i64>, Option<i64>) {
         Num::Add(ns) => ns.iter().map(bounds_at_last).fold((Some(0), Some(0)), |(lo, hi), (l, h)| {
             (lo.zip(l).map(|(a, b)| a.saturating_add(b)), hi.zip(h).map(|(a, b)| a.saturating_add(b)))
         }),
+        Num::Sub(a, b) => {
+            let ((a_lo, a_hi), (b_lo, b_hi)) = (bounds_at_last(a), bounds_at_last(b));
+            (a_lo.zip(b_hi).map(|(x, y)| x.saturating_sub(y)), a_hi.zip(b_lo).map(|(x, y)| x.saturating_sub(y)))
+        }
+        // A remainder by a positive constant lies between 0 and that constant less one.
+        Num::Rem(_, b) => match b.constant() {
+            Some(d) if d > 0 => (Some(0), Some(d as i64 - 1)),
+            _ => (None, None),
+        },
+        Num::Div(..) => (None, None),
         Num::Mul(ns) => {
             // Only a product of numbers that are never negative has a known least value.
             let bounds: Vec<_> = ns.iter().map(bounds_at_last).collect();
@@ -844,6 +925,10 @@ fn opt_num(n: &mut Num) {
         Num::Count(Set::One(p), KindSel::All) => *n = Num::PlaceCount(p.clone()),
         Num::Count(Set::PitsOf(p), KindSel::All) => *n = Num::PitsCount(p.clone()),
         Num::Add(ns) | Num::Mul(ns) => ns.iter_mut().for_each(opt_num),
+        Num::Sub(a, b) | Num::Div(a, b) | Num::Rem(a, b) => {
+            opt_num(a);
+            opt_num(b);
+        }
         _ => {}
     }
 }

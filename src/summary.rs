@@ -409,8 +409,8 @@ impl Printer<'_> {
             Cond::Or(cs) => cs.iter().map(|c| self.paren(c)).collect::<Vec<_>>().join(" or "),
             Cond::Not(c) => format!("not {}", self.paren(c)),
             Cond::Cmp(a, op, b) => format!("{} {} {}", self.num(a), op_text(*op), self.num(b)),
-            Cond::InInts(n, bits) => {
-                let ints: Vec<String> = (0..64).filter(|i| bits & (1u64 << i) != 0).map(|i| i.to_string()).collect();
+            Cond::InInts(n, set) => {
+                let ints: Vec<String> = set.iter().map(|i| i.to_string()).collect();
                 format!("{} in {{{}}}", self.num(n), ints.join(", "))
             }
             Cond::InSet(p, s) => format!("{} in {}", self.place(p), self.set(s)),
@@ -449,13 +449,31 @@ impl Printer<'_> {
             Num::Value(s) => format!("value({})", self.set(s)),
             Num::Before(p) => format!("before({})", self.place(p)),
             Num::Size(s) => format!("size({})", self.set(s)),
-            Num::Add(ns) => ns.iter().map(|n| self.num(n)).collect::<Vec<_>>().join(" + "),
-            Num::Mul(ns) => ns.iter().map(|n| self.num(n)).collect::<Vec<_>>().join(" * "),
+            Num::Add(ns) => ns.iter().map(|n| self.operand(n, 1)).collect::<Vec<_>>().join(" + "),
+            Num::Mul(ns) => ns.iter().map(|n| self.operand(n, 2)).collect::<Vec<_>>().join(" * "),
             Num::HereCount => "count".into(),
             Num::PlaceCount(p) => format!("count({})", self.place(p)),
             Num::PitsCount(who) => format!("count(pits({}))", self.player(who)),
             Num::Number(p) => format!("number({})", self.place(p)),
             Num::Lifted => "lifted".into(),
+            Num::Sub(a, b) => format!("{} - {}", self.operand(a, 1), self.operand(b, 2)),
+            Num::Div(a, b) => format!("{} / {}", self.operand(a, 2), self.operand(b, 3)),
+            Num::Rem(a, b) => format!("{} % {}", self.operand(a, 2), self.operand(b, 3)),
+        }
+    }
+
+    /// A number as the operand of an operator that binds at `level` (1: `+ -`, 2: `* / %`), in parentheses
+    /// where it binds more loosely, so that the text reads back as the same number.
+    fn operand(&self, n: &Num, level: u8) -> String {
+        let binds = match n {
+            Num::Add(_) | Num::Sub(..) => 1,
+            Num::Mul(_) | Num::Div(..) | Num::Rem(..) => 2,
+            _ => 3,
+        };
+        if binds < level {
+            format!("({})", self.num(n))
+        } else {
+            self.num(n)
         }
     }
 
@@ -965,8 +983,8 @@ impl Words<'_> {
             Cond::Or(cs) => or_list(&cs.iter().map(|c| self.cond(c, here)).collect::<Vec<_>>()),
             Cond::Not(c) => format!("not ({})", self.cond(c, here)),
             Cond::Cmp(a, op, b) => self.compare(a, *op, b, here),
-            Cond::InInts(n, bits) => {
-                let ints: Vec<String> = (0..64).filter(|i| bits & (1u64 << i) != 0).map(|i| i.to_string()).collect();
+            Cond::InInts(n, set) => {
+                let ints: Vec<String> = set.iter().map(|i| i.to_string()).collect();
                 match self.holder(n, here) {
                     Some((place, kinds)) => format!("{place} {} {} {kinds}", holds(&place), or_list(&ints)),
                     None => format!("{} is {}", self.num(n, here), or_list(&ints)),
@@ -1010,6 +1028,13 @@ impl Words<'_> {
 
     /// A comparison; counts of one place against a number read as what the place holds.
     fn compare(&self, a: &Num, op: CmpOp, b: &Num, here: Here) -> String {
+        // `N % 2 = 0` and `N % 2 = 1`: the way a rule says even and odd.
+        if let (Num::Rem(n, two), CmpOp::Eq | CmpOp::Ne, Some(r @ (0 | 1))) = (a, op, b.constant()) {
+            if two.constant() == Some(2) {
+                let even = (r == 0) == (op == CmpOp::Eq);
+                return format!("{} is {}", self.num(n, here), if even { "even" } else { "odd" });
+            }
+        }
         if let (Some((place, kinds)), Num::Const(n)) = (self.holder(a, here), b) {
             let n = *n;
             let verb = holds(&place);
@@ -1063,8 +1088,8 @@ impl Words<'_> {
             Num::Before(p) => format!("the number of pieces in {} before the drop", self.place(p, here)),
             Num::Size(Set::Offered) => "the number of pits offered".into(),
             Num::Size(s) => format!("the number of {}", self.set(s)),
-            Num::Add(ns) => ns.iter().map(|n| self.num(n, here)).collect::<Vec<_>>().join(" plus "),
-            Num::Mul(ns) => ns.iter().map(|n| self.num(n, here)).collect::<Vec<_>>().join(" times "),
+            Num::Add(ns) => ns.iter().map(|n| self.operand(n, 1, here)).collect::<Vec<_>>().join(" plus "),
+            Num::Mul(ns) => ns.iter().map(|n| self.operand(n, 2, here)).collect::<Vec<_>>().join(" times "),
             Num::HereCount => format!("the number of {} in {}", self.piece_word(), self.place(&PlaceExpr::Here, here)),
             Num::PlaceCount(p) => format!("the number of {} in {}", self.piece_word(), self.place(p, here)),
             Num::PitsCount(who) => {
@@ -1072,6 +1097,28 @@ impl Words<'_> {
             }
             Num::Number(p) => format!("the number of {} in its row", self.place(p, here)),
             Num::Lifted => format!("the number of {} lifted", self.piece_word()),
+            Num::Sub(a, b) => format!("{} minus {}", self.operand(a, 1, here), self.operand(b, 2, here)),
+            Num::Div(a, b) => {
+                format!("{} divided by {} (rounded down)", self.operand(a, 2, here), self.operand(b, 3, here))
+            }
+            Num::Rem(a, b) => {
+                format!("the remainder of {} divided by {}", self.operand(a, 2, here), self.operand(b, 3, here))
+            }
+        }
+    }
+
+    /// A number as the operand of `plus`/`minus` (level 1) or `times`/`divided by` (level 2), in parentheses
+    /// where the words alone would group it otherwise.
+    fn operand(&self, n: &Num, level: u8, here: Here) -> String {
+        let binds = match n {
+            Num::Add(_) | Num::Sub(..) => 1,
+            Num::Mul(_) | Num::Div(..) | Num::Rem(..) => 2,
+            _ => 3,
+        };
+        if binds < level {
+            format!("({})", self.num(n, here))
+        } else {
+            self.num(n, here)
         }
     }
 

@@ -440,7 +440,7 @@ fn expected_words(positives: &[Rule]) -> Vec<&'static str> {
         .collect();
     words.sort_unstable();
     words.dedup();
-    let extensions = ["`+`", "`*`", "`..`", "the end of the file"];
+    let extensions = ["`+`", "`-`", "`*`", "`/`", "`%`", "`..`", "the end of the file"];
     if words.iter().any(|w| !extensions.contains(w)) {
         words.retain(|w| !extensions.contains(w) || (*w == "the end of the file" && !words_have_items(positives)));
     }
@@ -639,7 +639,10 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::rparen => "`)`",
         Rule::dotdot => "`..`",
         Rule::plus => "`+`",
+        Rule::minus => "`-`",
         Rule::star => "`*`",
+        Rule::slash => "`/`",
+        Rule::percent => "`%`",
         Rule::quote => "`\"`",
         _ => return token_keyword(rule).map(|(_, word)| word),
     })
@@ -886,7 +889,10 @@ fn is_token(rule: Rule) -> bool {
             | Rule::rparen
             | Rule::dotdot
             | Rule::plus
+            | Rule::minus
             | Rule::star
+            | Rule::slash
+            | Rule::percent
             | Rule::quote
     ) || token_keyword(rule).is_some()
 }
@@ -1574,6 +1580,9 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
     if rule == Rule::int {
         return Ok(Spanned::new(TermKind::Int(int_of(&pair)?.node), span));
     }
+    if matches!(rule, Rule::term | Rule::product) && pair.clone().into_inner().any(|p| is_inverse_op(p.as_rule())) {
+        return build_arithmetic(pair);
+    }
     let mut inner = children(pair);
     let kind = match rule {
         Rule::term | Rule::product => {
@@ -1614,6 +1623,44 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
         other => return Err(SyntaxError::internal(&format!("unexpected term {other:?}"))),
     };
     Ok(Spanned::new(kind, span))
+}
+
+/// `-`, `/` and `%`: the operators that do not gather their operands into one list as `+` and `*` do.
+fn is_inverse_op(rule: Rule) -> bool {
+    matches!(rule, Rule::minus | Rule::slash | Rule::percent)
+}
+
+/// A sum or product with `-`, `/` or `%` in it, read from the left: `a - b + c` is `(a - b) + c`, and a run
+/// of `+` (or `*`) still makes one list, as it does without them.
+fn build_arithmetic(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
+    // Operands and operators in turn; the parentheses around an operand are tokens of no meaning.
+    let mut inner = pair.into_inner().filter(|p| !matches!(p.as_rule(), Rule::lparen | Rule::rparen));
+    let mut acc = build_term(next_pair(&mut inner, "operand")?)?;
+    // Whether `acc` is a list this fold made (and may extend), not one written in parentheses.
+    let mut open_list = false;
+    while let Some(op) = inner.next() {
+        let rhs = build_term(next_pair(&mut inner, "operand")?)?;
+        let span = Span::new(acc.span.start, rhs.span.end);
+        let kind = match (op.as_rule(), acc.node) {
+            (Rule::plus, TermKind::Add(mut parts)) if open_list => {
+                parts.push(rhs);
+                TermKind::Add(parts)
+            }
+            (Rule::star, TermKind::Mul(mut parts)) if open_list => {
+                parts.push(rhs);
+                TermKind::Mul(parts)
+            }
+            (Rule::plus, node) => TermKind::Add(vec![Spanned::new(node, acc.span), rhs]),
+            (Rule::star, node) => TermKind::Mul(vec![Spanned::new(node, acc.span), rhs]),
+            (Rule::minus, node) => TermKind::Sub(Box::new(Spanned::new(node, acc.span)), Box::new(rhs)),
+            (Rule::slash, node) => TermKind::Div(Box::new(Spanned::new(node, acc.span)), Box::new(rhs)),
+            (Rule::percent, node) => TermKind::Rem(Box::new(Spanned::new(node, acc.span)), Box::new(rhs)),
+            (other, _) => return Err(SyntaxError::internal(&format!("unexpected operator {other:?}"))),
+        };
+        open_list = matches!(op.as_rule(), Rule::plus | Rule::star);
+        acc = Spanned::new(kind, span);
+    }
+    Ok(acc)
 }
 
 fn player_kind(text: &str) -> PlayerKind {

@@ -680,5 +680,9 @@ fn a_shipped_game_can_be_named_from_any_directory() {
     // Neither a file nor a shipped game: the names are listed.
     let o = run_in(&dir, &["check", "kalha"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("a shipped game can be named instead of a file: gore, gulek"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("a shipped game can be named instead of a file: ayoayo, bohnenspiel, gore, gulek"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -45,10 +45,7 @@ impl Engine {
                     CmpOp::Ge => a >= b,
                 }
             }
-            Cond::InInts(n, bits) => {
-                let v = self.num(st, cx, n);
-                (0..64).contains(&v) && bits & (1u64 << v) != 0
-            }
+            Cond::InInts(n, set) => set.contains(self.num(st, cx, n)),
             Cond::HereOwnedBy(who) => {
                 (cx.here as usize) < self.rules.n_pits && st.owner[cx.here as usize] == self.player(st, cx, who)
             }
@@ -148,6 +145,9 @@ impl Engine {
             }
             Num::Add(ns) => ns.iter().map(|n| self.num(st, cx, n)).sum(),
             Num::Mul(ns) => ns.iter().map(|n| self.num(st, cx, n)).product(),
+            Num::Sub(a, b) => self.num(st, cx, a).wrapping_sub(self.num(st, cx, b)),
+            Num::Div(a, b) => div(self.num(st, cx, a), self.num(st, cx, b)),
+            Num::Rem(a, b) => rem(self.num(st, cx, a), self.num(st, cx, b)),
             Num::HereCount => self.count(st, cx.here) as i32,
             Num::PlaceCount(p) => self.place(st, cx, p).map_or(0, |p| self.count(st, p) as i32),
             Num::Number(p) => self.place(st, cx, p).map_or(0, |p| self.rules.number[p as usize] as i32),

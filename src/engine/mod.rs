@@ -211,6 +211,13 @@ impl Engine {
         self
     }
 
+    /// Whether the plies of a phase are sown by `plain_ply`, the fast path of plain games. For tests, which
+    /// check that the games meant to take it do.
+    #[doc(hidden)]
+    pub fn sows_plainly(&self, phase: usize) -> bool {
+        self.plain_sow.get(phase).is_some_and(|d| d.is_some())
+    }
+
     /// A player's pits when they never change hands (`fixed_pits`); none otherwise.
     #[inline]
     pub(crate) fn fixed_pits_of(&self, player: u8) -> &[PlaceId] {

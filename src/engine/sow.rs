@@ -127,6 +127,8 @@ impl Engine {
             if since == power {
                 (mark, power, since) = (Some(key), power.saturating_mul(2), 0);
             }
+            // The relay lap starts here: it is this lap's origin (`origin`, and what `skip origin` skips).
+            st.origin = last;
             self.lift(st, last);
             self.start_lap(st, sow);
             if !self.drop_hand(st, action, sow) {
@@ -237,7 +239,8 @@ impl Engine {
 }
 
 /// The key of a position within a relay: everything its next lap depends on (the pieces, the pit to lift
-/// from, and the records of this move's drops, which a relay condition may read).
+/// from, which is also that lap's origin, and the records of this move's drops, which a relay condition may
+/// read).
 fn relay_key(st: &State) -> u64 {
     hash_parts(&[&st.counts, &st.before, &st.dropped], st.last as u64)
 }

@@ -24,7 +24,8 @@ pub struct State {
     pub stage: Stage,
     /// Pits of a pending or partly made offer, as bits.
     pub offered: u64,
-    /// The sowing in progress or just ended: its origin, last place, direction and pieces still in hand.
+    /// The sowing in progress or just ended: the origin of its current lap (the pit the move started from, or
+    /// the pit a relay lifted last), its last place, direction and pieces still in hand.
     pub origin: PlaceId,
     pub last: PlaceId,
     pub dir: Dir,

@@ -37,21 +37,22 @@ impl<'g> Lowerer<'g> {
             }
             ast::CondKind::InInts { term, ints } => {
                 let n = self.num(term, scope);
-                let mut bits = 0u64;
+                let mut set = IntSet::default();
                 for &i in ints {
-                    if i > 63 {
+                    if !set.insert(i) {
                         self.error(
                             "check::too_large",
                             format!("{i} is too large for a set of numbers"),
                             c.span,
-                            "numbers in `{...}` go up to 63",
-                            None,
+                            "a number past 255",
+                            Some(format!(
+                                "numbers in `{{...}}` go up to {}, the most pieces a place can hold",
+                                IntSet::MAX
+                            )),
                         );
-                    } else {
-                        bits |= 1 << i;
                     }
                 }
-                Cond::InInts(n, bits)
+                Cond::InInts(n, set)
             }
             ast::CondKind::InSet { term, set } => {
                 let place = match self.term(term, scope) {
@@ -179,7 +180,37 @@ impl<'g> Lowerer<'g> {
                 Typed::Num(Num::Number(place))
             }
             ast::TermKind::Lifted => self.lifted(t.span, scope),
+            ast::TermKind::Sub(a, b) => {
+                Typed::Num(Num::Sub(Box::new(self.num(a, scope)), Box::new(self.num(b, scope))))
+            }
+            ast::TermKind::Div(a, b) => {
+                let (a, b) = (self.num(a, scope), self.divisor(b, "/", scope));
+                Typed::Num(Num::Div(Box::new(a), Box::new(b)))
+            }
+            ast::TermKind::Rem(a, b) => {
+                let (a, b) = (self.num(a, scope), self.divisor(b, "%", scope));
+                Typed::Num(Num::Rem(Box::new(a), Box::new(b)))
+            }
         }
+    }
+
+    /// The right side of `/` or `%`, refused when it is a constant 0: such a rule can never mean anything.
+    fn divisor(&mut self, t: &ast::Term, op: &str, scope: Scope) -> Num {
+        let n = self.num(t, scope);
+        if n.constant() == Some(0) {
+            let what = if op == "/" { "division" } else { "remainder" };
+            self.error(
+                "check::division_by_zero",
+                format!("a {what} by zero"),
+                t.span,
+                "this is always 0",
+                Some(format!(
+                    "divide by a number that is never 0: `count {op} 2` (with `%`, `count % 2 = 0` says the count is even)"
+                )),
+            );
+            return Num::Const(1);
+        }
+        n
     }
 
     pub(super) fn here_set(&mut self, span: Span, scope: Scope) -> Set {

@@ -663,7 +663,11 @@ impl Words<'_> {
     }
 
     fn sowing(&self, action: &Action, s: &Sow) -> String {
+        let one_row = matches!(self.rules.shape, Shape::OneRow { .. });
         let dir = match s.dir {
+            // On one row, counter-clockwise is left to right, toward the store, and round to the first pit.
+            DirRule::Fixed(Dir::Ccw) if one_row => "to the right, round to the first pit after the last".to_string(),
+            DirRule::Fixed(Dir::Cw) if one_row => "to the left, round to the last pit after the first".to_string(),
             DirRule::Fixed(Dir::Ccw) => "counter-clockwise".to_string(),
             DirRule::Fixed(Dir::Cw) => "clockwise".to_string(),
             DirRule::Choose => "either way round, as you choose".to_string(),

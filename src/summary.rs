@@ -1018,8 +1018,8 @@ impl Words<'_> {
                 format!("every player's {name}")
             }
             Set::Facing(p) => format!("the pits facing {}", self.place(p, here)),
-            Set::Region(id) => format!("the pits of {}", region_name(self.rules, *id)),
-            Set::RegionOf(id, who) => format!("{} {}", self.whose(who), region_name(self.rules, *id)),
+            Set::Region(id) => format!("the {} pits", region_name(self.rules, *id)),
+            Set::RegionOf(id, who) => format!("{} {} pits", self.whose(who), region_name(self.rules, *id)),
         }
     }
 

@@ -120,6 +120,16 @@ pub fn dump(rules: &Rules) -> String {
     let _ = writeln!(out, "places {}", labels.join(" "));
     let track: Vec<&str> = rules.track.iter().map(|&i| p.place_label(i)).collect();
     let _ = writeln!(out, "track ccw {}", track.join(" "));
+    for region in &rules.regions {
+        let pits = |mask: u64| -> String {
+            let labels: Vec<&str> =
+                (0..rules.n_pits).filter(|p| mask & (1u64 << p) != 0).map(|p| rules.places[p].label.as_str()).collect();
+            labels.join(" ")
+        };
+        let parts: Vec<String> = region.masks.iter().map(|&m| pits(m)).collect();
+        let per = if region.per_player { " per player" } else { "" };
+        let _ = writeln!(out, "region {}{per}: {}", region.name, parts.join(" | "));
+    }
     let setup: Vec<String> = (0..rules.places.len())
         .filter_map(|i| {
             let k = rules.kinds.len().max(1);

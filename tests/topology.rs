@@ -220,3 +220,10 @@ fn one_row_with_a_store_is_a_ring_through_the_store() {
     let board = mancala::board::render(&e, &st, false);
     insta::assert_snapshot!("one_row_board", board);
 }
+
+#[test]
+fn four_rows_rules_in_words_and_dump() {
+    let e = file("four-rows");
+    insta::assert_snapshot!("four_rows_dump", mancala::summary::dump(&e.lowered));
+    insta::assert_snapshot!("four_rows_words", mancala::summary::summarize(&e));
+}

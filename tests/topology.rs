@@ -227,3 +227,17 @@ fn four_rows_rules_in_words_and_dump() {
     insta::assert_snapshot!("four_rows_dump", mancala::summary::dump(&e.lowered));
     insta::assert_snapshot!("four_rows_words", mancala::summary::summarize(&e));
 }
+
+#[test]
+fn four_rows_drawn_for_the_second_player() {
+    // Seen by North: his rows nearest, O1..O8 along the bottom from his left; South's rows above, o8..o1.
+    let e = file("four-rows");
+    let st = position(&e, "o1=1 i8=2 O1=3 I8=4 to_move=2");
+    let view = mancala::board::View { viewer: Some(1), ..mancala::board::View::plain(false) };
+    let board = mancala::board::render_view(&e, &st, &view);
+    let lines: Vec<&str> = board.lines().collect();
+    assert!(lines[0].trim_start().starts_with("o8") && lines[0].trim_end().ends_with("o1"), "{board}");
+    assert!(lines[8].trim_start().starts_with("O1") && lines[8].trim_end().ends_with("O8"), "{board}");
+    let col = |line: &str, label: &str| line.find(label).unwrap_or_else(|| panic!("{label} in {line}"));
+    assert_eq!(col(lines[3], "i8"), col(lines[5], "I1"));
+}

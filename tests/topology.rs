@@ -241,3 +241,15 @@ fn four_rows_drawn_for_the_second_player() {
     let col = |line: &str, label: &str| line.find(label).unwrap_or_else(|| panic!("{label} in {line}"));
     assert_eq!(col(lines[3], "i8"), col(lines[5], "I1"));
 }
+
+#[test]
+fn a_region_of_one_pit_is_a_place() {
+    // `corner(mover)` is the mover's pit of the same number as `d`: South's d, North's D.
+    let e = source(
+        "game \"t\"\nboard rows 2 of 4\nregion corner per player: d\nsetup { every pit: 1 }\n\
+         turn { sow { from pits(mover) where count > 0\n capture when here in pits(opponent) and count = 2 {\n\
+         take from here to corner(mover) } } }\nend { when stuck }\nscore count(pits(player))",
+    );
+    scenario(&e, "c2 A1 B1", "c", "a0 b0 c0 d3 A0 B1 C0 D0 to_move=2");
+    scenario(&e, "C2 a1 D1 to_move=2", "C", "a0 b0 c0 d0 A0 B0 C0 D4 to_move=1");
+}

@@ -128,6 +128,16 @@ pub fn dump(rules: &Rules) -> String {
     let _ = writeln!(out, "places {}", labels.join(" "));
     let track: Vec<&str> = rules.track.iter().map(|&i| p.place_label(i)).collect();
     let _ = writeln!(out, "track ccw {}", track.join(" "));
+    for region in &rules.regions {
+        let pits = |mask: u64| -> String {
+            let labels: Vec<&str> =
+                (0..rules.n_pits).filter(|p| mask & (1u64 << p) != 0).map(|p| rules.places[p].label.as_str()).collect();
+            labels.join(" ")
+        };
+        let parts: Vec<String> = region.masks.iter().map(|&m| pits(m)).collect();
+        let per = if region.per_player { " per player" } else { "" };
+        let _ = writeln!(out, "region {}{per}: {}", region.name, parts.join(" | "));
+    }
     let setup: Vec<String> = (0..rules.places.len())
         .filter_map(|i| {
             let k = rules.kinds.len().max(1);
@@ -720,7 +730,11 @@ impl Words<'_> {
     }
 
     fn sowing(&self, action: &Action, s: &Sow) -> String {
+        let one_row = matches!(self.rules.shape, Shape::OneRow { .. });
         let dir = match s.dir {
+            // On one row, counter-clockwise is left to right, toward the store, and round to the first pit.
+            DirRule::Fixed(Dir::Ccw) if one_row => "to the right, round to the first pit after the last".to_string(),
+            DirRule::Fixed(Dir::Cw) if one_row => "to the left, round to the last pit after the first".to_string(),
             DirRule::Fixed(Dir::Ccw) => "counter-clockwise".to_string(),
             DirRule::Fixed(Dir::Cw) => "clockwise".to_string(),
             DirRule::Choose => "either way round, as you choose".to_string(),
@@ -1164,8 +1178,8 @@ impl Words<'_> {
                 format!("every player's {name}")
             }
             Set::Facing(p) => format!("the pits facing {}", self.place(p, here)),
-            Set::Region(id) => format!("the pits of {}", region_name(self.rules, *id)),
-            Set::RegionOf(id, who) => format!("{} {}", self.whose(who), region_name(self.rules, *id)),
+            Set::Region(id) => format!("the {} pits", region_name(self.rules, *id)),
+            Set::RegionOf(id, who) => format!("{} {} pits", self.whose(who), region_name(self.rules, *id)),
             Set::Marked(m, None) => format!("the pits marked {}", self.mark_name(*m)),
             Set::Marked(m, Some(who)) => format!("the pits marked {} for {}", self.mark_name(*m), self.player(who)),
         }

@@ -220,3 +220,36 @@ fn one_row_with_a_store_is_a_ring_through_the_store() {
     let board = mancala::board::render(&e, &st, false);
     insta::assert_snapshot!("one_row_board", board);
 }
+
+#[test]
+fn four_rows_rules_in_words_and_dump() {
+    let e = file("four-rows");
+    insta::assert_snapshot!("four_rows_dump", mancala::summary::dump(&e.lowered));
+    insta::assert_snapshot!("four_rows_words", mancala::summary::summarize(&e));
+}
+
+#[test]
+fn four_rows_drawn_for_the_second_player() {
+    // Seen by North: his rows nearest, O1..O8 along the bottom from his left; South's rows above, o8..o1.
+    let e = file("four-rows");
+    let st = position(&e, "o1=1 i8=2 O1=3 I8=4 to_move=2");
+    let view = mancala::board::View { viewer: Some(1), ..mancala::board::View::plain(false) };
+    let board = mancala::board::render_view(&e, &st, &view);
+    let lines: Vec<&str> = board.lines().collect();
+    assert!(lines[0].trim_start().starts_with("o8") && lines[0].trim_end().ends_with("o1"), "{board}");
+    assert!(lines[8].trim_start().starts_with("O1") && lines[8].trim_end().ends_with("O8"), "{board}");
+    let col = |line: &str, label: &str| line.find(label).unwrap_or_else(|| panic!("{label} in {line}"));
+    assert_eq!(col(lines[3], "i8"), col(lines[5], "I1"));
+}
+
+#[test]
+fn a_region_of_one_pit_is_a_place() {
+    // `corner(mover)` is the mover's pit of the same number as `d`: South's d, North's D.
+    let e = source(
+        "game \"t\"\nboard rows 2 of 4\nregion corner per player: d\nsetup { every pit: 1 }\n\
+         turn { sow { from pits(mover) where count > 0\n capture when here in pits(opponent) and count = 2 {\n\
+         take from here to corner(mover) } } }\nend { when stuck }\nscore count(pits(player))",
+    );
+    scenario(&e, "c2 A1 B1", "c", "a0 b0 c0 d3 A0 B1 C0 D0 to_move=2");
+    scenario(&e, "C2 a1 D1 to_move=2", "C", "a0 b0 c0 d0 A0 B0 C0 D4 to_move=1");
+}

@@ -193,7 +193,7 @@ impl<'g> Lowerer<'g> {
                 {
                     let mine = match self.shape {
                         Shape::Ring { .. } => "nobody owns a pit of a ring; declare the region without `per player`".to_string(),
-                        _ => format!("list the first player's pits; every other player gets the pits of the same numbers on his rows ({})", self.board_labels_help()),
+                        _ => format!("list the first player's pits: every other player gets the pits of the same numbers on his rows; {}", self.board_labels_help()),
                     };
                     self.error(
                         "check::bad_region",
@@ -559,7 +559,7 @@ impl<'g> Lowerer<'g> {
             }
             Shape::Ring { pits } | Shape::OneRow { pits, .. } => format!("the pits of this board are 1..{pits}"),
             Shape::FourRows { pits } => format!(
-                "the pits of this board are o1..o{pits} and i1..i{pits} (the first player's), O1..O{pits} and I1..I{pits}"
+                "the first player's pits are o1..o{pits} and i1..i{pits}, the second player's O1..O{pits} and I1..I{pits}"
             ),
         }
     }

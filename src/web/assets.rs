@@ -10,6 +10,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("board.js", "text/javascript; charset=utf-8", include_str!("../../web/assets/board.js")),
     ("editor.js", "text/javascript; charset=utf-8", include_str!("../../web/assets/editor.js")),
     ("style.css", "text/css; charset=utf-8", include_str!("../../web/assets/style.css")),
+    ("icon.svg", "image/svg+xml", include_str!("../../web/assets/icon.svg")),
 ];
 
 const PAGE: &str = include_str!("../../web/assets/index.html");
@@ -26,4 +27,20 @@ pub fn file(name: &str) -> Option<Reply> {
         content_type,
         body: text.as_bytes().to_vec(),
     })
+}
+
+const GRAMMAR: &str = include_str!("../../grammar/mancala.pest");
+
+/// The words of the language, for the editor's highlighting: every quoted lowercase word of the grammar,
+/// so that a keyword added to the grammar is highlighted without a change here.
+pub fn keywords() -> Vec<&'static str> {
+    let mut words: Vec<&str> = GRAMMAR
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .filter(|w| w.len() > 1 && w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    words
 }

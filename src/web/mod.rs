@@ -193,6 +193,7 @@ impl Playground {
         match (method, parts) {
             ("GET" | "HEAD", [""] | ["index.html"]) => Ok(assets::page()),
             ("GET" | "HEAD", ["assets", name]) => assets::file(name).ok_or_else(|| Reply::not_found("no such file")),
+            ("GET", ["api", "language"]) => Ok(Reply::ok(json!({ "keywords": assets::keywords() }))),
             ("GET", ["api", "games"]) => Ok(Reply::ok(json!({ "games": self.list_games() }))),
             ("GET", ["api", "games", name]) => self.game_file(name),
             ("PUT", ["api", "games", name]) => self.save_rules(name, parse_body(body)?),
@@ -282,7 +283,15 @@ impl Playground {
     fn game_file(&self, name: &str) -> Answer {
         let (text, origin) = self.read_rules(name)?;
         let variants = crate::syntax::parse(&text).map(|f| crate::check::variant_names(&f)).unwrap_or_default();
-        Ok(Reply::ok(json!({ "name": name, "origin": origin.as_str(), "text": text, "variants": variants })))
+        // The base game's number of players, for the page's seats; none when the file has errors.
+        let players = crate::compile(&text, None, None).ok().map(|e| e.rules.players);
+        Ok(Reply::ok(json!({
+            "name": name,
+            "origin": origin.as_str(),
+            "text": text,
+            "variants": variants,
+            "players": players,
+        })))
     }
 
     /// Writes a rule file into `DIR` under a plain name: never elsewhere, never over a file unless asked.
@@ -436,6 +445,7 @@ fn known_path(parts: &[&str]) -> bool {
     matches!(
         parts,
         [""] | ["api", "games"]
+            | ["api", "language"]
             | ["api", "games", _]
             | ["api", "check"]
             | ["api", "sessions"]

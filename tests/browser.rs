@@ -34,9 +34,11 @@ fn the_playground_works_in_a_browser() {
         .arg(&url)
         .arg(root.join("docs/playground.png"))
         .current_dir(root.join("web"))
+        // A failing scenario leaves a screenshot of the page there.
+        .env("MANCALA_FAILURES_DIR", &dir)
         .status();
     let _ = server.kill();
     let _ = server.wait();
     let status = status.expect("node runs (install Node, and `npm ci` in web/)");
-    assert!(status.success(), "the browser tests failed (see above)");
+    assert!(status.success(), "the browser tests failed (see above; screenshots in {})", dir.display());
 }

@@ -379,3 +379,51 @@ fn live_games_are_bounded_and_the_oldest_is_dropped() {
     assert_eq!(get(&s, &format!("/api/sessions/{first}")).0, 404);
     assert_eq!(get(&s, &format!("/api/sessions/{}", ids[0])).0, 200);
 }
+
+#[test]
+fn the_language_words_come_from_the_grammar() {
+    let s = serve("language");
+    let (status, v) = get(&s, "/api/language");
+    assert_eq!(status, 200);
+    let words: Vec<&str> = v["keywords"].as_array().unwrap().iter().map(|w| w.as_str().unwrap()).collect();
+    for word in ["game", "board", "sow", "capture", "two_rows", "ring", "variant", "offer"] {
+        assert!(words.contains(&word), "{word} in {words:?}");
+    }
+    assert!(words.iter().all(|w| w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')), "{words:?}");
+}
+
+/// Every variant of every shipped game plays to its end as the page plays it: a person choosing among the
+/// options the page shows, by their labels, one decision at a time, and the computer for the other seats.
+#[test]
+fn every_shipped_game_plays_to_the_end_by_its_options() {
+    let s = serve("every");
+    for game in mancala::shipped::GAMES {
+        let (_, file) = get(&s, &format!("/api/games/{}", game.name));
+        for variant in file["variants"].as_array().unwrap() {
+            let view = start(&s, json!({ "game": game.name, "variant": variant, "seed": 5 }));
+            let id = view["id"].as_str().unwrap().to_string();
+            let players = view["players"].as_u64().unwrap() as usize;
+            // Quick computers, so that the test is fast.
+            let seats: Vec<&str> = (0..players).map(|i| if i == 0 { "human" } else { "random" }).collect();
+            let mut v = start(&s, json!({ "game": game.name, "variant": variant, "seats": seats, "seed": 5 }));
+            request(&s, "DELETE", &format!("/api/sessions/{id}"), None);
+            let id = v["id"].as_str().unwrap().to_string();
+            let mut steps = 0usize;
+            while v["position"]["result"].is_null() && steps < 3000 {
+                steps += 1;
+                let (status, next) = if v["human_to_move"] == true {
+                    let options = v["options"].as_array().unwrap();
+                    assert!(!options.is_empty(), "{} {variant}: nothing to choose: {v}", game.name);
+                    let label = options[steps % options.len()]["label"].as_str().unwrap().to_string();
+                    play(&s, &id, &label)
+                } else {
+                    post(&s, &format!("/api/sessions/{id}/computer"), json!({}))
+                };
+                assert_eq!(status, 200, "{} {variant}: {next}", game.name);
+                v = next;
+            }
+            assert!(!v["position"]["result"].is_null(), "{} {variant} did not end in {steps} steps", game.name);
+            request(&s, "DELETE", &format!("/api/sessions/{id}"), None);
+        }
+    }
+}

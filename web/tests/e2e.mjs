@@ -241,7 +241,8 @@ for (const [name, run] of Object.entries(scenarios)) {
   } catch (e) {
     failed++;
     console.log(`FAIL ${name}: ${e.message}`);
-    await page.screenshot({ path: `${screenshot.replace(/\.png$/, "")}-failed-${name}.png` }).catch(() => {});
+    const dir = process.env.MANCALA_FAILURES_DIR;
+    if (dir) await page.screenshot({ path: `${dir}/failed-${name}.png` }).catch(() => {});
   }
 }
 await browser.close();

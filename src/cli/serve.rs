@@ -98,7 +98,12 @@ fn spawn_playground(dir: PathBuf, seed: u64) -> mpsc::Sender<Job> {
     std::thread::spawn(move || {
         let mut playground = Playground::new(dir, seed);
         for job in receive {
-            let reply = playground.handle(&job.method, &job.url, &job.body);
+            // A bug that panics answers its own request with a 500 and leaves the other games playing.
+            let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                playground.handle(&job.method, &job.url, &job.body)
+            }));
+            let reply = handled
+                .unwrap_or_else(|_| Reply::error(500, "internal", "the server failed on this request; this is a bug"));
             // The connection may have gone meanwhile; the game has moved on all the same.
             let _ = job.reply.send(reply);
         }

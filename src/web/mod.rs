@@ -208,9 +208,8 @@ impl Playground {
                 let json = live.session.save_json().map_err(session_error)?;
                 Ok(Reply { status: 200, content_type: "application/json", body: json.into_bytes() })
             }),
-            ("GET", ["api", "sessions", id, "rules"]) => self.with(id, |live| {
-                Ok(Reply::ok(json!({ "summary": crate::summary::summarize_width(&live.session.engine, 100) })))
-            }),
+            ("GET", ["api", "sessions", id, "rules"]) => self
+                .with(id, |live| Ok(Reply::ok(json!({ "summary": crate::summary::summarize(&live.session.engine) })))),
             ("GET", ["api", "sessions", id, "moves"]) => self.with(id, |live| Ok(Reply::ok(view::moves(live)))),
             ("POST", ["api", "sessions", id, action]) => self.act(id, action, body),
             (_, ["api", ..]) | (_, ["assets", ..]) | (_, [""]) if known_path(parts) => {

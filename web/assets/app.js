@@ -9,7 +9,8 @@
     get: (k) => { try { return localStorage.getItem(k); } catch (e) { return null; } },
     set: (k, v) => { try { localStorage.setItem(k, v); } catch (e) { /* private mode: no memory */ } },
   };
-  const COMPUTER_PAUSE = 450; // ms between the computer's plies, so that each can be seen
+  // The pause between the computer's plies, so that each can be seen (`?pause=MS` changes it).
+  const COMPUTER_PAUSE = Number(new URLSearchParams(location.search).get("pause") || 450);
   let view = null; // the game as the server last sent it
   let editor = null;
   let busy = false;
@@ -349,8 +350,12 @@
     }
   }
 
+  // The rules last put into the editor from a file, to notice edits before they are replaced.
+  let loadedText = "";
+
   function setEditorText(text, name) {
     editor.setText(text);
+    loadedText = text;
     if (name) $("name").value = name;
     store.set("mancala.draft", text);
     store.set("mancala.draftName", $("name").value);
@@ -404,7 +409,10 @@
     await loadGames();
     $("game").addEventListener("change", async () => {
       const file = await pickGame($("game").value);
-      setEditorText(file.text, file.name);
+      const edited = editor.getText() !== loadedText && editor.getText().trim() !== "";
+      if (!edited || confirm("Replace the rules in the editor, which you changed, with those of " + file.name + "?")) {
+        setEditorText(file.text, file.name);
+      }
       $("players").value = "";
       drawSeats(file.players || 2);
     });

@@ -7,6 +7,8 @@ import puppeteer from "puppeteer-core";
 const [url, screenshot] = process.argv.slice(2);
 const chromium = process.env.MANCALA_CHROMIUM || "/usr/bin/chromium";
 const STEP_TIMEOUT = 30000;
+// A short pause between the computer's plies: the tests need not watch them.
+const PAUSE = 40;
 
 const browser = await puppeteer.launch({
   executablePath: chromium,
@@ -18,6 +20,8 @@ const problems = [];
 page.on("pageerror", (e) => problems.push("page error: " + e.message));
 page.on("console", (m) => { if (m.type() === "error") problems.push("console: " + m.text()); });
 page.setDefaultTimeout(STEP_TIMEOUT);
+// Questions (replace the edited rules? overwrite a file?) are answered yes.
+page.on("dialog", (d) => d.accept());
 await page.setViewport({ width: 1360, height: 860 });
 
 function check(condition, message) {
@@ -32,7 +36,7 @@ async function idle() {
 const view = () => page.evaluate(() => window.MancalaApp.view);
 
 async function open(game) {
-  await page.goto(`${url}?game=${game}`, { waitUntil: "networkidle0" });
+  await page.goto(`${url}?game=${game}&pause=${PAUSE}`, { waitUntil: "networkidle0" });
   await idle();
 }
 
@@ -57,7 +61,7 @@ async function startAt(body) {
     if (!r.ok) throw new Error(v.error);
     localStorage.setItem("mancala.session", v.id);
   }, body);
-  await page.goto(url, { waitUntil: "networkidle0" });
+  await page.goto(`${url}?pause=${PAUSE}`, { waitUntil: "networkidle0" });
   await idle();
 }
 
@@ -192,6 +196,30 @@ const scenarios = {
     const v = await view();
     check(v.origin === "text" && v.position.counts[0][0] === 3, "the edited variant plays with 3 seeds a pit");
     await clickPlace("a");
+  },
+
+  // Every game of the picker is drawn with all its places, and its first move can be clicked.
+  async everyGameIsDrawn() {
+    await open("kalah");
+    const names = await page.$$eval("#game option", (options) => options.map((o) => o.value));
+    check(names.length >= 5, "the picker lists the games: " + names);
+    for (const name of names) {
+      await page.select("#game", name);
+      await page.waitForFunction(() => document.querySelectorAll("#seats select").length > 0);
+      await newGame(["human"]);
+      const v = await view();
+      const drawn = await page.$$eval("#board .place", (places) => places.length);
+      check(drawn === v.board.places.length, `${name}: ${drawn} of ${v.board.places.length} places drawn`);
+      const first = await page.$("#board .place.playable");
+      if (first) {
+        await first.click();
+        await idle();
+      } else {
+        await page.click("#choices button[data-label]");
+        await idle();
+      }
+      check((await view()).history.length > 0 || (await view()).in_turn, `${name}: the first click played nothing`);
+    }
   },
 
   // The screenshot of the README: Kalah after a few plies against the computer.

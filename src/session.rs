@@ -506,6 +506,12 @@ impl Session {
         self.redo.len()
     }
 
+    /// The boards the last ply passed through, step by step ([`crate::narrate::steps`]).
+    pub fn last_steps(&self) -> Vec<State> {
+        self.last_ply()
+            .map_or_else(Vec::new, |(before, moves)| crate::narrate::steps(&self.engine, before, moves, &self.state))
+    }
+
     /// What the last ply did, in words, and the places it marks.
     pub fn last_told(&self) -> Option<crate::narrate::Told> {
         self.last_ply()

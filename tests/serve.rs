@@ -427,3 +427,18 @@ fn every_shipped_game_plays_to_the_end_by_its_options() {
         }
     }
 }
+
+#[test]
+fn a_ply_is_shown_step_by_step_the_sowing_then_the_capture() {
+    let s = serve("steps-of-a-ply");
+    let view = start(&s, json!({ "game": "kalah", "seats": ["human", "human"], "position": "a2 A1 D3 to_move=1" }));
+    let id = view["id"].as_str().unwrap();
+    // a sows into b and c; the last seed, in c, takes D's 3 with it into the store.
+    let (_, v) = play(&s, id, "a");
+    let steps = v["last"]["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 2, "{steps:?}");
+    let (c, d, store) = (2, 9, 12);
+    assert_eq!((&steps[0][c], &steps[0][d], &steps[0][store]), (&json!([1]), &json!([3]), &json!([0])));
+    assert_eq!((&steps[1][c], &steps[1][d], &steps[1][store]), (&json!([0]), &json!([0]), &json!([4])));
+    assert_eq!(steps[1], v["position"]["counts"]);
+}

@@ -25,6 +25,10 @@ pub fn game(id: &str, live: &Live) -> Value {
         .map(|(seat, name)| json!({ "kind": seat.to_string(), "name": name }))
         .collect();
     let told = session.last_told();
+    // The boards the last ply passed through, for the page to show it step by step.
+    let k = engine.kinds().max(1);
+    let boards = session.last_steps();
+    let steps: Vec<Vec<&[u8]>> = boards.iter().map(|s| s.counts.chunks(k).collect()).collect();
     json!({
         "id": id,
         "name": live.name,
@@ -43,7 +47,7 @@ pub fn game(id: &str, live: &Live) -> Value {
         "offer": crate::narrate::pending_offer(engine, st, &names),
         "history": session.history(),
         "redo": session.redo_len(),
-        "last": told.map(|t| json!({ "text": t.text, "marks": t.marks })),
+        "last": told.map(|t| json!({ "text": t.text, "marks": t.marks, "steps": steps })),
         "log": live.log,
     })
 }

@@ -11,11 +11,15 @@
   };
   // The pause between the computer's plies, so that each can be seen (`?pause=MS` changes it).
   const COMPUTER_PAUSE = Number(new URLSearchParams(location.search).get("pause") || 450);
+  const STEP_PAUSE = Math.min(400, COMPUTER_PAUSE); // how long each step of a ply is shown
   let view = null; // the game as the server last sent it
   let editor = null;
   let busy = false;
   let computerTimer = null;
   let games = [];
+  let picking = Promise.resolve(); // the reading of a game just picked
+  let animating = false; // a ply is being shown step by step
+  let animation = 0; // the number of the latest animation, so that an older one stops
 
   async function api(method, path, body) {
     const init = { method, headers: {} };
@@ -117,10 +121,15 @@
 
   // ------------------------------------------------------------ the game
 
+  // Shows a game as the server sent it. A ply just played is shown step by step first: the board after
+  // its sowing, then after its captures (the boards the server lists in `last.steps`).
   function show(next) {
+    const previous = view;
     view = next;
     store.set("mancala.session", view.id);
-    window.MancalaBoard.draw($("board"), view, { onPlace: clickPlace });
+    const fresh = previous && previous.id === next.id && next.history.length === previous.history.length + 1;
+    const steps = fresh && next.last && next.last.steps ? next.last.steps.slice(0, -1) : [];
+    animate(steps);
     drawStatus();
     drawChoices();
     drawHistory();
@@ -131,7 +140,36 @@
     $("computer").disabled = over;
     $("hint").disabled = over;
     if (view.seats.length !== $("seats").querySelectorAll("select").length) drawSeats(view.seats.length);
-    scheduleComputer();
+    if (!animating) scheduleComputer();
+  }
+
+  function drawBoard() {
+    window.MancalaBoard.draw($("board"), view, { onPlace: clickPlace });
+  }
+
+  // Draws each of `steps` (boards of counts) for a moment, then the game as it is.
+  function animate(steps) {
+    const token = ++animation;
+    if (!steps.length) {
+      animating = false;
+      drawBoard();
+      return;
+    }
+    animating = true;
+    const still = { ...view, human_to_move: false };
+    let i = 0;
+    const next = () => {
+      if (token !== animation) return;
+      if (i < steps.length) {
+        window.MancalaBoard.draw($("board"), { ...still, position: { ...view.position, counts: steps[i++] } }, {});
+        setTimeout(next, STEP_PAUSE);
+      } else {
+        animating = false;
+        drawBoard();
+        scheduleComputer();
+      }
+    };
+    next();
   }
 
   function drawStatus() {
@@ -257,6 +295,7 @@
       const next = await api("POST", `/api/sessions/${view.id}/${action}`, body === undefined ? {} : body);
       say(next.message);
       if (quiet) {
+        // Taken back or replayed: shown at once, not step by step.
         view = next;
         busy = false;
         show(next);
@@ -407,7 +446,16 @@
       onDiagnostics: listDiagnostics,
     });
     await loadGames();
-    $("game").addEventListener("change", async () => {
+    $("game").addEventListener("change", () => {
+      picking = changeGame();
+    });
+    $("setup").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      // A game just picked is read first: its seats and variants are those of the new game.
+      await picking;
+      startGame(setupRequest());
+    });
+    async function changeGame() {
       const file = await pickGame($("game").value);
       const edited = editor.getText() !== loadedText && editor.getText().trim() !== "";
       if (!edited || confirm("Replace the rules in the editor, which you changed, with those of " + file.name + "?")) {
@@ -415,11 +463,7 @@
       }
       $("players").value = "";
       drawSeats(file.players || 2);
-    });
-    $("setup").addEventListener("submit", (e) => {
-      e.preventDefault();
-      startGame(setupRequest());
-    });
+    }
     $("players").addEventListener("change", () => {
       const n = parseInt($("players").value, 10);
       if (n > 0 && n <= 8) drawSeats(n);
@@ -485,6 +529,6 @@
   window.MancalaApp = {
     get view() { return view; },
     get editor() { return editor; },
-    get idle() { return !busy && computerTimer === null; },
+    get idle() { return !busy && !animating && computerTimer === null; },
   };
 })();

@@ -2,6 +2,9 @@
 //   node web/tests/e2e.mjs URL SCREENSHOT.png
 // Each scenario drives the page as a person would (clicks, buttons, typing) and checks what it shows.
 // Exits 1 with the failing step's message.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import puppeteer from "puppeteer-core";
 
 const [url, screenshot] = process.argv.slice(2);
@@ -121,6 +124,43 @@ const scenarios = {
     await page.waitForFunction(() => window.MancalaApp.view.history.length === 1);
     await idle();
     check((await view()).redo === 2, "stepping back keeps the plies to redo");
+  },
+
+  // A ply is shown step by step: the sowing (a seed lands in c), then the capture (c and D emptied).
+  async stepByStep() {
+    await open("kalah");
+    await startAt({ game: "kalah", seats: ["human", "human"], position: "a2 A1 D3 to_move=1" });
+    await page.evaluate(() => {
+      window.seenInC = [];
+      new MutationObserver(() => {
+        const c = document.querySelector('#board .place[data-label="c"] .count');
+        if (c) window.seenInC.push(c.textContent);
+      }).observe(document.getElementById("board"), { childList: true });
+    });
+    await clickPlace("a");
+    const seen = await page.evaluate(() => window.seenInC.join(" "));
+    check(/1.* 0$/.test(seen), "pit c showed a seed, then none: " + seen);
+  },
+
+  // A game saved as mancala-game/1 JSON loads again from the file picker.
+  async saveAndLoad() {
+    await open("kalah");
+    await newGame(["human", "human"]);
+    await clickPlace("c");
+    await clickPlace("f");
+    const save = await page.evaluate(async (id) => (await fetch(`/api/sessions/${id}/save`)).text(), (await view()).id);
+    check(JSON.parse(save).format === "mancala-game/1", "the save is a mancala-game/1 file");
+    const file = path.join(os.tmpdir(), `mancala-e2e-${process.pid}.json`);
+    fs.writeFileSync(file, save);
+    await page.click("#undo");
+    await idle();
+    await page.click("#undo");
+    await idle();
+    check((await view()).history.length === 0, "both plies taken back");
+    const input = await page.$("#load");
+    await input.uploadFile(file);
+    await page.waitForFunction(() => window.MancalaApp.view.history.length === 2);
+    fs.unlinkSync(file);
   },
 
   // Gulek: a sowing asks for the direction and then for each ball, with buttons.

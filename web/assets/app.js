@@ -116,6 +116,8 @@
     const request = { game: $("game").value, variant: $("variant").value, seats: seatChoice() };
     const players = parseInt($("players").value, 10);
     if (players > 0) request.players = players;
+    const position = $("position").value.trim();
+    if (position) request.position = position;
     return request;
   }
 

@@ -110,6 +110,12 @@ const scenarios = {
   async undoRedo() {
     await open("kalah");
     await newGame(["human", "human"]);
+    // A start position typed into the form; cleared again for the game played here.
+    await page.type("#position", "a13 A1 to_move=1");
+    await newGame(["human", "human"]);
+    check((await view()).position.counts[0][0] === 13, "the game starts from the position typed");
+    await page.$eval("#position", (e) => { e.value = ""; });
+    await newGame(["human", "human"]);
     await clickPlace("c"); // into the store: another turn
     await clickPlace("f");
     await clickPlace("A");

@@ -19,6 +19,7 @@ pub mod shipped;
 pub mod solve;
 pub mod summary;
 pub mod syntax;
+pub mod web;
 
 use diag::Diagnostic;
 

@@ -489,3 +489,38 @@ fn strip_sow(rules: &mut Rules, relays: bool) {
         }
     }
 }
+
+/// The boards a ply passes through, for a front end that shows it step by step: after the sowing alone
+/// (before its captures and what follows them), after the whole ply, and after the sweep when the ply ended
+/// the game; a board equal to the one before it is left out. The last is `after`.
+pub fn steps(engine: &Engine, before: &State, moves: &[Move], after: &State) -> Vec<State> {
+    let n = Narrator { engine, names: &[] };
+    let mut out = Vec::new();
+    if let Some(Move::Begin { action, .. }) = moves.first() {
+        let kind = engine.phase(before).actions.get(*action as usize).map(|a| &a.kind);
+        if matches!(kind, Some(ActionKind::Sow(_))) {
+            let sown_only = n.variant(|r| {
+                strip_end(r, true);
+                strip_sow(r, false);
+            });
+            let mut sown = before.clone();
+            let sowing =
+                moves.iter().take_while(|m| matches!(m, Move::Begin { .. } | Move::Direction(_) | Move::Drop(_)));
+            for &mv in sowing {
+                sown_only.apply_unchecked(&mut sown, mv);
+            }
+            out.push(sown);
+        }
+    }
+    if after.result.is_some() {
+        let no_sweep = n.variant(|r| strip_end(r, false));
+        let mut end_of_ply = before.clone();
+        for &mv in moves {
+            no_sweep.apply_unchecked(&mut end_of_ply, mv);
+        }
+        out.push(end_of_ply);
+    }
+    out.push(after.clone());
+    out.dedup_by(|later, earlier| later.counts == earlier.counts);
+    out
+}

@@ -445,15 +445,9 @@ impl Session {
 
     /// Lets the computer seats play until a person must decide or the game ends; returns their plies.
     pub fn computer_turns(&mut self) -> Vec<String> {
-        self.cancel.store(false, Ordering::Relaxed);
         let mut out = Vec::new();
-        while !self.is_over() && !self.human_to_move() {
-            let mover = self.state.to_move;
-            let Some(text) = self.computer_ply() else {
-                break;
-            };
-            let who = &self.seat_names()[mover as usize];
-            out.push(format!("{who} ({}) played {text}: {}", self.seats[mover as usize], self.told()));
+        while let Some(line) = self.computer_turn() {
+            out.push(line);
         }
         out
     }
@@ -474,6 +468,54 @@ impl Session {
         self.plies.push(PlyRecord { before: start, moves, text: text.clone(), mover });
         self.redo.clear();
         Some(text)
+    }
+
+    /// Lets the computer seat to move play one ply; the line that says what it did, or `None` when a
+    /// person is to move or the game is over. The web playground shows the computer's plies one by one.
+    pub fn computer_turn(&mut self) -> Option<String> {
+        if self.is_over() || self.human_to_move() {
+            return None;
+        }
+        self.cancel.store(false, Ordering::Relaxed);
+        let mover = self.state.to_move;
+        let text = self.computer_ply()?;
+        let who = &self.seat_names()[mover as usize];
+        Some(format!("{who} ({}) played {text}: {}", self.seats[mover as usize], self.told()))
+    }
+
+    /// The options of the decision at hand, each with the label a person types (and `Play` accepts).
+    pub fn options(&self) -> Vec<(String, Move)> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        self.decision_options()
+    }
+
+    /// What the decision at hand is called: `move`, `direction`, `next piece`, ...
+    pub fn decision(&self) -> &'static str {
+        self.decision_name()
+    }
+
+    /// Whether a turn is in progress: some of its decisions made, the rest still to come.
+    pub fn in_turn(&self) -> bool {
+        !self.partial.is_empty()
+    }
+
+    /// How many plies `redo` could play again.
+    pub fn redo_len(&self) -> usize {
+        self.redo.len()
+    }
+
+    /// The boards the last ply passed through, step by step ([`crate::narrate::steps`]).
+    pub fn last_steps(&self) -> Vec<State> {
+        self.last_ply()
+            .map_or_else(Vec::new, |(before, moves)| crate::narrate::steps(&self.engine, before, moves, &self.state))
+    }
+
+    /// What the last ply did, in words, and the places it marks.
+    pub fn last_told(&self) -> Option<crate::narrate::Told> {
+        self.last_ply()
+            .map(|(before, moves)| crate::narrate::ply(&self.engine, before, moves, &self.state, &self.seat_names()))
     }
 
     /// The last ply played: the position before it and its decisions.
@@ -1042,6 +1084,14 @@ impl Session {
     // ------------------------------------------------------------ saving
 
     fn save(&self, path: &Path) -> Result<(), SessionError> {
+        let json = self.save_json()?;
+        std::fs::write(path, json + "\n")
+            .map_err(|e| SessionError::File(format!("cannot write {}: {e}", path.display())))
+    }
+
+    /// The game as a save file's JSON (`mancala-game/1`), as `save` writes it; the web playground hands it
+    /// to the browser instead of writing a file.
+    pub fn save_json(&self) -> Result<String, SessionError> {
         let file = SaveFile {
             format: SAVE_FORMAT.into(),
             rules: self.rules_path.clone(),
@@ -1059,20 +1109,23 @@ impl Session {
                 "the game cannot be saved, as it would not load ({e}); this is a bug"
             )));
         }
-        let json = serde_json::to_string_pretty(&file)
-            .map_err(|e| SessionError::File(format!("cannot write the game: {e}")))?;
-        std::fs::write(path, json + "\n")
-            .map_err(|e| SessionError::File(format!("cannot write {}: {e}", path.display())))
+        serde_json::to_string_pretty(&file).map_err(|e| SessionError::File(format!("cannot write the game: {e}")))
     }
 
     /// Loads a saved game of these same rules, replacing the game in progress only if it all replays.
     fn load(&mut self, path: &Path) -> Result<usize, SessionError> {
         let text = read_save_text(path, MAX_SAVE_BYTES)?;
-        let file = parse_save(&text).map_err(|e| SessionError::File(format!("{}: {e}", path.display())))?;
+        self.load_json(&text, &path.display().to_string())
+    }
+
+    /// Loads a saved game from its JSON text, as `load` does from a file; `name` names it in messages.
+    /// Returns the number of plies replayed.
+    pub fn load_json(&mut self, text: &str, name: &str) -> Result<usize, SessionError> {
+        let file = parse_save(text).map_err(|e| SessionError::File(format!("{}: {e}", name)))?;
         if file.variant != self.variant || file.players != self.engine.rules.players {
             return Err(SessionError::File(format!(
                 "{} is a game of variant `{}` with {} players, but this session plays variant `{}` with {}; restart with --variant {} --players {}",
-                path.display(),
+                name,
                 file.variant,
                 file.players,
                 self.variant,
@@ -1084,18 +1137,18 @@ impl Session {
         if file.rules_hash != self.rules_hash && file.rules_hash != self.text_hash {
             return Err(SessionError::File(format!(
                 "{} was saved with other rules than {} (the rules changed, or it is another game); start `mancala play` with the rules it was saved with",
-                path.display(),
+                name,
                 self.rules_path
             )));
         }
         let start = match &file.position {
             Some(text) => parse_start_position(&self.engine, text).map_err(|e| {
-                SessionError::File(format!("{}: the starting position `{text}` does not fit: {e}", path.display()))
+                SessionError::File(format!("{}: the starting position `{text}` does not fit: {e}", name))
             })?,
             None => self.engine.initial_state(),
         };
-        let records = replay(&self.engine, &start, &file.moves)
-            .map_err(|e| SessionError::File(format!("{}: {e}", path.display())))?;
+        let records =
+            replay(&self.engine, &start, &file.moves).map_err(|e| SessionError::File(format!("{}: {e}", name)))?;
         self.start = start;
         self.position = file.position;
         self.restart();

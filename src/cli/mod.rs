@@ -14,6 +14,7 @@ use mancala::engine::Engine;
 mod bench;
 mod check;
 mod play;
+mod serve;
 mod simulate;
 mod solve;
 mod variants;
@@ -31,6 +32,7 @@ Examples:
   mancala simulate games/gulek.mancala --players 4 --json
   mancala bench games/oware.mancala --seconds 5
   mancala solve games/gulek-solo.mancala --position '1=3 2=1'
+  mancala serve                       (the web playground: open the printed address)
 
 A FILE may also name a game shipped with the tool: a file name of games/ without `.mancala`. It works
 from any directory, also after `cargo install`; a file of that name, where there is one, wins.
@@ -53,6 +55,7 @@ enum Command {
     Simulate(simulate::Args),
     Bench(bench::Args),
     Solve(solve::Args),
+    Serve(serve::Args),
 }
 
 /// How a command ended, when it could run.
@@ -118,6 +121,7 @@ pub fn main() -> ExitCode {
         Command::Simulate(args) => simulate::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     result.unwrap_or_else(Failure::report).into()
 }

@@ -1,0 +1,154 @@
+//! A game in progress as the page draws it: the board's places from the lowered rules (whatever the
+//! shape), the position, whose turn, the options of the decision at hand, the history and what was said.
+
+use serde_json::{json, Value};
+
+use super::Live;
+use crate::engine::{Move, State};
+use crate::ir::{Rules, NO_PLAYER};
+use crate::notation::{enumerate_plies, format_ply, format_position};
+
+/// The most whole plies `moves` lists.
+const MAX_LISTED: usize = 60;
+
+/// Everything the page shows of one game.
+pub fn game(id: &str, live: &Live) -> Value {
+    let session = &live.session;
+    let engine = &session.engine;
+    let rules = &engine.rules;
+    let st = &session.state;
+    let names = session.seat_names();
+    let seats: Vec<Value> = session
+        .seats()
+        .iter()
+        .zip(&names)
+        .map(|(seat, name)| json!({ "kind": seat.to_string(), "name": name }))
+        .collect();
+    let told = session.last_told();
+    // The boards the last ply passed through, for the page to show it step by step.
+    let k = engine.kinds().max(1);
+    let boards = session.last_steps();
+    let steps: Vec<Vec<&[u8]>> = boards.iter().map(|s| s.counts.chunks(k).collect()).collect();
+    json!({
+        "id": id,
+        "name": live.name,
+        "origin": live.origin.as_str(),
+        "text": live.text,
+        "game": rules.game,
+        "variant": rules.variant,
+        "players": rules.players,
+        "board": board(rules),
+        "position": position(engine, st),
+        "seats": seats,
+        "human_to_move": session.human_to_move(),
+        "decision": session.decision(),
+        "in_turn": session.in_turn(),
+        "options": options(rules, session.options()),
+        "offer": crate::narrate::pending_offer(engine, st, &names),
+        "history": session.history(),
+        "redo": session.redo_len(),
+        "last": told.map(|t| json!({ "text": t.text, "marks": t.marks, "steps": steps })),
+        "log": live.log,
+    })
+}
+
+/// The board's layout from the lowered rules: the shape as the rules name it (the page lays out the
+/// shapes it knows and falls back to a grid), every place with its label, owner and role, the kinds.
+fn board(rules: &Rules) -> Value {
+    let places: Vec<Value> = rules
+        .places
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let owner = if p.is_pit { rules.initial_owner.get(i).copied().unwrap_or(NO_PLAYER) } else { p.owner };
+            json!({
+                "label": p.label,
+                "name": p.name,
+                "pit": p.is_pit,
+                "on_track": p.on_track,
+                "owner": seat(owner),
+            })
+        })
+        .collect();
+    let kinds: Vec<Value> = rules
+        .kinds
+        .iter()
+        .map(|k| json!({ "name": k.name, "symbol": k.symbol, "value": k.value, "owner": seat(k.owner) }))
+        .collect();
+    json!({
+        "shape": serde_json::to_value(rules.shape).unwrap_or(Value::Null),
+        "pits": rules.n_pits,
+        "places": places,
+        "kinds": kinds,
+    })
+}
+
+/// A seat by number from 0, or null for nobody.
+fn seat(owner: u8) -> Value {
+    if owner == NO_PLAYER {
+        Value::Null
+    } else {
+        json!(owner)
+    }
+}
+
+fn position(engine: &crate::engine::Engine, st: &State) -> Value {
+    let k = engine.kinds();
+    let counts: Vec<&[u8]> = st.counts.chunks(k.max(1)).collect();
+    let owners: Vec<Value> = st.owner.iter().map(|&o| seat(o)).collect();
+    let eliminated: Vec<u8> = (0..engine.rules.players).filter(|p| st.eliminated & (1 << p) != 0).collect();
+    let result = st
+        .result
+        .as_ref()
+        .map(|r| json!({ "winners": r.winner_list(), "scores": r.scores, "reason": r.reason, "draw": r.is_draw() }));
+    let phase = (engine.rules.phases.len() > 1).then(|| engine.phase(st).name.clone());
+    json!({
+        "counts": counts,
+        "owners": owners,
+        "to_move": st.to_move,
+        "ply": st.ply,
+        "phase": phase,
+        "eliminated": eliminated,
+        "result": result,
+        "notation": format_position(engine, st),
+    })
+}
+
+/// The options of the decision at hand: the label to send back, and the place it is about (a pit to
+/// sow from, to pick, to take from), so that a click on the place can choose it.
+fn options(rules: &Rules, options: Vec<(String, Move)>) -> Vec<Value> {
+    options
+        .into_iter()
+        .map(|(label, mv)| {
+            let (kind, place, piece) = match mv {
+                Move::Begin { place, .. } => ("begin", Some(place), None),
+                Move::Pick(place) => ("pick", Some(place), None),
+                Move::Take { place, kind } => ("take", Some(place), Some(kind)),
+                Move::Drop(kind) => ("drop", None, Some(kind)),
+                Move::Direction(_) => ("direction", None, None),
+                Move::Pass => ("pass", None, None),
+                Move::Accept => ("accept", None, None),
+                Move::Decline => ("decline", None, None),
+                Move::Stop => ("stop", None, None),
+            };
+            let place = place.filter(|&p| (p as usize) < rules.places.len());
+            json!({ "label": label, "kind": kind, "place": place, "piece": piece })
+        })
+        .collect()
+}
+
+/// `GET /api/sessions/ID/moves`: the whole plies in notation, where they are few enough to list.
+pub fn moves(live: &Live) -> Value {
+    let session = &live.session;
+    if session.is_over() || session.in_turn() {
+        return json!({ "plies": [], "partial": session.in_turn(), "decision": session.decision() });
+    }
+    let found = enumerate_plies(&session.engine, &session.state, MAX_LISTED + 1);
+    let plies: Vec<String> =
+        found.plies.iter().take(MAX_LISTED).map(|p| format_ply(&session.engine, &session.state, p)).collect();
+    json!({
+        "plies": plies,
+        "partial": found.partial || found.plies.len() > MAX_LISTED,
+        "decision": session.decision(),
+    })
+}

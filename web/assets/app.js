@@ -1,0 +1,536 @@
+// The playground page: the game picker, the board and its turn, the history, and the editor. Every game
+// lives on the server; the page keeps only the id of its game (so a reload finds it again) and a draft
+// of the edited rules.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const store = {
+    get: (k) => { try { return localStorage.getItem(k); } catch (e) { return null; } },
+    set: (k, v) => { try { localStorage.setItem(k, v); } catch (e) { /* private mode: no memory */ } },
+  };
+  // The pause between the computer's plies, so that each can be seen (`?pause=MS` changes it).
+  const COMPUTER_PAUSE = Number(new URLSearchParams(location.search).get("pause") || 450);
+  const STEP_PAUSE = Math.min(400, COMPUTER_PAUSE); // how long each step of a ply is shown
+  let view = null; // the game as the server last sent it
+  let editor = null;
+  let busy = false;
+  let computerTimer = null;
+  let games = [];
+  let picking = Promise.resolve(); // the reading of a game just picked
+  let animating = false; // a ply is being shown step by step
+  let animation = 0; // the number of the latest animation, so that an older one stops
+
+  async function api(method, path, body) {
+    const init = { method, headers: {} };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(path, init);
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = { error: "the server sent no JSON" }; }
+    if (!response.ok) {
+      const error = new Error(data.error || response.statusText);
+      error.data = data;
+      error.status = response.status;
+      throw error;
+    }
+    return data;
+  }
+
+  function say(text, isError) {
+    $("message").textContent = text || "";
+    $("message").classList.toggle("error", !!isError);
+  }
+
+  // ------------------------------------------------------------ the game picker
+
+  async function loadGames() {
+    games = (await api("GET", "/api/games")).games;
+    const select = $("game");
+    select.innerHTML = "";
+    for (const g of games) {
+      const option = document.createElement("option");
+      option.value = g.name;
+      option.textContent = g.origin === "dir" ? g.name : g.name + " (shipped)";
+      select.appendChild(option);
+    }
+  }
+
+  async function pickGame(name) {
+    const file = await api("GET", "/api/games/" + encodeURIComponent(name));
+    const select = $("variant");
+    select.innerHTML = "";
+    for (const v of file.variants.length ? file.variants : ["default"]) {
+      const option = document.createElement("option");
+      option.value = v;
+      option.textContent = v;
+      select.appendChild(option);
+    }
+    return file;
+  }
+
+  // One chooser per seat but the first: a person or the computer. Seat 1 is a person unless changed.
+  function drawSeats(players) {
+    const box = $("seats");
+    const old = [...box.querySelectorAll("select")].map((s) => s.value);
+    box.innerHTML = "";
+    for (let i = 0; i < players; i++) {
+      const label = document.createElement("label");
+      label.textContent = `Seat ${i + 1} `;
+      const select = document.createElement("select");
+      select.className = "seat";
+      for (const [value, text] of [["human", "person"], ["mcts:500ms", "computer"], ["greedy", "computer (quick)"], ["random", "random"]]) {
+        const option = document.createElement("option");
+        option.value = value;
+        option.textContent = text;
+        select.appendChild(option);
+      }
+      select.value = old[i] || (i === 0 ? "human" : "mcts:500ms");
+      label.appendChild(select);
+      box.appendChild(label);
+    }
+  }
+
+  function seatChoice() {
+    return [...$("seats").querySelectorAll("select")].map((s) => s.value);
+  }
+
+  async function startGame(request) {
+    stopComputer();
+    try {
+      const fresh = await api("POST", "/api/sessions", request);
+      show(fresh);
+      say(`a new game of ${fresh.game}${fresh.variant !== "default" ? " (" + fresh.variant + ")" : ""}`);
+      loadRules();
+      return fresh;
+    } catch (e) {
+      say(e.message, true);
+      if (e.data && e.data.diagnostics) listDiagnostics(e.data.diagnostics, request.text || "");
+      return null;
+    }
+  }
+
+  function setupRequest() {
+    const request = { game: $("game").value, variant: $("variant").value, seats: seatChoice() };
+    const players = parseInt($("players").value, 10);
+    if (players > 0) request.players = players;
+    const position = $("position").value.trim();
+    if (position) request.position = position;
+    return request;
+  }
+
+  // ------------------------------------------------------------ the game
+
+  // Shows a game as the server sent it. A ply just played is shown step by step first: the board after
+  // its sowing, then after its captures (the boards the server lists in `last.steps`).
+  function show(next) {
+    const previous = view;
+    view = next;
+    store.set("mancala.session", view.id);
+    const fresh = previous && previous.id === next.id && next.history.length === previous.history.length + 1;
+    const steps = fresh && next.last && next.last.steps ? next.last.steps.slice(0, -1) : [];
+    animate(steps);
+    drawStatus();
+    drawChoices();
+    drawHistory();
+    drawLog();
+    $("undo").disabled = view.history.length === 0 && !view.in_turn;
+    $("redo").disabled = view.redo === 0;
+    const over = !!view.position.result;
+    $("computer").disabled = over;
+    $("hint").disabled = over;
+    if (view.seats.length !== $("seats").querySelectorAll("select").length) drawSeats(view.seats.length);
+    if (!animating) scheduleComputer();
+  }
+
+  function drawBoard() {
+    window.MancalaBoard.draw($("board"), view, { onPlace: clickPlace });
+  }
+
+  // Draws each of `steps` (boards of counts) for a moment, then the game as it is.
+  function animate(steps) {
+    const token = ++animation;
+    if (!steps.length) {
+      animating = false;
+      drawBoard();
+      return;
+    }
+    animating = true;
+    const still = { ...view, human_to_move: false };
+    let i = 0;
+    const next = () => {
+      if (token !== animation) return;
+      if (i < steps.length) {
+        window.MancalaBoard.draw($("board"), { ...still, position: { ...view.position, counts: steps[i++] } }, {});
+        setTimeout(next, STEP_PAUSE);
+      } else {
+        animating = false;
+        drawBoard();
+        scheduleComputer();
+      }
+    };
+    next();
+  }
+
+  function drawStatus() {
+    const box = $("status");
+    box.innerHTML = "";
+    const pos = view.position;
+    const dot = document.createElement("span");
+    dot.className = "dot";
+    if (pos.result) {
+      const r = pos.result;
+      const names = r.winners.map((w) => view.seats[w].name);
+      const scores = r.scores.map((s, i) => `${view.seats[i].name} ${s}`).join(", ");
+      const verdict = r.draw ? "a draw" : names.join(" and ") + (names.length === 1 && names[0] === "you" ? " win" : names.length > 1 ? " share the win" : " wins");
+      box.textContent = `Game over: ${verdict} (${scores})`;
+      return;
+    }
+    dot.style.background = window.MancalaBoard.seatColour(pos.to_move);
+    box.appendChild(dot);
+    const who = view.seats[pos.to_move].name;
+    const phase = pos.phase ? ` (${pos.phase})` : "";
+    const ply = `ply ${pos.ply + 1}: `;
+    box.appendChild(document.createTextNode(`${ply}${who} to move${phase}` + (view.human_to_move ? "" : " — thinking…")));
+  }
+
+  // The options of the decision at hand: places are clicked on the board; the rest (directions, pieces,
+  // stop, accept) are buttons, and so are several options on one place.
+  function drawChoices(forPlace) {
+    const box = $("choices");
+    box.innerHTML = "";
+    $("decision").textContent = "";
+    if (!view.human_to_move) return;
+    const options = view.options;
+    const onBoard = options.filter((o) => o.place !== null);
+    let shown = options.filter((o) => o.place === null);
+    if (forPlace !== undefined) shown = onBoard.filter((o) => o.place === forPlace);
+    const where = onBoard.length ? "click a highlighted place" : "";
+    $("decision").textContent = view.offer ? view.offer : `${capital(view.decision)}${where && shown.length ? " (" + where + ", or choose)" : where ? " — " + where : ":"}`;
+    for (const o of shown) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = o.label;
+      button.dataset.label = o.label;
+      button.addEventListener("click", () => play(o.label));
+      box.appendChild(button);
+    }
+    if (view.in_turn) {
+      const cancel = document.createElement("button");
+      cancel.type = "button";
+      cancel.textContent = "cancel turn";
+      cancel.addEventListener("click", () => act("cancel"));
+      box.appendChild(cancel);
+    }
+  }
+
+  function capital(s) {
+    return s ? s[0].toUpperCase() + s.slice(1) : s;
+  }
+
+  function clickPlace(index) {
+    const here = view.options.filter((o) => o.place === index);
+    if (here.length === 1) play(here[0].label);
+    else if (here.length > 1) drawChoices(index);
+  }
+
+  function drawHistory() {
+    const list = $("history");
+    list.innerHTML = "";
+    view.history.forEach((ply, i) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = ply;
+      button.title = "go back to the position after this ply";
+      button.addEventListener("click", () => stepTo(i + 1));
+      item.appendChild(button);
+      list.appendChild(item);
+    });
+    if (view.redo > 0) {
+      const item = document.createElement("li");
+      item.className = "future";
+      item.textContent = `(${view.redo} to redo)`;
+      list.appendChild(item);
+    }
+  }
+
+  function drawLog() {
+    const list = $("log");
+    list.innerHTML = "";
+    for (const line of view.log.slice(-40)) {
+      const item = document.createElement("li");
+      item.textContent = line;
+      list.appendChild(item);
+    }
+    list.scrollTop = list.scrollHeight;
+  }
+
+  // Undoes or redoes until `plies` plies are played, a step back through the game.
+  async function stepTo(plies) {
+    stopComputer();
+    let guard = 2000;
+    while (view.history.length > plies && guard-- > 0) {
+      const before = view.history.length;
+      if (!(await act("undo", undefined, true))) break;
+      if (view.history.length >= before) break;
+    }
+    while (view.history.length < plies && view.redo > 0 && guard-- > 0) {
+      const before = view.history.length;
+      if (!(await act("redo", undefined, true))) break;
+      if (view.history.length <= before) break;
+    }
+  }
+
+  async function play(label) {
+    return act("play", { move: label });
+  }
+
+  // Runs an action of the game; shows the answer. `quiet`: no computer move after it.
+  async function act(action, body, quiet) {
+    if (!view || busy) return false;
+    busy = true;
+    if (quiet) stopComputer();
+    try {
+      const next = await api("POST", `/api/sessions/${view.id}/${action}`, body === undefined ? {} : body);
+      say(next.message);
+      if (quiet) {
+        // Taken back or replayed: shown at once, not step by step.
+        view = next;
+        busy = false;
+        show(next);
+        stopComputer();
+      } else {
+        busy = false;
+        show(next);
+      }
+      return true;
+    } catch (e) {
+      busy = false;
+      say(e.message, true);
+      if (e.status === 404) store.set("mancala.session", "");
+      return false;
+    }
+  }
+
+  function stopComputer() {
+    if (computerTimer) clearTimeout(computerTimer);
+    computerTimer = null;
+  }
+
+  // The computer's seats move one ply at a time, with a pause to see each.
+  function scheduleComputer() {
+    stopComputer();
+    if (!view || view.position.result || view.human_to_move) return;
+    computerTimer = setTimeout(() => {
+      computerTimer = null;
+      act("computer");
+    }, COMPUTER_PAUSE);
+  }
+
+  async function loadRules() {
+    try {
+      $("rules").textContent = (await api("GET", `/api/sessions/${view.id}/rules`)).summary;
+    } catch (e) {
+      $("rules").textContent = e.message;
+    }
+  }
+
+  function saveGame() {
+    if (!view) return;
+    fetch(`/api/sessions/${view.id}/save`).then(async (r) => {
+      if (!r.ok) throw new Error((await r.json()).error);
+      return r.text();
+    }).then((text) => {
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(new Blob([text + "\n"], { type: "application/json" }));
+      link.download = `${view.name}-game.json`;
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      say("saved the game as " + link.download);
+    }).catch((e) => say(e.message, true));
+  }
+
+  async function loadGame(file) {
+    const text = await file.text();
+    await act("load", { save: text });
+  }
+
+  // ------------------------------------------------------------ the editor
+
+  async function check(text) {
+    return (await api("POST", "/api/check", { text })).diagnostics;
+  }
+
+  function listDiagnostics(records, text) {
+    const list = $("diagnostics");
+    list.innerHTML = "";
+    const errors = records.filter((d) => d.severity === "error").length;
+    const warnings = records.length - errors;
+    $("diag-summary").textContent = records.length === 0 ? "no problems" : `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`;
+    $("play-text").disabled = errors > 0;
+    for (const d of records) {
+      const item = document.createElement("li");
+      item.className = d.severity;
+      item.dataset.line = d.line;
+      item.textContent = `${d.line}:${d.column} ${d.severity}: ${d.message}`;
+      if (d.help) {
+        const help = document.createElement("span");
+        help.className = "help";
+        help.textContent = "help: " + d.help;
+        item.appendChild(help);
+      }
+      item.tabIndex = 0;
+      const go = () => editor && editor.goTo(d.line, d.column);
+      item.addEventListener("click", go);
+      item.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
+      list.appendChild(item);
+    }
+  }
+
+  // The rules last put into the editor from a file, to notice edits before they are replaced.
+  let loadedText = "";
+
+  function setEditorText(text, name) {
+    editor.setText(text);
+    loadedText = text;
+    if (name) $("name").value = name;
+    store.set("mancala.draft", text);
+    store.set("mancala.draftName", $("name").value);
+  }
+
+  async function playText() {
+    const text = editor.getText();
+    const name = $("name").value.trim() || "variant";
+    const fresh = await startGame({ text, name, seats: seatChoice() });
+    if (fresh) say(`playing the rules of the editor (${name})`);
+  }
+
+  async function saveText() {
+    const name = $("name").value.trim();
+    const body = { text: editor.getText() };
+    try {
+      await api("PUT", "/api/games/" + encodeURIComponent(name), body);
+      say(`saved ${name}.mancala`);
+    } catch (e) {
+      if (e.data && e.data.kind === "exists" && confirm(`${name}.mancala exists. Overwrite it?`)) {
+        body.overwrite = true;
+        await api("PUT", "/api/games/" + encodeURIComponent(name), body).then(() => say(`saved ${name}.mancala`), (e2) => say(e2.message, true));
+      } else {
+        say(e.message, true);
+      }
+    }
+    await loadGames();
+    $("game").value = view ? view.name : $("game").value;
+  }
+
+  // ------------------------------------------------------------ start
+
+  function keyboard(e) {
+    if (e.target.closest("input, select, textarea, .cm-editor") || e.ctrlKey || e.metaKey || e.altKey) return;
+    const keys = { u: "undo", r: "redo", c: "computer", h: "hint" };
+    if (keys[e.key]) {
+      e.preventDefault();
+      act(keys[e.key]);
+    }
+  }
+
+  async function init() {
+    const language = await api("GET", "/api/language");
+    editor = window.MancalaEditor.create($("editor"), {
+      doc: "",
+      keywords: language.keywords,
+      check,
+      onChange: (text) => store.set("mancala.draft", text),
+      onDiagnostics: listDiagnostics,
+    });
+    await loadGames();
+    $("game").addEventListener("change", () => {
+      picking = changeGame();
+    });
+    $("setup").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      // A game just picked is read first: its seats and variants are those of the new game.
+      await picking;
+      startGame(setupRequest());
+    });
+    async function changeGame() {
+      const file = await pickGame($("game").value);
+      const edited = editor.getText() !== loadedText && editor.getText().trim() !== "";
+      if (!edited || confirm("Replace the rules in the editor, which you changed, with those of " + file.name + "?")) {
+        setEditorText(file.text, file.name);
+      }
+      $("players").value = "";
+      drawSeats(file.players || 2);
+    }
+    $("players").addEventListener("change", () => {
+      const n = parseInt($("players").value, 10);
+      if (n > 0 && n <= 8) drawSeats(n);
+    });
+    $("typed").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const text = $("move").value.trim();
+      if (text) play(text).then((ok) => { if (ok) $("move").value = ""; });
+    });
+    $("undo").addEventListener("click", () => act("undo", undefined, true));
+    $("redo").addEventListener("click", () => act("redo", undefined, true));
+    $("computer").addEventListener("click", () => act("computer"));
+    $("hint").addEventListener("click", () => act("hint"));
+    $("save").addEventListener("click", saveGame);
+    $("load").addEventListener("change", (e) => { if (e.target.files[0]) loadGame(e.target.files[0]); e.target.value = ""; });
+    $("copy").addEventListener("click", () => {
+      const base = view ? view.name : $("game").value;
+      setEditorText(view ? view.text : editor.getText(), `my-${base}`.slice(0, 64));
+      say("a copy of the rules: edit them, then play them");
+      editor.focus();
+    });
+    $("play-text").addEventListener("click", playText);
+    $("save-text").addEventListener("click", saveText);
+    document.addEventListener("keydown", keyboard);
+
+    // A reload finds the game in progress on the server, and the draft of the rules.
+    const id = store.get("mancala.session");
+    let resumed = null;
+    if (id) {
+      try { resumed = await api("GET", "/api/sessions/" + id); } catch (e) { resumed = null; }
+    }
+    const wanted = new URLSearchParams(location.search).get("game");
+    if (resumed && (!wanted || wanted === resumed.name)) {
+      if (games.some((g) => g.name === resumed.name)) {
+        $("game").value = resumed.name;
+        await pickGame(resumed.name);
+        $("variant").value = resumed.variant;
+      }
+      drawSeats(resumed.seats.length);
+      [...$("seats").querySelectorAll("select")].forEach((s, i) => {
+        if ([...s.options].some((o) => o.value === resumed.seats[i].kind)) s.value = resumed.seats[i].kind;
+      });
+      show(resumed);
+      loadRules();
+      const draft = store.get("mancala.draft");
+      setEditorText(draft !== null ? draft : resumed.text, store.get("mancala.draftName") || resumed.name);
+      say("the game in progress");
+      return;
+    }
+    const first = wanted && games.some((g) => g.name === wanted) ? wanted : games[0].name;
+    $("game").value = first;
+    const file = await pickGame(first);
+    setEditorText(file.text, file.name);
+    drawSeats(file.players || 2);
+    await startGame(setupRequest());
+  }
+
+  window.addEventListener("DOMContentLoaded", () => {
+    init().catch((e) => say("the playground could not start: " + e.message, true));
+  });
+  // For the browser tests: the game shown, and whether the page waits for nothing (no request, no
+  // computer move to come).
+  window.MancalaApp = {
+    get view() { return view; },
+    get editor() { return editor; },
+    get idle() { return !busy && !animating && computerTimer === null; },
+  };
+})();

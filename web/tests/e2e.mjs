@@ -1,0 +1,323 @@
+// End-to-end tests of the playground in headless Chromium, run by tests/browser.rs:
+//   node web/tests/e2e.mjs URL SCREENSHOT.png
+// Each scenario drives the page as a person would (clicks, buttons, typing) and checks what it shows.
+// Exits 1 with the failing step's message.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import puppeteer from "puppeteer-core";
+
+const [url, screenshot] = process.argv.slice(2);
+const chromium = process.env.MANCALA_CHROMIUM || "/usr/bin/chromium";
+const STEP_TIMEOUT = 30000;
+// A short pause between the computer's plies: the tests need not watch them.
+const PAUSE = 40;
+
+const browser = await puppeteer.launch({
+  executablePath: chromium,
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
+const page = await browser.newPage();
+const problems = [];
+page.on("pageerror", (e) => problems.push("page error: " + e.message));
+page.on("console", (m) => { if (m.type() === "error") problems.push("console: " + m.text()); });
+page.setDefaultTimeout(STEP_TIMEOUT);
+// Questions (replace the edited rules? overwrite a file?) are answered yes.
+page.on("dialog", (d) => d.accept());
+await page.setViewport({ width: 1360, height: 860 });
+
+function check(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+// Waits until the page has no request out and no computer move to come.
+async function idle() {
+  await page.waitForFunction(() => window.MancalaApp && window.MancalaApp.view && window.MancalaApp.idle);
+}
+
+const view = () => page.evaluate(() => window.MancalaApp.view);
+
+async function open(game) {
+  await page.goto(`${url}?game=${game}&pause=${PAUSE}`, { waitUntil: "networkidle0" });
+  await idle();
+}
+
+// Starts a game of the picker's current choice with the given seats.
+async function newGame(seats) {
+  const selects = await page.$$("#seats select");
+  for (let i = 0; i < seats.length && i < selects.length; i++) await selects[i].select(seats[i]);
+  const before = (await view()).id;
+  await page.click("#start");
+  await page.waitForFunction((id) => window.MancalaApp.view.id !== id, {}, before);
+  await idle();
+}
+
+// Starts a game through the API from a position, and reloads the page, which shows it (the page's
+// game is the server's).
+async function startAt(body) {
+  await page.evaluate(async (body) => {
+    const r = await fetch("/api/sessions", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    const v = await r.json();
+    if (!r.ok) throw new Error(v.error);
+    localStorage.setItem("mancala.session", v.id);
+  }, body);
+  await page.goto(`${url}?pause=${PAUSE}`, { waitUntil: "networkidle0" });
+  await idle();
+}
+
+async function clickPlace(label) {
+  await page.click(`#board .place.playable[data-label="${label}"]`);
+  await idle();
+}
+
+async function clickChoice(label) {
+  await page.click(`#choices button[data-label="${label}"]`);
+  await idle();
+}
+
+const scenarios = {
+  // Kalah, clicking the first pit that may be played until the game ends; a reload keeps the game.
+  async kalahToTheEnd() {
+    await open("kalah");
+    await newGame(["human", "random"]);
+    let clicks = 0;
+    let reloaded = false;
+    while (!(await view()).position.result) {
+      check(clicks++ < 200, "Kalah did not end after 200 clicks");
+      const pit = await page.$("#board .place.playable");
+      check(pit, "no pit to click, though the game is not over: " + (await page.$eval("#status", (e) => e.textContent)));
+      await pit.click();
+      await idle();
+      if (clicks === 3 && !reloaded) {
+        const before = await view();
+        await page.reload({ waitUntil: "networkidle0" });
+        await idle();
+        const after = await view();
+        check(after.id === before.id && after.history.length >= before.history.length, "a reload lost the game");
+        reloaded = true;
+      }
+    }
+    const status = await page.$eval("#status", (e) => e.textContent);
+    check(status.startsWith("Game over"), "the status does not say the game is over: " + status);
+    const moves = await page.$$eval("#history li", (items) => items.length);
+    check(moves === (await view()).history.length && moves > 5, "the move list shows " + moves + " plies");
+  },
+
+  // Undo and redo with the buttons, and stepping back by a click in the move list.
+  async undoRedo() {
+    await open("kalah");
+    await newGame(["human", "human"]);
+    // A start position typed into the form; cleared again for the game played here.
+    await page.type("#position", "a13 A1 to_move=1");
+    await newGame(["human", "human"]);
+    check((await view()).position.counts[0][0] === 13, "the game starts from the position typed");
+    await page.$eval("#position", (e) => { e.value = ""; });
+    await newGame(["human", "human"]);
+    await clickPlace("c"); // into the store: another turn
+    await clickPlace("f");
+    await clickPlace("A");
+    check((await view()).history.length === 3, "three plies played");
+    await page.click("#undo");
+    await idle();
+    check((await view()).history.length === 2, "undo took back one ply");
+    await page.click("#redo");
+    await idle();
+    check((await view()).history.length === 3, "redo played it again");
+    await page.click("#history li:first-child button");
+    await page.waitForFunction(() => window.MancalaApp.view.history.length === 1);
+    await idle();
+    check((await view()).redo === 2, "stepping back keeps the plies to redo");
+  },
+
+  // A ply is shown step by step: the sowing (a seed lands in c), then the capture (c and D emptied).
+  async stepByStep() {
+    await open("kalah");
+    await startAt({ game: "kalah", seats: ["human", "human"], position: "a2 A1 D3 to_move=1" });
+    await page.evaluate(() => {
+      window.seenInC = [];
+      new MutationObserver(() => {
+        const c = document.querySelector('#board .place[data-label="c"] .count');
+        if (c) window.seenInC.push(c.textContent);
+      }).observe(document.getElementById("board"), { childList: true });
+    });
+    await clickPlace("a");
+    const seen = await page.evaluate(() => window.seenInC.join(" "));
+    check(/1.* 0$/.test(seen), "pit c showed a seed, then none: " + seen);
+  },
+
+  // A game saved as mancala-game/1 JSON loads again from the file picker.
+  async saveAndLoad() {
+    await open("kalah");
+    await newGame(["human", "human"]);
+    await clickPlace("c");
+    await clickPlace("f");
+    const save = await page.evaluate(async (id) => (await fetch(`/api/sessions/${id}/save`)).text(), (await view()).id);
+    check(JSON.parse(save).format === "mancala-game/1", "the save is a mancala-game/1 file");
+    const file = path.join(os.tmpdir(), `mancala-e2e-${process.pid}.json`);
+    fs.writeFileSync(file, save);
+    await page.click("#undo");
+    await idle();
+    await page.click("#undo");
+    await idle();
+    check((await view()).history.length === 0, "both plies taken back");
+    const input = await page.$("#load");
+    await input.uploadFile(file);
+    await page.waitForFunction(() => window.MancalaApp.view.history.length === 2);
+    fs.unlinkSync(file);
+  },
+
+  // Gulek: a sowing asks for the direction and then for each ball, with buttons.
+  async gulekMultiStep() {
+    await open("gulek");
+    await startAt({ game: "gulek", seats: ["human", "human"], position: "1=B 7=RRB phase=playing to_move=1" });
+    await clickPlace("7");
+    let v = await view();
+    check(v.in_turn && v.decision === "direction", "after pit 7, Gulek asks for the direction: " + v.decision);
+    const labels = await page.$$eval("#choices button", (b) => b.map((x) => x.dataset.label).filter(Boolean));
+    check(labels.includes("cw") && labels.includes("ccw"), "direction buttons: " + labels);
+    await clickChoice("cw");
+    let steps = 0;
+    while ((await view()).in_turn) {
+      check(steps++ < 10, "the turn does not end");
+      const next = await page.$("#choices button[data-label]");
+      check(next, "no choice to make in a turn in progress");
+      await next.click();
+      await idle();
+    }
+    v = await view();
+    check(v.history.length === 1 && v.history[0].startsWith("7cw"), "the ply is recorded: " + v.history);
+    const log = await page.$eval("#log", (e) => e.textContent);
+    check(log.includes("7cw"), "the narration tells the ply: " + log);
+  },
+
+  // Goré: South offers a hole, North accepts with a button.
+  async goreOffer() {
+    await open("gore");
+    await startAt({
+      game: "gore", seats: ["human", "human"],
+      position: "a3 b6 c6 d6 A6 B6 C6 D6 captured(1)=4 captured(2)=8 to_move=1",
+    });
+    await page.click('#board .place.playable[data-label="c"]');
+    await page.waitForSelector('#choices button[data-label="offer c"]');
+    await clickChoice("offer c");
+    let v = await view();
+    if (v.in_turn) {
+      await clickChoice("stop");
+      v = await view();
+    }
+    check(v.offer && v.offer.includes("offers c"), "the offer waits for an answer: " + v.offer);
+    await clickChoice("accept");
+    v = await view();
+    check(v.history.length === 2 && v.history[0].startsWith("offer"), "the plies are the offer and its answer: " + v.history);
+    check(v.position.owners[2] === 1, "c is North's now");
+  },
+
+  // The editor: an error typed into the rules shows at its line, with its message; fixed, the variant plays.
+  async editorDiagnostics() {
+    await open("kalah");
+    await page.click("#copy");
+    const line = await page.evaluate(() => {
+      const lines = window.MancalaApp.editor.getText().split("\n");
+      return lines.findIndex((l) => l.includes("every pit: 4")) + 1;
+    });
+    check(line > 0, "the Kalah rules have `every pit: 4`");
+    await editLine(line, "every pit: four");
+    await page.waitForSelector("#diagnostics li.error");
+    const first = await page.$eval("#diagnostics li.error", (e) => ({ line: e.dataset.line, text: e.textContent }));
+    check(Number(first.line) === line, `the error is at line ${first.line}, not ${line}: ${first.text}`);
+    await page.waitForSelector(".cm-lintRange-error");
+    await page.hover(".cm-lintRange-error");
+    await page.waitForSelector(".cm-tooltip-lint .cm-diag-message");
+    await screenshotTo(screenshot.replace(/\.png$/, "-diagnostic.png"));
+    check(await page.$eval("#play-text", (b) => b.disabled), "a file with errors cannot be played");
+    await editLine(line, "every pit: 3");
+    await page.waitForFunction(() => document.querySelector("#diag-summary").textContent === "no problems");
+    const before = (await view()).id;
+    await page.click("#play-text");
+    await page.waitForFunction((id) => window.MancalaApp.view.id !== id, {}, before);
+    await idle();
+    const v = await view();
+    check(v.origin === "text" && v.position.counts[0][0] === 3, "the edited variant plays with 3 seeds a pit");
+    await clickPlace("a");
+  },
+
+  // Every game of the picker is drawn with all its places, and its first move can be clicked.
+  async everyGameIsDrawn() {
+    await open("kalah");
+    const names = await page.$$eval("#game option", (options) => options.map((o) => o.value));
+    check(names.length >= 5, "the picker lists the games: " + names);
+    for (const name of names) {
+      await page.select("#game", name);
+      await page.waitForFunction(() => document.querySelectorAll("#seats select").length > 0);
+      await newGame(["human"]);
+      const v = await view();
+      const drawn = await page.$$eval("#board .place", (places) => places.length);
+      check(drawn === v.board.places.length, `${name}: ${drawn} of ${v.board.places.length} places drawn`);
+      const first = await page.$("#board .place.playable");
+      if (first) {
+        await first.click();
+        await idle();
+      } else {
+        await page.click("#choices button[data-label]");
+        await idle();
+      }
+      check((await view()).history.length > 0 || (await view()).in_turn, `${name}: the first click played nothing`);
+    }
+  },
+
+  // The screenshot of the README: Kalah after a few plies against the computer.
+  async screenshot() {
+    await open("kalah");
+    await newGame(["human", "greedy"]);
+    for (const pit of ["c", "f", "b"]) {
+      const target = await page.$(`#board .place.playable[data-label="${pit}"]`);
+      if (target) {
+        await target.click();
+        await idle();
+      }
+    }
+    await page.click("#rules-box summary");
+    await page.click("#log-box summary");
+    await screenshotTo(screenshot);
+    // A phone's screen: the page stacks its two halves.
+    await page.setViewport({ width: 390, height: 844 });
+    await screenshotTo(screenshot.replace(/\.png$/, "-phone.png"));
+    await page.setViewport({ width: 1360, height: 860 });
+  },
+};
+
+// Types over one line of the editor (after its indentation), with the keyboard.
+async function editLine(line, text) {
+  await page.evaluate((line) => window.MancalaApp.editor.goTo(line, 1000), line);
+  await page.keyboard.down("Shift");
+  await page.keyboard.press("Home");
+  await page.keyboard.up("Shift");
+  await page.keyboard.type(text);
+}
+
+async function screenshotTo(path) {
+  if (path) await page.screenshot({ path });
+}
+
+let failed = 0;
+const only = process.env.MANCALA_BROWSER_ONLY;
+for (const [name, run] of Object.entries(scenarios)) {
+  if (only && name !== only) continue;
+  const start = Date.now();
+  try {
+    problems.length = 0;
+    await run();
+    check(problems.length === 0, problems.join("; "));
+    console.log(`ok   ${name} (${Date.now() - start} ms)`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}: ${e.message}`);
+    const dir = process.env.MANCALA_FAILURES_DIR;
+    if (dir) await page.screenshot({ path: `${dir}/failed-${name}.png` }).catch(() => {});
+  }
+}
+await browser.close();
+process.exit(failed ? 1 : 0);

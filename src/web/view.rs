@@ -130,6 +130,7 @@ fn options(rules: &Rules, options: Vec<(String, Move)>) -> Vec<Value> {
                 Move::Accept => ("accept", None, None),
                 Move::Decline => ("decline", None, None),
                 Move::Stop => ("stop", None, None),
+                Move::Capture(_) => ("capture", None, None),
             };
             let place = place.filter(|&p| (p as usize) < rules.places.len());
             json!({ "label": label, "kind": kind, "place": place, "piece": piece })

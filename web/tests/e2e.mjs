@@ -251,8 +251,11 @@ const scenarios = {
     check(names.length >= 5, "the picker lists the games: " + names);
     for (const name of names) {
       await page.select("#game", name);
-      await page.waitForFunction(() => document.querySelectorAll("#seats select").length > 0);
-      await newGame(["human"]);
+      // The picked game's rules are in the editor (and its seats drawn) before the new game starts; no seat
+      // is the computer's, so that no reply of the last game's computer is still on its way.
+      await page.waitForFunction((n) => document.querySelector("#name").value === n, {}, name);
+      await idle();
+      await newGame(["human", "human"]);
       const v = await view();
       const drawn = await page.$$eval("#board .place", (places) => places.length);
       check(drawn === v.board.places.length, `${name}: ${drawn} of ${v.board.places.length} places drawn`);

@@ -166,6 +166,8 @@ pub enum PhaseItem {
     Must(Spanned<Must>),
     Until(Cond),
     End(Spanned<Vec<EndItem>>),
+    /// `again when COND`: the mover plays again after a ply of this phase while it holds.
+    Again(Spanned<Cond>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -176,15 +178,33 @@ pub struct Sow {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum SowItem {
-    From { set: SetExpr, filter: Option<Cond>, span: Span },
+    From {
+        set: SetExpr,
+        filter: Option<Cond>,
+        span: Span,
+    },
     Direction(Spanned<DirWord>),
-    Order { last_own: bool, span: Span },
+    Order {
+        last_own: bool,
+        span: Span,
+    },
     Skip(Spanned<SkipTarget>),
     Relay(Spanned<Cond>),
     Require(Spanned<Cond>),
     Capture(Spanned<Capture>),
     Again(Spanned<Cond>),
     Then(Spanned<Then>),
+    /// `direction ccw or cw when COND`: a direction per lap.
+    LapDirection(Spanned<LapDirection>),
+}
+
+/// `direction USUAL or OTHER when COND`: each lap is sown `usual`, or `other` where `when` holds at the end
+/// of that lap sown `other`; then the mover chooses.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LapDirection {
+    pub usual: DirWord,
+    pub other: DirWord,
+    pub when: Cond,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -211,6 +231,8 @@ pub enum CaptureItem {
     Take(Spanned<Take>),
     Chain(Spanned<Chain>),
     Cancel(Spanned<Cond>),
+    /// `sow from PLACE`: the pieces taken to the hand are sown as a new lap from that place.
+    Sow(Spanned<Place>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -241,6 +263,8 @@ pub struct Take {
 pub enum TakeTarget {
     Place(Place),
     Each(SetExpr),
+    /// `to hand`: into the mover's hand, for the capture's `sow from`.
+    Hand,
 }
 
 /// `then may|must take [KIND] from SET [where COND] to PLACE`
@@ -316,6 +340,8 @@ pub enum EndItem {
     Eliminate(Spanned<Eliminate>),
     Sweep(Spanned<Sweep>),
     Limit(Spanned<u32>),
+    /// `draw when endless`: a move that would never end ends the game in a draw.
+    Endless(Span),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -373,10 +399,26 @@ pub enum CondKind {
     Or(Vec<Cond>),
     And(Vec<Cond>),
     Not(Box<Cond>),
-    Quant { quant: Quant, domain: Domain, body: Box<Cond> },
-    InInts { term: Term, ints: Vec<u32> },
-    InSet { term: Term, set: SetExpr },
-    Cmp { lhs: Term, op: CmpOp, rhs: Term },
+    Quant {
+        quant: Quant,
+        domain: Domain,
+        body: Box<Cond>,
+    },
+    InInts {
+        term: Term,
+        ints: Vec<u32>,
+    },
+    InSet {
+        term: Term,
+        set: SetExpr,
+    },
+    Cmp {
+        lhs: Term,
+        op: CmpOp,
+        rhs: Term,
+    },
+    /// `capturing`: a capture rule of the sowing applies at `here`.
+    Capturing,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -422,6 +464,8 @@ pub enum TermKind {
     Place(Place),
     /// `own` or `foreign` standing alone, e.g. in `dropped = own`.
     Kind(KindSel),
+    /// `lap`: the number of the lap being sown in this move, from 1.
+    Lap,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -103,6 +103,9 @@ pub struct PhaseRules {
     pub until: Option<Cond>,
     pub end: EndRules,
     pub until_doc: Option<String>,
+    /// `again when COND`: after a ply of this phase, the mover plays again while it holds.
+    pub again: Option<Cond>,
+    pub again_doc: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -139,6 +142,9 @@ pub enum ActionKind {
 pub enum DirRule {
     Fixed(Dir),
     Choose,
+    /// Chosen per lap: each lap is sown this way, or the other way where `Sow::lap_dir` holds at the end
+    /// of that lap sown the other way, as the mover chooses.
+    PerLap(Dir),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
@@ -177,6 +183,11 @@ pub struct Sow {
     pub relay_doc: Option<String>,
     pub require_doc: Option<String>,
     pub again_doc: Option<String>,
+    /// With `DirRule::PerLap`: when a lap may go the other way, tested at the end of that lap sown so.
+    pub lap_dir: Option<Cond>,
+    /// What ends a lap may start another (a relay, a capture that sows its pieces, a direction per lap):
+    /// the end of each lap is decided lap by lap (`Engine::end_lap`).
+    pub laps: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -186,6 +197,8 @@ pub struct CaptureRule {
     pub chain: Option<ChainRule>,
     pub cancel: Option<Cond>,
     pub doc: Option<String>,
+    /// `sow from PLACE`: the pieces taken to the hand are sown as a new lap from this place.
+    pub resow: Option<PlaceExpr>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -211,6 +224,8 @@ pub struct TakeRule {
 pub enum TakeTo {
     Place(PlaceExpr),
     Each(Set),
+    /// The mover's hand, sown on by the capture's `sow from`.
+    Hand,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -293,9 +308,14 @@ pub enum EndRule {
     Repetition,
     Stuck,
     NobodyCanMove,
-    Draw { count: u32, rounds: bool },
+    Draw {
+        count: u32,
+        rounds: bool,
+    },
     Eliminate(Cond),
     EliminateStuck,
+    /// `draw when endless`: a move that would never end is played, and the game is drawn.
+    Endless,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -354,6 +374,8 @@ pub enum Num {
     HereCount,
     PlaceCount(PlaceExpr),
     PitsCount(PlayerExpr),
+    /// `lap`: the lap of the move being sown, from 1.
+    Lap,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -415,7 +437,9 @@ fn join(a: Trend, b: Trend) -> Trend {
 
 fn num_trend(n: &Num) -> Trend {
     match n {
-        Num::Const(_) | Num::Before(_) | Num::HereCount | Num::PlaceCount(_) | Num::PitsCount(_) => Trend::Fixed,
+        Num::Const(_) | Num::Before(_) | Num::HereCount | Num::PlaceCount(_) | Num::PitsCount(_) | Num::Lap => {
+            Trend::Fixed
+        }
         // Counts and sizes are never negative: over more pits they can only grow.
         Num::Count(Set::Offered, _) | Num::Size(Set::Offered) => Trend::Grows,
         // A piece's value may be negative.
@@ -530,6 +554,8 @@ impl Where {
         let to_pit = match &take.to {
             TakeTo::Place(p) => self.may_be_pit(p),
             TakeTo::Each(s) => self.set_may_be_pit(s),
+            // The hand is sown onto the track.
+            TakeTo::Hand => true,
         };
         from_off && to_pit
     }
@@ -570,6 +596,7 @@ fn bounds_at_last(n: &Num) -> (Option<i64>, Option<i64>) {
         Num::Count(Set::One(p), KindSel::All) | Num::PlaceCount(p) if at_last(p) => (Some(1), None),
         Num::Count(..) | Num::Size(_) | Num::Before(_) | Num::PlaceCount(_) | Num::PitsCount(_) => (Some(0), None),
         Num::Value(_) => (None, None),
+        Num::Lap => (Some(1), None),
         Num::Add(ns) => ns.iter().map(bounds_at_last).fold((Some(0), Some(0)), |(lo, hi), (l, h)| {
             (lo.zip(l).map(|(a, b)| a.saturating_add(b)), hi.zip(h).map(|(a, b)| a.saturating_add(b)))
         }),

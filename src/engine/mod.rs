@@ -56,6 +56,10 @@ pub struct Engine {
     /// Per phase and action: an offer whose `require`, once false, stays false as pits are added
     /// (`ir::fails_for_more_pits`), so the search for a completion stops there.
     offer_prunes: Vec<Vec<bool>>,
+    /// Per phase: `draw when endless` applies, so a move that would never end is played and draws.
+    endless_draw: Vec<bool>,
+    /// Some phase has `again when`.
+    phase_again: bool,
 }
 
 #[derive(Clone)]
@@ -91,6 +95,9 @@ impl std::error::Error for MoveError {}
 /// rule whose relay always goes on (each of 30 candidate sowings running until its loop is found, which can
 /// take 45,000 laps) from making one list of legal moves take half a second.
 pub const MAX_RELAY_LAPS: u32 = 20_000;
+/// ENGINE-1: under `draw when endless`, a move of more laps than this never ends; it is played, and the game
+/// is drawn.
+pub const ENDLESS_LAPS: u32 = 10_000;
 /// The most continuations looked at to decide whether one move can be completed into a legal ply: a move
 /// that needs more is not offered. This bounds the work of a decision where a rule makes the look-ahead
 /// combinatorial; shipped games need at most a few dozen.
@@ -139,6 +146,12 @@ impl Engine {
                     .collect()
             })
             .collect();
+        let endless_draw = rules
+            .phases
+            .iter()
+            .map(|p| p.end.items.iter().chain(&rules.end.items).any(|r| matches!(r, EndRule::Endless)))
+            .collect();
+        let phase_again = rules.phases.iter().any(|p| p.again.is_some());
         let (table, sources) = compile::compile_rules(&mut rules, &shape);
         let compiled = Compiled(table, sources);
         let probe_free: Vec<bool> = rules
@@ -175,7 +188,7 @@ impl Engine {
                 {
                     match sow.dir {
                         DirRule::Fixed(dir) => Some(dir),
-                        DirRule::Choose => None,
+                        DirRule::Choose | DirRule::PerLap(_) => None,
                     }
                 }
                 _ => None,
@@ -195,6 +208,8 @@ impl Engine {
             plain_starts,
             plain_sow,
             offer_prunes,
+            endless_draw,
+            phase_again,
         }
     }
 
@@ -258,6 +273,8 @@ impl Engine {
             history_total: 0,
             captures: 0,
             result: None,
+            lap: 0,
+            endless: false,
         };
         self.advance_phase(&mut st);
         self.begin_turn(&mut st);

@@ -22,7 +22,8 @@ impl Engine {
             | Stage::Take { action, .. }
             | Stage::Then { action, .. }
             | Stage::Put { action, .. }
-            | Stage::Offer { action, .. } => action,
+            | Stage::Offer { action, .. }
+            | Stage::LapDirection { action } => action,
         };
         if matches!(st.stage, Stage::Then { .. }) && !st.obliged {
             // The sowing is over and `stop` is always there: every pick can be completed.

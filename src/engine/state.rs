@@ -54,6 +54,12 @@ pub struct State {
     /// Plies with a capture so far, for statistics.
     pub captures: u32,
     pub result: Option<Outcome>,
+    /// The lap of the sowing in progress or just ended, from 1 (`lap`).
+    #[serde(default)]
+    pub lap: u32,
+    /// The ply just played was a move that would never end, under `draw when endless`.
+    #[serde(default)]
+    pub endless: bool,
 }
 
 impl State {
@@ -93,6 +99,8 @@ pub enum Stage {
     Put { action: u8, done: u8, from: PlaceId },
     /// Choose a further pit to offer, from pit `from` on, or stop.
     Offer { action: u8, from: PlaceId },
+    /// Choose the direction of the next lap of a sowing with a direction per lap, its pieces in hand.
+    LapDirection { action: u8 },
 }
 
 /// Where a capture stands: which rule, which walk of its chain, which pit, which take.
@@ -171,4 +179,6 @@ pub enum EndReason {
     Obligation,
     /// The ply limit was reached.
     Limit,
+    /// A move would never end (`draw when endless`).
+    Endless,
 }

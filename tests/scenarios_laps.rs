@@ -99,3 +99,78 @@ fn a_phase_may_let_the_mover_play_again() {
     play_all(&e, &mut st, &["B", "C"]);
     assert_eq!(show(&e, &st), "a2 b0 c0 d0 A0 B1 C1 D0 to_move=1 phase=playing");
 }
+
+#[test]
+fn the_narration_tells_each_lap() {
+    // Each lap as it went, its direction where it turned, and the captures sown on.
+    let e = laps(Some("turning"));
+    let before = position(&e, "a1 b1");
+    let moves = mancala::notation::parse_ply(&e, &before, "a cw").expect("legal");
+    let mut after = before.clone();
+    for &mv in &moves {
+        e.apply(&mut after, mv).expect("legal");
+    }
+    let names = ["you".to_string(), "computer".to_string()];
+    let told = mancala::narrate::ply(&e, &before, &moves, &after, &names);
+    assert_eq!(told.text, "sowed 1 from a counter-clockwise, relaying from b clockwise, ending in D");
+}
+
+#[test]
+fn the_narration_tells_captures_sown_on() {
+    let e = laps(None);
+    let before = position(&e, "a1 b1 D2");
+    let moves = mancala::notation::parse_ply(&e, &before, "bcw").expect("legal");
+    let mut after = before.clone();
+    for &mv in &moves {
+        e.apply(&mut after, mv).expect("legal");
+    }
+    let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
+    assert_eq!(
+        told.text,
+        "sowed 1 from b clockwise, ending in a; captured 2 from D, sown on from b counter-clockwise, ending in d"
+    );
+}
+
+#[test]
+fn the_narration_tells_a_capture_that_ends_a_relay() {
+    let e = laps(Some("banked"));
+    let before = position(&e, "a2 c1 B3");
+    let moves = mancala::notation::parse_ply(&e, &before, "a").expect("legal");
+    let mut after = before.clone();
+    for &mv in &moves {
+        e.apply(&mut after, mv).expect("legal");
+    }
+    let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
+    assert_eq!(told.text, "sowed 2 from a, ending in c; captured 3 from B to captured(1)");
+}
+
+#[test]
+fn random_games_of_every_variant_keep_their_seeds_and_end() {
+    use rand::Rng;
+    for variant in ["default", "banked", "turning", "endless draw", "placement"] {
+        let e = laps(Some(variant));
+        for seed in 0..30 {
+            let mut rng = mancala::playout::game_rng(seed, 0);
+            let mut st = e.initial_state();
+            let total = |st: &mancala::engine::State| st.counts.iter().map(|&c| c as u32).sum::<u32>();
+            let pieces = total(&st);
+            let mut legal = Vec::new();
+            while st.result.is_none() {
+                legal.clear();
+                e.legal_moves(&st, &mut legal);
+                assert!(!legal.is_empty(), "{variant} seed {seed}: no move in {}", show(&e, &st));
+                let mv = legal[rng.gen_range(0..legal.len())];
+                e.apply(&mut st, mv).expect("a legal move");
+                assert!(!st.illegal, "{variant} seed {seed}: {mv:?} was illegal");
+                if st.hand.iter().all(|&n| n == 0) {
+                    assert_eq!(total(&st), pieces, "{variant} seed {seed}: pieces lost in {}", show(&e, &st));
+                }
+            }
+            // Where every relay lap may turn, the players can shuffle seeds for ever: that game may reach its
+            // ply limit.
+            if variant != "turning" {
+                assert_ne!(result(&st).map(|r| r.2), Some(EndReason::Limit), "{variant} seed {seed}");
+            }
+        }
+    }
+}

@@ -33,6 +33,9 @@ impl Engine {
     /// lap; otherwise the sowing is over.
     pub(super) fn after_capture_rule(&self, st: &mut State, action: u8, rule: u8, probe: bool) {
         let sow = self.sow_rule(st, action);
+        if sow.laps && self.lap_log.is_some() && !probe {
+            self.log_lap(st, true);
+        }
         if sow.laps && self.start_resow(st, sow, rule) {
             return self.run_laps(st, action, super::sow::LapAt::Started, probe);
         }

@@ -60,6 +60,19 @@ pub struct Engine {
     endless_draw: Vec<bool>,
     /// Some phase has `again when`.
     phase_again: bool,
+    /// For the narration only: where each lap of a sowing of laps went (`with_lap_log`); `None` in play.
+    lap_log: Option<std::sync::Arc<std::sync::Mutex<Vec<LapRecord>>>>,
+}
+
+/// One lap of a sowing of laps, as the narration tells it: its origin and direction, where it ended, the
+/// pieces everywhere then, and, when a capture applied there, the pieces everywhere after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LapRecord {
+    pub origin: PlaceId,
+    pub dir: Dir,
+    pub last: PlaceId,
+    pub counts: Vec<u8>,
+    pub captured: Option<Vec<u8>>,
 }
 
 #[derive(Clone)]
@@ -102,6 +115,10 @@ pub const ENDLESS_LAPS: u32 = 10_000;
 /// that needs more is not offered. This bounds the work of a decision where a rule makes the look-ahead
 /// combinatorial; shipped games need at most a few dozen.
 pub const MAX_PROBE_STEPS: u32 = 10_000;
+/// The most decisions looked ahead in one line of a ply: a move needing more is not offered. This bounds the
+/// depth of the look-ahead (and its stack) where decisions could go on and on, as a relay whose every lap
+/// chooses its direction; shipped games need at most a few dozen (a Gulek sowing picks each ball's colour).
+pub const MAX_PROBE_DEPTH: u32 = 1_000;
 /// The default ply limit of a game whose file sets none: a guard, never meant to decide a real game.
 pub const DEFAULT_LIMIT: u32 = 20_000;
 
@@ -210,7 +227,43 @@ impl Engine {
             offer_prunes,
             endless_draw,
             phase_again,
+            lap_log: None,
         }
+    }
+
+    /// The same engine, writing down each lap of its sowings of laps (see `lap_log`), for the narration.
+    #[doc(hidden)]
+    pub fn with_lap_log(mut self) -> Engine {
+        self.lap_log = Some(Default::default());
+        self
+    }
+
+    /// The laps written down since the last call, and a fresh log.
+    #[doc(hidden)]
+    pub fn take_lap_log(&self) -> Vec<LapRecord> {
+        self.lap_log
+            .as_ref()
+            .map_or_else(Vec::new, |log| log.lock().map(|mut l| std::mem::take(&mut *l)).unwrap_or_default())
+    }
+
+    /// Writes down the end of a lap, or (`captured`) the capture that followed it.
+    #[cold]
+    pub(crate) fn log_lap(&self, st: &State, captured: bool) {
+        let Some(log) = &self.lap_log else { return };
+        let Ok(mut log) = log.lock() else { return };
+        if captured {
+            if let Some(last) = log.last_mut() {
+                last.captured = Some(st.counts.clone());
+            }
+            return;
+        }
+        log.push(LapRecord {
+            origin: st.origin,
+            dir: st.dir,
+            last: st.last,
+            counts: st.counts.clone(),
+            captured: None,
+        });
     }
 
     /// The same engine without its fast paths for plain phases (`plain_starts`, `plain_ply`): every ply

@@ -150,8 +150,13 @@ impl Engine {
         let cap = if self.endless_draw[st.phase as usize] { ENDLESS_LAPS } else { MAX_RELAY_LAPS };
         let (mut mark, mut power, mut since) = (None, 1u32, 0u32);
         loop {
-            if at == LapAt::Ended && !self.next_lap(st, action, sow, probe) {
-                return;
+            if at == LapAt::Ended {
+                if self.lap_log.is_some() && !probe {
+                    self.log_lap(st, false);
+                }
+                if !self.next_lap(st, action, sow, probe) {
+                    return;
+                }
             }
             at = LapAt::Ended;
             st.lap = st.lap.saturating_add(1);
@@ -190,6 +195,9 @@ impl Engine {
                 CaptureCursor { rule: r as u8, walk: 0, here: st.last, take: 0, left: 0, steps: 0, min_choice: 0 };
             if !self.capture_steps(st, action, cursor) {
                 return false;
+            }
+            if self.lap_log.is_some() && !probe {
+                self.log_lap(st, true);
             }
             if resows && self.start_resow(st, sow, r as u8) {
                 return true;

@@ -79,6 +79,20 @@ pub enum Item {
     Winner(Spanned<TieRule>),
     Goal(Cond),
     Variant(Spanned<Variant>),
+    /// `region NAME [per player]: LABEL, ...`
+    Region(Spanned<RegionDecl>),
+    /// `mark NAME [per player] [for one ply]`
+    Mark(Spanned<MarkDecl>),
+}
+
+/// `mark NAME [per player] [for one ply]`: a mark that pits carry or not.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MarkDecl {
+    pub name: Name,
+    /// The mark is carried for one player (`tuzdyk(mover)`), not just carried.
+    pub per_player: bool,
+    /// The mark is cleared when the next ply starts.
+    pub one_ply: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -94,6 +108,18 @@ pub enum Board {
     TwoRows { pits: Spanned<u32>, stores: bool },
     /// A ring of `pits` pits, numbered clockwise from 1.
     Ring { pits: Spanned<u32> },
+    /// `rows R of N`: `rows` rows of `pits` pits each, optionally with stores on the track, and names for
+    /// each player's rows from his own edge inward (`{ rows outer, inner }`).
+    Rows { rows: Spanned<u32>, pits: Spanned<u32>, stores: bool, names: Vec<Name> },
+}
+
+/// A named set of pits: `region leftmost per player: o1, o2, i1, i2`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RegionDecl {
+    pub name: Name,
+    /// The labels are the first player's; every other player gets the pits of the same numbers on his rows.
+    pub per_player: bool,
+    pub labels: Vec<Name>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -194,8 +220,19 @@ pub enum SowItem {
     Capture(Spanned<Capture>),
     Again(Spanned<Cond>),
     Then(Spanned<Then>),
+    /// `start at origin [when COND]`
+    StartAt(Spanned<Option<Cond>>),
+    /// `divert NAME to PLACE`
+    Divert(Spanned<Divert>),
     /// `direction ccw or cw when COND`: a direction per lap.
     LapDirection(Spanned<LapDirection>),
+}
+
+/// `divert NAME to PLACE`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Divert {
+    pub mark: Name,
+    pub to: Place,
 }
 
 /// `direction USUAL or OTHER when COND`: each lap is sown `usual`, or `other` where `when` holds at the end
@@ -222,6 +259,9 @@ pub enum SkipTarget {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Capture {
+    /// `capture may`: the mover chooses whether it happens.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub may: bool,
     pub when: Option<Cond>,
     pub items: Vec<CaptureItem>,
 }
@@ -231,8 +271,40 @@ pub enum CaptureItem {
     Take(Spanned<Take>),
     Chain(Spanned<Chain>),
     Cancel(Spanned<Cond>),
+    /// `mark PLACE as NAME[(PLAYER)]`
+    Mark(Spanned<MarkAction>),
+    /// `unmark PLACE [NAME]`
+    Unmark(Spanned<Unmark>),
+    /// `give PLACE to PLAYER`
+    Give(Spanned<GivePlace>),
     /// `sow from PLACE`: the pieces taken to the hand are sown as a new lap from that place.
     Sow(Spanned<Place>),
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// `mark PLACE as NAME[(PLAYER)]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MarkAction {
+    pub place: Place,
+    pub mark: Name,
+    pub player: Option<PlayerRef>,
+}
+
+/// `unmark PLACE [NAME]`: without a name, every mark of the place.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Unmark {
+    pub place: Place,
+    pub mark: Option<Name>,
+}
+
+/// `give PLACE to PLAYER`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GivePlace {
+    pub place: Place,
+    pub to: PlayerRef,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -464,6 +536,16 @@ pub enum TermKind {
     Place(Place),
     /// `own` or `foreign` standing alone, e.g. in `dropped = own`.
     Kind(KindSel),
+    /// `number` or `number(X)`: a pit's position in its row.
+    Number(Option<Place>),
+    /// `lifted`: the pieces lifted for the lap being started.
+    Lifted,
+    /// `A - B`
+    Sub(Box<Term>, Box<Term>),
+    /// `A / B`: integer division, rounding down.
+    Div(Box<Term>, Box<Term>),
+    /// `A % B`: the remainder of `A / B`, never negative.
+    Rem(Box<Term>, Box<Term>),
     /// `lap`: the number of the lap being sown in this move, from 1.
     Lap,
 }
@@ -499,6 +581,8 @@ pub enum PlaceKind {
         name: Name,
         player: Option<PlayerRef>,
     },
+    /// `twin` or `twin(X)`: the pit of the same number on the other player's rows.
+    Twin(Option<Box<Place>>),
 }
 
 pub type SetExpr = Spanned<SetKind>;
@@ -508,4 +592,6 @@ pub enum SetKind {
     Pits(Option<PlayerRef>),
     Offered,
     Place(Place),
+    /// `facing` or `facing(X)`: the pits across the middle of the board in X's column.
+    Facing(Option<Place>),
 }

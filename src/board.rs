@@ -1,12 +1,13 @@
 //! Drawing a position as text, in a layout that fits the board: two rows with the stores at the players'
-//! right ends, or a ring drawn as a ring. Every pit shows the label the move notation uses.
+//! right ends, one row with its store at the right, four rows with each side's two rows, or a ring drawn
+//! as a ring. Every pit shows the label the move notation uses.
 //!
 //! Widths are measured on the visible text, without the colour escapes, so a coloured board lines up as
 //! a plain one does. Seats are named as the front end wants (`you`, `computer`), and a two-row board is
 //! drawn from the side of the person looking at it.
 
 use crate::engine::{Engine, State};
-use crate::ir::{PlaceId, Shape, NO_PLAYER};
+use crate::ir::{PlaceId, Shape, NO_PLAYER, UNMARKED};
 
 /// ANSI colours for the pieces of seats 1..8.
 const SEAT_COLOURS: [&str; 8] = ["31", "34", "32", "33", "37", "35", "36", "91"];
@@ -49,8 +50,11 @@ pub fn render_view(engine: &Engine, st: &State, view: &View) -> String {
     let mut out = match engine.rules.shape {
         Shape::TwoRows { pits, stores } => painter.two_rows(st, pits as usize, stores),
         Shape::Ring { pits } => painter.ring(st, pits as usize),
+        Shape::OneRow { pits, .. } => painter.one_row(st, pits as usize),
+        Shape::FourRows { pits } => painter.four_rows(st, pits as usize),
     };
     out.push_str(&painter.off_board(st));
+    out.push_str(&painter.marks(st));
     out.push_str(&painter.status(st));
     out
 }
@@ -228,6 +232,93 @@ impl Painter<'_> {
                 " ".repeat(pits_w + 2),
                 label(near_store)
             )));
+        }
+        out
+    }
+
+    /// One row, left to right, with its store (if any) at the right end, labels above.
+    fn one_row(&self, st: &State, n: usize) -> String {
+        let rules = &self.engine.rules;
+        let w = self.width(st, 0..rules.places.len()) + 1;
+        let name = self.view.name(0);
+        let margin = visible_width(&name) + 2;
+        let store = self.store_of(0);
+        let mut labels: String = (0..n).map(|p| format!(" {} ", pad_left(&rules.places[p].label, w))).collect();
+        let mut pits: String = (0..n).map(|p| format!(" {}", self.cell(st, p, w))).collect();
+        if let Some(s) = store {
+            labels.push_str(&format!("  {}", rules.places[s].label));
+            let mark = if self.marked(s) { "*" } else { "" };
+            pits.push_str(&format!(" [{}]{mark}", pad_left(&self.contents(st, s), w)));
+        }
+        let line = |text: String| text.trim_end().to_string() + "\n";
+        let mut out = line(format!("{}{labels}", " ".repeat(margin)));
+        out.push_str(&line(format!("{}{pits}{}", pad_right(&name, margin), self.traded(st))));
+        out
+    }
+
+    /// Four rows: the viewer's two rows at the bottom, his first row nearest him, running left to right;
+    /// the other side's rows above, running right to left across the table, so that each column holds the
+    /// pits that face each other. Each row's labels are on its outer side of the pair.
+    fn four_rows(&self, st: &State, n: usize) -> String {
+        let rules = &self.engine.rules;
+        let w = self.width(st, 0..rules.n_pits) + 1;
+        let viewer = self.view.viewer.filter(|&v| v < 2).unwrap_or(0) as usize;
+        let row = |side: usize, inner: usize, reversed: bool| -> Vec<usize> {
+            let first = side * 2 * n + inner * n;
+            let pits: Vec<usize> = (first..first + n).collect();
+            if reversed {
+                pits.into_iter().rev().collect()
+            } else {
+                pits
+            }
+        };
+        let far = 1 - viewer;
+        let rows = [row(far, 0, true), row(far, 1, true), row(viewer, 1, false), row(viewer, 0, false)];
+        let (far_name, near_name) = (self.view.name(far as u8), self.view.name(viewer as u8));
+        let margin = visible_width(&far_name).max(visible_width(&near_name)) + 2;
+        let labels = |row: &[usize]| -> String {
+            let cells: Vec<String> =
+                row.iter().map(|&p| format!(" {} ", pad_left(&rules.places[p].label, w))).collect();
+            format!("{}{}", " ".repeat(margin), cells.concat())
+        };
+        let pits = |name: &str, row: &[usize]| -> String {
+            let cells: String = row.iter().map(|&p| format!(" {}", self.cell(st, p, w))).collect();
+            format!("{}{cells}", pad_right(name, margin))
+        };
+        let line = |text: String| text.trim_end().to_string() + "\n";
+        let mut out = String::new();
+        out.push_str(&line(labels(&rows[0])));
+        out.push_str(&line(format!("{}{}", pits(&far_name, &rows[0]), self.traded(st))));
+        out.push_str(&line(pits("", &rows[1])));
+        out.push_str(&line(labels(&rows[1])));
+        out.push('\n');
+        out.push_str(&line(labels(&rows[2])));
+        out.push_str(&line(pits("", &rows[2])));
+        out.push_str(&line(pits(&near_name, &rows[3])));
+        out.push_str(&line(labels(&rows[3])));
+        out
+    }
+
+    /// The pits that carry a mark, one line per mark: `tuzdyk: C (you), d (computer)`, `burnt: a, F`.
+    fn marks(&self, st: &State) -> String {
+        let rules = &self.engine.rules;
+        let n = rules.n_pits;
+        let mut out = String::new();
+        for (m, info) in rules.marks.iter().enumerate() {
+            let marked: Vec<String> = (0..n)
+                .filter_map(|p| {
+                    let cell = st.marks.get(m * n + p).copied().unwrap_or(UNMARKED);
+                    let label = &rules.places[p].label;
+                    match cell {
+                        UNMARKED => None,
+                        _ if !info.per_player => Some(label.clone()),
+                        c => Some(format!("{label} ({})", self.view.name(c - 1))),
+                    }
+                })
+                .collect();
+            if !marked.is_empty() {
+                out.push_str(&format!("{}: {}\n", info.name, marked.join(", ")));
+            }
         }
         out
     }

@@ -26,7 +26,8 @@ pub struct Rules {
     pub n_pits: usize,
     pub places: Vec<PlaceInfo>,
     pub kinds: Vec<KindInfo>,
-    /// The pits and stores in counter-clockwise order around the board.
+    /// The pits and stores in counter-clockwise order around the board; on a board with a circuit per
+    /// player (four rows), the first player's circuit.
     pub track: Vec<PlaceId>,
     /// For each place on the track, the next on-track place in each direction (`[ccw, cw]`), per mover:
     /// places a mover's sowing skips (`skip store(opponent)`) are already left out. Indexed
@@ -36,6 +37,14 @@ pub struct Rules {
     pub pit_next: Vec<PlaceId>,
     /// The pit across the board, or the pit itself on a ring.
     pub opposite: Vec<PlaceId>,
+    /// For each place, the pit of the same number on the other player's rows (`twin`), or the place itself.
+    pub twin: Vec<PlaceId>,
+    /// For each place, its number in its row counted from its first owner's left (`number`); 0 off the rows.
+    pub number: Vec<u8>,
+    /// For each place, the pits across the middle of the board in its column (`facing`), as bits.
+    pub facing: Vec<u64>,
+    /// Named sets of pits: the board's named rows, then the `region` declarations.
+    pub regions: Vec<Region>,
     pub initial_owner: Vec<u8>,
     pub setup: Vec<u8>,
     pub phases: Vec<PhaseRules>,
@@ -50,12 +59,101 @@ pub struct Rules {
     /// The rule file's own sentences (`///` lines) for the score and the goal, for the summary.
     pub score_doc: Option<String>,
     pub goal_doc: Option<String>,
+    /// The marks pits can carry (`mark NAME ...`), by index: the ones kept for the whole game first, then
+    /// those `for one ply`. A state keeps them in `State::marks`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<MarkInfo>,
+}
+
+/// A mark that pits can carry.
+#[derive(Debug, Clone, Serialize)]
+pub struct MarkInfo {
+    pub name: String,
+    /// Carried for a player (`tuzdyk(mover)`), not just carried.
+    pub per_player: bool,
+    /// Cleared when the next ply starts.
+    pub one_ply: bool,
+}
+
+/// A mark's index in `Rules::marks`.
+pub type MarkId = u8;
+
+/// What a state's mark cell holds when the pit does not carry the mark; otherwise it holds the player the
+/// pit carries it for, plus one (1 for a mark that is not per player).
+pub const UNMARKED: u8 = 0;
+
+impl Rules {
+    /// The number of marks kept from ply to ply: they are part of a position.
+    pub fn lasting_marks(&self) -> usize {
+        self.marks.iter().take_while(|m| !m.one_ply).count()
+    }
+
+    /// Whether any rule can change who owns a pit: an offer, or a `give` in a capture.
+    pub fn owners_can_change(&self) -> bool {
+        self.phases.iter().flat_map(|p| &p.actions).any(|a| match &a.kind {
+            ActionKind::Offer(_) => true,
+            ActionKind::Sow(sow) => {
+                sow.captures.iter().flat_map(|c| &c.steps).any(|s| matches!(s.action, MarkStep::Give { .. }))
+            }
+            ActionKind::Put(_) => false,
+        })
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Shape {
-    TwoRows { pits: u16, stores: bool },
-    Ring { pits: u16 },
+    TwoRows {
+        pits: u16,
+        stores: bool,
+    },
+    Ring {
+        pits: u16,
+    },
+    /// One row of pits, the first player's, numbered from the left; with `store`, a store at its right
+    /// end, on the track.
+    OneRow {
+        pits: u16,
+        store: bool,
+    },
+    /// Four rows of pits: each player owns the two rows on his side (his first, nearest him, and his second)
+    /// and sows round a circuit of his own pits.
+    FourRows {
+        pits: u16,
+    },
+}
+
+impl Shape {
+    /// The number of rows of pits (a ring counts as none).
+    pub fn rows(self) -> usize {
+        match self {
+            Shape::Ring { .. } => 0,
+            Shape::OneRow { .. } => 1,
+            Shape::TwoRows { .. } => 2,
+            Shape::FourRows { .. } => 4,
+        }
+    }
+
+    /// The number of pits in each row (of the ring).
+    pub fn row_len(self) -> usize {
+        match self {
+            Shape::TwoRows { pits, .. }
+            | Shape::Ring { pits }
+            | Shape::OneRow { pits, .. }
+            | Shape::FourRows { pits } => pits as usize,
+        }
+    }
+}
+
+/// A named set of pits: a named row (`inner`) or a `region`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Region {
+    pub name: String,
+    /// A set per player (`inner(mover)`), or one fixed set.
+    pub per_player: bool,
+    /// For each player, his pits of the region, as bits; one entry for a fixed set.
+    pub masks: Vec<u64>,
+    /// Every pit of the region, whoever's.
+    pub all: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -183,6 +281,12 @@ pub struct Sow {
     pub relay_doc: Option<String>,
     pub require_doc: Option<String>,
     pub again_doc: Option<String>,
+    /// `start at origin [when COND]`: when the condition holds as a lap starts, its first piece goes back
+    /// into the pit the lap was lifted from.
+    pub start_origin: Option<Cond>,
+    /// `divert NAME to PLACE`: a piece dropped into a pit carrying the mark goes on to the place at once
+    /// (`here` is that pit); such a last piece triggers no capture, relay or extra turn.
+    pub divert: Vec<(MarkId, PlaceExpr)>,
     /// With `DirRule::PerLap`: when a lap may go the other way, tested at the end of that lap sown so.
     pub lap_dir: Option<Cond>,
     /// What ends a lap may start another (a relay, a capture that sows its pieces, a direction per lap):
@@ -197,8 +301,30 @@ pub struct CaptureRule {
     pub chain: Option<ChainRule>,
     pub cancel: Option<Cond>,
     pub doc: Option<String>,
+    /// `capture may`: the mover chooses whether it happens; declined, the rules after it are tried.
+    pub may: bool,
+    /// The marks and gifts of the capture, at each of its pits, in the order written among the takes.
+    pub steps: Vec<Step>,
     /// `sow from PLACE`: the pieces taken to the hand are sown as a new lap from this place.
     pub resow: Option<PlaceExpr>,
+}
+
+/// A mark or gift of a capture, made just before take number `before` of the pit (after them all when
+/// `before` is the number of takes).
+#[derive(Debug, Clone, Serialize)]
+pub struct Step {
+    pub before: u8,
+    pub action: MarkStep,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub enum MarkStep {
+    /// `mark PLACE as NAME[(PLAYER)]`
+    Mark { place: PlaceExpr, mark: MarkId, player: Option<PlayerExpr> },
+    /// `unmark PLACE [NAME]`: every mark when `None`.
+    Unmark { place: PlaceExpr, mark: Option<MarkId> },
+    /// `give PLACE to PLAYER`
+    Give { place: PlaceExpr, to: PlayerExpr },
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -334,8 +460,8 @@ pub enum Cond {
     Or(Vec<Cond>),
     Not(Box<Cond>),
     Cmp(Num, CmpOp, Num),
-    /// The number is one of a small set, as bits (numbers up to 63).
-    InInts(Num, u64),
+    /// The number is one of a set of numbers up to 255.
+    InInts(Num, IntSet),
     InSet(PlaceExpr, Set),
     PlaceEq(PlaceExpr, PlaceExpr, bool),
     PlayerEq(PlayerExpr, PlayerExpr, bool),
@@ -349,6 +475,51 @@ pub enum Cond {
     HereOwnedBy(PlayerExpr),
     /// A condition the engine compiled to a closure (its index in the engine's table).
     Compiled(u32),
+}
+
+/// A set of the numbers 0..=255 (every count a place can hold), as bits.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct IntSet(pub [u64; 4]);
+
+impl IntSet {
+    pub const MAX: u32 = 255;
+
+    /// Adds `n`; false when it is past `MAX` (and is left out).
+    pub fn insert(&mut self, n: u32) -> bool {
+        if n > Self::MAX {
+            return false;
+        }
+        self.0[(n / 64) as usize] |= 1 << (n % 64);
+        true
+    }
+
+    #[inline]
+    pub fn contains(&self, v: i32) -> bool {
+        (0..=Self::MAX as i32).contains(&v) && self.0[(v / 64) as usize] & (1 << (v % 64)) != 0
+    }
+
+    /// The numbers of the set, smallest first.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..=Self::MAX).filter(|&n| self.contains(n as i32))
+    }
+}
+
+/// `a / b` in rule files: rounds down, and a division by zero (which a check refuses where the divisor is
+/// a constant) gives 0 rather than stopping the game.
+#[inline]
+pub fn div(a: i32, b: i32) -> i32 {
+    a.checked_div_euclid(b).unwrap_or(0)
+}
+
+/// `a % b` in rule files: the remainder of `div`, never negative; by zero, `a` itself (so that
+/// `b * (a / b) + a % b = a` always holds).
+#[inline]
+pub fn rem(a: i32, b: i32) -> i32 {
+    if b == 0 {
+        a
+    } else {
+        a.checked_rem_euclid(b).unwrap_or(0)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -374,8 +545,30 @@ pub enum Num {
     HereCount,
     PlaceCount(PlaceExpr),
     PitsCount(PlayerExpr),
+    /// The number of a pit in its row (`number(X)`, see `Rules::number`).
+    Number(PlaceExpr),
+    /// The pieces lifted for the lap being started (`lifted`).
+    Lifted,
+    Sub(Box<Num>, Box<Num>),
+    Div(Box<Num>, Box<Num>),
+    Rem(Box<Num>, Box<Num>),
     /// `lap`: the lap of the move being sown, from 1.
     Lap,
+}
+
+impl Num {
+    /// The value of a number made of constants only (`2 - 2`), which needs no position.
+    pub fn constant(&self) -> Option<i32> {
+        match self {
+            Num::Const(v) => Some(*v),
+            Num::Add(ns) => ns.iter().try_fold(0i32, |acc, n| Some(acc.wrapping_add(n.constant()?))),
+            Num::Mul(ns) => ns.iter().try_fold(1i32, |acc, n| Some(acc.wrapping_mul(n.constant()?))),
+            Num::Sub(a, b) => Some(a.constant()?.wrapping_sub(b.constant()?)),
+            Num::Div(a, b) => Some(div(a.constant()?, b.constant()?)),
+            Num::Rem(a, b) => Some(rem(a.constant()?, b.constant()?)),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -387,6 +580,10 @@ pub enum PlaceExpr {
     Fixed(PlaceId),
     /// A per-player place: `base + player`.
     OfPlayer(PlaceId, PlayerExpr),
+    /// The pit of the same number on the other player's rows (`Rules::twin`).
+    Twin(Box<PlaceExpr>),
+    /// The one pit of a player's region (`kichwa(mover)`): the lowest bit of its mask.
+    RegionPit(u16, PlayerExpr),
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -406,6 +603,14 @@ pub enum Set {
     One(PlaceExpr),
     /// Every player's place of one name: `base .. base + players`.
     EveryPlayer(PlaceId),
+    /// The pits across the middle of the board from a place (`Rules::facing`).
+    Facing(PlaceExpr),
+    /// A region, every player's part of it (`inner`, or a fixed `region`).
+    Region(u16),
+    /// A player's part of a region (`inner(mover)`).
+    RegionOf(u16, PlayerExpr),
+    /// The pits carrying a mark: for one player, or (`None`) for anyone.
+    Marked(MarkId, Option<PlayerExpr>),
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -437,15 +642,28 @@ fn join(a: Trend, b: Trend) -> Trend {
 
 fn num_trend(n: &Num) -> Trend {
     match n {
-        Num::Const(_) | Num::Before(_) | Num::HereCount | Num::PlaceCount(_) | Num::PitsCount(_) | Num::Lap => {
-            Trend::Fixed
-        }
+        Num::Const(_)
+        | Num::Before(_)
+        | Num::HereCount
+        | Num::PlaceCount(_)
+        | Num::PitsCount(_)
+        | Num::Number(_)
+        | Num::Lifted
+        | Num::Lap => Trend::Fixed,
         // Counts and sizes are never negative: over more pits they can only grow.
         Num::Count(Set::Offered, _) | Num::Size(Set::Offered) => Trend::Grows,
         // A piece's value may be negative.
         Num::Value(Set::Offered) => Trend::Unknown,
         Num::Count(..) | Num::Size(_) | Num::Value(_) => Trend::Fixed,
         Num::Add(ns) => ns.iter().map(num_trend).fold(Trend::Fixed, join),
+        // A difference or quotient of numbers that do not move does not move; otherwise it may go either way.
+        Num::Sub(a, b) | Num::Div(a, b) | Num::Rem(a, b) => {
+            if num_trend(a) == Trend::Fixed && num_trend(b) == Trend::Fixed {
+                Trend::Fixed
+            } else {
+                Trend::Unknown
+            }
+        }
         Num::Mul(ns) => {
             let trend = ns.iter().map(num_trend).fold(Trend::Fixed, join);
             let non_negative = |n: &Num| match n {
@@ -528,7 +746,7 @@ impl Where {
         match p {
             PlaceExpr::Fixed(id) => (*id as usize) >= self.n_pits,
             PlaceExpr::OfPlayer(base, _) => (*base as usize) + self.players as usize > self.n_pits,
-            PlaceExpr::Origin | PlaceExpr::Opposite(_) => false,
+            PlaceExpr::Origin | PlaceExpr::Opposite(_) | PlaceExpr::Twin(_) | PlaceExpr::RegionPit(..) => false,
             PlaceExpr::Here | PlaceExpr::Last => true,
         }
     }
@@ -538,6 +756,8 @@ impl Where {
             Set::One(p) => self.may_be_pit(p),
             Set::EveryPlayer(base) => (*base as usize) < self.n_pits,
             Set::AllPits | Set::PitsOf(_) | Set::Offered => true,
+            Set::Facing(_) | Set::Region(_) | Set::RegionOf(..) => true,
+            Set::Marked(..) => true,
         }
     }
 
@@ -546,6 +766,8 @@ impl Where {
             Set::One(p) => self.may_be_off(p),
             Set::EveryPlayer(base) => (*base as usize) + self.players as usize > self.n_pits,
             Set::AllPits | Set::PitsOf(_) | Set::Offered => false,
+            Set::Facing(_) | Set::Region(_) | Set::RegionOf(..) => false,
+            Set::Marked(..) => false,
         }
     }
 
@@ -594,12 +816,25 @@ fn bounds_at_last(n: &Num) -> (Option<i64>, Option<i64>) {
         // The last pit holds the piece just dropped there.
         Num::HereCount => (Some(1), None),
         Num::Count(Set::One(p), KindSel::All) | Num::PlaceCount(p) if at_last(p) => (Some(1), None),
-        Num::Count(..) | Num::Size(_) | Num::Before(_) | Num::PlaceCount(_) | Num::PitsCount(_) => (Some(0), None),
+        Num::Count(..) | Num::Size(_) | Num::Before(_) | Num::PlaceCount(_) | Num::PitsCount(_) | Num::Lifted => {
+            (Some(0), None)
+        }
+        Num::Number(_) => (Some(0), Some(64)),
         Num::Value(_) => (None, None),
         Num::Lap => (Some(1), None),
         Num::Add(ns) => ns.iter().map(bounds_at_last).fold((Some(0), Some(0)), |(lo, hi), (l, h)| {
             (lo.zip(l).map(|(a, b)| a.saturating_add(b)), hi.zip(h).map(|(a, b)| a.saturating_add(b)))
         }),
+        Num::Sub(a, b) => {
+            let ((a_lo, a_hi), (b_lo, b_hi)) = (bounds_at_last(a), bounds_at_last(b));
+            (a_lo.zip(b_hi).map(|(x, y)| x.saturating_sub(y)), a_hi.zip(b_lo).map(|(x, y)| x.saturating_sub(y)))
+        }
+        // A remainder by a positive constant lies between 0 and that constant less one.
+        Num::Rem(_, b) => match b.constant() {
+            Some(d) if d > 0 => (Some(0), Some(d as i64 - 1)),
+            _ => (None, None),
+        },
+        Num::Div(..) => (None, None),
         Num::Mul(ns) => {
             // Only a product of numbers that are never negative has a known least value.
             let bounds: Vec<_> = ns.iter().map(bounds_at_last).collect();
@@ -637,6 +872,9 @@ pub fn visit_conds_mut(rules: &mut Rules, f: &mut impl FnMut(&mut Cond)) {
                     }
                     if let Some(then) = &mut sow.then {
                         f(&mut then.filter);
+                    }
+                    if let Some(c) = &mut sow.start_origin {
+                        f(c);
                     }
                 }
                 ActionKind::Put(put) => f(&mut put.filter),
@@ -713,6 +951,10 @@ fn opt_num(n: &mut Num) {
         Num::Count(Set::One(p), KindSel::All) => *n = Num::PlaceCount(p.clone()),
         Num::Count(Set::PitsOf(p), KindSel::All) => *n = Num::PitsCount(p.clone()),
         Num::Add(ns) | Num::Mul(ns) => ns.iter_mut().for_each(opt_num),
+        Num::Sub(a, b) | Num::Div(a, b) | Num::Rem(a, b) => {
+            opt_num(a);
+            opt_num(b);
+        }
         _ => {}
     }
 }

@@ -179,7 +179,8 @@ impl Narrator<'_> {
         clauses.push(text);
         told.marks.extend([origin, sown.last]);
         // The captures come with the sowing's decisions and the pieces chosen to take.
-        let takes = moves[sow_moves.len()..].iter().take_while(|m| matches!(m, Move::Take { .. })).count();
+        let takes =
+            moves[sow_moves.len()..].iter().take_while(|m| matches!(m, Move::Take { .. } | Move::Capture(_))).count();
         let captured = &states[sow_moves.len() + takes];
         let action = match sow_moves.first() {
             Some(Move::Begin { action, .. }) => *action,
@@ -191,6 +192,8 @@ impl Narrator<'_> {
         };
         let verb = if has_captures { "captured" } else { "took" };
         clauses.push(self.moved(verb, &sown, captured));
+        clauses.extend(self.marks_changed(&sown, captured));
+        clauses.extend(self.owners_changed(&sown, captured));
         let end_of_ply = states.last().unwrap_or(captured);
         let picks: Vec<PlaceId> = picked(&moves[sow_moves.len() + takes..]);
         if !picks.is_empty() {
@@ -444,6 +447,35 @@ impl Narrator<'_> {
                 format!("{} {verb} now {whose}", self.list(pits.iter().map(|&p| self.label(p))))
             })
             .collect()
+    }
+
+    /// The marks a ply made or removed: `C becomes your tuzdyk`, `a is no longer burnt`.
+    fn marks_changed(&self, from: &State, to: &State) -> Vec<String> {
+        let rules = &self.engine.rules;
+        let n = rules.n_pits;
+        let mut out = Vec::new();
+        for (m, info) in rules.marks.iter().enumerate() {
+            for p in 0..n {
+                let (was, now) = (from.marks.get(m * n + p), to.marks.get(m * n + p));
+                let (Some(&was), Some(&now)) = (was, now) else { continue };
+                if was == now {
+                    continue;
+                }
+                let label = self.label(p as PlaceId);
+                out.push(match now {
+                    0 => format!("{label} is no longer {}", info.name),
+                    _ if !info.per_player => format!("{label} becomes {}", info.name),
+                    c => {
+                        let whose = match self.name(c - 1).as_str() {
+                            "you" => "your".to_string(),
+                            name => format!("{name}'s"),
+                        };
+                        format!("{label} becomes {whose} {}", info.name)
+                    }
+                });
+            }
+        }
+        out
     }
 
     /// What accepting the offer pending at `st` would do, found by accepting it on a copy.

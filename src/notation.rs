@@ -59,9 +59,11 @@
 //! * `eliminated=2` or `eliminated=2,3`: players out of the game.
 //! * `offered=c,d`: an offer of these pits waits for an answer from the player to move, made by the player
 //!   before him.
+//! * `NAME=c,d` (a mark) or `NAME(N)=c,d` (a mark per player, carried for player N): the pits that carry
+//!   the mark; pits not written carry none.
 //!
 //! [`format_position`] prints every pit and every store on the track, other places (captures, supplies) only
-//! when not empty, `to_move`, and `phase`, `owner`, `eliminated`, `offered` only when they say something. It
+//! when not empty, `to_move`, and `phase`, `owner`, marks, `eliminated`, `offered` only when they say something. It
 //! glues the contents to the label only for one kind of piece and a pit whose label ends in a letter (`a4`,
 //! but `7=4`, `store(1)=0`, `captured(1)=5`).
 //!
@@ -85,7 +87,7 @@
 use std::fmt;
 
 use crate::engine::{Ctx, Engine, Move, Stage, State};
-use crate::ir::{ActionKind, Dir, DirRule, PlaceId, Sow, NO_PLAYER};
+use crate::ir::{ActionKind, Dir, DirRule, PlaceId, Sow, NO_PLAYER, UNMARKED};
 
 /// How many options an error lists before it says how many more there are.
 const MAX_OPTIONS: usize = 12;
@@ -371,6 +373,8 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
     let mut captures: Vec<(PlaceId, u8)> = Vec::new();
     let mut picks: Vec<PlaceId> = Vec::new();
     let mut extra: Vec<String> = Vec::new();
+    // The optional captures made (`x`) or declined (`-x`), and the capture pieces chosen after each.
+    let mut optional: Vec<(bool, usize)> = Vec::new();
     let mut broken = false;
     for &mv in moves {
         if broken || st.ply != ply0 || st.result.is_some() {
@@ -403,6 +407,7 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
             (Stage::Then { .. }, Move::Pick(p)) => picks.push(p),
             (_, Move::Pick(p)) => places.push(p),
             (_, Move::Stop) => {}
+            (_, Move::Capture(make)) => optional.push((make, captures.len())),
         }
     }
     let mut tokens: Vec<String> = Vec::new();
@@ -436,9 +441,25 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
         // The directions chosen for later laps of a sowing with a direction per lap, in order.
         tokens.extend(dirs.iter().skip(glued as usize).map(|&(d, _)| dir_text(d).to_string()));
     }
-    if !captures.is_empty() {
+    let piece = |&(p, k): &(PlaceId, u8)| format!("{}{}", label(engine, p), symbol(engine, k));
+    let mut shown = 0;
+    for &(make, at) in &optional {
+        if at > shown {
+            tokens.push("x".to_string());
+            tokens.extend(captures[shown..at].iter().map(piece));
+            shown = at;
+        }
+        tokens.push(if make { "x" } else { "-x" }.to_string());
+        if make {
+            // The pieces this capture chose follow its `x`.
+            let upto = optional.iter().find(|&&(_, a)| a > at).map_or(captures.len(), |&(_, a)| a);
+            tokens.extend(captures[at..upto].iter().map(piece));
+            shown = upto;
+        }
+    }
+    if captures.len() > shown {
         tokens.push("x".to_string());
-        tokens.extend(captures.iter().map(|&(p, k)| format!("{}{}", label(engine, p), symbol(engine, k))));
+        tokens.extend(captures[shown..].iter().map(piece));
     }
     if !picks.is_empty() {
         tokens.push("take".to_string());
@@ -461,6 +482,8 @@ struct PlyText<'t> {
     drops: Option<&'t str>,
     captures: Vec<&'t str>,
     picks: Vec<PlaceId>,
+    /// The answers to optional captures, in order: `x` makes one, `-x` declines it.
+    optional: Vec<bool>,
 }
 
 /// The first move of each legal ply from a start-of-ply state, in notation (`a`, `enter 4`, `pass`).
@@ -557,6 +580,10 @@ pub fn parse_ply(engine: &Engine, state: &State, text: &str) -> Result<Vec<Move>
     for tok in tokens {
         if tok.eq_ignore_ascii_case("x") {
             mode = Mode::Captures;
+            ply.optional.push(true);
+        } else if tok.eq_ignore_ascii_case("-x") {
+            mode = Mode::None;
+            ply.optional.push(false);
         } else if tok.eq_ignore_ascii_case("take") {
             mode = Mode::Picks;
         } else {
@@ -701,6 +728,8 @@ struct Replay<'e> {
     dir_used: bool,
     /// The directions for the laps of a sowing with a direction per lap, in order.
     lap_dirs: std::collections::VecDeque<Dir>,
+    /// The answers to optional captures not used yet.
+    optional: std::collections::VecDeque<bool>,
 }
 
 impl Replay<'_> {
@@ -774,6 +803,7 @@ fn replay(engine: &Engine, state: &State, mut ply: PlyText<'_>) -> Result<Vec<Mo
         captures: ply.captures.iter().map(|s| s.to_string()).collect(),
         dir_used: false,
         lap_dirs,
+        optional: ply.optional.iter().copied().collect(),
     };
     let plan = Plan {
         engine,
@@ -892,6 +922,13 @@ impl<'e> Plan<'e, '_> {
                         ));
                     };
                     take_capture(&mut r, fit);
+                }
+                Stage::Capture { .. } => {
+                    let opts = vec![format!("{here} x (capture)"), format!("{here} -x (do not capture)")];
+                    let Some(make) = r.optional.pop_front() else {
+                        return Err(NotationError::expecting("say whether the capture is made", opts));
+                    };
+                    r.apply(Move::Capture(make));
                 }
                 Stage::Then { .. } => match r.then_picks.pop_front() {
                     Some(p) => {
@@ -1312,6 +1349,7 @@ pub fn format_position(engine: &Engine, st: &State) -> String {
             out.push(format!("owner({})={who}", label(engine, p as PlaceId)));
         }
     }
+    out.extend(mark_entries(engine, st));
     out.push(format!("to_move={}", st.to_move as u32 + 1));
     if rules.phases.len() > 1 {
         let name =
@@ -1328,6 +1366,60 @@ pub fn format_position(engine: &Engine, st: &State) -> String {
         out.push(format!("offered={}", list.join(",")));
     }
     out.join(" ")
+}
+
+/// The marks of a position: `tuzdyk(1)=C` (player 1's tuzdyk is pit C), `burnt=a,F`; none when no pit
+/// carries the mark.
+fn mark_entries(engine: &Engine, st: &State) -> Vec<String> {
+    let rules = &engine.rules;
+    let n = rules.n_pits;
+    let mut out = Vec::new();
+    for (m, info) in rules.marks.iter().enumerate() {
+        let cells = st.marks.get(m * n..(m + 1) * n).unwrap_or(&[]);
+        let holders: Vec<u8> = if info.per_player { (1..=rules.players).collect() } else { vec![1] };
+        for cell in holders {
+            let pits: Vec<&str> =
+                (0..n).filter(|&p| cells.get(p) == Some(&cell)).map(|p| label(engine, p as PlaceId)).collect();
+            if pits.is_empty() {
+                continue;
+            }
+            let key = if info.per_player { format!("{}({cell})", info.name) } else { info.name.clone() };
+            out.push(format!("{key}={}", pits.join(",")));
+        }
+    }
+    out
+}
+
+/// Reads a mark entry (`tuzdyk(1)=C`, `burnt=a,F`) into the state, if `key` names a mark.
+fn read_mark_entry(engine: &Engine, st: &mut State, key: &str, value: &str) -> Option<Result<(), NotationError>> {
+    let rules = &engine.rules;
+    let (name, player) = match key.split_once('(') {
+        Some((name, rest)) => (name, Some(rest.strip_suffix(')').unwrap_or(rest))),
+        None => (key, None),
+    };
+    let m = rules.marks.iter().position(|info| info.name == name)?;
+    let info = &rules.marks[m];
+    let cell = match (info.per_player, player) {
+        (true, Some(v)) => match parse_player(engine, v, key) {
+            Ok(p) => p + 1,
+            Err(e) => return Some(Err(e)),
+        },
+        (false, None) => 1,
+        (true, None) => {
+            return Some(Err(NotationError::new(format!("`{name}` is a mark for a player: write `{name}(1)=PITS`"))))
+        }
+        (false, Some(_)) => {
+            return Some(Err(NotationError::new(format!("`{name}` is not a mark for a player: write `{name}=PITS`"))))
+        }
+    };
+    for l in value.split(',').filter(|s| !s.is_empty() && *s != "-") {
+        match find_label(engine, l) {
+            Some(p) if (p as usize) < rules.n_pits => st.marks[m * rules.n_pits + p as usize] = cell,
+            Some(_) => return Some(Err(NotationError::new(format!("only pits carry marks, and {l} is not a pit")))),
+            None => return Some(Err(not_a_place(engine, l))),
+        }
+    }
+    Some(Ok(()))
 }
 
 fn place_entry(engine: &Engine, info: &crate::ir::PlaceInfo, counts: &[u32]) -> String {
@@ -1465,10 +1557,24 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
                 last_place = None;
                 continue;
             }
+            if find_label(engine, key).is_none() {
+                if let Some(read) = read_mark_entry(engine, &mut st, key, value) {
+                    read?;
+                    last_place = None;
+                    continue;
+                }
+            }
             let p = match find_label(engine, key) {
                 Some(p) => p as usize,
                 None => {
                     let mut names: Vec<String> = rules.places.iter().map(|p| p.label.clone()).collect();
+                    names.extend(rules.marks.iter().map(|m| {
+                        if m.per_player {
+                            format!("{}(N)", m.name)
+                        } else {
+                            m.name.clone()
+                        }
+                    }));
                     names.extend(["to_move", "phase", "owner(PIT)", "eliminated", "offered"].map(String::from));
                     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
                     let msg = format!("`{key}` is not a place or a setting{}", did_you_mean(key, &refs));
@@ -1606,6 +1712,11 @@ fn parse_json(engine: &Engine, text: &str) -> Result<State, NotationError> {
     let mut st: State = serde_json::from_str(text)
         .map_err(|e| NotationError::new(format!("the position's JSON does not read: {e}")))?;
     let rules = &engine.rules;
+    // A position saved before marks existed, or with none marked, holds no cells: every pit is unmarked.
+    let cells = rules.marks.len() * rules.n_pits;
+    if st.marks.is_empty() {
+        st.marks = vec![UNMARKED; cells];
+    }
     let places = rules.places.len();
     let k = kinds(engine);
     let drops = if rules.needs.drops { places } else { 0 };
@@ -1615,6 +1726,7 @@ fn parse_json(engine: &Engine, text: &str) -> Result<State, NotationError> {
         (st.hand.len() == k, "hand", k),
         (st.before.len() == drops, "before", drops),
         (st.dropped.len() == drops, "dropped", drops),
+        (st.marks.len() == cells, "marks", cells),
     ];
     for (ok, field, want) in checks {
         if !ok {
@@ -1703,6 +1815,7 @@ fn check_pieces(pieces: u64) -> Result<(), NotationError> {
 /// have one, of the offering player's pits.
 fn check_reachable(engine: &Engine, st: &State) -> Result<(), NotationError> {
     check_owners(engine, st)?;
+    check_marks(engine, st)?;
     check_eliminated(engine, st)?;
     check_offer(engine, st)
 }
@@ -1723,10 +1836,27 @@ fn offers_of(phase: &crate::ir::PhaseRules) -> impl Iterator<Item = &crate::ir::
     })
 }
 
+/// Each mark cell holds nobody, or (for a mark per player) one of the players.
+fn check_marks(engine: &Engine, st: &State) -> Result<(), NotationError> {
+    let rules = &engine.rules;
+    for (m, info) in rules.marks.iter().enumerate() {
+        let most = if info.per_player { rules.players } else { 1 };
+        let cells = st.marks.get(m * rules.n_pits..(m + 1) * rules.n_pits).unwrap_or(&[]);
+        if let Some(p) = cells.iter().position(|&c| c > most) {
+            return Err(NotationError::new(format!(
+                "the mark `{}` of {} is held for no player of this game",
+                info.name,
+                label(engine, p as PlaceId)
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn check_owners(engine: &Engine, st: &State) -> Result<(), NotationError> {
     let rules = &engine.rules;
-    // Only an accepted offer changes who owns a pit, and it always gives the pits to a player.
-    let trades = rules.phases.iter().any(|ph| offers_of(ph).next().is_some());
+    // Only an accepted offer or a `give` changes who owns a pit, and both give pits to a player.
+    let trades = rules.owners_can_change();
     for (p, (&owner, &initial)) in st.owner.iter().zip(&rules.initial_owner).enumerate() {
         if owner == initial {
             continue;

@@ -186,6 +186,140 @@ fn mean(total: u64, n: u64) -> f64 {
     }
 }
 
+/// One contestant of [`race`]: something that plays whole random games and says how many plies each took.
+pub struct Runner<'a> {
+    pub name: String,
+    /// The stem of the rule file it plays (`kalah` for `games/kalah.mancala`), which pairs a rule file
+    /// with a hand-written engine of the same game.
+    pub stem: String,
+    /// Written by hand for one game (the yardstick), not an interpreted rule file.
+    pub hand_written: bool,
+    /// Plays one game and returns its plies and decisions.
+    play: Box<dyn FnMut(&mut rand::rngs::SmallRng) -> (u64, u64) + 'a>,
+    rng: rand::rngs::SmallRng,
+    pub done: Throughput,
+}
+
+impl<'a> Runner<'a> {
+    /// A runner of a hand-written engine: `play` plays one game and returns its plies.
+    pub fn hand_written(
+        name: &str,
+        stem: &str,
+        seed: u64,
+        mut play: impl FnMut(&mut rand::rngs::SmallRng) -> u32 + 'a,
+    ) -> Self {
+        Runner {
+            name: name.into(),
+            stem: stem.into(),
+            hand_written: true,
+            play: Box::new(move |rng| {
+                let plies = play(rng) as u64;
+                (plies, plies)
+            }),
+            rng: rand::rngs::SmallRng::seed_from_u64(seed),
+            done: Throughput::default(),
+        }
+    }
+
+    /// A runner of random playouts of one engine.
+    pub fn engine(name: &str, stem: &str, seed: u64, engine: &'a Engine) -> Self {
+        let mut playout = Playout::new(engine);
+        Runner {
+            name: name.into(),
+            stem: stem.into(),
+            hand_written: false,
+            play: Box::new(move |rng| {
+                let g = playout.run(rng, |_| {});
+                (g.plies as u64, g.decisions)
+            }),
+            rng: rand::rngs::SmallRng::seed_from_u64(seed),
+            done: Throughput::default(),
+        }
+    }
+}
+
+/// Times every runner for about `each` in turns of `slice`, so that a change in the machine's speed while it
+/// runs (a shared machine's neighbours, a clock that speeds up) falls on all of them alike and their ratios
+/// stay meaningful. Whole games only: a turn ends after the game that crosses its end. `progress` is told
+/// the fraction done after every round of turns.
+pub fn race(
+    runners: &mut [Runner<'_>],
+    each: std::time::Duration,
+    slice: std::time::Duration,
+    mut progress: impl FnMut(f64),
+) {
+    let rounds = (each.as_secs_f64() / slice.as_secs_f64()).ceil().max(1.0) as u32;
+    for round in 0..rounds {
+        for r in runners.iter_mut() {
+            let start = std::time::Instant::now();
+            let mut t = Throughput::default();
+            loop {
+                let (plies, decisions) = (r.play)(&mut r.rng);
+                t.games += 1;
+                t.plies += plies;
+                t.decisions += decisions;
+                t.elapsed = start.elapsed();
+                if t.elapsed >= slice {
+                    break;
+                }
+            }
+            r.done += t;
+        }
+        progress((round + 1) as f64 / rounds as f64);
+    }
+}
+
+/// The table of a finished [`race`]: plies/s, games/s and plies per game of each runner, with two ratios:
+/// to the first hand-written runner (the reference), and to the first hand-written runner of the same stem.
+pub fn race_table(runners: &[Runner<'_>]) -> String {
+    use std::fmt::Write;
+    let speed = |r: &Runner<'_>| r.done.plies_per_sec();
+    let reference = runners.iter().find(|r| r.hand_written);
+    let ratio = |r: &Runner<'_>, base: Option<&Runner<'_>>| match base.map(speed) {
+        Some(b) if b > 0.0 => format!("{:.2}", speed(r) / b),
+        _ => String::new(),
+    };
+    let ref_name = reference.map_or("-", |r| r.name.as_str());
+    let mut out =
+        format!("  {:<34}{:>14}{:>12}{:>12}{:>10}{:>10}\n", "", "plies/s", "games/s", "plies/game", "÷ ref", "÷ twin");
+    let mut last_kind = None;
+    for r in runners {
+        if last_kind.is_some_and(|k| k != r.hand_written) {
+            out.push('\n');
+        }
+        last_kind = Some(r.hand_written);
+        let twin = if r.hand_written { None } else { runners.iter().find(|h| h.hand_written && h.stem == r.stem) };
+        let _ = writeln!(
+            out,
+            "  {:<34}{:>14}{:>12}{:>12.1}{:>10}{:>10}",
+            r.name,
+            group(speed(r)),
+            group(r.done.games_per_sec()),
+            r.done.mean_plies(),
+            ratio(r, reference),
+            ratio(r, twin)
+        );
+    }
+    let _ = write!(
+        out,
+        "\n  ÷ ref: plies/s over those of the {ref_name}; ÷ twin: over those of the same game written by hand."
+    );
+    out
+}
+
+/// A whole number with thousands separators: 1,234,567.
+pub fn group(x: f64) -> String {
+    let digits = format!("{:.0}", x.max(0.0));
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Plays one game between uniformly random players (allocates its buffers; use [`Playout`] for many).
 pub fn random_game<R: Rng + ?Sized>(engine: &Engine, rng: &mut R, on_ply: impl FnMut(Ply<'_>)) -> GameStats {
     Playout::new(engine).run(rng, on_ply)

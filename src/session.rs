@@ -835,6 +835,7 @@ impl Session {
             Stage::Then { .. } => "pits to take (or stop)",
             Stage::Put { .. } => "next pit (or stop)",
             Stage::Offer { .. } => "next pit to offer (or stop)",
+            Stage::Capture { .. } => "capture or not",
         }
     }
 
@@ -862,6 +863,8 @@ impl Session {
             }
             Move::Pick(p) => place(p),
             Move::Stop => "stop".into(),
+            Move::Capture(true) => "x".into(),
+            Move::Capture(false) => "-x".into(),
         }
     }
 

@@ -33,6 +33,9 @@ pub fn summarize_width(engine: &Engine, width: usize) -> String {
     }
     para(&mut out, 0, "");
     para(&mut out, 0, &format!("{}. {}. {}.", w.players(), w.board(), w.pieces()));
+    if !r.marks.is_empty() {
+        para(&mut out, 0, &w.marks());
+    }
     for phase in &r.phases {
         para(&mut out, 0, "");
         let title = if r.phases.len() > 1 {
@@ -107,6 +110,11 @@ pub fn summarize_width(engine: &Engine, width: usize) -> String {
     out
 }
 
+/// The name of a region, for printing.
+fn region_name(rules: &Rules, id: u16) -> &str {
+    rules.regions.get(id as usize).map_or("?", |r| r.name.as_str())
+}
+
 /// Every part of the lowered rules, one per line: for snapshot tests and `--dump`.
 pub fn dump(rules: &Rules) -> String {
     let p = Printer { rules };
@@ -114,10 +122,25 @@ pub fn dump(rules: &Rules) -> String {
     let _ = writeln!(out, "game {:?} variant {:?} players {}", rules.game, rules.variant, rules.players);
     let _ = writeln!(out, "board {}", p.board());
     let _ = writeln!(out, "pieces {}", p.pieces());
+    for m in &rules.marks {
+        let per = if m.per_player { " per player" } else { "" };
+        let ply = if m.one_ply { " for one ply" } else { "" };
+        let _ = writeln!(out, "mark {}{per}{ply}", m.name);
+    }
     let labels: Vec<&str> = rules.places.iter().map(|i| i.label.as_str()).collect();
     let _ = writeln!(out, "places {}", labels.join(" "));
     let track: Vec<&str> = rules.track.iter().map(|&i| p.place_label(i)).collect();
     let _ = writeln!(out, "track ccw {}", track.join(" "));
+    for region in &rules.regions {
+        let pits = |mask: u64| -> String {
+            let labels: Vec<&str> =
+                (0..rules.n_pits).filter(|p| mask & (1u64 << p) != 0).map(|p| rules.places[p].label.as_str()).collect();
+            labels.join(" ")
+        };
+        let parts: Vec<String> = region.masks.iter().map(|&m| pits(m)).collect();
+        let per = if region.per_player { " per player" } else { "" };
+        let _ = writeln!(out, "region {}{per}: {}", region.name, parts.join(" | "));
+    }
     let setup: Vec<String> = (0..rules.places.len())
         .filter_map(|i| {
             let k = rules.kinds.len().max(1);
@@ -172,6 +195,10 @@ impl Printer<'_> {
                 format!("two rows of {pits} pits{stores}")
             }
             Shape::Ring { pits } => format!("a ring of {pits} pits, numbered clockwise"),
+            Shape::OneRow { pits, store } => {
+                format!("one row of {pits} pits{}", if store { ", with a store at its right end" } else { "" })
+            }
+            Shape::FourRows { pits } => format!("four rows of {pits} pits, two for each player, a circuit each"),
         }
     }
 
@@ -240,6 +267,12 @@ impl Printer<'_> {
                 if s.skip_origin {
                     out.push_str(", skipping the pit sown from");
                 }
+                if let Some(c) = &s.start_origin {
+                    let _ = write!(out, "\n      start at origin when {}", self.cond(c));
+                }
+                for (mark, to) in &s.divert {
+                    let _ = write!(out, "\n      divert {} to {}", self.mark_name(*mark), self.place(to));
+                }
                 if let Some(r) = &s.relay {
                     let _ = write!(out, "\n      relay: lift the last pit and sow on when {}", self.cond(r));
                 }
@@ -247,8 +280,12 @@ impl Printer<'_> {
                     let _ = write!(out, "\n      allowed only if {}", self.cond(r));
                 }
                 for c in &s.captures {
-                    let takes: Vec<String> = c.takes.iter().map(|t| self.take(t)).collect();
-                    let _ = write!(out, "\n      capture when {}: {}", self.cond(&c.when), takes.join("; "));
+                    let mut takes: Vec<String> = c.takes.iter().map(|t| self.take(t)).collect();
+                    for step in c.steps.iter().rev() {
+                        takes.insert((step.before as usize).min(takes.len()), self.step(&step.action));
+                    }
+                    let may = if c.may { " may" } else { "" };
+                    let _ = write!(out, "\n      capture{may} when {}: {}", self.cond(&c.when), takes.join("; "));
                     if let Some(chain) = &c.chain {
                         let dir = match (chain.backward, chain.forward) {
                             (true, true) => "both ways",
@@ -328,6 +365,24 @@ impl Printer<'_> {
         out
     }
 
+    fn mark_name(&self, m: MarkId) -> &str {
+        self.rules.marks.get(m as usize).map_or("?", |m| m.name.as_str())
+    }
+
+    fn step(&self, s: &MarkStep) -> String {
+        match s {
+            MarkStep::Mark { place, mark, player } => {
+                let who = player.as_ref().map_or(String::new(), |w| format!("({})", self.player(w)));
+                format!("mark {} as {}{who}", self.place(place), self.mark_name(*mark))
+            }
+            MarkStep::Unmark { place, mark } => {
+                let name = mark.map_or(String::new(), |m| format!(" {}", self.mark_name(m)));
+                format!("unmark {}{name}", self.place(place))
+            }
+            MarkStep::Give { place, to } => format!("give {} to {}", self.place(place), self.player(to)),
+        }
+    }
+
     fn take(&self, t: &TakeRule) -> String {
         let count = t.count.map_or(String::new(), |c| format!("{c} "));
         let kinds = match &t.kinds {
@@ -381,8 +436,8 @@ impl Printer<'_> {
             Cond::Or(cs) => cs.iter().map(|c| self.paren(c)).collect::<Vec<_>>().join(" or "),
             Cond::Not(c) => format!("not {}", self.paren(c)),
             Cond::Cmp(a, op, b) => format!("{} {} {}", self.num(a), op_text(*op), self.num(b)),
-            Cond::InInts(n, bits) => {
-                let ints: Vec<String> = (0..64).filter(|i| bits & (1u64 << i) != 0).map(|i| i.to_string()).collect();
+            Cond::InInts(n, set) => {
+                let ints: Vec<String> = set.iter().map(|i| i.to_string()).collect();
                 format!("{} in {{{}}}", self.num(n), ints.join(", "))
             }
             Cond::InSet(p, s) => format!("{} in {}", self.place(p), self.set(s)),
@@ -421,12 +476,32 @@ impl Printer<'_> {
             Num::Value(s) => format!("value({})", self.set(s)),
             Num::Before(p) => format!("before({})", self.place(p)),
             Num::Size(s) => format!("size({})", self.set(s)),
-            Num::Add(ns) => ns.iter().map(|n| self.num(n)).collect::<Vec<_>>().join(" + "),
-            Num::Mul(ns) => ns.iter().map(|n| self.num(n)).collect::<Vec<_>>().join(" * "),
+            Num::Add(ns) => ns.iter().map(|n| self.operand(n, 1)).collect::<Vec<_>>().join(" + "),
+            Num::Mul(ns) => ns.iter().map(|n| self.operand(n, 2)).collect::<Vec<_>>().join(" * "),
             Num::HereCount => "count".into(),
             Num::PlaceCount(p) => format!("count({})", self.place(p)),
             Num::PitsCount(who) => format!("count(pits({}))", self.player(who)),
             Num::Lap => "lap".into(),
+            Num::Number(p) => format!("number({})", self.place(p)),
+            Num::Lifted => "lifted".into(),
+            Num::Sub(a, b) => format!("{} - {}", self.operand(a, 1), self.operand(b, 2)),
+            Num::Div(a, b) => format!("{} / {}", self.operand(a, 2), self.operand(b, 3)),
+            Num::Rem(a, b) => format!("{} % {}", self.operand(a, 2), self.operand(b, 3)),
+        }
+    }
+
+    /// A number as the operand of an operator that binds at `level` (1: `+ -`, 2: `* / %`), in parentheses
+    /// where it binds more loosely, so that the text reads back as the same number.
+    fn operand(&self, n: &Num, level: u8) -> String {
+        let binds = match n {
+            Num::Add(_) | Num::Sub(..) => 1,
+            Num::Mul(_) | Num::Div(..) | Num::Rem(..) => 2,
+            _ => 3,
+        };
+        if binds < level {
+            format!("({})", self.num(n))
+        } else {
+            self.num(n)
         }
     }
 
@@ -444,6 +519,8 @@ impl Printer<'_> {
                 let name = self.rules.places.get(*base as usize).map_or("?", |i| i.name.as_str());
                 format!("{name}({})", self.player(who))
             }
+            PlaceExpr::Twin(p) => format!("twin({})", self.place(p)),
+            PlaceExpr::RegionPit(id, who) => format!("{}({})", region_name(self.rules, *id), self.player(who)),
         }
     }
 
@@ -466,6 +543,11 @@ impl Printer<'_> {
             Set::Offered => "offered".into(),
             Set::One(p) => self.place(p),
             Set::EveryPlayer(base) => self.rules.places.get(*base as usize).map_or("?".into(), |i| i.name.clone()),
+            Set::Facing(p) => format!("facing({})", self.place(p)),
+            Set::Region(id) => region_name(self.rules, *id).into(),
+            Set::RegionOf(id, who) => format!("{}({})", region_name(self.rules, *id), self.player(who)),
+            Set::Marked(m, None) => self.mark_name(*m).to_string(),
+            Set::Marked(m, Some(who)) => format!("{}({})", self.mark_name(*m), self.player(who)),
         }
     }
 
@@ -579,6 +661,14 @@ impl Words<'_> {
                 format!("The board has two rows of {pits} pits, one row for each player{stores}")
             }
             Shape::Ring { pits } => format!("The board is a ring of {pits} pits, numbered clockwise"),
+            Shape::OneRow { pits, store } => {
+                let store = if store { ", and a store at its right end that the sowing passes through" } else { "" };
+                format!("The board is one row of {pits} pits, numbered from the left{store}")
+            }
+            Shape::FourRows { pits } => format!(
+                "The board has four rows of {pits} pits: each player owns the two rows on his side, the first nearest him, and sows only round his own {} pits",
+                2 * pits
+            ),
         }
     }
 
@@ -665,7 +755,11 @@ impl Words<'_> {
     }
 
     fn sowing(&self, action: &Action, s: &Sow) -> String {
+        let one_row = matches!(self.rules.shape, Shape::OneRow { .. });
         let dir = match s.dir {
+            // On one row, counter-clockwise is left to right, toward the store, and round to the first pit.
+            DirRule::Fixed(Dir::Ccw) if one_row => "to the right, round to the first pit after the last".to_string(),
+            DirRule::Fixed(Dir::Cw) if one_row => "to the left, round to the last pit after the first".to_string(),
             DirRule::Fixed(Dir::Ccw) => "counter-clockwise".to_string(),
             DirRule::Fixed(Dir::Cw) => "clockwise".to_string(),
             DirRule::Choose => "either way round, as you choose".to_string(),
@@ -696,6 +790,22 @@ impl Words<'_> {
         }
         if s.skip_origin {
             text.push_str(", skipping the pit they came from");
+        }
+        match &s.start_origin {
+            Some(Cond::True) => text.push_str(", the first back into the pit they came from"),
+            Some(c) => {
+                let _ = write!(text, ", the first back into the pit they came from when {}", self.cond(c, Here::None));
+            }
+            None => {}
+        }
+        for (mark, to) in &s.divert {
+            let _ = write!(
+                text,
+                "; a {} dropped into a pit marked {} goes on at once to {}",
+                self.piece_word().trim_end_matches('s'),
+                self.mark_name(*mark),
+                self.place(to, Here::Each).replace("the pit's owner's", "its owner's")
+            );
         }
         let skipped = self.skipped_places();
         if !skipped.is_empty() {
@@ -728,11 +838,15 @@ impl Words<'_> {
     }
 
     fn capture(&self, c: &CaptureRule) -> String {
-        let takes: Vec<String> = c.takes.iter().map(|t| self.take(t, Here::Last)).collect();
+        let mut takes: Vec<String> = c.takes.iter().map(|t| self.take(t, Here::Last)).collect();
+        for step in c.steps.iter().rev() {
+            takes.insert((step.before as usize).min(takes.len()), self.step(&step.action));
+        }
         let when = match c.when {
             Cond::True => "After every sowing".to_string(),
             ref when => format!("Capture: if {}", self.cond(when, Here::Last)),
         };
+        let when = if c.may { format!("{when}, you may choose that") } else { when };
         let mut text = format!("{when}, {}", and_list(&takes));
         if let Some(chain) = &c.chain {
             let dir = match (chain.backward, chain.forward) {
@@ -758,6 +872,49 @@ impl Words<'_> {
         }
         text.push('.');
         text
+    }
+
+    /// The marks, each said once: `Pits can be marked tuzdyk, for one player.`
+    fn marks(&self) -> String {
+        let said: Vec<String> = self
+            .rules
+            .marks
+            .iter()
+            .map(|m| {
+                let per = if m.per_player { ", for one player" } else { "" };
+                let ply = if m.one_ply { ", until the next move" } else { "" };
+                format!("{}{per}{ply}", m.name)
+            })
+            .collect();
+        format!("Pits can be marked {}.", and_list(&said))
+    }
+
+    fn mark_name(&self, m: MarkId) -> &str {
+        self.rules.marks.get(m as usize).map_or("?", |m| m.name.as_str())
+    }
+
+    fn step(&self, s: &MarkStep) -> String {
+        match s {
+            MarkStep::Mark { place, mark, player } => {
+                let whose = player.as_ref().map_or(String::new(), |w| format!("{} ", self.whose(w)));
+                format!("{} becomes {whose}{}", self.place(place, Here::Last), self.mark_name(*mark))
+            }
+            MarkStep::Unmark { place, mark: Some(m) } => {
+                format!("{} is no longer {}", self.place(place, Here::Last), self.mark_name(*m))
+            }
+            MarkStep::Unmark { place, mark: None } => format!("{} loses its marks", self.place(place, Here::Last)),
+            MarkStep::Give { place, to } => {
+                format!("{} becomes {}", self.place(place, Here::Last), self.whose_own(to))
+            }
+        }
+    }
+
+    /// `yours`, `your opponent's`.
+    fn whose_own(&self, p: &PlayerExpr) -> String {
+        match p {
+            PlayerExpr::Mover => "yours".into(),
+            other => self.whose(other),
+        }
     }
 
     fn take(&self, t: &TakeRule, here: Here) -> String {
@@ -880,8 +1037,8 @@ impl Words<'_> {
             Cond::Or(cs) => or_list(&cs.iter().map(|c| self.cond(c, here)).collect::<Vec<_>>()),
             Cond::Not(c) => format!("not ({})", self.cond(c, here)),
             Cond::Cmp(a, op, b) => self.compare(a, *op, b, here),
-            Cond::InInts(n, bits) => {
-                let ints: Vec<String> = (0..64).filter(|i| bits & (1u64 << i) != 0).map(|i| i.to_string()).collect();
+            Cond::InInts(n, set) => {
+                let ints: Vec<String> = set.iter().map(|i| i.to_string()).collect();
                 match self.holder(n, here) {
                     Some((place, kinds)) => format!("{place} {} {} {kinds}", holds(&place), or_list(&ints)),
                     None => format!("{} is {}", self.num(n, here), or_list(&ints)),
@@ -925,6 +1082,13 @@ impl Words<'_> {
 
     /// A comparison; counts of one place against a number read as what the place holds.
     fn compare(&self, a: &Num, op: CmpOp, b: &Num, here: Here) -> String {
+        // `N % 2 = 0` and `N % 2 = 1`: the way a rule says even and odd.
+        if let (Num::Rem(n, two), CmpOp::Eq | CmpOp::Ne, Some(r @ (0 | 1))) = (a, op, b.constant()) {
+            if two.constant() == Some(2) {
+                let even = (r == 0) == (op == CmpOp::Eq);
+                return format!("{} is {}", self.num(n, here), if even { "even" } else { "odd" });
+            }
+        }
         if let (Some((place, kinds)), Num::Const(n)) = (self.holder(a, here), b) {
             let n = *n;
             let verb = holds(&place);
@@ -978,14 +1142,38 @@ impl Words<'_> {
             Num::Before(p) => format!("the number of pieces in {} before the drop", self.place(p, here)),
             Num::Size(Set::Offered) => "the number of pits offered".into(),
             Num::Size(s) => format!("the number of {}", self.set(s)),
-            Num::Add(ns) => ns.iter().map(|n| self.num(n, here)).collect::<Vec<_>>().join(" plus "),
-            Num::Mul(ns) => ns.iter().map(|n| self.num(n, here)).collect::<Vec<_>>().join(" times "),
+            Num::Add(ns) => ns.iter().map(|n| self.operand(n, 1, here)).collect::<Vec<_>>().join(" plus "),
+            Num::Mul(ns) => ns.iter().map(|n| self.operand(n, 2, here)).collect::<Vec<_>>().join(" times "),
             Num::HereCount => format!("the number of {} in {}", self.piece_word(), self.place(&PlaceExpr::Here, here)),
             Num::PlaceCount(p) => format!("the number of {} in {}", self.piece_word(), self.place(p, here)),
             Num::PitsCount(who) => {
                 format!("the number of {} in {}", self.piece_word(), self.set(&Set::PitsOf(who.clone())))
             }
             Num::Lap => "the number of the lap (1 for the first)".into(),
+            Num::Number(p) => format!("the number of {} in its row", self.place(p, here)),
+            Num::Lifted => format!("the number of {} lifted", self.piece_word()),
+            Num::Sub(a, b) => format!("{} minus {}", self.operand(a, 1, here), self.operand(b, 2, here)),
+            Num::Div(a, b) => {
+                format!("{} divided by {} (rounded down)", self.operand(a, 2, here), self.operand(b, 3, here))
+            }
+            Num::Rem(a, b) => {
+                format!("the remainder of {} divided by {}", self.operand(a, 2, here), self.operand(b, 3, here))
+            }
+        }
+    }
+
+    /// A number as the operand of `plus`/`minus` (level 1) or `times`/`divided by` (level 2), in parentheses
+    /// where the words alone would group it otherwise.
+    fn operand(&self, n: &Num, level: u8, here: Here) -> String {
+        let binds = match n {
+            Num::Add(_) | Num::Sub(..) => 1,
+            Num::Mul(_) | Num::Div(..) | Num::Rem(..) => 2,
+            _ => 3,
+        };
+        if binds < level {
+            format!("({})", self.num(n, here))
+        } else {
+            self.num(n, here)
         }
     }
 
@@ -1011,6 +1199,8 @@ impl Words<'_> {
                 let name = self.rules.places.get(*base as usize).map_or("?", |i| i.name.as_str());
                 format!("{} {name}", self.whose(who))
             }
+            PlaceExpr::Twin(p) => format!("the pit of the same number as {} on the other side", self.place(p, here)),
+            PlaceExpr::RegionPit(id, who) => format!("{} {}", self.whose(who), region_name(self.rules, *id)),
         }
     }
 
@@ -1028,6 +1218,11 @@ impl Words<'_> {
                 let name = self.rules.places.get(*base as usize).map_or("?", |i| i.name.as_str());
                 format!("every player's {name}")
             }
+            Set::Facing(p) => format!("the pits facing {}", self.place(p, here)),
+            Set::Region(id) => format!("the {} pits", region_name(self.rules, *id)),
+            Set::RegionOf(id, who) => format!("{} {} pits", self.whose(who), region_name(self.rules, *id)),
+            Set::Marked(m, None) => format!("the pits marked {}", self.mark_name(*m)),
+            Set::Marked(m, Some(who)) => format!("the pits marked {} for {}", self.mark_name(*m), self.player(who)),
         }
     }
 

@@ -393,7 +393,8 @@ fn word_cut_short(source: &str, pos: usize, found: &Found) -> Option<SyntaxError
 }
 
 /// The functions of the language, which take a place or a player in parentheses: `count(opposite)`.
-pub(crate) const FUNCTIONS: &[&str] = &["count", "value", "before", "dropped", "size", "owner", "opposite", "pits"];
+pub(crate) const FUNCTIONS: &[&str] =
+    &["count", "value", "before", "dropped", "size", "owner", "opposite", "pits", "twin", "facing", "number"];
 
 /// A word just before the `(` that the error follows, when it is not a keyword but close to a function:
 /// `cuont(opposite)` reads as a place of a player, and fails at `opposite`.
@@ -439,7 +440,7 @@ fn expected_words(positives: &[Rule]) -> Vec<&'static str> {
         .collect();
     words.sort_unstable();
     words.dedup();
-    let extensions = ["`+`", "`*`", "`..`", "the end of the file"];
+    let extensions = ["`+`", "`-`", "`*`", "`/`", "`%`", "`..`", "the end of the file"];
     if words.iter().any(|w| !extensions.contains(w)) {
         words.retain(|w| !extensions.contains(w) || (*w == "the end of the file" && !words_have_items(positives)));
     }
@@ -541,14 +542,18 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::game | Rule::about | Rule::players | Rule::board | Rule::place_decl | Rule::pieces | Rule::setup => {
             "a top-level item"
         }
+        Rule::mark_decl => "a top-level item",
+        Rule::one_ply => "`for one ply`",
         Rule::turn | Rule::phase | Rule::score | Rule::winner | Rule::goal | Rule::variant => "a top-level item",
         // `end { ... }` is both an item and a phase item: the words for its neighbours cover it.
         Rule::end => return None,
         Rule::name | Rule::action_ref => "a name",
         Rule::int => "a number",
         Rule::string => "a quoted string",
-        Rule::two_rows | Rule::ring => "a board shape (`two_rows N` or `ring N`)",
+        Rule::two_rows | Rule::ring | Rule::rows => "a board shape (`two_rows N`, `rows R of N` or `ring N`)",
         Rule::with_stores => "`with stores`",
+        Rule::row_names => "`{ rows NAME, ... }`",
+        Rule::region_decl => "a top-level item",
         Rule::place_owner | Rule::per_player | Rule::shared => "`per player` or `shared`",
         Rule::seeds | Rule::colours | Rule::kinds => "`seeds`, `per player { ... }` or `{ ... }`",
         Rule::kind_decl => "a piece kind (`NAME \"SYMBOL\" [value N]`)",
@@ -561,25 +566,30 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::direction
         | Rule::order
         | Rule::skip
+        | Rule::start_at
+        | Rule::divert
         | Rule::relay
         | Rule::require
         | Rule::capture
         | Rule::again
         | Rule::then => {
-            "a sowing rule (`from`, `direction`, `order`, `skip`, `relay`, `require`, `capture`, `again`, `then`)"
+            "a sowing rule (`from`, `direction`, `order`, `skip`, `start`, `divert`, `relay`, `require`, `capture`, `again`, `then`)"
         }
         Rule::filter => "`where`",
         Rule::dir_word => "`ccw`, `cw` or `choose`",
         Rule::lap_dir => "`ccw or cw when CONDITION`",
         Rule::lap_dir_word => "`ccw` or `cw`",
-        Rule::resow => "`sow from PLACE`",
         Rule::hand => "`hand`",
         Rule::endless => "`endless`",
         Rule::capturing => "`capturing`",
         Rule::lap_word => "`lap`",
         Rule::last_own => "`last own`",
         Rule::origin => "`origin`",
-        Rule::take | Rule::chain | Rule::cancel => "`take`, `chain`, `cancel` or `sow from`",
+        Rule::take | Rule::chain | Rule::cancel | Rule::mark_action | Rule::unmark | Rule::give_place | Rule::resow => {
+            "`take`, `chain`, `cancel`, `mark`, `unmark`, `give` or `sow from`"
+        }
+        Rule::may_word => "`may`",
+        Rule::lifted => "a number or a count",
         Rule::chain_dir => "`backward`, `forward` or `both`",
         Rule::may_must => "`may` or `must`",
         Rule::chosen => "`chosen`",
@@ -612,13 +622,19 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::int_set => "`{N, M, ...}`",
         Rule::cmp_op => "a comparison (`=`, `!=`, `<`, `<=`, `>`, `>=`)",
         Rule::term | Rule::product => "a number or a count",
-        Rule::count_fn | Rule::value_fn | Rule::before_fn | Rule::dropped_fn | Rule::size_fn | Rule::owner_fn => {
-            "a number or a count"
-        }
+        Rule::count_fn
+        | Rule::value_fn
+        | Rule::before_fn
+        | Rule::dropped_fn
+        | Rule::size_fn
+        | Rule::owner_fn
+        | Rule::number_fn => "a number or a count",
         Rule::kind_word | Rule::kind_sel | Rule::kind_name => "a kind of piece",
         Rule::player | Rule::player_word => "a player (`mover`, `opponent`, `player`, `owner`)",
-        Rule::place | Rule::here | Rule::last | Rule::opposite | Rule::named_place => "a place",
-        Rule::set | Rule::set_fn | Rule::pits_set | Rule::offered => "a set of places (`pits`, `pits(mover)`, ...)",
+        Rule::place | Rule::here | Rule::last | Rule::opposite | Rule::twin | Rule::named_place => "a place",
+        Rule::set | Rule::set_fn | Rule::pits_set | Rule::offered | Rule::facing => {
+            "a set of places (`pits`, `pits(mover)`, ...)"
+        }
         Rule::to_each => "`each`",
         Rule::sources | Rule::places | Rule::pit_number => "a place",
         Rule::colon => "`:`",
@@ -629,7 +645,10 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::rparen => "`)`",
         Rule::dotdot => "`..`",
         Rule::plus => "`+`",
+        Rule::minus => "`-`",
         Rule::star => "`*`",
+        Rule::slash => "`/`",
+        Rule::percent => "`%`",
         Rule::quote => "`\"`",
         _ => return token_keyword(rule).map(|(_, word)| word),
     })
@@ -643,11 +662,23 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_players => Rule::players,
         Rule::lead_board => Rule::board,
         Rule::lead_two_rows => Rule::two_rows,
+        Rule::lead_rows => Rule::rows,
+        Rule::lead_region => Rule::region_decl,
+        Rule::lead_number_fn => Rule::number_fn,
+        Rule::lead_twin => Rule::twin,
+        Rule::lead_facing => Rule::facing,
         Rule::lead_with_stores => Rule::with_stores,
         Rule::lead_ring => Rule::ring,
         Rule::lead_place_decl => Rule::place_decl,
         Rule::lead_per_player => Rule::per_player,
         Rule::lead_pieces => Rule::pieces,
+        Rule::lead_mark_decl => Rule::mark_decl,
+        Rule::lead_one_ply => Rule::one_ply,
+        Rule::lead_start_at => Rule::start_at,
+        Rule::lead_divert => Rule::divert,
+        Rule::lead_mark_action => Rule::mark_action,
+        Rule::lead_unmark => Rule::unmark,
+        Rule::lead_give_place => Rule::give_place,
         Rule::lead_colours => Rule::colours,
         Rule::lead_setup => Rule::setup,
         Rule::lead_every => Rule::every,
@@ -708,6 +739,10 @@ fn lead_rule(rule: Rule) -> Rule {
 fn token_keyword(rule: Rule) -> Option<(&'static [&'static str], &'static str)> {
     Some(match rule {
         Rule::kw_accept => (&["accept"], "`accept`"),
+        Rule::kw_as => (&["as"], "`as`"),
+        Rule::kw_at => (&["at"], "`at`"),
+        Rule::kw_one => (&["one"], "`one`"),
+        Rule::kw_ply => (&["ply"], "`ply`"),
         Rule::kw_can => (&["can"], "`can`"),
         Rule::kw_cannot => (&["cannot"], "`cannot`"),
         Rule::kw_capture => (&["capture"], "`capture`"),
@@ -731,6 +766,9 @@ fn token_keyword(rule: Rule) -> Option<(&'static [&'static str], &'static str)> 
         Rule::kw_plies => (&["plies"], "`plies`"),
         Rule::kw_score => (&["score"], "`score`"),
         Rule::kw_stores => (&["stores"], "`stores`"),
+        Rule::kw_store => (&["store"], "`store`"),
+        Rule::kw_of => (&["of"], "`of`"),
+        Rule::kw_rows => (&["rows"], "`rows`"),
         Rule::kw_take => (&["take"], "`take`"),
         Rule::kw_ties => (&["ties"], "`ties`"),
         Rule::kw_times => (&["times"], "`times`"),
@@ -751,6 +789,14 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::board => &["board"],
         Rule::place_decl => &["place"],
         Rule::pieces => &["pieces"],
+        Rule::mark_decl | Rule::mark_action => &["mark"],
+        Rule::one_ply => &["for"],
+        Rule::start_at => &["start"],
+        Rule::divert => &["divert"],
+        Rule::unmark => &["unmark"],
+        Rule::give_place => &["give"],
+        Rule::may_word => &["may"],
+        Rule::lifted => &["lifted"],
         Rule::setup => &["setup"],
         Rule::turn => &["turn"],
         Rule::phase => &["phase"],
@@ -760,6 +806,11 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::goal => &["goal"],
         Rule::variant => &["variant"],
         Rule::two_rows => &["two_rows"],
+        Rule::rows => &["rows"],
+        Rule::region_decl => &["region"],
+        Rule::number_fn => &["number"],
+        Rule::twin => &["twin"],
+        Rule::facing => &["facing"],
         Rule::ring => &["ring"],
         Rule::with_stores => &["with"],
         Rule::per_player | Rule::colours => &["per"],
@@ -829,8 +880,8 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::opposite => &["opposite"],
         Rule::pits_set => &["pits"],
         Rule::offered => &["offered"],
-        Rule::set | Rule::set_fn => &["pits", "offered"],
-        Rule::place => &["here", "last", "origin", "opposite"],
+        Rule::set | Rule::set_fn => &["pits", "offered", "facing"],
+        Rule::place => &["here", "last", "origin", "opposite", "twin"],
         Rule::cond | Rule::disj | Rule::conj | Rule::neg => {
             &["not", "all", "any", "no", "count", "value", "before", "dropped", "size", "owner"]
         }
@@ -853,7 +904,10 @@ fn is_token(rule: Rule) -> bool {
             | Rule::rparen
             | Rule::dotdot
             | Rule::plus
+            | Rule::minus
             | Rule::star
+            | Rule::slash
+            | Rule::percent
             | Rule::quote
     ) || token_keyword(rule).is_some()
 }
@@ -983,18 +1037,48 @@ fn build_item(pair: Pair<Rule>) -> Result<Item, SyntaxError> {
         }
         Rule::board => {
             let shape = next_pair(&mut inner, "board shape")?;
-            let is_rows = shape.as_rule() == Rule::two_rows;
-            let mut parts = children(shape);
-            let pits = int_of(&next_pair(&mut parts, "pit count")?)?;
-            let board =
-                if is_rows { Board::TwoRows { pits, stores: parts.next().is_some() } } else { Board::Ring { pits } };
+            let board = match shape.as_rule() {
+                Rule::rows => build_rows(shape)?,
+                rule => {
+                    let mut parts = children(shape);
+                    let pits = int_of(&next_pair(&mut parts, "pit count")?)?;
+                    if rule == Rule::two_rows {
+                        Board::TwoRows { pits, stores: parts.next().is_some() }
+                    } else {
+                        Board::Ring { pits }
+                    }
+                }
+            };
             Item::Board(Spanned::new(board, span))
+        }
+        Rule::region_decl => {
+            let name = name_of(&next_pair(&mut inner, "region name")?);
+            let mut per_player = false;
+            let mut labels = Vec::new();
+            for part in inner {
+                match part.as_rule() {
+                    Rule::per_player => per_player = true,
+                    _ => labels.push(name_of(&part)),
+                }
+            }
+            Item::Region(Spanned::new(RegionDecl { name, per_player, labels }, span))
         }
         Rule::place_decl => {
             let name = name_of(&next_pair(&mut inner, "place name")?);
             let owner = next_pair(&mut inner, "place owner")?;
             let per_player = children(owner).next().map(|p| p.as_rule() == Rule::per_player).unwrap_or(false);
             Item::Place(Spanned::new(PlaceDecl { name, per_player }, span))
+        }
+        Rule::mark_decl => {
+            let name = name_of(&next_pair(&mut inner, "mark name")?);
+            let (mut per_player, mut one_ply) = (false, false);
+            for p in inner {
+                match p.as_rule() {
+                    Rule::per_player => per_player = true,
+                    _ => one_ply = true,
+                }
+            }
+            Item::Mark(Spanned::new(MarkDecl { name, per_player, one_ply }, span))
         }
         Rule::pieces => {
             let body = next_pair(&mut inner, "pieces")?;
@@ -1034,6 +1118,22 @@ fn build_item(pair: Pair<Rule>) -> Result<Item, SyntaxError> {
         }
         other => return Err(SyntaxError::internal(&format!("unexpected item {other:?}"))),
     })
+}
+
+/// `rows R of N [with stores] [{ rows NAME, ... }]`.
+fn build_rows(pair: Pair<Rule>) -> Result<Board, SyntaxError> {
+    let mut parts = children(pair);
+    let rows = int_of(&next_pair(&mut parts, "row count")?)?;
+    let pits = int_of(&next_pair(&mut parts, "pit count")?)?;
+    let mut stores = false;
+    let mut names = Vec::new();
+    for part in parts {
+        match part.as_rule() {
+            Rule::with_stores => stores = true,
+            _ => names.extend(children(part).map(|n| name_of(&n))),
+        }
+    }
+    Ok(Board::Rows { rows, pits, stores, names })
 }
 
 fn build_kind(pair: Pair<Rule>) -> Result<KindDecl, SyntaxError> {
@@ -1177,13 +1277,43 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
         Rule::relay => SowItem::Relay(Spanned::new(build_cond(next_pair(&mut inner, "relay")?)?, span)),
         Rule::require => SowItem::Require(Spanned::new(build_cond(next_pair(&mut inner, "require")?)?, span)),
         Rule::again => SowItem::Again(Spanned::new(build_cond(next_pair(&mut inner, "again")?)?, span)),
+        Rule::start_at => {
+            let _origin = next_pair(&mut inner, "start at")?;
+            SowItem::StartAt(Spanned::new(inner.next().map(build_cond).transpose()?, span))
+        }
+        Rule::divert => {
+            let mark = name_of(&next_pair(&mut inner, "divert mark")?);
+            let to = build_place(next_pair(&mut inner, "divert target")?)?;
+            SowItem::Divert(Spanned::new(Divert { mark, to }, span))
+        }
         Rule::capture => {
             let mut when = None;
+            let mut may = false;
             let mut items = Vec::new();
             for p in inner {
                 let pspan = span_of(&p);
                 match p.as_rule() {
+                    Rule::may_word => may = true,
                     Rule::cond => when = Some(build_cond(p)?),
+                    Rule::mark_action => {
+                        let mut parts = children(p);
+                        let place = build_place(next_pair(&mut parts, "mark place")?)?;
+                        let mark = name_of(&next_pair(&mut parts, "mark name")?);
+                        let player = parts.next().map(build_player).transpose()?;
+                        items.push(CaptureItem::Mark(Spanned::new(MarkAction { place, mark, player }, pspan)));
+                    }
+                    Rule::unmark => {
+                        let mut parts = children(p);
+                        let place = build_place(next_pair(&mut parts, "unmark place")?)?;
+                        let mark = parts.next().map(|n| name_of(&n));
+                        items.push(CaptureItem::Unmark(Spanned::new(Unmark { place, mark }, pspan)));
+                    }
+                    Rule::give_place => {
+                        let mut parts = children(p);
+                        let place = build_place(next_pair(&mut parts, "give place")?)?;
+                        let to = build_player(next_pair(&mut parts, "give to")?)?;
+                        items.push(CaptureItem::Give(Spanned::new(GivePlace { place, to }, pspan)));
+                    }
                     Rule::take => items.push(CaptureItem::Take(Spanned::new(build_take(children(p))?, pspan))),
                     Rule::chain => {
                         let mut parts = children(p);
@@ -1206,7 +1336,7 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                     other => return Err(SyntaxError::internal(&format!("capture item {other:?}"))),
                 }
             }
-            SowItem::Capture(Spanned::new(Capture { when, items }, span))
+            SowItem::Capture(Spanned::new(Capture { may, when, items }, span))
         }
         Rule::then => {
             let must = next_pair(&mut inner, "may/must")?.as_str() == "must";
@@ -1490,6 +1620,9 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
     if rule == Rule::int {
         return Ok(Spanned::new(TermKind::Int(int_of(&pair)?.node), span));
     }
+    if matches!(rule, Rule::term | Rule::product) && pair.clone().into_inner().any(|p| is_inverse_op(p.as_rule())) {
+        return build_arithmetic(pair);
+    }
     let mut inner = children(pair);
     let kind = match rule {
         Rule::term | Rule::product => {
@@ -1518,6 +1651,7 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
         Rule::before_fn => TermKind::Before(inner.next().map(build_place).transpose()?),
         Rule::dropped_fn => TermKind::Dropped(inner.next().map(build_place).transpose()?),
         Rule::size_fn => TermKind::Size(build_set(next_pair(&mut inner, "size")?)?),
+        Rule::number_fn => TermKind::Number(inner.next().map(build_place).transpose()?),
         Rule::owner_fn => TermKind::Player(Spanned::new(
             PlayerKind::Owner(inner.next().map(build_place).transpose()?.map(Box::new)),
             span,
@@ -1525,10 +1659,49 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
         Rule::player_word => TermKind::Player(Spanned::new(player_kind(text), span)),
         Rule::place => TermKind::Place(build_place_inner(span, inner)?),
         Rule::kind_word => TermKind::Kind(if text == "own" { KindSel::Own } else { KindSel::Foreign }),
+        Rule::lifted => TermKind::Lifted,
         Rule::lap_word => TermKind::Lap,
         other => return Err(SyntaxError::internal(&format!("unexpected term {other:?}"))),
     };
     Ok(Spanned::new(kind, span))
+}
+
+/// `-`, `/` and `%`: the operators that do not gather their operands into one list as `+` and `*` do.
+fn is_inverse_op(rule: Rule) -> bool {
+    matches!(rule, Rule::minus | Rule::slash | Rule::percent)
+}
+
+/// A sum or product with `-`, `/` or `%` in it, read from the left: `a - b + c` is `(a - b) + c`, and a run
+/// of `+` (or `*`) still makes one list, as it does without them.
+fn build_arithmetic(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
+    // Operands and operators in turn; the parentheses around an operand are tokens of no meaning.
+    let mut inner = pair.into_inner().filter(|p| !matches!(p.as_rule(), Rule::lparen | Rule::rparen));
+    let mut acc = build_term(next_pair(&mut inner, "operand")?)?;
+    // Whether `acc` is a list this fold made (and may extend), not one written in parentheses.
+    let mut open_list = false;
+    while let Some(op) = inner.next() {
+        let rhs = build_term(next_pair(&mut inner, "operand")?)?;
+        let span = Span::new(acc.span.start, rhs.span.end);
+        let kind = match (op.as_rule(), acc.node) {
+            (Rule::plus, TermKind::Add(mut parts)) if open_list => {
+                parts.push(rhs);
+                TermKind::Add(parts)
+            }
+            (Rule::star, TermKind::Mul(mut parts)) if open_list => {
+                parts.push(rhs);
+                TermKind::Mul(parts)
+            }
+            (Rule::plus, node) => TermKind::Add(vec![Spanned::new(node, acc.span), rhs]),
+            (Rule::star, node) => TermKind::Mul(vec![Spanned::new(node, acc.span), rhs]),
+            (Rule::minus, node) => TermKind::Sub(Box::new(Spanned::new(node, acc.span)), Box::new(rhs)),
+            (Rule::slash, node) => TermKind::Div(Box::new(Spanned::new(node, acc.span)), Box::new(rhs)),
+            (Rule::percent, node) => TermKind::Rem(Box::new(Spanned::new(node, acc.span)), Box::new(rhs)),
+            (other, _) => return Err(SyntaxError::internal(&format!("unexpected operator {other:?}"))),
+        };
+        open_list = matches!(op.as_rule(), Rule::plus | Rule::star);
+        acc = Spanned::new(kind, span);
+    }
+    Ok(acc)
 }
 
 fn player_kind(text: &str) -> PlayerKind {
@@ -1565,6 +1738,7 @@ fn build_place_inner(span: Span, mut inner: Children) -> Result<Place, SyntaxErr
         Rule::last => PlaceKind::Last,
         Rule::origin => PlaceKind::Origin,
         Rule::opposite => PlaceKind::Opposite(children(what).next().map(build_place).transpose()?.map(Box::new)),
+        Rule::twin => PlaceKind::Twin(children(what).next().map(build_place).transpose()?.map(Box::new)),
         _ => {
             let mut parts = children(what);
             let name = name_of(&next_pair(&mut parts, "place name")?);
@@ -1591,6 +1765,7 @@ fn build_set_or_place(pair: Pair<Rule>) -> Result<SetExpr, SyntaxError> {
             Ok(Spanned::new(
                 match inner.as_rule() {
                     Rule::offered => SetKind::Offered,
+                    Rule::facing => SetKind::Facing(children(inner).next().map(build_place).transpose()?),
                     _ => SetKind::Pits(children(inner).next().map(build_player).transpose()?),
                 },
                 span,

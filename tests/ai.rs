@@ -376,5 +376,7 @@ end {
     let mut legal = Vec::new();
     e.legal_moves(&st, &mut legal);
     assert!(legal.contains(&mv), "{mv:?}");
-    assert!(took < Duration::from_millis(500), "8 playouts took {took:?}");
+    // Without the horizon the playouts of this endless game would never end; with it they take well under a
+    // second. The bound is loose on purpose: it tells a hang from a busy machine, not fast from slow.
+    assert!(took < Duration::from_secs(30), "8 playouts took {took:?}");
 }

@@ -509,11 +509,28 @@ fn bench_reports_throughput() {
     let o = run(&["bench", "games/kalah.mancala", "--seconds", "0.2"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    for what in ["playouts/s", "plies/s", "mean plies"] {
+    // The game and the hand-written engines in one run, with the ratios.
+    for what in ["plies/s", "games/s", "÷ ref", "÷ twin", "hand-written Kalah, tight", "hand-written Oware, tight"] {
         assert!(out.contains(what), "{out}");
     }
+    let kalah = out.lines().find(|l| l.trim_start().starts_with("Kalah")).unwrap_or_else(|| panic!("{out}"));
+    let ratios: Vec<f64> = kalah.split_whitespace().rev().take(2).map(|x| x.parse().unwrap()).collect();
+    assert!(ratios.iter().all(|r| *r > 0.0 && *r < 10.0), "{kalah}");
     let o = run(&["bench", "games/kalah.mancala", "--seconds", "-1"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn bench_without_a_file_measures_every_shipped_game() {
+    let o = run(&["bench", "--seconds", "0.1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for game in mancala::shipped::GAMES {
+        let name = mancala::compile(game.text, None, None).unwrap().rules.game;
+        assert!(out.contains(&name), "{name} missing from\n{out}");
+    }
+    let o = run(&["bench", "--variant", "short"]);
+    assert_eq!(o.status.code(), Some(2), "a variant needs a file");
 }
 
 #[test]
@@ -663,5 +680,9 @@ fn a_shipped_game_can_be_named_from_any_directory() {
     // Neither a file nor a shipped game: the names are listed.
     let o = run_in(&dir, &["check", "kalha"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("a shipped game can be named instead of a file: gore, gulek"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("a shipped game can be named instead of a file: ayoayo, bohnenspiel, gore, gulek"),
+        "{}",
+        stderr(&o)
+    );
 }

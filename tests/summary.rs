@@ -58,3 +58,39 @@ fn a_rule_file_tells_its_own_sentences() {
     let file = mancala::syntax::parse(DOCUMENTED).expect("parses");
     assert_eq!(file.docs.len(), 4, "an empty `///` before `}}` tells nothing: {:?}", file.docs);
 }
+
+const ARITHMETIC: &str = r#"game "Arithmetic"
+players 2
+board two_rows 6
+pieces seeds
+place store per player
+setup {
+  every pit: 4
+}
+turn {
+  sow {
+    from pits(mover) where count > 0
+    direction ccw
+    capture when count % 2 = 0 and count(opposite) - (count - 1) >= 2 * (count(pits(mover)) + 1) / 3 {
+      take to store(mover)
+    }
+  }
+}
+end {
+  when count(pits(mover)) = 0
+  sweep pits to store(owner)
+}
+score count(store(player)) - count(store(opponent)) % 7
+"#;
+
+#[test]
+fn arithmetic_is_printed_back_with_its_parentheses_and_told_in_words() {
+    let engine = mancala::compile(ARITHMETIC, None, None).unwrap_or_else(|d| panic!("{d:?}"));
+    let dump = mancala::summary::dump(&engine.lowered);
+    assert!(dump.contains("score count(store(player)) - count(store(opponent)) % 7"), "{dump}");
+    let words = mancala::summary::summarize(&engine);
+    let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("if the number of seeds in the last pit is even"), "{words}");
+    assert!(words.contains("minus (the number of seeds in the last pit minus 1)"), "{words}");
+    assert!(words.contains("2 times (the number of seeds in your pits plus 1) divided by 3 (rounded down)"), "{words}");
+}

@@ -14,6 +14,9 @@ pub(crate) struct Game {
     pub board: Option<Spanned<Board>>,
     pub pieces: Option<Spanned<Pieces>>,
     pub places: Vec<Spanned<PlaceDecl>>,
+    /// Named sets of pits (`region`), in source order.
+    pub regions: Vec<Spanned<RegionDecl>>,
+    pub marks: Vec<Spanned<MarkDecl>>,
     pub setup: Option<Spanned<Vec<SetupLine>>>,
     pub phases: Vec<Spanned<Phase>>,
     pub end: Option<Spanned<Vec<EndItem>>>,
@@ -170,6 +173,24 @@ fn add_item(game: &mut Game, place_names: &mut HashMap<String, Span>, item: &Ite
         }
         Item::Phase(p) => game.phases.push(p.clone()),
         Item::Variant(_) => {}
+        // Regions and places share one namespace: `NAME(mover)` must mean one thing.
+        Item::Region(r) => {
+            let name = &r.node.name;
+            match place_names.get(&name.node) {
+                Some(&first) => diags.push(duplicate("place or region", &name.node, name.span, first)),
+                None => {
+                    place_names.insert(name.node.clone(), name.span);
+                    game.regions.push(r.clone());
+                }
+            }
+        }
+        Item::Mark(m) => {
+            let name = &m.node.name;
+            match game.marks.iter().find(|o| o.node.name.node == name.node) {
+                Some(first) => diags.push(duplicate("mark", &name.node, name.span, first.node.name.span)),
+                None => game.marks.push(m.clone()),
+            }
+        }
     }
 }
 

@@ -7,14 +7,27 @@ use super::{CaptureCursor, Ctx, Engine, Move, Next, Places, Stage, State};
 
 impl Engine {
     /// The first capture rule whose condition holds at the end of the sowing, then what follows captures.
+    /// A last piece sent on by a marked pit (`divert`) triggers nothing.
     #[inline(always)]
     pub(super) fn capture_after_sow(&self, st: &mut State, action: u8, sow: &Sow, probe: bool) {
+        if st.diverted {
+            return self.after_capture(st, action, sow, probe);
+        }
+        self.capture_from(st, action, sow, 0, probe);
+    }
+
+    /// The first capture rule from number `first` on whose condition holds; an optional one (`capture
+    /// may`) waits for the mover's choice, and when declined the rules after it are tried.
+    #[inline(always)]
+    pub(super) fn capture_from(&self, st: &mut State, action: u8, sow: &Sow, first: usize, probe: bool) {
         let cx = Ctx::new(st.to_move).at(st.last);
-        for (r, rule) in sow.captures.iter().enumerate() {
+        for (r, rule) in sow.captures.iter().enumerate().skip(first) {
             if self.test(st, cx, &rule.when) {
-                let cursor =
-                    CaptureCursor { rule: r as u8, walk: 0, here: st.last, take: 0, left: 0, steps: 0, min_choice: 0 };
-                return self.run_capture(st, action, cursor, probe);
+                if rule.may {
+                    st.stage = Stage::Capture { action, rule: r as u8 };
+                    return;
+                }
+                return self.run_capture(st, action, CaptureCursor::at(r as u8, st.last), probe);
             }
         }
         self.after_capture(st, action, sow, probe);
@@ -47,12 +60,16 @@ impl Engine {
     pub(super) fn capture_steps(&self, st: &mut State, action: u8, mut cur: CaptureCursor) -> bool {
         let sow = self.sow_rule(st, action);
         let rule = &sow.captures[cur.rule as usize];
-        let snapshot = rule.cancel.as_ref().map(|_| st.counts.clone());
+        let snapshot = rule.cancel.as_ref().map(|_| (st.counts.clone(), st.marks.clone(), st.owner.clone()));
         let mover = st.to_move;
         loop {
             while (cur.take as usize) < rule.takes.len() {
                 let take = &rule.takes[cur.take as usize];
                 let cx = Ctx::new(mover).at(cur.here);
+                // A take not begun yet: the marks and gifts written before it come first.
+                if cur.left == 0 && !rule.steps.is_empty() {
+                    self.apply_steps(st, cx, rule, cur.take);
+                }
                 if !take.chosen {
                     if self.take_all(st, cx, take) > 0 {
                         st.captured = true;
@@ -97,6 +114,9 @@ impl Engine {
                     }
                 }
             }
+            if !rule.steps.is_empty() {
+                self.apply_steps(st, Ctx::new(mover).at(cur.here), rule, cur.take);
+            }
             match self.next_chain_pit(st, rule, &mut cur) {
                 Some(p) => {
                     cur.here = p;
@@ -108,7 +128,7 @@ impl Engine {
         }
         if let (Some(cancel), Some(snapshot)) = (&rule.cancel, snapshot) {
             if self.test(st, Ctx::new(mover).at(st.last), cancel) {
-                st.counts = snapshot;
+                (st.counts, st.marks, st.owner) = snapshot;
                 st.captured = false;
             }
         }
@@ -152,7 +172,7 @@ impl Engine {
     #[inline(always)]
     pub(super) fn after_capture(&self, st: &mut State, action: u8, sow: &Sow, probe: bool) {
         let cx = Ctx::new(st.to_move).at(st.last);
-        st.again = sow.again.as_ref().is_some_and(|c| self.test(st, cx, c));
+        st.again = !st.diverted && sow.again.as_ref().is_some_and(|c| self.test(st, cx, c));
         match &sow.then {
             Some(then) => self.then_after_sow(st, action, then, probe),
             None => self.end_sow_turn(st, probe),

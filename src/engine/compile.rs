@@ -135,12 +135,9 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
                 }
             })
         }
-        Cond::InInts(n, bits) => {
-            let (n, bits) = (num(n, shape), *bits);
-            Arc::new(move |e, st, cx| {
-                let v = n(e, st, cx);
-                (0..64).contains(&v) && bits & (1u64 << v) != 0
-            })
+        Cond::InInts(n, set) => {
+            let (n, set) = (num(n, shape), *set);
+            Arc::new(move |e, st, cx| set.contains(n(e, st, cx)))
         }
         Cond::HereOwnedBy(PlayerExpr::Mover) => {
             let n = shape.n_pits;
@@ -304,6 +301,23 @@ fn num(n: &Num, shape: &Shape) -> NumFn {
         Num::Add(ns) => {
             let fs: Vec<NumFn> = ns.iter().map(|n| num(n, shape)).collect();
             Arc::new(move |e, st, cx| fs.iter().map(|f| f(e, st, cx)).sum())
+        }
+        Num::Sub(a, b) => {
+            let (a, b) = (num(a, shape), num(b, shape));
+            Arc::new(move |e, st, cx| a(e, st, cx).wrapping_sub(b(e, st, cx)))
+        }
+        // Parity (`count % 2`) and other remainders by a constant, the usual shape.
+        Num::Rem(a, b) if b.constant().is_some_and(|d| d > 0) => {
+            let (a, d) = (num(a, shape), b.constant().unwrap_or(1));
+            Arc::new(move |e, st, cx| a(e, st, cx).rem_euclid(d))
+        }
+        Num::Rem(a, b) => {
+            let (a, b) = (num(a, shape), num(b, shape));
+            Arc::new(move |e, st, cx| rem(a(e, st, cx), b(e, st, cx)))
+        }
+        Num::Div(a, b) => {
+            let (a, b) = (num(a, shape), num(b, shape));
+            Arc::new(move |e, st, cx| div(a(e, st, cx), b(e, st, cx)))
         }
         other => {
             let n = other.clone();

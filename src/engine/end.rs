@@ -227,7 +227,9 @@ impl Engine {
             }
         }
         let flags = [st.to_move, st.phase, st.eliminated, (matches!(st.stage, Stage::Respond)) as u8];
-        let key = hash_parts(&[&st.counts, &st.owner, &flags], st.offered);
+        // Marks that last one ply are not part of the position.
+        let marks = &st.marks[..(self.rules.lasting_marks() * self.rules.n_pits).min(st.marks.len())];
+        let key = hash_parts(&[&st.counts, &st.owner, marks, &flags], st.offered);
         if st.history.contains(&key) {
             return true;
         }

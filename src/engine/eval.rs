@@ -45,10 +45,7 @@ impl Engine {
                     CmpOp::Ge => a >= b,
                 }
             }
-            Cond::InInts(n, bits) => {
-                let v = self.num(st, cx, n);
-                (0..64).contains(&v) && bits & (1u64 << v) != 0
-            }
+            Cond::InInts(n, set) => set.contains(self.num(st, cx, n)),
             Cond::HereOwnedBy(who) => {
                 (cx.here as usize) < self.rules.n_pits && st.owner[cx.here as usize] == self.player(st, cx, who)
             }
@@ -149,8 +146,13 @@ impl Engine {
             Num::Lap => st.lap.min(i32::MAX as u32) as i32,
             Num::Add(ns) => ns.iter().map(|n| self.num(st, cx, n)).sum(),
             Num::Mul(ns) => ns.iter().map(|n| self.num(st, cx, n)).product(),
+            Num::Sub(a, b) => self.num(st, cx, a).wrapping_sub(self.num(st, cx, b)),
+            Num::Div(a, b) => div(self.num(st, cx, a), self.num(st, cx, b)),
+            Num::Rem(a, b) => rem(self.num(st, cx, a), self.num(st, cx, b)),
             Num::HereCount => self.count(st, cx.here) as i32,
             Num::PlaceCount(p) => self.place(st, cx, p).map_or(0, |p| self.count(st, p) as i32),
+            Num::Number(p) => self.place(st, cx, p).map_or(0, |p| self.rules.number[p as usize] as i32),
+            Num::Lifted => st.lifted as i32,
             Num::PitsCount(who) => {
                 let who = self.player(st, cx, who);
                 let n = self.rules.n_pits;
@@ -193,6 +195,17 @@ impl Engine {
                     return None;
                 }
                 base + who as PlaceId
+            }
+            PlaceExpr::Twin(p) => {
+                let p = self.place(st, cx, p)?;
+                *self.rules.twin.get(p as usize)?
+            }
+            PlaceExpr::RegionPit(id, who) => {
+                let mask = self.region_mask(st, cx, *id, who);
+                if mask == 0 {
+                    return None;
+                }
+                mask.trailing_zeros() as PlaceId
             }
         };
         ((id as usize) < self.rules.places.len()).then_some(id)
@@ -241,7 +254,29 @@ impl Engine {
             Set::Offered => pit && st.offered & (1u64 << p) != 0,
             Set::One(q) => self.place(st, cx, q) == Some(p),
             Set::EveryPlayer(base) => p >= *base && p < base + self.rules.players as PlaceId,
+            Set::Facing(_) | Set::Region(_) | Set::RegionOf(..) => pit && self.set_mask(st, cx, set) & (1u64 << p) != 0,
+            Set::Marked(mark, who) => self.carries(st, cx, *mark, who, p),
         }
+    }
+
+    /// The pits of a set that is a fixed pattern of pits (facing pits, a region), as bits.
+    fn set_mask(&self, st: &State, cx: Ctx, set: &Set) -> u64 {
+        match set {
+            Set::Facing(q) => self.place(st, cx, q).map_or(0, |p| self.rules.facing[p as usize]),
+            Set::Region(id) => self.rules.regions[*id as usize].all,
+            Set::RegionOf(id, who) => self.region_mask(st, cx, *id, who),
+            _ => 0,
+        }
+    }
+
+    /// A player's pits of a region, as bits (a fixed region's pits whoever the player is).
+    fn region_mask(&self, st: &State, cx: Ctx, id: u16, who: &PlayerExpr) -> u64 {
+        let region = &self.rules.regions[id as usize];
+        if !region.per_player {
+            return region.all;
+        }
+        let who = self.player(st, cx, who);
+        region.masks.get(who as usize).copied().unwrap_or(0)
     }
 
     /// Calls `f` for each place of the set, in board order, while it returns true.
@@ -286,6 +321,23 @@ impl Engine {
             Set::EveryPlayer(base) => {
                 for p in *base..base + self.rules.players as PlaceId {
                     if !f(p) {
+                        return;
+                    }
+                }
+            }
+            Set::Facing(_) | Set::Region(_) | Set::RegionOf(..) => {
+                let mut mask = self.set_mask(st, cx, set);
+                while mask != 0 {
+                    let p = mask.trailing_zeros() as PlaceId;
+                    mask &= mask - 1;
+                    if !f(p) {
+                        return;
+                    }
+                }
+            }
+            Set::Marked(mark, who) => {
+                for p in 0..n {
+                    if self.carries(st, cx, *mark, who, p) && !f(p) {
                         return;
                     }
                 }

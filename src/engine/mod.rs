@@ -11,6 +11,7 @@ mod capture;
 mod compile;
 mod end;
 mod eval;
+mod marks;
 mod moves;
 mod offer;
 mod probe;
@@ -56,6 +57,8 @@ pub struct Engine {
     /// Per phase and action: an offer whose `require`, once false, stays false as pits are added
     /// (`ir::fails_for_more_pits`), so the search for a completion stops there.
     offer_prunes: Vec<Vec<bool>>,
+    /// Some mark lasts one ply only: a ply's start clears it.
+    ply_marks: bool,
     /// Per phase: `draw when endless` applies, so a move that would never end is played and draws.
     endless_draw: Vec<bool>,
     /// Some phase has `again when`.
@@ -141,8 +144,7 @@ impl Engine {
                 rules.kinds.iter().enumerate().filter(|(_, info)| info.owner == p).fold(0u64, |m, (i, _)| m | (1 << i))
             })
             .collect();
-        let owners_change =
-            rules.phases.iter().flat_map(|p| &p.actions).any(|a| matches!(a.kind, ActionKind::Offer(_)));
+        let owners_change = rules.owners_can_change();
         let fixed_pits = (!owners_change).then(|| {
             (0..rules.players)
                 .map(|p| (0..rules.n_pits as PlaceId).filter(|&i| rules.initial_owner[i as usize] == p).collect())
@@ -211,6 +213,7 @@ impl Engine {
                 _ => None,
             })
             .collect();
+        let ply_marks = rules.marks.iter().any(|m| m.one_ply);
         Engine {
             rules,
             lowered,
@@ -228,6 +231,7 @@ impl Engine {
             endless_draw,
             phase_again,
             lap_log: None,
+            ply_marks,
         }
     }
 
@@ -273,6 +277,13 @@ impl Engine {
         self.plain_starts.fill(false);
         self.plain_sow.fill(None);
         self
+    }
+
+    /// Whether the plies of a phase are sown by `plain_ply`, the fast path of plain games. For tests, which
+    /// check that the games meant to take it do.
+    #[doc(hidden)]
+    pub fn sows_plainly(&self, phase: usize) -> bool {
+        self.plain_sow.get(phase).is_some_and(|d| d.is_some())
     }
 
     /// A player's pits when they never change hands (`fixed_pits`); none otherwise.
@@ -328,6 +339,10 @@ impl Engine {
             result: None,
             lap: 0,
             endless: false,
+            marks: vec![UNMARKED; self.rules.marks.len() * self.rules.n_pits],
+            lifted: 0,
+            diverted: false,
+            at_origin: false,
         };
         self.advance_phase(&mut st);
         self.begin_turn(&mut st);
@@ -438,6 +453,8 @@ fn is_plain_sow(sow: &Sow) -> bool {
         && sow.relay.is_none()
         && sow.require.is_none()
         && sow.then.is_none()
+        && sow.start_origin.is_none()
+        && sow.divert.is_empty()
         && matches!(sow.dir, DirRule::Fixed(_))
 }
 

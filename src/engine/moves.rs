@@ -176,6 +176,7 @@ impl Engine {
                     out.push(Move::Stop);
                 }
             }
+            Stage::Capture { .. } => out.extend([Move::Capture(true), Move::Capture(false)]),
             Stage::Offer { action, from } => {
                 let ActionKind::Offer(offer) = &self.phase(st).actions[action as usize].kind else {
                     return;

@@ -23,6 +23,7 @@ impl Engine {
             | Stage::Then { action, .. }
             | Stage::Put { action, .. }
             | Stage::Offer { action, .. }
+            | Stage::Capture { action, .. }
             | Stage::LapDirection { action } => action,
         };
         if matches!(st.stage, Stage::Then { .. }) && !st.obliged {

@@ -66,24 +66,27 @@ impl Engine {
 
     pub(super) fn start_sow(&self, st: &mut State, action: u8, dir: Dir, probe: bool) {
         st.dir = dir;
-        self.lift_origin(st);
+        self.lift_origin(st, action);
         self.continue_sow(st, action, probe);
     }
 
     /// The first lap of a sowing: its pieces lifted from `origin`, this move's records of drops cleared.
-    pub(super) fn lift_origin(&self, st: &mut State) {
+    pub(super) fn lift_origin(&self, st: &mut State, action: u8) {
         st.cursor = st.origin;
         st.lap = 1;
+        st.diverted = false;
         if self.rules.needs.drops {
             st.dropped.fill(NO_KIND);
         }
         self.lift(st, st.origin);
+        let sow = self.sow_rule(st, action);
+        self.start_lap(st, sow);
     }
 
     /// The first lap of a sowing with a direction per lap: lifted, then sown the usual way unless the mover
     /// may choose.
     pub(super) fn start_lap_sow(&self, st: &mut State, action: u8, usual: Dir, probe: bool) {
-        self.lift_origin(st);
+        self.lift_origin(st, action);
         if self.may_turn(st, action, usual) {
             st.stage = Stage::LapDirection { action };
             return;
@@ -105,7 +108,17 @@ impl Engine {
             return false;
         }
         trial.last = trial.cursor;
-        self.test(&trial, Ctx::new(st.to_move).at(trial.last), when)
+        !trial.diverted && self.test(&trial, Ctx::new(st.to_move).at(trial.last), when)
+    }
+
+    /// The start of a lap, once its pieces are lifted from `cursor`: `lifted`, and whether the first piece
+    /// goes back into that pit (`start at origin`).
+    #[inline]
+    pub(super) fn start_lap(&self, st: &mut State, sow: &Sow) {
+        if let Some(cond) = &sow.start_origin {
+            st.lifted = st.hand.iter().fold(0u8, |n, &h| n.saturating_add(h));
+            st.at_origin = self.test(st, Ctx::new(st.to_move).at(st.cursor), cond);
+        }
     }
 
     #[inline]
@@ -185,6 +198,11 @@ impl Engine {
     /// The end of a lap in a sowing of laps: returns true when a new lap is in hand, false when the sowing is
     /// over (what follows it done) or paused for a choice.
     fn next_lap(&self, st: &mut State, action: u8, sow: &Sow, probe: bool) -> bool {
+        // A diverted last piece triggers nothing: no capture, no relay.
+        if st.diverted {
+            self.after_sow(st, action, probe);
+            return false;
+        }
         let cx = Ctx::new(st.to_move).at(st.last);
         if let Some(r) = sow.captures.iter().position(|c| self.test(st, cx, &c.when)) {
             let resows = sow.captures[r].resow.is_some();
@@ -210,9 +228,11 @@ impl Engine {
         }
         let relays = (st.last as usize) < self.rules.n_pits && sow.relay.as_ref().is_some_and(|r| self.test(st, cx, r));
         if relays {
+            // The relay lap starts here: it is this lap's origin (`origin`, and what `skip origin` skips).
             let last = st.last;
-            self.lift(st, last);
             st.origin = last;
+            self.lift(st, last);
+            self.start_lap(st, sow);
             return true;
         }
         self.check_require(st, sow);
@@ -230,6 +250,7 @@ impl Engine {
         let Some(from) = self.place(st, Ctx::new(st.to_move).at(st.last), from) else { return false };
         st.origin = from;
         st.cursor = from;
+        self.start_lap(st, sow);
         true
     }
 
@@ -263,11 +284,12 @@ impl Engine {
     /// Drops the pieces in hand; returns false when it paused for the mover to choose the next kind.
     #[inline]
     pub(super) fn drop_hand(&self, st: &mut State, action: u8, sow: &Sow) -> bool {
-        if self.k == 1 && !self.rules.needs.drops {
+        let plain = sow.start_origin.is_none() && sow.divert.is_empty();
+        if self.k == 1 && !self.rules.needs.drops && plain {
             self.drop_plain(st, sow.skip_origin);
         } else if self.k == 1 {
             while st.hand[0] > 0 {
-                self.drop_one(st, 0, sow.skip_origin);
+                self.drop_one(st, 0, sow);
             }
         } else {
             loop {
@@ -287,7 +309,7 @@ impl Engine {
                         None => break,
                     }
                 };
-                self.drop_one(st, kind, sow.skip_origin);
+                self.drop_one(st, kind, sow);
             }
         }
         true
@@ -311,18 +333,28 @@ impl Engine {
         st.cursor = pos;
     }
 
+    /// Drops one piece of `kind` into the next place (or back into the lap's origin, `start at origin`),
+    /// from where a marked pit may send it on (`divert`).
     #[inline]
-    pub(super) fn drop_one(&self, st: &mut State, kind: u8, skip_origin: bool) {
+    pub(super) fn drop_one(&self, st: &mut State, kind: u8, sow: &Sow) {
         let row = (st.to_move as usize * 2 + st.dir as usize) * self.rules.places.len();
-        let mut pos = self.rules.next[row + st.cursor as usize];
-        if pos == st.origin && skip_origin {
-            pos = self.rules.next[row + pos as usize];
-        }
-        let i = pos as usize * self.k + kind as usize;
+        let pos = if std::mem::take(&mut st.at_origin) {
+            st.cursor
+        } else {
+            let pos = self.rules.next[row + st.cursor as usize];
+            if pos == st.origin && sow.skip_origin {
+                self.rules.next[row + pos as usize]
+            } else {
+                pos
+            }
+        };
         if self.rules.needs.drops {
             st.before[pos as usize] = self.count(st, pos);
             st.dropped[pos as usize] = kind;
         }
+        let to = if sow.divert.is_empty() { None } else { self.diverted_to(st, sow, pos) };
+        st.diverted = to.is_some();
+        let i = to.unwrap_or(pos) as usize * self.k + kind as usize;
         st.counts[i] = st.counts[i].saturating_add(1);
         st.hand[kind as usize] -= 1;
         st.cursor = pos;

@@ -24,7 +24,8 @@ pub struct State {
     pub stage: Stage,
     /// Pits of a pending or partly made offer, as bits.
     pub offered: u64,
-    /// The sowing in progress or just ended: its origin, last place, direction and pieces still in hand.
+    /// The sowing in progress or just ended: the origin of its current lap (the pit the move started from, or
+    /// the pit a relay lifted last), its last place, direction and pieces still in hand.
     pub origin: PlaceId,
     pub last: PlaceId,
     pub dir: Dir,
@@ -54,6 +55,19 @@ pub struct State {
     /// Plies with a capture so far, for statistics.
     pub captures: u32,
     pub result: Option<Outcome>,
+    /// The marks of the pits: `marks[mark * n_pits + pit]` is `UNMARKED`, or the player the pit carries the
+    /// mark for plus one (1 for a mark that is not per player). Empty in games without marks.
+    #[serde(default)]
+    pub marks: Vec<u8>,
+    /// The pieces lifted for the current lap, for `lifted`.
+    #[serde(default)]
+    pub lifted: u8,
+    /// The last piece of the sowing went on elsewhere (`divert`): nothing looks at where it fell.
+    #[serde(default)]
+    pub diverted: bool,
+    /// The next piece dropped goes into the lap's origin (`start at origin`).
+    #[serde(default)]
+    pub at_origin: bool,
     /// The lap of the sowing in progress or just ended, from 1 (`lap`).
     #[serde(default)]
     pub lap: u32,
@@ -72,6 +86,7 @@ impl State {
             hand: self.hand.clone(),
             before: self.before.clone(),
             dropped: self.dropped.clone(),
+            marks: self.marks.clone(),
             history: Vec::new(),
             result: self.result.clone(),
             // The remaining fields are plain values.
@@ -99,6 +114,8 @@ pub enum Stage {
     Put { action: u8, done: u8, from: PlaceId },
     /// Choose a further pit to offer, from pit `from` on, or stop.
     Offer { action: u8, from: PlaceId },
+    /// Choose whether the capture `rule` (a `capture may`) happens at the end of the sowing.
+    Capture { action: u8, rule: u8 },
     /// Choose the direction of the next lap of a sowing with a direction per lap, its pieces in hand.
     LapDirection { action: u8 },
 }
@@ -117,6 +134,13 @@ pub struct CaptureCursor {
     /// The smallest choice allowed next (by group of places, place, kind): the pieces taken in one capture
     /// form a set, so they are chosen in one order only.
     pub min_choice: u32,
+}
+
+impl CaptureCursor {
+    /// The start of capture rule `rule` at the pit `here`.
+    pub(crate) fn at(rule: u8, here: PlaceId) -> CaptureCursor {
+        CaptureCursor { rule, walk: 0, here, take: 0, left: 0, steps: 0, min_choice: 0 }
+    }
 }
 
 /// One decision. A ply is one or more of them; `notation` prints and reads whole plies.
@@ -142,6 +166,8 @@ pub enum Move {
     Pick(PlaceId),
     /// End the current selection.
     Stop,
+    /// Make (`true`) or decline an optional capture.
+    Capture(bool),
 }
 
 /// How a game ended.

@@ -3,12 +3,15 @@
 
 use crate::ir::*;
 
-use super::{Ctx, Engine, Move, Next, Stage, State};
+use super::{CaptureCursor, Ctx, Engine, Move, Next, Stage, State};
 
 impl Engine {
     /// Runs one decision. `probe`: we are only looking ahead, so the ply's aftermath (turn passing, end rules)
     /// is skipped.
     pub(super) fn step(&self, st: &mut State, mv: Move, probe: bool) {
+        if self.ply_marks && matches!(st.stage, Stage::Start | Stage::Respond) {
+            self.clear_ply_marks(st);
+        }
         if let (Stage::Start, Move::Begin { action: 0, place }) = (st.stage, mv) {
             if let Some(dir) = self.plain_sow[st.phase as usize] {
                 return self.plain_ply(st, dir, place, probe);
@@ -32,7 +35,7 @@ impl Engine {
                 self.continue_sow(st, action, probe);
             }
             (Stage::Drop { action }, Move::Drop(kind)) => {
-                self.drop_one(st, kind, self.sow_rule(st, action).skip_origin);
+                self.drop_one(st, kind, self.sow_rule(st, action));
                 self.continue_sow(st, action, probe);
             }
             (Stage::Take { action, mut cursor }, Move::Take { place, kind }) => {
@@ -68,6 +71,15 @@ impl Engine {
                 self.settle_selection(st, probe);
             }
             (Stage::Offer { .. }, Move::Stop) => self.end_ply(st, Next::Respond, probe),
+            (Stage::Capture { action, rule }, Move::Capture(make)) => {
+                let sow = self.sow_rule(st, action);
+                st.stage = Stage::Start;
+                if make {
+                    self.run_capture(st, action, CaptureCursor::at(rule, st.last), probe);
+                } else {
+                    self.capture_from(st, action, sow, rule as usize + 1, probe);
+                }
+            }
             _ => st.illegal = true,
         }
     }

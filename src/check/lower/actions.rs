@@ -161,6 +161,8 @@ impl<'g> Lowerer<'g> {
             again_doc: None,
             lap_dir: None,
             laps: false,
+            start_origin: None,
+            divert: Vec::new(),
         };
         let mut lap_dir: Option<&ast::Cond> = None;
         let mut seen: HashMap<&'static str, Span> = HashMap::new();
@@ -168,7 +170,7 @@ impl<'g> Lowerer<'g> {
         let after = Scope { last: true, here: true, ..Scope::default() };
         for item in &sow.items {
             let (key, item_span) = sow_item_key(item);
-            if key != "capture" && key != "skip" {
+            if key != "capture" && key != "skip" && key != "divert" {
                 if let Some(first) = seen.insert(key, item_span) {
                     self.push(
                         Diagnostic::error(
@@ -267,6 +269,12 @@ impl<'g> Lowerer<'g> {
                     let to = self.target_place(&t.node.to, after);
                     out.then = Some(ThenRule { must: t.node.must, kinds, set, filter, to, doc: self.doc(t.span) });
                 }
+                ast::SowItem::StartAt(c) => out.start_origin = Some(self.lower_start_at(c.node.as_ref())),
+                ast::SowItem::Divert(d) => {
+                    if let Some(divert) = self.lower_divert(&d.node) {
+                        out.divert.push(divert);
+                    }
+                }
             }
         }
         if !has_from {
@@ -313,8 +321,16 @@ impl<'g> Lowerer<'g> {
     pub(super) fn lower_capture(&mut self, cap: &ast::Capture, span: Span) -> CaptureRule {
         let scope = Scope { last: true, here: true, ..Scope::default() };
         let when = cap.when.as_ref().map_or(Cond::True, |c| self.cond(c, scope));
-        let mut rule =
-            CaptureRule { when, takes: Vec::new(), chain: None, cancel: None, doc: self.doc(span), resow: None };
+        let mut rule = CaptureRule {
+            when,
+            takes: Vec::new(),
+            chain: None,
+            cancel: None,
+            doc: self.doc(span),
+            may: cap.may,
+            steps: Vec::new(),
+            resow: None,
+        };
         for item in &cap.items {
             match item {
                 ast::CaptureItem::Take(t) => {
@@ -343,6 +359,18 @@ impl<'g> Lowerer<'g> {
                     rule.chain = Some(ChainRule { backward, forward, cond });
                 }
                 ast::CaptureItem::Cancel(c) => rule.cancel = Some(self.cond(&c.node, scope)),
+                ast::CaptureItem::Mark(m) => {
+                    let step = self.lower_mark_action(&m.node, scope);
+                    rule.steps.extend(step.map(|action| Step { before: rule.takes.len() as u8, action }));
+                }
+                ast::CaptureItem::Unmark(u) => {
+                    let step = self.lower_unmark(&u.node, scope);
+                    rule.steps.extend(step.map(|action| Step { before: rule.takes.len() as u8, action }));
+                }
+                ast::CaptureItem::Give(g) => {
+                    let action = self.lower_give(&g.node, scope);
+                    rule.steps.push(Step { before: rule.takes.len() as u8, action });
+                }
                 ast::CaptureItem::Sow(p) => {
                     if rule.resow.is_some() {
                         self.error("check::duplicate", "a capture has at most one `sow from`", p.span, "second", None);
@@ -357,13 +385,22 @@ impl<'g> Lowerer<'g> {
                 }
             }
         }
-        if rule.takes.is_empty() {
+        if rule.takes.is_empty() && rule.steps.is_empty() {
             self.error(
                 "check::empty",
                 "this capture takes nothing",
                 span,
                 "no `take`",
-                Some("add `take to captured(mover)`".into()),
+                Some("add `take to captured(mover)`, or `mark here as NAME`".into()),
+            );
+        }
+        if rule.may && rule.cancel.is_some() {
+            self.error(
+                "check::unsupported",
+                "an optional capture cannot also be cancelled",
+                span,
+                "`may` and `cancel` together",
+                Some("the mover declines it himself: drop the `cancel`".into()),
             );
         }
         self.check_resow(&rule, cap, span);
@@ -570,6 +607,8 @@ fn sow_item_key(item: &ast::SowItem) -> (&'static str, Span) {
         ast::SowItem::Capture(c) => ("capture", c.span),
         ast::SowItem::Again(a) => ("again", a.span),
         ast::SowItem::Then(t) => ("then", t.span),
+        ast::SowItem::StartAt(s) => ("start", s.span),
+        ast::SowItem::Divert(d) => ("divert", d.span),
         ast::SowItem::LapDirection(d) => ("direction", d.span),
     }
 }

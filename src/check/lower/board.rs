@@ -14,67 +14,68 @@ impl<'g> Lowerer<'g> {
         let Some(board) = &self.game.board else {
             return;
         };
-        let (pits, stores, rows) = match &board.node {
-            ast::Board::TwoRows { pits, stores } => (pits, *stores, true),
-            ast::Board::Ring { pits } => (pits, false, false),
+        let (rows, pits, stores) = match &board.node {
+            ast::Board::TwoRows { pits, stores } => (2, pits, *stores),
+            ast::Board::Ring { pits } => (0, pits, false),
+            ast::Board::Rows { rows, pits, stores, .. } => {
+                if !self.rows_supported(rows, *stores, board.span) {
+                    return;
+                }
+                (rows.node as usize, pits, *stores)
+            }
         };
         let n = pits.node as usize;
-        let total = if rows { 2 * n } else { n };
-        if n == 0 || total > MAX_PITS || (rows && n > 26) {
-            let (label, help) = if rows {
-                ("1 to 26 pits a row", "a board of two rows has 1 to 26 pits in each row")
-            } else {
-                ("1 to 64 pits", "a ring has 1 to 64 pits")
+        let total = if rows == 0 { n } else { rows * n };
+        let most = match rows {
+            0 | 1 => MAX_PITS,
+            2 => 26,
+            _ => MAX_PITS / rows,
+        };
+        if n == 0 || total > MAX_PITS || n > most {
+            let (label, help) = match rows {
+                0 => ("1 to 64 pits".to_string(), "a ring has 1 to 64 pits".to_string()),
+                1 => ("1 to 64 pits".to_string(), "a board of one row has 1 to 64 pits".to_string()),
+                _ => (
+                    format!("1 to {most} pits a row"),
+                    format!("a board of {} rows has 1 to {most} pits in each row", number_word(rows)),
+                ),
             };
             let message = if n == 0 {
                 "a board needs at least one pit".to_string()
             } else {
-                format!("a board of {n} pits is not supported")
+                format!("a board of {total} pits is not supported")
             };
-            self.error(
-                if n == 0 { "check::empty" } else { "check::too_large" },
-                message,
-                pits.span,
-                label,
-                Some(help.into()),
-            );
+            self.error(if n == 0 { "check::empty" } else { "check::too_large" }, message, pits.span, label, Some(help));
             return;
         }
         self.board_ok = true;
         self.n_pits = total;
-        self.shape = if rows { Shape::TwoRows { pits: n as u16, stores } } else { Shape::Ring { pits: n as u16 } };
+        let m = n as u16;
+        self.shape = match rows {
+            0 => Shape::Ring { pits: m },
+            1 => Shape::OneRow { pits: m, store: stores },
+            2 => Shape::TwoRows { pits: m, stores },
+            _ => Shape::FourRows { pits: m },
+        };
         for i in 0..total {
-            let label = if !rows {
-                (i + 1).to_string()
-            } else if i < n {
-                ((b'a' + i as u8) as char).to_string()
-            } else {
-                ((b'A' + (i - n) as u8) as char).to_string()
-            };
-            let owner = if !rows {
-                NO_PLAYER
-            } else if i < n {
-                0
-            } else {
-                1
-            };
+            let (label, owner) = pit_label(self.shape, i);
             self.labels.insert(label.clone(), i as PlaceId);
             self.places.push(PlaceInfo { name: label.clone(), label, is_pit: true, on_track: true, owner });
         }
-        if rows && self.players != 2 {
-            let mut d = Diagnostic::error(
-                "check::players_range",
-                format!("a board of two rows is for 2 players, not {}", self.players),
-                board.span,
-                "two sides",
-            )
-            .with_help("use `players 2`, or a `ring` board for other numbers of players");
-            if let Some(p) = &self.game.players {
-                d = d.with_related(p.span, format!("{} players allowed here", self.players));
-            }
-            self.push(d);
-        }
-        if stores {
+        self.check_board_players(rows, board.span);
+        if stores && rows == 1 {
+            // The one player's store is a place of its own on the track: `store`, as the notation writes it.
+            let id = self.places.len() as PlaceId;
+            self.place_names.insert("store".into(), PlaceName { id, per_player: false, span: board.span });
+            self.places.push(PlaceInfo {
+                label: "store".into(),
+                name: "store".into(),
+                is_pit: false,
+                on_track: true,
+                owner: 0,
+            });
+            self.filled.insert(id);
+        } else if stores {
             let id = self.places.len() as PlaceId;
             self.place_names.insert("store".into(), PlaceName { id, per_player: true, span: board.span });
             // One store per player, as for any place per player, so that `every store` and `store(player)`
@@ -89,6 +90,174 @@ impl<'g> Lowerer<'g> {
                 });
                 self.filled.insert(id + p as PlaceId);
             }
+        }
+    }
+
+    /// Whether `rows R of N` has a number of rows this language supports, with the stores it allows.
+    fn rows_supported(&mut self, rows: &Spanned<u32>, stores: bool, span: Span) -> bool {
+        let (message, label, help) = match rows.node {
+            1 | 2 => return true,
+            4 if !stores => return true,
+            4 => (
+                "a board of four rows has no stores on its track".to_string(),
+                "each player sows round his own two rows",
+                "remove `with stores`; for stores off the track, declare `place store per player`".to_string(),
+            ),
+            3 => (
+                "three rows are not supported yet".to_string(),
+                "three rows",
+                "boards have 1, 2 or 4 rows: `rows 2 of 6`, `rows 4 of 8`".to_string(),
+            ),
+            r => (
+                format!("a board of {r} rows is not supported"),
+                "1, 2 or 4 rows",
+                "boards have 1, 2 or 4 rows: `rows 1 of 4 with store`, `rows 2 of 6`, `rows 4 of 8`".to_string(),
+            ),
+        };
+        let at = if rows.node == 4 { span } else { rows.span };
+        self.error("check::bad_board", message, at, label, Some(help));
+        false
+    }
+
+    /// A board of rows is for as many players as it has sides: one row for one player, two or four rows
+    /// for two.
+    fn check_board_players(&mut self, rows: usize, span: Span) {
+        let wanted = match rows {
+            0 => return,
+            1 => 1,
+            _ => 2,
+        };
+        if self.players == wanted {
+            return;
+        }
+        let (message, label, help) = if wanted == 1 {
+            (
+                format!("a board of one row is for 1 player, not {}", self.players),
+                "one side",
+                "use `players 1`, or a board of two rows for two players",
+            )
+        } else {
+            (
+                format!("a board of {} rows is for 2 players, not {}", number_word(rows), self.players),
+                "two sides",
+                "use `players 2`, or a `ring` board for other numbers of players",
+            )
+        };
+        let mut d = Diagnostic::error("check::players_range", message, span, label).with_help(help);
+        if let Some(p) = &self.game.players {
+            d = d.with_related(p.span, format!("{} players allowed here", self.players));
+        }
+        self.push(d);
+    }
+
+    /// The board's named rows (`{ rows outer, inner }`) and the `region` declarations, as regions.
+    pub(super) fn lower_regions(&mut self) {
+        if !self.board_ok {
+            return;
+        }
+        if let Some(ast::Board::Rows { names, .. }) = self.game.board.as_ref().map(|b| &b.node) {
+            let per_side = match self.shape {
+                Shape::FourRows { .. } => 2,
+                _ => 1,
+            };
+            for (row, name) in names.iter().enumerate() {
+                if row >= per_side {
+                    self.error(
+                        "check::bad_board",
+                        format!("each player has {per_side} row{} on this board", if per_side == 1 { "" } else { "s" }),
+                        name.span,
+                        "one name too many",
+                        Some(format!("name at most {per_side}, from each player's edge of the board inward")),
+                    );
+                    break;
+                }
+                let m = self.shape.row_len();
+                let first: Vec<PlaceId> = (row * m..(row + 1) * m).map(|p| p as PlaceId).collect();
+                self.add_region(name, true, &first);
+            }
+        }
+        for decl in &self.game.regions.clone() {
+            let mut pits = Vec::new();
+            for label in &decl.node.labels {
+                match self.labels.get(&label.node) {
+                    Some(&p) => pits.push(p),
+                    None => self.off_board(label),
+                }
+            }
+            if decl.node.per_player {
+                if let Some(bad) = decl
+                    .node
+                    .labels
+                    .iter()
+                    .find(|l| self.labels.get(&l.node).is_some_and(|&p| self.places[p as usize].owner != 0))
+                {
+                    let mine = match self.shape {
+                        Shape::Ring { .. } => "nobody owns a pit of a ring; declare the region without `per player`".to_string(),
+                        _ => format!("list the first player's pits: every other player gets the pits of the same numbers on his rows; {}", self.board_labels_help()),
+                    };
+                    self.error(
+                        "check::bad_region",
+                        format!("`{}` is not a pit of the first player", bad.node),
+                        bad.span,
+                        "not the first player's",
+                        Some(mine),
+                    );
+                    continue;
+                }
+            }
+            self.add_region(&decl.node.name, decl.node.per_player, &pits);
+        }
+    }
+
+    /// Records a region: `first` are its pits, the first player's when it is per player.
+    fn add_region(&mut self, name: &ast::Name, per_player: bool, first: &[PlaceId]) {
+        if self.place_names.contains_key(&name.node) || self.region_names.contains_key(&name.node) {
+            let first_span = self.place_names.get(&name.node).map(|p| p.span);
+            let mut d = Diagnostic::error(
+                "check::duplicate",
+                format!("`{}` is already the name of a place", name.node),
+                name.span,
+                "defined again here",
+            )
+            .with_help("give this region another name");
+            if let Some(s) = first_span {
+                d = d.with_related(s, "first defined here");
+            }
+            self.push(d);
+            return;
+        }
+        if self.labels.contains_key(&name.node) || self.kinds.iter().any(|k| k.name == name.node) {
+            self.error(
+                "check::duplicate",
+                format!("`{}` is already the name of a pit or a kind of piece", name.node),
+                name.span,
+                "ambiguous name",
+                Some("give this region another name".into()),
+            );
+            return;
+        }
+        let mask_of = |pits: &mut dyn Iterator<Item = PlaceId>| pits.fold(0u64, |m, p| m | 1u64 << p);
+        let masks: Vec<u64> = if per_player {
+            (0..self.players).map(|player| mask_of(&mut first.iter().map(|&p| self.pit_of_player(p, player)))).collect()
+        } else {
+            vec![mask_of(&mut first.iter().copied())]
+        };
+        let all = masks.iter().fold(0, |a, m| a | m);
+        let id = self.regions.len() as u16;
+        self.regions.push(Region { name: name.node.clone(), per_player, masks, all });
+        self.region_names.insert(name.node.clone(), id);
+    }
+
+    /// The pit of `player` with the same number as the first player's pit `p`.
+    fn pit_of_player(&self, p: PlaceId, player: u8) -> PlaceId {
+        if player == 0 {
+            return p;
+        }
+        let m = self.shape.row_len() as PlaceId;
+        match self.shape {
+            Shape::TwoRows { .. } => p + m,
+            Shape::FourRows { .. } => p + 2 * m,
+            Shape::Ring { .. } | Shape::OneRow { .. } => p,
         }
     }
 
@@ -335,6 +504,10 @@ impl<'g> Lowerer<'g> {
                     }
                     out.extend((0..self.n_pits as PlaceId).map(|p| (p, self.places[p as usize].owner)));
                 }
+                ast::Target::Every(name) if self.region_names.contains_key(&name.node) => {
+                    let id = self.region_names[&name.node];
+                    out.extend(self.region_targets(id));
+                }
                 ast::Target::Every(name) => match self.place_names.get(&name.node).cloned() {
                     Some(pn) if pn.per_player => {
                         self.used_names.insert(name.node.clone());
@@ -357,7 +530,7 @@ impl<'g> Lowerer<'g> {
     }
 
     pub(super) fn every_candidates(&self) -> Vec<String> {
-        let mut c: Vec<String> = self.place_names.keys().cloned().collect();
+        let mut c: Vec<String> = self.place_names.keys().chain(self.region_names.keys()).cloned().collect();
         c.push("pit".into());
         c
     }
@@ -384,8 +557,20 @@ impl<'g> Lowerer<'g> {
                 let last = (b'a' + pits as u8 - 1) as char;
                 format!("the pits of this board are a..{last} and A..{}", last.to_ascii_uppercase())
             }
-            Shape::Ring { pits } => format!("the pits of this board are 1..{pits}"),
+            Shape::Ring { pits } | Shape::OneRow { pits, .. } => format!("the pits of this board are 1..{pits}"),
+            Shape::FourRows { pits } => format!(
+                "the first player's pits are o1..o{pits} and i1..i{pits}, the second player's O1..O{pits} and I1..I{pits}"
+            ),
         }
+    }
+
+    /// The places of `every NAME` in a setup when NAME is a region, each with its owner.
+    fn region_targets(&self, id: u16) -> Vec<(PlaceId, u8)> {
+        let all = self.regions[id as usize].all;
+        (0..self.n_pits as PlaceId)
+            .filter(|&p| all & (1u64 << p) != 0)
+            .map(|p| (p, self.places[p as usize].owner))
+            .collect()
     }
 
     pub(super) fn setup_kind(&mut self, content: &Spanned<ast::Content>, owner: u8) -> Option<KindId> {
@@ -503,5 +688,35 @@ impl<'g> Lowerer<'g> {
         let names: Vec<String> = self.kinds.iter().map(|k| k.name.clone()).collect();
         self.unknown(&name.node, name.span, "kind of piece", names);
         None
+    }
+}
+
+/// The label of pit `i` of a board of this shape, and the player who owns it at the start.
+///
+/// One row: `1..N`, the first player's. Two rows: `a..` for the first player's row, `A..` for the second's.
+/// Four rows: the first player's first row `o1..oN` and second `i1..iN`, the second player's `O1..` and
+/// `I1..`, each numbered from its owner's left. A ring: `1..N`, nobody's.
+fn pit_label(shape: Shape, i: usize) -> (String, u8) {
+    let n = shape.row_len();
+    match shape {
+        Shape::Ring { .. } => ((i + 1).to_string(), NO_PLAYER),
+        Shape::OneRow { .. } => ((i + 1).to_string(), 0),
+        Shape::TwoRows { .. } if i < n => (((b'a' + i as u8) as char).to_string(), 0),
+        Shape::TwoRows { .. } => (((b'A' + (i - n) as u8) as char).to_string(), 1),
+        Shape::FourRows { .. } => {
+            let row = ["o", "i", "O", "I"][i / n];
+            (format!("{row}{}", i % n + 1), (i / (2 * n)) as u8)
+        }
+    }
+}
+
+/// "two", "four": the number of rows in words.
+fn number_word(n: usize) -> String {
+    match n {
+        1 => "one".into(),
+        2 => "two".into(),
+        3 => "three".into(),
+        4 => "four".into(),
+        n => n.to_string(),
     }
 }

@@ -33,7 +33,8 @@ impl<'g> Lowerer<'g> {
             }
             match item {
                 ast::EndItem::When(w) => end.items.push(match &w.node {
-                    ast::EndWhen::Cond(c) => EndRule::When(self.cond(c, Scope::default())),
+                    // The end rules are looked at after each ply: `last` and `origin` are the last sowing's.
+                    ast::EndWhen::Cond(c) => EndRule::When(self.cond(c, Scope { last: true, ..Scope::default() })),
                     ast::EndWhen::Repetition => {
                         self.needs.repetition = true;
                         EndRule::Repetition

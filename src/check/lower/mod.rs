@@ -6,6 +6,7 @@
 mod actions;
 mod board;
 mod end;
+mod marks;
 mod terms;
 mod tracks;
 
@@ -40,6 +41,8 @@ struct Scope {
     player: bool,
     /// `offered` is known: inside an offer.
     offered: bool,
+    /// `lifted` is known: a lap is starting (`start at origin when ...`).
+    lap: bool,
 }
 
 impl Scope {
@@ -91,6 +94,9 @@ pub(crate) struct Lowerer<'g> {
     places: Vec<PlaceInfo>,
     labels: HashMap<String, PlaceId>,
     place_names: HashMap<String, PlaceName>,
+    /// Named sets of pits (named rows and `region`s), by name: indices into `regions`.
+    region_names: HashMap<String, u16>,
+    regions: Vec<Region>,
     kinds: Vec<KindInfo>,
     coloured: bool,
     /// The board was declared and usable: without it, errors about pits would only repeat that one.
@@ -107,6 +113,9 @@ pub(crate) struct Lowerer<'g> {
     /// While lowering a per-lap direction's condition: what `capturing` means there (any capture rule of the
     /// sowing holds at `here`).
     capturing: Option<Cond>,
+    /// The declared marks, lasting ones first (`Rules::marks`), by name.
+    marks: Vec<MarkInfo>,
+    mark_names: HashMap<String, MarkId>,
 }
 
 impl<'g> Lowerer<'g> {
@@ -120,6 +129,8 @@ impl<'g> Lowerer<'g> {
             places: Vec::new(),
             labels: HashMap::new(),
             place_names: HashMap::new(),
+            region_names: HashMap::new(),
+            regions: Vec::new(),
             kinds: Vec::new(),
             coloured: false,
             board_ok: false,
@@ -130,6 +141,8 @@ impl<'g> Lowerer<'g> {
             filled: BTreeSet::new(),
             read: Vec::new(),
             used_names: BTreeSet::new(),
+            marks: Vec::new(),
+            mark_names: HashMap::new(),
         }
     }
 
@@ -210,6 +223,8 @@ impl<'g> Lowerer<'g> {
         self.lower_board();
         self.lower_pieces();
         self.lower_places();
+        self.lower_regions();
+        self.lower_marks();
         let setup = self.lower_setup();
         let phases = self.lower_phases();
         let end = match &self.game.end {
@@ -235,7 +250,8 @@ impl<'g> Lowerer<'g> {
         if self.errors > 0 || !self.board_ok {
             return (None, self.diags, lints);
         }
-        let (track, next, pit_next, opposite, initial_owner) = self.topology(&phases);
+        let tracks::Topology { track, next, pit_next, opposite, owner: initial_owner, twin, number, facing } =
+            self.topology(&phases);
         let score_doc = self.game.score.as_ref().and_then(|t| self.doc(t.span));
         let goal_doc = self.game.goal.as_ref().and_then(|g| self.doc(g.span));
         let mut rules = Rules {
@@ -251,6 +267,10 @@ impl<'g> Lowerer<'g> {
             next,
             pit_next,
             opposite,
+            twin,
+            number,
+            facing,
+            regions: self.regions,
             initial_owner,
             setup,
             phases,
@@ -263,6 +283,7 @@ impl<'g> Lowerer<'g> {
             total_pieces,
             score_doc,
             goal_doc,
+            marks: self.marks,
         };
         rules.needs.refills = crate::ir::pieces_can_return(&rules);
         (Some(rules), self.diags, lints)

@@ -37,21 +37,22 @@ impl<'g> Lowerer<'g> {
             }
             ast::CondKind::InInts { term, ints } => {
                 let n = self.num(term, scope);
-                let mut bits = 0u64;
+                let mut set = IntSet::default();
                 for &i in ints {
-                    if i > 63 {
+                    if !set.insert(i) {
                         self.error(
                             "check::too_large",
                             format!("{i} is too large for a set of numbers"),
                             c.span,
-                            "numbers in `{...}` go up to 63",
-                            None,
+                            "a number past 255",
+                            Some(format!(
+                                "numbers in `{{...}}` go up to {}, the most pieces a place can hold",
+                                IntSet::MAX
+                            )),
                         );
-                    } else {
-                        bits |= 1 << i;
                     }
                 }
-                Cond::InInts(n, bits)
+                Cond::InInts(n, set)
             }
             ast::CondKind::InSet { term, set } => {
                 let place = match self.term(term, scope) {
@@ -187,6 +188,22 @@ impl<'g> Lowerer<'g> {
             ast::TermKind::Player(p) => Typed::Player(self.player(p, scope)),
             ast::TermKind::Place(p) => self.place(p, scope),
             ast::TermKind::Kind(k) => Typed::Kind(self.kind_sel(&Spanned::new(k.clone(), t.span))),
+            ast::TermKind::Number(p) => {
+                let place = self.optional_place(p.as_ref(), t.span, scope);
+                Typed::Num(Num::Number(place))
+            }
+            ast::TermKind::Lifted => self.lifted(t.span, scope),
+            ast::TermKind::Sub(a, b) => {
+                Typed::Num(Num::Sub(Box::new(self.num(a, scope)), Box::new(self.num(b, scope))))
+            }
+            ast::TermKind::Div(a, b) => {
+                let (a, b) = (self.num(a, scope), self.divisor(b, "/", scope));
+                Typed::Num(Num::Div(Box::new(a), Box::new(b)))
+            }
+            ast::TermKind::Rem(a, b) => {
+                let (a, b) = (self.num(a, scope), self.divisor(b, "%", scope));
+                Typed::Num(Num::Rem(Box::new(a), Box::new(b)))
+            }
             ast::TermKind::Lap => {
                 if !scope.last {
                     self.error(
@@ -200,6 +217,25 @@ impl<'g> Lowerer<'g> {
                 Typed::Num(Num::Lap)
             }
         }
+    }
+
+    /// The right side of `/` or `%`, refused when it is a constant 0: such a rule can never mean anything.
+    fn divisor(&mut self, t: &ast::Term, op: &str, scope: Scope) -> Num {
+        let n = self.num(t, scope);
+        if n.constant() == Some(0) {
+            let what = if op == "/" { "division" } else { "remainder" };
+            self.error(
+                "check::division_by_zero",
+                format!("a {what} by zero"),
+                t.span,
+                "this is always 0",
+                Some(format!(
+                    "divide by a number that is never 0: `count {op} 2` (with `%`, `count % 2 = 0` says the count is even)"
+                )),
+            );
+            return Num::Const(1);
+        }
+        n
     }
 
     pub(super) fn here_set(&mut self, span: Span, scope: Scope) -> Set {
@@ -305,26 +341,90 @@ impl<'g> Lowerer<'g> {
                         format!("there is no `{word}` at this point"),
                         p.span,
                         "nothing has been sown yet",
-                        Some(format!("`{word}` is known once the pieces of a sowing are down: in its `require`, `relay`, `capture`, `again` and `then`")),
+                        Some(format!("`{word}` is known once the pieces of a sowing are down: in its `require`, `relay`, `capture`, `again` and `then`, and in the `when` of an end rule (the last sowing's)")),
                     );
                 }
                 Typed::Place(if matches!(p.node, ast::PlaceKind::Last) { PlaceExpr::Last } else { PlaceExpr::Origin })
             }
             ast::PlaceKind::Opposite(of) => {
-                if self.board_ok && !matches!(self.shape, Shape::TwoRows { .. }) {
-                    self.error(
-                        "check::bad_context",
-                        "`opposite` needs a board of two rows",
-                        p.span,
-                        "no opposite pit on a ring",
-                        None,
-                    );
-                }
+                self.needs_two_sides("opposite", p.span);
                 let of = self.optional_place(of.as_deref(), p.span, scope);
                 Typed::Place(PlaceExpr::Opposite(Box::new(of)))
             }
+            ast::PlaceKind::Twin(of) => {
+                self.needs_two_sides("twin", p.span);
+                let of = self.optional_place(of.as_deref(), p.span, scope);
+                Typed::Place(PlaceExpr::Twin(Box::new(of)))
+            }
             ast::PlaceKind::Named { name, player } => self.named_place(name, player.as_ref(), p.span, scope),
         }
+    }
+
+    /// `opposite`, `facing` and `twin` relate the pits of two sides of a board of rows: a ring or a single
+    /// row has no such relation.
+    fn needs_two_sides(&mut self, word: &str, span: Span) {
+        let board = match self.shape {
+            _ if !self.board_ok => return,
+            Shape::TwoRows { .. } | Shape::FourRows { .. } => return,
+            Shape::Ring { .. } => "a ring",
+            Shape::OneRow { .. } => "a board of one row",
+        };
+        let help = match word {
+            "twin" => "`twin` is the pit of the same number on the other player's rows, on boards of two or four rows; `number(here)` gives a pit's number on any board",
+            _ => "boards of two or four rows have pits across the middle; on this board, name the pits you mean, or declare a `region` of them",
+        };
+        self.error(
+            "check::no_relation",
+            format!("`{word}` needs a board of two or four rows"),
+            span,
+            format!("{board} has no `{word}`"),
+            Some(help.into()),
+        );
+    }
+
+    /// `NAME` or `NAME(PLAYER)` as a place, where NAME is a region: only a region of one pit is a place.
+    fn region_place(&mut self, id: u16, player: Option<&ast::PlayerRef>, span: Span, scope: Scope) -> Typed {
+        let region = &self.regions[id as usize];
+        let (name, per_player) = (region.name.clone(), region.per_player);
+        let size = region.masks.first().map_or(0, |m| m.count_ones());
+        if size != 1 {
+            self.error(
+                "check::bad_type",
+                format!("`{name}` is a set of {size} pits, not one place"),
+                span,
+                "a set of pits",
+                Some(format!("use it where a set can stand: `here in {name}`, `count({name}(mover))`; a place is a region of one pit")),
+            );
+            return Typed::Bad;
+        }
+        match (per_player, player) {
+            (true, Some(who)) => Typed::Place(PlaceExpr::RegionPit(id, self.player(who, scope))),
+            (false, None) => Typed::Place(PlaceExpr::Fixed(region.all.trailing_zeros() as PlaceId)),
+            (true, None) => self.whose(&name, span),
+            (false, Some(_)) => self.not_whose(&name, span),
+        }
+    }
+
+    fn whose(&mut self, name: &str, span: Span) -> Typed {
+        self.error(
+            "check::bad_context",
+            format!("`{name}` is a place of each player: say whose"),
+            span,
+            "whose?",
+            Some(format!("write `{name}(mover)`, `{name}(opponent)` or `{name}(player)`")),
+        );
+        Typed::Bad
+    }
+
+    fn not_whose(&mut self, name: &str, span: Span) -> Typed {
+        self.error(
+            "check::bad_context",
+            format!("`{name}` is shared: it belongs to no player"),
+            span,
+            "no owner",
+            Some(format!("write `{name}` alone")),
+        );
+        Typed::Bad
     }
 
     pub(super) fn named_place(
@@ -334,35 +434,21 @@ impl<'g> Lowerer<'g> {
         span: Span,
         scope: Scope,
     ) -> Typed {
+        if let Some(&id) = self.region_names.get(&name.node) {
+            self.used_names.insert(name.node.clone());
+            return self.region_place(id, player, span, scope);
+        }
         if let Some(pn) = self.place_names.get(&name.node).cloned() {
             self.used_names.insert(name.node.clone());
             return match (pn.per_player, player) {
                 (true, Some(who)) => Typed::Place(PlaceExpr::OfPlayer(pn.id, self.player(who, scope))),
                 (false, None) => Typed::Place(PlaceExpr::Fixed(pn.id)),
-                (true, None) => {
-                    self.error(
-                        "check::bad_context",
-                        format!("`{}` is a place of each player: say whose", name.node),
-                        span,
-                        "whose?",
-                        Some(format!(
-                            "write `{}(mover)`, `{}(opponent)` or `{}(player)`",
-                            name.node, name.node, name.node
-                        )),
-                    );
-                    Typed::Bad
-                }
-                (false, Some(_)) => {
-                    self.error(
-                        "check::bad_context",
-                        format!("`{}` is shared: it belongs to no player", name.node),
-                        span,
-                        "no owner",
-                        Some(format!("write `{}` alone", name.node)),
-                    );
-                    Typed::Bad
-                }
+                (true, None) => self.whose(&name.node, span),
+                (false, Some(_)) => self.not_whose(&name.node, span),
             };
+        }
+        if let Some(bad) = self.mark_as_place(name, span) {
+            return bad;
         }
         if player.is_none() {
             if let Some(&id) = self.labels.get(&name.node) {
@@ -384,7 +470,7 @@ impl<'g> Lowerer<'g> {
             self.errors += 1;
             return Typed::Bad;
         }
-        let mut candidates: Vec<String> = self.place_names.keys().cloned().collect();
+        let mut candidates: Vec<String> = self.place_names.keys().chain(self.region_names.keys()).cloned().collect();
         // `pit(mover)` is a slip for the set `pits(mover)`, and `cuont` for the function `count`.
         candidates.extend(crate::syntax::FUNCTIONS.iter().map(|f| f.to_string()));
         // Plain seeds have a kind name nobody writes; other kinds can stand where a place can (`count(gem)`).
@@ -443,7 +529,27 @@ impl<'g> Lowerer<'g> {
                 }
                 Set::Offered
             }
+            ast::SetKind::Facing(of) => {
+                self.needs_two_sides("facing", s.span);
+                Set::Facing(self.optional_place(of.as_ref(), s.span, scope))
+            }
             ast::SetKind::Place(p) => {
+                if let ast::PlaceKind::Named { name, player } = &p.node {
+                    if let Some(&id) = self.region_names.get(&name.node) {
+                        self.used_names.insert(name.node.clone());
+                        return match (self.regions[id as usize].per_player, player) {
+                            (_, None) => Set::Region(id),
+                            (true, Some(who)) => Set::RegionOf(id, self.player(who, scope)),
+                            (false, Some(_)) => {
+                                self.not_whose(&name.node, p.span);
+                                Set::Region(id)
+                            }
+                        };
+                    }
+                    if let Some(set) = self.mark_set(name, player.as_ref(), scope) {
+                        return set;
+                    }
+                }
                 if let ast::PlaceKind::Named { name, player: None } = &p.node {
                     if let Some(pn) = self.place_names.get(&name.node).cloned() {
                         if pn.per_player {
@@ -486,7 +592,7 @@ impl<'g> Lowerer<'g> {
             }
             ast::KindSel::Player(p) => {
                 colour_only(self, "a player's colour");
-                let who = self.player(p, Scope { player: true, here: true, last: true, offered: true });
+                let who = self.player(p, Scope { player: true, here: true, last: true, offered: true, lap: false });
                 KindSel::Colour(who)
             }
             ast::KindSel::Named { name, value } => {

@@ -6,59 +6,103 @@ use crate::ir::*;
 
 use super::Lowerer;
 
+/// The lowered topology of a board: its tracks and the relations between its pits.
+pub(super) struct Topology {
+    pub track: Vec<PlaceId>,
+    pub next: Vec<PlaceId>,
+    pub pit_next: Vec<PlaceId>,
+    pub opposite: Vec<PlaceId>,
+    pub owner: Vec<u8>,
+    pub twin: Vec<PlaceId>,
+    pub number: Vec<u8>,
+    pub facing: Vec<u64>,
+}
+
 impl<'g> Lowerer<'g> {
-    #[allow(clippy::type_complexity)]
-    pub(super) fn topology(
-        &self,
-        phases: &[PhaseRules],
-    ) -> (Vec<PlaceId>, Vec<PlaceId>, Vec<PlaceId>, Vec<PlaceId>, Vec<u8>) {
+    pub(super) fn topology(&self, phases: &[PhaseRules]) -> Topology {
         let n = self.n_pits;
         let places = self.places.len();
-        let (track, opposite): (Vec<PlaceId>, Vec<PlaceId>) = match self.shape {
-            Shape::TwoRows { pits, stores } => {
-                let m = pits as usize;
-                let mut track: Vec<PlaceId> = (0..m as PlaceId).collect();
-                let store = self.place_names.get("store").map(|s| s.id);
-                if let (true, Some(s)) = (stores, store) {
-                    track.push(s);
-                }
-                track.extend(m as PlaceId..2 * m as PlaceId);
-                if let (true, Some(s)) = (stores, store) {
-                    track.push(s + 1);
-                }
-                let opposite = (0..places).map(|p| if p < n { (n - 1 - p) as PlaceId } else { p as PlaceId }).collect();
-                (track, opposite)
-            }
-            Shape::Ring { pits } => {
-                // Pits are numbered clockwise; the track lists places counter-clockwise.
-                let m = pits as PlaceId;
-                let track = std::iter::once(0).chain((1..m).rev()).collect();
-                (track, (0..places as PlaceId).collect())
-            }
-        };
+        let circuits = self.circuits();
         let skips: Vec<Vec<PlaceId>> = (0..self.players).map(|mover| self.skipped_places(phases, mover)).collect();
         let mut next = vec![0 as PlaceId; self.players as usize * 2 * places];
         for (mover, skipped) in skips.iter().enumerate() {
-            let kept: Vec<PlaceId> = track.iter().copied().filter(|p| !skipped.contains(p)).collect();
             for dir in 0..2 {
                 let row = (mover * 2 + dir) * places;
                 for p in 0..places {
                     next[row + p] = p as PlaceId;
                 }
-                for (i, &p) in track.iter().enumerate() {
-                    next[row + p as usize] = step_along(&track, &kept, i, dir == 0);
+                // A board with a circuit per player has disjoint circuits: a sowing stays on the one it
+                // starts on, whoever sows.
+                for track in &circuits {
+                    let kept: Vec<PlaceId> = track.iter().copied().filter(|p| !skipped.contains(p)).collect();
+                    for (i, &p) in track.iter().enumerate() {
+                        next[row + p as usize] = step_along(track, &kept, i, dir == 0);
+                    }
                 }
             }
         }
-        let pits_only: Vec<PlaceId> = track.iter().copied().filter(|&p| (p as usize) < n).collect();
         let mut pit_next = vec![0 as PlaceId; 2 * n];
-        for (i, &p) in pits_only.iter().enumerate() {
+        for track in &circuits {
+            let pits_only: Vec<PlaceId> = track.iter().copied().filter(|&p| (p as usize) < n).collect();
             let len = pits_only.len();
-            pit_next[p as usize] = pits_only[(i + 1) % len];
-            pit_next[n + p as usize] = pits_only[(i + len - 1) % len];
+            for (i, &p) in pits_only.iter().enumerate() {
+                pit_next[p as usize] = pits_only[(i + 1) % len];
+                pit_next[n + p as usize] = pits_only[(i + len - 1) % len];
+            }
         }
         let owner = self.places[..n].iter().map(|p| p.owner).collect();
-        (track, next, pit_next, opposite, owner)
+        let relations = (0..places).map(|p| relations(self.shape, n, p));
+        let (mut opposite, mut twin, mut number, mut facing) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (o, t, num, f) in relations {
+            opposite.push(o);
+            twin.push(t);
+            number.push(num);
+            facing.push(f);
+        }
+        let track = circuits.into_iter().next().unwrap_or_default();
+        Topology { track, next, pit_next, opposite, owner, twin, number, facing }
+    }
+
+    /// The tracks of the board, each in counter-clockwise order: one shared by every player, or on four
+    /// rows one circuit per player over his own pits (first row left to right, second row back).
+    fn circuits(&self) -> Vec<Vec<PlaceId>> {
+        let store = self.place_names.get("store").map(|s| s.id);
+        match self.shape {
+            Shape::TwoRows { pits, stores } => {
+                let m = pits as PlaceId;
+                let mut track: Vec<PlaceId> = (0..m).collect();
+                if let (true, Some(s)) = (stores, store) {
+                    track.push(s);
+                }
+                track.extend(m..2 * m);
+                if let (true, Some(s)) = (stores, store) {
+                    track.push(s + 1);
+                }
+                vec![track]
+            }
+            Shape::Ring { pits } => {
+                // Pits are numbered clockwise; the track lists places counter-clockwise.
+                let m = pits as PlaceId;
+                vec![std::iter::once(0).chain((1..m).rev()).collect()]
+            }
+            Shape::OneRow { pits, store: with_store } => {
+                // Counter-clockwise is toward the store: left to right, then round to the first pit.
+                let mut track: Vec<PlaceId> = (0..pits as PlaceId).collect();
+                if let (true, Some(s)) = (with_store, store) {
+                    track.push(s);
+                }
+                vec![track]
+            }
+            Shape::FourRows { pits } => {
+                let m = pits as PlaceId;
+                (0..2)
+                    .map(|side| {
+                        let first = side * 2 * m;
+                        (first..first + m).chain((first + m..first + 2 * m).rev()).collect()
+                    })
+                    .collect()
+            }
+        }
     }
 
     /// Places a mover's sowing passes over (`skip store(opponent)`), resolved for that mover.
@@ -109,4 +153,34 @@ fn step_along(track: &[PlaceId], kept: &[PlaceId], i: usize, forward: bool) -> P
         }
     }
     track[i]
+}
+
+/// The relations of place `p` on a board of `n` pits: its opposite pit, its twin, its number in its row
+/// and the pits facing it (as bits). A place off the rows, or a board without the relation, gives the place
+/// itself, number 0 and no facing pits.
+fn relations(shape: Shape, n: usize, p: usize) -> (PlaceId, PlaceId, u8, u64) {
+    let me = p as PlaceId;
+    if p >= n {
+        return (me, me, 0, 0);
+    }
+    let m = shape.row_len();
+    let bit = |q: usize| 1u64 << q;
+    match shape {
+        Shape::Ring { .. } | Shape::OneRow { .. } => (me, me, (p + 1) as u8, 0),
+        Shape::TwoRows { .. } => {
+            let opposite = n - 1 - p;
+            let twin = if p < m { p + m } else { p - m };
+            (opposite as PlaceId, twin as PlaceId, (p % m + 1) as u8, bit(opposite))
+        }
+        Shape::FourRows { .. } => {
+            // Pit k (from its owner's left) of a row stands in the column that is k from the first
+            // player's left, or m - 1 - k for the second player's rows.
+            let k = p % m;
+            let (their_outer, their_inner) = if p < 2 * m { (2 * m, 3 * m) } else { (0, m) };
+            let across = m - 1 - k;
+            let twin = if p < 2 * m { p + 2 * m } else { p - 2 * m };
+            let inner = their_inner + across;
+            (inner as PlaceId, twin as PlaceId, (k + 1) as u8, bit(inner) | bit(their_outer + across))
+        }
+    }
 }

@@ -1,0 +1,210 @@
+//! Marks: their declarations, the sets of pits that carry one, the marks and gifts of a capture, and the
+//! sowing rules that read them (`divert`) or shape a lap (`start at origin`).
+
+use crate::ast::{self, Span};
+use crate::diag::Diagnostic;
+use crate::ir::*;
+
+use super::{Lowerer, Scope, Typed};
+
+/// The most marks a game may declare: a state keeps one byte per mark and pit.
+pub(crate) const MAX_MARKS: usize = 16;
+
+impl<'g> Lowerer<'g> {
+    /// The declared marks, the lasting ones first so that a position's key can leave out the others.
+    pub(super) fn lower_marks(&mut self) {
+        let mut decls = self.game.marks.clone();
+        decls.sort_by_key(|d| d.node.one_ply);
+        for decl in &decls {
+            let name = &decl.node.name;
+            let taken = if self.place_names.contains_key(&name.node) {
+                Some("a place")
+            } else if self.labels.contains_key(&name.node) {
+                Some("a pit")
+            } else if self.kinds.iter().any(|k| k.name == name.node) {
+                Some("a kind of piece")
+            } else {
+                None
+            };
+            if let Some(what) = taken {
+                self.error(
+                    "check::duplicate",
+                    format!("`{}` is already the name of {what}", name.node),
+                    name.span,
+                    "ambiguous name",
+                    Some("give this mark another name".into()),
+                );
+                continue;
+            }
+            if self.marks.len() == MAX_MARKS {
+                self.error(
+                    "check::too_large",
+                    format!("this game declares more than {MAX_MARKS} marks"),
+                    name.span,
+                    "one mark too many",
+                    Some(format!("a game has at most {MAX_MARKS} marks")),
+                );
+                return;
+            }
+            self.mark_names.insert(name.node.clone(), self.marks.len() as MarkId);
+            self.marks.push(MarkInfo {
+                name: name.node.clone(),
+                per_player: decl.node.per_player,
+                one_ply: decl.node.one_ply,
+            });
+        }
+    }
+
+    /// The mark of this name, or an error at its span.
+    pub(super) fn mark_id(&mut self, name: &ast::Name) -> Option<MarkId> {
+        if let Some(&id) = self.mark_names.get(&name.node) {
+            self.used_names.insert(name.node.clone());
+            return Some(id);
+        }
+        let candidates = self.marks.iter().map(|m| m.name.clone()).collect();
+        let declare = format!("declare it: `mark {}`, or `mark {} per player`", name.node, name.node);
+        self.unknown_with(&name.node, name.span, "mark", candidates, Some(declare));
+        None
+    }
+
+    /// `NAME` or `NAME(PLAYER)` as a set, when NAME is a mark: the pits that carry it.
+    pub(super) fn mark_set(&mut self, name: &ast::Name, player: Option<&ast::PlayerRef>, scope: Scope) -> Option<Set> {
+        let &id = self.mark_names.get(&name.node)?;
+        self.used_names.insert(name.node.clone());
+        let who = self.mark_player(id, player, name.span, scope, false);
+        Some(Set::Marked(id, who))
+    }
+
+    /// The player of a mark written `NAME(PLAYER)`, checked against the mark's declaration. A mark per player
+    /// may be written alone in a set (carried for anyone), but must say for whom when a pit is marked.
+    fn mark_player(
+        &mut self,
+        id: MarkId,
+        player: Option<&ast::PlayerRef>,
+        span: Span,
+        scope: Scope,
+        marking: bool,
+    ) -> Option<PlayerExpr> {
+        let info = &self.marks[id as usize];
+        let (name, per_player) = (info.name.clone(), info.per_player);
+        match (per_player, player) {
+            (true, Some(who)) => Some(self.player(who, scope)),
+            (false, Some(who)) => {
+                self.error(
+                    "check::bad_context",
+                    format!("the mark `{name}` is not carried for a player"),
+                    who.span,
+                    "no player here",
+                    Some(format!("write `{name}` alone, or declare `mark {name} per player`")),
+                );
+                None
+            }
+            (true, None) if marking => {
+                self.error(
+                    "check::bad_context",
+                    format!("the mark `{name}` is carried for a player: say whose"),
+                    span,
+                    "whose?",
+                    Some(format!("write `{name}(mover)` or `{name}(opponent)`")),
+                );
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// A mark's name where one place is expected.
+    pub(super) fn mark_as_place(&mut self, name: &ast::Name, span: Span) -> Option<Typed> {
+        if !self.mark_names.contains_key(&name.node) {
+            return None;
+        }
+        self.error(
+            "check::bad_type",
+            format!("`{}` is a mark: the set of pits that carry it, not one place", name.node),
+            span,
+            "a set of pits",
+            Some(format!("test a pit with `here in {0}`, or count the pits with `size({0})`", name.node)),
+        );
+        Some(Typed::Bad)
+    }
+
+    /// A place that a mark or a gift applies to: it must be able to be a pit.
+    fn marked_place(&mut self, p: &ast::Place, scope: Scope, what: &str) -> PlaceExpr {
+        match self.place(p, scope) {
+            Typed::Place(place) => {
+                let off = match &place {
+                    PlaceExpr::Fixed(id) => (*id as usize) >= self.n_pits,
+                    PlaceExpr::OfPlayer(base, _) => (*base as usize) >= self.n_pits,
+                    _ => false,
+                };
+                if off && self.board_ok {
+                    self.error(
+                        "check::not_a_pit",
+                        format!("only a pit can be {what}"),
+                        p.span,
+                        "not a pit",
+                        Some("name a pit: `here`, `last`, `opposite` or a pit's label".into()),
+                    );
+                }
+                place
+            }
+            other => {
+                self.expect_place(&other, p.span);
+                PlaceExpr::Here
+            }
+        }
+    }
+
+    pub(super) fn lower_mark_action(&mut self, m: &ast::MarkAction, scope: Scope) -> Option<MarkStep> {
+        let place = self.marked_place(&m.place, scope, "marked");
+        let mark = self.mark_id(&m.mark)?;
+        let player = self.mark_player(mark, m.player.as_ref(), m.mark.span, scope, true);
+        Some(MarkStep::Mark { place, mark, player })
+    }
+
+    pub(super) fn lower_unmark(&mut self, u: &ast::Unmark, scope: Scope) -> Option<MarkStep> {
+        let place = self.marked_place(&u.place, scope, "unmarked");
+        let mark = match &u.mark {
+            Some(name) => Some(self.mark_id(name)?),
+            None => None,
+        };
+        Some(MarkStep::Unmark { place, mark })
+    }
+
+    pub(super) fn lower_give(&mut self, g: &ast::GivePlace, scope: Scope) -> MarkStep {
+        let place = self.marked_place(&g.place, scope, "given to a player");
+        let to = self.player(&g.to, scope);
+        MarkStep::Give { place, to }
+    }
+
+    /// `divert NAME to PLACE`: in PLACE, `here` is the marked pit the piece fell into.
+    pub(super) fn lower_divert(&mut self, d: &ast::Divert) -> Option<(MarkId, PlaceExpr)> {
+        let mark = self.mark_id(&d.mark);
+        let to = self.target_place(&d.to, Scope::default().here());
+        Some((mark?, to))
+    }
+
+    /// `start at origin [when COND]`: the condition is tested as each lap starts, with `lifted` known.
+    pub(super) fn lower_start_at(&mut self, c: Option<&ast::Cond>) -> Cond {
+        let scope = Scope { lap: true, ..Scope::default() };
+        c.map_or(Cond::True, |c| self.cond(c, scope))
+    }
+
+    /// `lifted`, which only a lap's start knows.
+    pub(super) fn lifted(&mut self, span: Span, scope: Scope) -> Typed {
+        if !scope.lap {
+            self.push(
+                Diagnostic::error(
+                    "check::bad_context",
+                    "there is no `lifted` at this point",
+                    span,
+                    "no lap is starting here",
+                )
+                .with_help(
+                    "`lifted` is the number of pieces lifted for a lap; it is known in `start at origin when ...`",
+                ),
+            );
+        }
+        Typed::Num(Num::Lifted)
+    }
+}

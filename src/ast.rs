@@ -192,6 +192,8 @@ pub enum PhaseItem {
     Must(Spanned<Must>),
     Until(Cond),
     End(Spanned<Vec<EndItem>>),
+    /// `again when COND`: the mover plays again after a ply of this phase while it holds.
+    Again(Spanned<Cond>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -222,6 +224,8 @@ pub enum SowItem {
     StartAt(Spanned<Option<Cond>>),
     /// `divert NAME to PLACE`
     Divert(Spanned<Divert>),
+    /// `direction ccw or cw when COND`: a direction per lap.
+    LapDirection(Spanned<LapDirection>),
 }
 
 /// `divert NAME to PLACE`
@@ -229,6 +233,15 @@ pub enum SowItem {
 pub struct Divert {
     pub mark: Name,
     pub to: Place,
+}
+
+/// `direction USUAL or OTHER when COND`: each lap is sown `usual`, or `other` where `when` holds at the end
+/// of that lap sown `other`; then the mover chooses.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LapDirection {
+    pub usual: DirWord,
+    pub other: DirWord,
+    pub when: Cond,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -264,6 +277,8 @@ pub enum CaptureItem {
     Unmark(Spanned<Unmark>),
     /// `give PLACE to PLAYER`
     Give(Spanned<GivePlace>),
+    /// `sow from PLACE`: the pieces taken to the hand are sown as a new lap from that place.
+    Sow(Spanned<Place>),
 }
 
 fn is_false(b: &bool) -> bool {
@@ -320,6 +335,8 @@ pub struct Take {
 pub enum TakeTarget {
     Place(Place),
     Each(SetExpr),
+    /// `to hand`: into the mover's hand, for the capture's `sow from`.
+    Hand,
 }
 
 /// `then may|must take [KIND] from SET [where COND] to PLACE`
@@ -395,6 +412,8 @@ pub enum EndItem {
     Eliminate(Spanned<Eliminate>),
     Sweep(Spanned<Sweep>),
     Limit(Spanned<u32>),
+    /// `draw when endless`: a move that would never end ends the game in a draw.
+    Endless(Span),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -452,10 +471,26 @@ pub enum CondKind {
     Or(Vec<Cond>),
     And(Vec<Cond>),
     Not(Box<Cond>),
-    Quant { quant: Quant, domain: Domain, body: Box<Cond> },
-    InInts { term: Term, ints: Vec<u32> },
-    InSet { term: Term, set: SetExpr },
-    Cmp { lhs: Term, op: CmpOp, rhs: Term },
+    Quant {
+        quant: Quant,
+        domain: Domain,
+        body: Box<Cond>,
+    },
+    InInts {
+        term: Term,
+        ints: Vec<u32>,
+    },
+    InSet {
+        term: Term,
+        set: SetExpr,
+    },
+    Cmp {
+        lhs: Term,
+        op: CmpOp,
+        rhs: Term,
+    },
+    /// `capturing`: a capture rule of the sowing applies at `here`.
+    Capturing,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -511,6 +546,8 @@ pub enum TermKind {
     Div(Box<Term>, Box<Term>),
     /// `A % B`: the remainder of `A / B`, never negative.
     Rem(Box<Term>, Box<Term>),
+    /// `lap`: the number of the lap being sown in this move, from 1.
+    Lap,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -201,6 +201,9 @@ pub struct PhaseRules {
     pub until: Option<Cond>,
     pub end: EndRules,
     pub until_doc: Option<String>,
+    /// `again when COND`: after a ply of this phase, the mover plays again while it holds.
+    pub again: Option<Cond>,
+    pub again_doc: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -237,6 +240,9 @@ pub enum ActionKind {
 pub enum DirRule {
     Fixed(Dir),
     Choose,
+    /// Chosen per lap: each lap is sown this way, or the other way where `Sow::lap_dir` holds at the end
+    /// of that lap sown the other way, as the mover chooses.
+    PerLap(Dir),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
@@ -281,6 +287,11 @@ pub struct Sow {
     /// `divert NAME to PLACE`: a piece dropped into a pit carrying the mark goes on to the place at once
     /// (`here` is that pit); such a last piece triggers no capture, relay or extra turn.
     pub divert: Vec<(MarkId, PlaceExpr)>,
+    /// With `DirRule::PerLap`: when a lap may go the other way, tested at the end of that lap sown so.
+    pub lap_dir: Option<Cond>,
+    /// What ends a lap may start another (a relay, a capture that sows its pieces, a direction per lap):
+    /// the end of each lap is decided lap by lap (`Engine::end_lap`).
+    pub laps: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -294,6 +305,8 @@ pub struct CaptureRule {
     pub may: bool,
     /// The marks and gifts of the capture, at each of its pits, in the order written among the takes.
     pub steps: Vec<Step>,
+    /// `sow from PLACE`: the pieces taken to the hand are sown as a new lap from this place.
+    pub resow: Option<PlaceExpr>,
 }
 
 /// A mark or gift of a capture, made just before take number `before` of the pit (after them all when
@@ -337,6 +350,8 @@ pub struct TakeRule {
 pub enum TakeTo {
     Place(PlaceExpr),
     Each(Set),
+    /// The mover's hand, sown on by the capture's `sow from`.
+    Hand,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -419,9 +434,14 @@ pub enum EndRule {
     Repetition,
     Stuck,
     NobodyCanMove,
-    Draw { count: u32, rounds: bool },
+    Draw {
+        count: u32,
+        rounds: bool,
+    },
     Eliminate(Cond),
     EliminateStuck,
+    /// `draw when endless`: a move that would never end is played, and the game is drawn.
+    Endless,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -532,6 +552,8 @@ pub enum Num {
     Sub(Box<Num>, Box<Num>),
     Div(Box<Num>, Box<Num>),
     Rem(Box<Num>, Box<Num>),
+    /// `lap`: the lap of the move being sown, from 1.
+    Lap,
 }
 
 impl Num {
@@ -626,7 +648,8 @@ fn num_trend(n: &Num) -> Trend {
         | Num::PlaceCount(_)
         | Num::PitsCount(_)
         | Num::Number(_)
-        | Num::Lifted => Trend::Fixed,
+        | Num::Lifted
+        | Num::Lap => Trend::Fixed,
         // Counts and sizes are never negative: over more pits they can only grow.
         Num::Count(Set::Offered, _) | Num::Size(Set::Offered) => Trend::Grows,
         // A piece's value may be negative.
@@ -753,6 +776,8 @@ impl Where {
         let to_pit = match &take.to {
             TakeTo::Place(p) => self.may_be_pit(p),
             TakeTo::Each(s) => self.set_may_be_pit(s),
+            // The hand is sown onto the track.
+            TakeTo::Hand => true,
         };
         from_off && to_pit
     }
@@ -796,6 +821,7 @@ fn bounds_at_last(n: &Num) -> (Option<i64>, Option<i64>) {
         }
         Num::Number(_) => (Some(0), Some(64)),
         Num::Value(_) => (None, None),
+        Num::Lap => (Some(1), None),
         Num::Add(ns) => ns.iter().map(bounds_at_last).fold((Some(0), Some(0)), |(lo, hi), (l, h)| {
             (lo.zip(l).map(|(a, b)| a.saturating_add(b)), hi.zip(h).map(|(a, b)| a.saturating_add(b)))
         }),

@@ -2,7 +2,9 @@
 //! extra turns, the sweep at the end, players put out.
 //!
 //! Everything is derived from the engine's states before and after the ply and from its decisions; the
-//! engine is not asked to report anything. Where one decision does several things (a sowing and its
+//! engine is not asked to report anything, except the laps of a sowing whose laps and captures interleave
+//! (a capture that sows its pieces on, a direction per lap, a relay with captures), which an engine made
+//! `with_lap_log` writes down as it plays them. Where one decision does several things (a sowing and its
 //! captures), the ply is replayed on engines made from the same rules with parts left out: without captures
 //! and what follows them (the board after the sowing alone), without relays (each lap), without sweeps
 //! (the board before the game's end). This is for people reading a game, never on the engine's hot path.
@@ -142,6 +144,9 @@ impl Narrator<'_> {
         let sow_moves =
             moves.iter().take_while(|m| matches!(m, Move::Begin { .. } | Move::Direction(_) | Move::Drop(_)));
         let sow_moves: Vec<Move> = sow_moves.copied().collect();
+        if self.told_lap_by_lap(before, moves) {
+            return self.laps(before, moves, states, clauses, told);
+        }
         let sown_only = self.variant(|r| {
             strip_end(r, true);
             strip_sow(r, false);
@@ -200,6 +205,113 @@ impl Narrator<'_> {
         {
             clauses.push(format!("{} again", if self.name(before.to_move) == "you" { "you move" } else { "moves" }));
         }
+    }
+
+    /// Whether the sowing of this ply is told lap by lap from the engine's log: one whose captures sow their
+    /// pieces on, whose laps choose their direction, or that relays and captures, where laps and captures
+    /// interleave.
+    fn told_lap_by_lap(&self, before: &State, moves: &[Move]) -> bool {
+        let Some(Move::Begin { action, .. }) = moves.first() else { return false };
+        match self.engine.phase(before).actions.get(*action as usize).map(|a| &a.kind) {
+            Some(ActionKind::Sow(s)) => {
+                s.captures.iter().any(|c| c.resow.is_some())
+                    || matches!(s.dir, crate::ir::DirRule::PerLap(_))
+                    || (s.relay.is_some() && !s.captures.is_empty())
+            }
+            _ => false,
+        }
+    }
+
+    /// A sowing told lap by lap: `sowed 3 from b clockwise, ending in a; captured 2 from D, sown on from b
+    /// counter-clockwise, ending in d`.
+    fn laps(&self, before: &State, moves: &[Move], states: &[State], clauses: &mut Vec<String>, told: &mut Told) {
+        let logger = self.engine.clone().with_lap_log();
+        let mut st = before.clone();
+        for &mv in moves {
+            logger.apply_unchecked(&mut st, mv);
+        }
+        let laps = logger.take_lap_log();
+        let k = self.engine.kinds();
+        let with_counts = |counts: &[u8]| State { counts: counts.to_vec(), ..before.clone() };
+        // A fixed direction goes without saying.
+        let fixed = match moves.first() {
+            Some(Move::Begin { action, .. }) => {
+                match self.engine.phase(before).actions.get(*action as usize).map(|a| &a.kind) {
+                    Some(ActionKind::Sow(s)) => matches!(s.dir, crate::ir::DirRule::Fixed(_)),
+                    _ => true,
+                }
+            }
+            _ => true,
+        };
+        let dir_word = |d: crate::ir::Dir| match d {
+            _ if fixed => "",
+            crate::ir::Dir::Cw => " clockwise",
+            crate::ir::Dir::Ccw => " counter-clockwise",
+        };
+        let Some(first) = laps.first() else { return };
+        let held = &before.counts[first.origin as usize * k..first.origin as usize * k + k];
+        let lifted = self.pieces(&held.iter().map(|&n| n as i32).collect::<Vec<_>>());
+        let mut text = format!("sowed {lifted} from {}{}", self.label(first.origin), dir_word(first.dir));
+        let mut relays: Vec<String> = Vec::new();
+        for (i, lap) in laps.iter().enumerate() {
+            if i > 0 {
+                match laps[i - 1].captured.is_some() {
+                    true => {
+                        let _ = std::fmt::Write::write_fmt(
+                            &mut text,
+                            format_args!(", sown on from {}{}", self.label(lap.origin), dir_word(lap.dir)),
+                        );
+                    }
+                    // A relay lap that turned says so.
+                    false if lap.dir != first.dir => {
+                        relays.push(format!("{}{}", self.label(lap.origin), dir_word(lap.dir)))
+                    }
+                    false => relays.push(self.label(lap.origin)),
+                }
+            }
+            let next_resows = laps.get(i + 1).is_some() && lap.captured.is_some();
+            if next_resows || i + 1 == laps.len() {
+                if !relays.is_empty() {
+                    text.push_str(&format!(", relaying from {}", self.list(relays.drain(..))));
+                }
+                text.push_str(&format!(", ending in {}", self.label(lap.last)));
+                told.marks.push(lap.last);
+            }
+            if let (true, Some(after)) = (next_resows, &lap.captured) {
+                clauses.push(std::mem::take(&mut text));
+                let taken = self.moved("captured", &with_counts(&lap.counts), &with_counts(after));
+                text = if taken.is_empty() { self.lost("captured", &lap.counts, after) } else { taken };
+            }
+        }
+        clauses.push(text);
+        told.marks.push(first.origin);
+        if let Some(after) = laps.last().and_then(|l| l.captured.as_ref().map(|a| (l, a))) {
+            clauses.push(self.moved("captured", &with_counts(&after.0.counts), &with_counts(after.1)));
+        }
+        let end_of_ply = states.last().unwrap_or(before);
+        if end_of_ply.ply != before.ply
+            && end_of_ply.result.is_none()
+            && self.engine.rules.players > 1
+            && end_of_ply.to_move == before.to_move
+        {
+            clauses.push(format!("{} again", if self.name(before.to_move) == "you" { "you move" } else { "moves" }));
+        }
+    }
+
+    /// Pieces that left places (for a hand, not another place), in words: `captured 2 from D`.
+    fn lost(&self, verb: &str, from: &[u8], to: &[u8]) -> String {
+        let k = self.engine.kinds();
+        let places = self.engine.rules.places.len();
+        let mut total = vec![0i32; k];
+        let mut sources = Vec::new();
+        for p in 0..places {
+            let lost: Vec<i32> = (0..k).map(|i| (from[p * k + i] as i32 - to[p * k + i] as i32).max(0)).collect();
+            if lost.iter().any(|&n| n > 0) {
+                total.iter_mut().zip(&lost).for_each(|(t, n)| *t += n);
+                sources.push(self.label(p as PlaceId));
+            }
+        }
+        format!("{verb} {} from {}", self.pieces(&total), self.list(sources.into_iter()))
     }
 
     /// The pits a relay sowing was lifted from, lap by lap, replayed without relays; `None` when the laps

@@ -367,7 +367,8 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
     let mut start: Option<(u8, u8, PlaceId)> = None; // (action, mover, place)
     let mut lift: Vec<u32> = Vec::new();
     let mut places: Vec<PlaceId> = Vec::new();
-    let mut dir: Option<Dir> = None;
+    // Each chosen direction, and whether it was chosen right at the start (so it reads glued to the pit).
+    let mut dirs: Vec<(Dir, bool)> = Vec::new();
     let mut chosen: Vec<u8> = Vec::new();
     let mut captures: Vec<(PlaceId, u8)> = Vec::new();
     let mut picks: Vec<PlaceId> = Vec::new();
@@ -383,6 +384,7 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
         }
         let stage = st.stage;
         let mover = st.to_move;
+        let lap = st.lap;
         let lift_here = if let Move::Begin { place, .. } = mv { lifted(engine, &st, place) } else { Vec::new() };
         if engine.apply(&mut st, mv).is_err() {
             broken = true;
@@ -398,7 +400,8 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
                 places.push(place);
                 lift = lift_here;
             }
-            (_, Move::Direction(d)) => dir = Some(d),
+            (Stage::LapDirection { .. }, Move::Direction(d)) => dirs.push((d, lap == 1)),
+            (_, Move::Direction(d)) => dirs.push((d, true)),
             (_, Move::Drop(k)) => chosen.push(k),
             (_, Move::Take { place, kind }) => captures.push((place, kind)),
             (Stage::Then { .. }, Move::Pick(p)) => picks.push(p),
@@ -417,8 +420,9 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
             tokens.push(name.to_string());
         }
         let mut head: Vec<String> = places.iter().map(|&p| label(engine, p).to_string()).collect();
-        if let (Some(d), Some(first)) = (dir, head.first_mut()) {
-            first.push_str(dir_text(d));
+        let glued = matches!(dirs.first(), Some((_, true)));
+        if let (true, Some(first)) = (glued, head.first_mut()) {
+            first.push_str(dir_text(dirs[0].0));
         }
         let mut text = head.join(",");
         if let Some(sow) = sow_of(engine, before, action) {
@@ -434,6 +438,8 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
             }
         }
         tokens.push(text);
+        // The directions chosen for later laps of a sowing with a direction per lap, in order.
+        tokens.extend(dirs.iter().skip(glued as usize).map(|&(d, _)| dir_text(d).to_string()));
     }
     let piece = |&(p, k): &(PlaceId, u8)| format!("{}{}", label(engine, p), symbol(engine, k));
     let mut shown = 0;
@@ -471,6 +477,8 @@ struct PlyText<'t> {
     action: Option<u8>,
     places: Vec<PlaceId>,
     dir: Option<Dir>,
+    /// Directions after the first, for the later laps of a sowing with a direction per lap.
+    lap_dirs: Vec<Dir>,
     drops: Option<&'t str>,
     captures: Vec<&'t str>,
     picks: Vec<PlaceId>,
@@ -582,6 +590,8 @@ pub fn parse_ply(engine: &Engine, state: &State, text: &str) -> Result<Vec<Move>
             match mode {
                 Mode::Captures => ply.captures.push(tok),
                 Mode::Picks => raw_picks.extend(tok.split(',').filter(|s| !s.is_empty())),
+                Mode::None if tok.eq_ignore_ascii_case("cw") => ply.lap_dirs.push(Dir::Cw),
+                Mode::None if tok.eq_ignore_ascii_case("ccw") => ply.lap_dirs.push(Dir::Ccw),
                 Mode::None => {
                     return Err(NotationError::expecting(
                         format!("unexpected `{tok}`"),
@@ -716,6 +726,8 @@ struct Replay<'e> {
     /// The capture tokens not used yet (`D5` is left of `D55` after one piece).
     captures: Vec<String>,
     dir_used: bool,
+    /// The directions for the laps of a sowing with a direction per lap, in order.
+    lap_dirs: std::collections::VecDeque<Dir>,
     /// The answers to optional captures not used yet.
     optional: std::collections::VecDeque<bool>,
 }
@@ -745,6 +757,18 @@ fn replay(engine: &Engine, state: &State, mut ply: PlyText<'_>) -> Result<Vec<Mo
         return Err(begin_error(engine, state, action, place, &start_legal));
     }
     let sow = sow_of(engine, state, action);
+    // In a sowing with a direction per lap, every direction written is a lap's, the first one included.
+    let per_lap = sow.is_some_and(|s| matches!(s.dir, DirRule::PerLap(_)));
+    let mut lap_dirs: std::collections::VecDeque<Dir> = Default::default();
+    if per_lap {
+        lap_dirs.extend(ply.dir.take());
+        lap_dirs.extend(ply.lap_dirs.drain(..));
+    } else if !ply.lap_dirs.is_empty() {
+        return Err(NotationError::new(format!(
+            "`{}`: this action has at most one direction to choose",
+            dir_text(ply.lap_dirs[0])
+        )));
+    }
     // The drops the mover chose, in order, from every piece or the chosen ones.
     let mut chosen: std::collections::VecDeque<u8> = Default::default();
     if let Some(text) = ply.drops {
@@ -778,6 +802,7 @@ fn replay(engine: &Engine, state: &State, mut ply: PlyText<'_>) -> Result<Vec<Mo
         then_picks: ply.picks.iter().copied().collect(),
         captures: ply.captures.iter().map(|s| s.to_string()).collect(),
         dir_used: false,
+        lap_dirs,
         optional: ply.optional.iter().copied().collect(),
     };
     let plan = Plan {
@@ -826,6 +851,26 @@ impl<'e> Plan<'e, '_> {
                         ));
                     }
                     r.dir_used = true;
+                    r.apply(Move::Direction(d));
+                }
+                Stage::LapDirection { .. } => {
+                    let from = label(engine, r.st.origin).to_string();
+                    let opts: Vec<String> = options
+                        .iter()
+                        .filter_map(|m| if let Move::Direction(d) = m { Some(dir_text(*d).to_string()) } else { None })
+                        .collect();
+                    let Some(d) = r.lap_dirs.pop_front() else {
+                        return Err(NotationError::expecting(
+                            format!("choose a direction for the lap from {from}"),
+                            opts,
+                        ));
+                    };
+                    if !options.contains(&Move::Direction(d)) {
+                        return Err(NotationError::expecting(
+                            format!("the lap from {from} cannot go {}", dir_text(d)),
+                            opts,
+                        ));
+                    }
                     r.apply(Move::Direction(d));
                 }
                 Stage::Drop { .. } => {
@@ -979,6 +1024,12 @@ impl<'e> Plan<'e, '_> {
                     )))
                 }
             }
+        }
+        if let Some(&d) = r.lap_dirs.front() {
+            return Err(NotationError::new(format!(
+                "unexpected `{}`: no (more) lap has a direction to choose",
+                dir_text(d)
+            )));
         }
         if !r.chosen.is_empty() {
             return Err(NotationError::new(format!(

@@ -342,6 +342,7 @@ pub fn reason_name(reason: EndReason) -> &'static str {
         EndReason::LastStanding => "last_standing",
         EndReason::Obligation => "obligation",
         EndReason::Limit => "limit",
+        EndReason::Endless => "endless",
     }
 }
 
@@ -356,6 +357,7 @@ pub fn reason_words(reason: EndReason) -> &'static str {
         EndReason::LastStanding => "one player was left",
         EndReason::Obligation => "an obligation (must) could not be met",
         EndReason::Limit => "the ply limit was reached",
+        EndReason::Endless => "a move would never have ended",
     }
 }
 

@@ -871,6 +871,7 @@ impl Session {
             Stage::Start => "move",
             Stage::Respond => "accept or decline the offer",
             Stage::Direction { .. } => "direction",
+            Stage::LapDirection { .. } => "direction of the next lap",
             Stage::Drop { .. } => "next piece",
             Stage::Take { .. } => "piece to take",
             Stage::Then { .. } => "pits to take (or stop)",

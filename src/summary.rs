@@ -75,6 +75,9 @@ pub fn summarize_width(engine: &Engine, width: usize) -> String {
                 }),
             );
         }
+        if let Some(a) = &phase.again {
+            para(&mut out, 2, &doc_or(&phase.again_doc, || format!("You play again while {}.", w.cond(a, Here::None))));
+        }
         if let Some(u) = &phase.until {
             para(&mut out, 2, &doc_or(&phase.until_doc, || format!("This phase ends when {}.", w.cond(u, Here::None))));
         }
@@ -164,6 +167,9 @@ pub fn dump(rules: &Rules) -> String {
                 if m.otherwise_end { "end" } else { "any" }
             );
         }
+        if let Some(a) = &phase.again {
+            let _ = writeln!(out, "  again when {}", p.cond(a));
+        }
         if let Some(u) = &phase.until {
             let _ = writeln!(out, "  until {}", p.cond(u));
         }
@@ -235,9 +241,15 @@ impl Printer<'_> {
         match &action.kind {
             ActionKind::Sow(s) => {
                 let dir = match s.dir {
-                    DirRule::Fixed(Dir::Ccw) => "counter-clockwise",
-                    DirRule::Fixed(Dir::Cw) => "clockwise",
-                    DirRule::Choose => "either way, as the mover chooses",
+                    DirRule::Fixed(Dir::Ccw) => "counter-clockwise".to_string(),
+                    DirRule::Fixed(Dir::Cw) => "clockwise".to_string(),
+                    DirRule::Choose => "either way, as the mover chooses".to_string(),
+                    DirRule::PerLap(usual) => format!(
+                        "each lap {}, or {} as the mover chooses when then {}",
+                        dir_word(usual),
+                        dir_word(usual.reverse()),
+                        s.lap_dir.as_ref().map_or("always".to_string(), |c| self.cond(c))
+                    ),
                 };
                 let filter = if matches!(s.filter, Cond::True) {
                     String::new()
@@ -284,6 +296,9 @@ impl Printer<'_> {
                     }
                     if let Some(cancel) = &c.cancel {
                         let _ = write!(out, "; but nothing is taken if then {}", self.cond(cancel));
+                    }
+                    if let Some(from) = &c.resow {
+                        let _ = write!(out, "; then sow the hand on from {}", self.place(from));
                     }
                 }
                 if let Some(a) = &s.again {
@@ -380,6 +395,7 @@ impl Printer<'_> {
         let to = match &t.to {
             TakeTo::Place(p) => self.place(p),
             TakeTo::Each(s) => format!("each {}", self.set(s)),
+            TakeTo::Hand => "hand".into(),
         };
         format!("take {count}{kinds}{chosen}from {} to {to}", from.join(" else "))
     }
@@ -400,6 +416,7 @@ impl Printer<'_> {
                 }
                 EndRule::Eliminate(c) => format!("A player is out when {}.", self.cond(c)),
                 EndRule::EliminateStuck => "A player who cannot move is out.".into(),
+                EndRule::Endless => "A move that would never end draws the game.".into(),
             };
             let _ = writeln!(out, "{indent}{line}");
         }
@@ -464,6 +481,7 @@ impl Printer<'_> {
             Num::HereCount => "count".into(),
             Num::PlaceCount(p) => format!("count({})", self.place(p)),
             Num::PitsCount(who) => format!("count(pits({}))", self.player(who)),
+            Num::Lap => "lap".into(),
             Num::Number(p) => format!("number({})", self.place(p)),
             Num::Lifted => "lifted".into(),
             Num::Sub(a, b) => format!("{} - {}", self.operand(a, 1), self.operand(b, 2)),
@@ -572,6 +590,13 @@ impl Printer<'_> {
                 }
             }
         }
+    }
+}
+
+fn dir_word(dir: Dir) -> &'static str {
+    match dir {
+        Dir::Ccw => "counter-clockwise",
+        Dir::Cw => "clockwise",
     }
 }
 
@@ -738,6 +763,12 @@ impl Words<'_> {
             DirRule::Fixed(Dir::Ccw) => "counter-clockwise".to_string(),
             DirRule::Fixed(Dir::Cw) => "clockwise".to_string(),
             DirRule::Choose => "either way round, as you choose".to_string(),
+            DirRule::PerLap(usual) => format!(
+                "{}, lap by lap; a lap may go {} instead, as you choose, when {} at its end",
+                dir_word(usual),
+                dir_word(usual.reverse()),
+                s.lap_dir.as_ref().map_or("always".to_string(), |c| self.cond(c, Here::Last))
+            ),
         };
         let filter = if matches!(s.filter, Cond::True) {
             String::new()
@@ -832,6 +863,13 @@ impl Words<'_> {
         if let Some(cancel) = &c.cancel {
             let _ = write!(text, "; but nothing is taken if, after it, {}", self.cond(cancel, Here::None));
         }
+        if let Some(from) = &c.resow {
+            let _ = write!(
+                text,
+                "; then sow them on as a new lap from {}, the first into the pit after it",
+                self.place(from, Here::Last)
+            );
+        }
         text.push('.');
         text
     }
@@ -896,6 +934,7 @@ impl Words<'_> {
         let to = match &t.to {
             TakeTo::Place(p) => self.place(p, here),
             TakeTo::Each(s) => format!("each of {}", self.set(s)),
+            TakeTo::Hand => "your hand".into(),
         };
         format!("{what}{chosen} from {from} go to {to}")
     }
@@ -961,6 +1000,7 @@ impl Words<'_> {
                     format!("A player is out when {}.", self.cond(c, Here::None).replace("the player's", "their"))
                 }
                 EndRule::EliminateStuck => "A player who cannot move is out.".into(),
+                EndRule::Endless => "A move that would never end is a draw.".into(),
             }));
         }
         for (i, (set, to)) in end.sweeps.iter().enumerate() {
@@ -1109,6 +1149,7 @@ impl Words<'_> {
             Num::PitsCount(who) => {
                 format!("the number of {} in {}", self.piece_word(), self.set(&Set::PitsOf(who.clone())))
             }
+            Num::Lap => "the number of the lap (1 for the first)".into(),
             Num::Number(p) => format!("the number of {} in its row", self.place(p, here)),
             Num::Lifted => format!("the number of {} lifted", self.piece_word()),
             Num::Sub(a, b) => format!("{} minus {}", self.operand(a, 1, here), self.operand(b, 2, here)),

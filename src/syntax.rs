@@ -559,8 +559,8 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::kind_decl => "a piece kind (`NAME \"SYMBOL\" [value N]`)",
         Rule::setup_line | Rule::targets | Rule::target | Rule::every | Rule::label => "a setup line (`every pit: 4`)",
         Rule::content => "a number of pieces",
-        Rule::sow | Rule::put | Rule::offer | Rule::pass | Rule::must | Rule::until => {
-            "an action (`sow`, `put`, `offer`, `pass`), `must`, `until` or `end`"
+        Rule::sow | Rule::put | Rule::offer | Rule::pass | Rule::must | Rule::until | Rule::phase_again => {
+            "an action (`sow`, `put`, `offer`, `pass`), `must`, `until`, `again` or `end`"
         }
         Rule::from
         | Rule::direction
@@ -577,10 +577,16 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         }
         Rule::filter => "`where`",
         Rule::dir_word => "`ccw`, `cw` or `choose`",
+        Rule::lap_dir => "`ccw or cw when CONDITION`",
+        Rule::lap_dir_word => "`ccw` or `cw`",
+        Rule::hand => "`hand`",
+        Rule::endless => "`endless`",
+        Rule::capturing => "`capturing`",
+        Rule::lap_word => "`lap`",
         Rule::last_own => "`last own`",
         Rule::origin => "`origin`",
-        Rule::take | Rule::chain | Rule::cancel | Rule::mark_action | Rule::unmark | Rule::give_place => {
-            "`take`, `chain`, `cancel`, `mark`, `unmark` or `give`"
+        Rule::take | Rule::chain | Rule::cancel | Rule::mark_action | Rule::unmark | Rule::give_place | Rule::resow => {
+            "`take`, `chain`, `cancel`, `mark`, `unmark`, `give` or `sow from`"
         }
         Rule::may_word => "`may`",
         Rule::lifted => "a number or a count",
@@ -689,6 +695,7 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_require => Rule::require,
         Rule::lead_capture => Rule::capture,
         Rule::lead_chain => Rule::chain,
+        Rule::lead_resow => Rule::resow,
         Rule::lead_cancel => Rule::cancel,
         Rule::lead_again => Rule::again,
         Rule::lead_then => Rule::then,
@@ -702,6 +709,7 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_pass => Rule::pass,
         Rule::lead_must => Rule::must,
         Rule::lead_until => Rule::until,
+        Rule::lead_phase_again => Rule::phase_again,
         Rule::lead_end => Rule::end,
         Rule::lead_end_when => Rule::end_when,
         Rule::lead_nobody => Rule::nobody,
@@ -751,6 +759,7 @@ fn token_keyword(rule: Rule) -> Option<(&'static [&'static str], &'static str)> 
         Rule::kw_move => (&["move"], "`move`"),
         Rule::kw_mover => (&["mover"], "`mover`"),
         Rule::kw_no => (&["no"], "`no`"),
+        Rule::kw_or => (&["or"], "`or`"),
         Rule::kw_offered => (&["offered"], "`offered`"),
         Rule::kw_own => (&["own"], "`own`"),
         Rule::kw_player => (&["player"], "`player`"),
@@ -826,9 +835,15 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::require => &["require"],
         Rule::capture => &["capture"],
         Rule::chain => &["chain"],
+        Rule::resow => &["sow"],
+        Rule::lap_dir | Rule::lap_dir_word => &["ccw", "cw"],
+        Rule::hand => &["hand"],
+        Rule::endless => &["endless"],
+        Rule::capturing => &["capturing"],
+        Rule::lap_word => &["lap"],
         Rule::chain_dir => &["backward", "forward", "both"],
         Rule::cancel => &["cancel"],
-        Rule::again => &["again"],
+        Rule::again | Rule::phase_again => &["again"],
         Rule::then => &["then"],
         Rule::may_must => &["may", "must"],
         Rule::take => &["take"],
@@ -1219,6 +1234,7 @@ fn build_phase_item(pair: Pair<Rule>) -> Result<PhaseItem, SyntaxError> {
             PhaseItem::Must(Spanned::new(Must { after, when, otherwise }, span))
         }
         Rule::until => PhaseItem::Until(build_cond(next_pair(&mut inner, "until")?)?),
+        Rule::phase_again => PhaseItem::Again(Spanned::new(build_cond(next_pair(&mut inner, "again")?)?, span)),
         Rule::end => PhaseItem::End(Spanned::new(build_end_items(inner)?, span)),
         other => return Err(SyntaxError::internal(&format!("unexpected phase item {other:?}"))),
     })
@@ -1237,6 +1253,13 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
         }
         Rule::direction => {
             let word = next_pair(&mut inner, "direction")?;
+            if word.as_rule() == Rule::lap_dir {
+                let mut parts = children(word);
+                let usual = dir_word_of(&next_pair(&mut parts, "direction")?);
+                let other = dir_word_of(&next_pair(&mut parts, "other direction")?);
+                let when = build_cond(next_pair(&mut parts, "direction condition")?)?;
+                return Ok(SowItem::LapDirection(Spanned::new(LapDirection { usual, other, when }, span)));
+            }
             let dir = match word.as_str() {
                 "ccw" => DirWord::Ccw,
                 "cw" => DirWord::Cw,
@@ -1306,6 +1329,10 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                         let c = build_cond(next_pair(&mut children(p), "cancel")?)?;
                         items.push(CaptureItem::Cancel(Spanned::new(c, pspan)));
                     }
+                    Rule::resow => {
+                        let from = build_place(next_pair(&mut children(p), "sow from")?)?;
+                        items.push(CaptureItem::Sow(Spanned::new(from, pspan)));
+                    }
                     other => return Err(SyntaxError::internal(&format!("capture item {other:?}"))),
                 }
             }
@@ -1333,6 +1360,14 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
     })
 }
 
+fn dir_word_of(pair: &Pair<Rule>) -> DirWord {
+    if pair.as_str() == "cw" {
+        DirWord::Cw
+    } else {
+        DirWord::Ccw
+    }
+}
+
 fn build_filter(pair: Pair<Rule>) -> Result<Cond, SyntaxError> {
     build_cond(next_pair(&mut children(pair), "filter")?)
 }
@@ -1357,6 +1392,7 @@ fn build_take(pairs: Children) -> Result<Take, SyntaxError> {
                 }
             }
             Rule::to_each => take.to = TakeTarget::Each(build_set(next_pair(&mut children(p), "each")?)?),
+            Rule::hand => take.to = TakeTarget::Hand,
             Rule::place => take.to = TakeTarget::Place(build_place(p)?),
             other => return Err(SyntaxError::internal(&format!("take part {other:?}"))),
         }
@@ -1469,6 +1505,9 @@ fn build_end_item(pair: Pair<Rule>) -> Result<EndItem, SyntaxError> {
             EndItem::When(Spanned::new(when, span))
         }
         Rule::draw_when => {
+            if inner.clone().next().is_some_and(|p| p.as_rule() == Rule::endless) {
+                return Ok(EndItem::Endless(span));
+            }
             let count = int_of(&next_pair(&mut inner, "draw count")?)?;
             let unit = if next_pair(&mut inner, "draw unit")?.as_str() == "rounds" {
                 RoundUnit::Rounds
@@ -1569,6 +1608,7 @@ fn build_cond(pair: Pair<Rule>) -> Result<Cond, SyntaxError> {
             let rhs = build_term(next_pair(&mut inner, "right side")?)?;
             Ok(Spanned::new(CondKind::Cmp { lhs, op, rhs }, span))
         }
+        Rule::capturing => Ok(Spanned::new(CondKind::Capturing, span)),
         other => Err(SyntaxError::internal(&format!("unexpected condition {other:?}"))),
     }
 }
@@ -1620,6 +1660,7 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
         Rule::place => TermKind::Place(build_place_inner(span, inner)?),
         Rule::kind_word => TermKind::Kind(if text == "own" { KindSel::Own } else { KindSel::Foreign }),
         Rule::lifted => TermKind::Lifted,
+        Rule::lap_word => TermKind::Lap,
         other => return Err(SyntaxError::internal(&format!("unexpected term {other:?}"))),
     };
     Ok(Spanned::new(kind, span))

@@ -397,6 +397,7 @@ fn phase_key(item: &PhaseItem) -> String {
         PhaseItem::Must(_) => "must".into(),
         PhaseItem::Until(_) => "until".into(),
         PhaseItem::End(_) => "end".into(),
+        PhaseItem::Again(_) => "again".into(),
     }
 }
 

@@ -265,9 +265,15 @@ fn whole_file_lints(file: &File, lints: &[Lints]) -> Vec<Diagnostic> {
             }
         }
     }
+    // A rule shared by variants (the same text) may read a place that only some of them fill, such as a
+    // phase that one setup skips: only a read that no variant ever fills is an error.
+    let filled_somewhere: BTreeSet<(crate::ir::PlaceId, usize, usize)> = lints
+        .iter()
+        .flat_map(|l| l.read.iter().filter(|(p, _)| l.filled.contains(p)).map(|(p, s)| (*p, s.start, s.end)))
+        .collect();
     for l in lints {
         for (place, span) in &l.read {
-            if !l.filled.contains(place) {
+            if !filled_somewhere.contains(&(*place, span.start, span.end)) {
                 out.push(
                     Diagnostic::error(
                         "check::never_filled",

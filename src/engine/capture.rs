@@ -33,8 +33,31 @@ impl Engine {
         self.after_capture(st, action, sow, probe);
     }
 
-    /// Applies the takes of a capture at each pit of its chain, pausing where the mover chooses a piece.
-    pub(super) fn run_capture(&self, st: &mut State, action: u8, mut cur: CaptureCursor, probe: bool) {
+    /// Applies the takes of a capture at each pit of its chain, pausing where the mover chooses a piece;
+    /// then what follows the capture.
+    pub(super) fn run_capture(&self, st: &mut State, action: u8, cur: CaptureCursor, probe: bool) {
+        let rule = cur.rule;
+        if self.capture_steps(st, action, cur) {
+            self.after_capture_rule(st, action, rule, probe);
+        }
+    }
+
+    /// What follows a capture that is done: in a sowing of laps, a capture that sows its pieces starts a new
+    /// lap; otherwise the sowing is over.
+    pub(super) fn after_capture_rule(&self, st: &mut State, action: u8, rule: u8, probe: bool) {
+        let sow = self.sow_rule(st, action);
+        if sow.laps && self.lap_log.is_some() && !probe {
+            self.log_lap(st, true);
+        }
+        if sow.laps && self.start_resow(st, sow, rule) {
+            return self.run_laps(st, action, super::sow::LapAt::Started, probe);
+        }
+        self.after_capture(st, action, sow, probe);
+    }
+
+    /// The takes of a capture at each pit of its chain. Returns false when it paused for the mover to choose
+    /// a piece, or found this line of play illegal.
+    pub(super) fn capture_steps(&self, st: &mut State, action: u8, mut cur: CaptureCursor) -> bool {
         let sow = self.sow_rule(st, action);
         let rule = &sow.captures[cur.rule as usize];
         let snapshot = rule.cancel.as_ref().map(|_| (st.counts.clone(), st.marks.clone(), st.owner.clone()));
@@ -63,7 +86,7 @@ impl Engine {
                     // Earlier choices in another order would have left a piece to take: not a line of play.
                     st.illegal = true;
                     st.stage = Stage::Start;
-                    return;
+                    return false;
                 }
                 // Only a piece that is the only one there is taken without asking; choices narrowed by the
                 // order of choosing are still asked for, so that every chosen piece shows in the notation.
@@ -87,7 +110,7 @@ impl Engine {
                     _ => {
                         st.captured = true;
                         st.stage = Stage::Take { action, cursor: cur };
-                        return;
+                        return false;
                     }
                 }
             }
@@ -110,7 +133,7 @@ impl Engine {
             }
         }
         st.stage = Stage::Start;
-        self.after_capture(st, action, sow, probe);
+        true
     }
 
     /// The next pit of the chain, walking backward then forward from the last pit.
@@ -243,7 +266,7 @@ impl Engine {
     pub(super) fn take_target(&self, st: &State, cx: Ctx, take: &TakeRule) -> Option<PlaceId> {
         match &take.to {
             TakeTo::Place(p) => self.place(st, cx, p),
-            TakeTo::Each(_) => None,
+            TakeTo::Each(_) | TakeTo::Hand => None,
         }
     }
 
@@ -255,6 +278,7 @@ impl Engine {
         match &take.to {
             TakeTo::Place(p) => targets.extend(self.place(st, cx, p)),
             TakeTo::Each(set) => self.for_each_in_set(st, cx, set, |p| targets.push(p)),
+            TakeTo::Hand => return self.take_to_hand(st, cx, take, mask, limit),
         }
         let mut moved = 0;
         for &to in targets.as_slice() {
@@ -279,6 +303,35 @@ impl Engine {
             }
         }
         moved
+    }
+
+    /// A take to the mover's hand (for a capture's `sow from`): from the first group of places holding any
+    /// matching piece, up to `limit` pieces.
+    fn take_to_hand(&self, st: &mut State, cx: Ctx, take: &TakeRule, mask: KindMask, limit: u32) -> u32 {
+        for group in self.source_groups(take) {
+            let mut sources = Places::default();
+            for set in group {
+                self.for_each_in_set(st, cx, set, |p| sources.push(p));
+            }
+            if sources.as_slice().iter().all(|&p| self.count_masked(st, p, mask) == 0) {
+                continue;
+            }
+            let mut left = limit;
+            for &p in sources.as_slice() {
+                for k in 0..self.k {
+                    let i = p as usize * self.k + k;
+                    if mask & (1 << k) == 0 || left == 0 {
+                        continue;
+                    }
+                    let n = (st.counts[i] as u32).min(left);
+                    st.counts[i] -= n as u8;
+                    st.hand[k] = st.hand[k].saturating_add(n as u8);
+                    left -= n;
+                }
+            }
+            return limit - left;
+        }
+        0
     }
 
     /// Moves up to `limit` pieces of the kinds in `mask` from one place to another, kinds in order.

@@ -21,6 +21,7 @@ impl Engine {
             return;
         }
         st.last_mover = mover;
+        let next = if self.phase_again && next == Next::Switch { self.phase_again(st, mover) } else { next };
         if st.captured {
             st.captures += 1;
         }
@@ -40,6 +41,15 @@ impl Engine {
         st.obliged = false;
         self.advance_phase(st);
         self.begin_turn(st);
+    }
+
+    /// `again when` of the phase: the mover keeps the turn while it holds.
+    #[cold]
+    fn phase_again(&self, st: &State, mover: u8) -> Next {
+        match &self.phase(st).again {
+            Some(again) if self.test(st, Ctx::new(mover), again) => Next::Keep,
+            _ => Next::Switch,
+        }
     }
 
     pub(super) fn count_quiet_round(&self, st: &mut State, mover: u8) {
@@ -104,6 +114,7 @@ impl Engine {
             if self.check_end_rules(st) {
                 return;
             }
+            st.endless = false;
         } else if self.rules.needs.repetition {
             // The starting position counts for repetitions too.
             self.seen_before(st);
@@ -159,6 +170,7 @@ impl Engine {
                 let out = out.fold(0u8, |bits, p| bits | 1 << p);
                 (0..self.rules.players).filter(|p| out & (1 << p) != 0).find_map(|p| self.eliminate(st, p))
             }
+            EndRule::Endless => st.endless.then_some(EndReason::Endless),
             EndRule::EliminateStuck => {
                 let mut reason = None;
                 while reason.is_none() && matches!(st.stage, Stage::Start) && !self.can_begin(st, st.to_move) {
@@ -252,7 +264,7 @@ impl Engine {
             return if self.test(st, Ctx::new(0), goal) { 1 } else { 0 };
         }
         match reason {
-            EndReason::NoCapture => return 0,
+            EndReason::NoCapture | EndReason::Endless => return 0,
             EndReason::LastStanding => return self.active_mask(st),
             _ => {}
         }

@@ -59,6 +59,23 @@ pub struct Engine {
     offer_prunes: Vec<Vec<bool>>,
     /// Some mark lasts one ply only: a ply's start clears it.
     ply_marks: bool,
+    /// Per phase: `draw when endless` applies, so a move that would never end is played and draws.
+    endless_draw: Vec<bool>,
+    /// Some phase has `again when`.
+    phase_again: bool,
+    /// For the narration only: where each lap of a sowing of laps went (`with_lap_log`); `None` in play.
+    lap_log: Option<std::sync::Arc<std::sync::Mutex<Vec<LapRecord>>>>,
+}
+
+/// One lap of a sowing of laps, as the narration tells it: its origin and direction, where it ended, the
+/// pieces everywhere then, and, when a capture applied there, the pieces everywhere after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LapRecord {
+    pub origin: PlaceId,
+    pub dir: Dir,
+    pub last: PlaceId,
+    pub counts: Vec<u8>,
+    pub captured: Option<Vec<u8>>,
 }
 
 #[derive(Clone)]
@@ -94,10 +111,17 @@ impl std::error::Error for MoveError {}
 /// rule whose relay always goes on (each of 30 candidate sowings running until its loop is found, which can
 /// take 45,000 laps) from making one list of legal moves take half a second.
 pub const MAX_RELAY_LAPS: u32 = 20_000;
+/// ENGINE-1: under `draw when endless`, a move of more laps than this never ends; it is played, and the game
+/// is drawn.
+pub const ENDLESS_LAPS: u32 = 10_000;
 /// The most continuations looked at to decide whether one move can be completed into a legal ply: a move
 /// that needs more is not offered. This bounds the work of a decision where a rule makes the look-ahead
 /// combinatorial; shipped games need at most a few dozen.
 pub const MAX_PROBE_STEPS: u32 = 10_000;
+/// The most decisions looked ahead in one line of a ply: a move needing more is not offered. This bounds the
+/// depth of the look-ahead (and its stack) where decisions could go on and on, as a relay whose every lap
+/// chooses its direction; shipped games need at most a few dozen (a Gulek sowing picks each ball's colour).
+pub const MAX_PROBE_DEPTH: u32 = 1_000;
 /// The default ply limit of a game whose file sets none: a guard, never meant to decide a real game.
 pub const DEFAULT_LIMIT: u32 = 20_000;
 
@@ -141,6 +165,12 @@ impl Engine {
                     .collect()
             })
             .collect();
+        let endless_draw = rules
+            .phases
+            .iter()
+            .map(|p| p.end.items.iter().chain(&rules.end.items).any(|r| matches!(r, EndRule::Endless)))
+            .collect();
+        let phase_again = rules.phases.iter().any(|p| p.again.is_some());
         let (table, sources) = compile::compile_rules(&mut rules, &shape);
         let compiled = Compiled(table, sources);
         let probe_free: Vec<bool> = rules
@@ -177,7 +207,7 @@ impl Engine {
                 {
                     match sow.dir {
                         DirRule::Fixed(dir) => Some(dir),
-                        DirRule::Choose => None,
+                        DirRule::Choose | DirRule::PerLap(_) => None,
                     }
                 }
                 _ => None,
@@ -198,8 +228,46 @@ impl Engine {
             plain_starts,
             plain_sow,
             offer_prunes,
+            endless_draw,
+            phase_again,
+            lap_log: None,
             ply_marks,
         }
+    }
+
+    /// The same engine, writing down each lap of its sowings of laps (see `lap_log`), for the narration.
+    #[doc(hidden)]
+    pub fn with_lap_log(mut self) -> Engine {
+        self.lap_log = Some(Default::default());
+        self
+    }
+
+    /// The laps written down since the last call, and a fresh log.
+    #[doc(hidden)]
+    pub fn take_lap_log(&self) -> Vec<LapRecord> {
+        self.lap_log
+            .as_ref()
+            .map_or_else(Vec::new, |log| log.lock().map(|mut l| std::mem::take(&mut *l)).unwrap_or_default())
+    }
+
+    /// Writes down the end of a lap, or (`captured`) the capture that followed it.
+    #[cold]
+    pub(crate) fn log_lap(&self, st: &State, captured: bool) {
+        let Some(log) = &self.lap_log else { return };
+        let Ok(mut log) = log.lock() else { return };
+        if captured {
+            if let Some(last) = log.last_mut() {
+                last.captured = Some(st.counts.clone());
+            }
+            return;
+        }
+        log.push(LapRecord {
+            origin: st.origin,
+            dir: st.dir,
+            last: st.last,
+            counts: st.counts.clone(),
+            captured: None,
+        });
     }
 
     /// The same engine without its fast paths for plain phases (`plain_starts`, `plain_ply`): every ply
@@ -269,6 +337,8 @@ impl Engine {
             history_total: 0,
             captures: 0,
             result: None,
+            lap: 0,
+            endless: false,
             marks: vec![UNMARKED; self.rules.marks.len() * self.rules.n_pits],
             lifted: 0,
             diverted: false,

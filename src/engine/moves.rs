@@ -130,6 +130,14 @@ impl Engine {
         match st.stage {
             Stage::Start | Stage::Respond => self.start_options(st, out, true),
             Stage::Direction { .. } => out.extend([Move::Direction(Dir::Ccw), Move::Direction(Dir::Cw)]),
+            // The usual way first: the rule's own order.
+            Stage::LapDirection { action } => {
+                let usual = match self.sow_rule(st, action).dir {
+                    DirRule::PerLap(usual) => usual,
+                    _ => Dir::Ccw,
+                };
+                out.extend([Move::Direction(usual), Move::Direction(usual.reverse())]);
+            }
             Stage::Drop { action } => {
                 let mask = self.drop_mask(st, self.sow_rule(st, action));
                 out.extend((0..self.k as u8).filter(|k| mask & (1 << k) != 0).map(Move::Drop));

@@ -3,7 +3,7 @@
 
 use crate::ir::*;
 
-use super::{Engine, Move, Places, Stage, State, MAX_PROBE_STEPS};
+use super::{Engine, Move, Places, Stage, State, MAX_PROBE_DEPTH, MAX_PROBE_STEPS};
 
 impl Engine {
     pub(super) fn action_needs_probe(&self, action: &Action) -> bool {
@@ -23,7 +23,8 @@ impl Engine {
             | Stage::Then { action, .. }
             | Stage::Put { action, .. }
             | Stage::Offer { action, .. }
-            | Stage::Capture { action, .. } => action,
+            | Stage::Capture { action, .. }
+            | Stage::LapDirection { action } => action,
         };
         if matches!(st.stage, Stage::Then { .. }) && !st.obliged {
             // The sowing is over and `stop` is always there: every pick can be completed.
@@ -60,12 +61,13 @@ impl Engine {
         let ply = probe.ply;
         self.step(&mut probe, mv, true);
         let mut budget = MAX_PROBE_STEPS;
-        self.probe_rest(&probe, ply, &mut budget)
+        self.probe_rest(&probe, ply, &mut budget, MAX_PROBE_DEPTH)
     }
 
-    /// Whether the ply under way in `st` can be completed, looking at no more than `budget` continuations.
-    pub(super) fn probe_rest(&self, st: &State, ply: u32, budget: &mut u32) -> bool {
-        if st.illegal || *budget == 0 {
+    /// Whether the ply under way in `st` can be completed, looking at no more than `budget` continuations
+    /// and `depth` further decisions.
+    pub(super) fn probe_rest(&self, st: &State, ply: u32, budget: &mut u32, depth: u32) -> bool {
+        if st.illegal || *budget == 0 || depth == 0 {
             return false;
         }
         *budget -= 1;
@@ -82,7 +84,7 @@ impl Engine {
         options.into_iter().rev().any(|mv| {
             let mut next = st.probe_copy();
             self.step(&mut next, mv, true);
-            self.probe_rest(&next, ply, budget)
+            self.probe_rest(&next, ply, budget, depth - 1)
         })
     }
 

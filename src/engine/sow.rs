@@ -3,7 +3,16 @@
 
 use crate::ir::*;
 
-use super::{hash_parts, Ctx, Engine, Stage, State, MAX_RELAY_LAPS};
+use super::{hash_parts, CaptureCursor, Ctx, Engine, Next, Stage, State, ENDLESS_LAPS, MAX_RELAY_LAPS};
+
+/// Where `run_laps` takes up a sowing of laps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum LapAt {
+    /// A lap has just been sown: decide what its end does.
+    Ended,
+    /// The pieces of a new lap are in hand, its origin set.
+    Started,
+}
 
 impl Engine {
     /// The sowing rules of an action; the stages that call this only exist for sowing actions.
@@ -47,6 +56,7 @@ impl Engine {
         st.origin = place;
         st.dir = dir;
         st.cursor = place;
+        st.lap = 1;
         self.lift(st, place);
         self.drop_plain(st, sow.skip_origin);
         st.last = st.cursor;
@@ -56,7 +66,14 @@ impl Engine {
 
     pub(super) fn start_sow(&self, st: &mut State, action: u8, dir: Dir, probe: bool) {
         st.dir = dir;
+        self.lift_origin(st, action);
+        self.continue_sow(st, action, probe);
+    }
+
+    /// The first lap of a sowing: its pieces lifted from `origin`, this move's records of drops cleared.
+    pub(super) fn lift_origin(&self, st: &mut State, action: u8) {
         st.cursor = st.origin;
+        st.lap = 1;
         st.diverted = false;
         if self.rules.needs.drops {
             st.dropped.fill(NO_KIND);
@@ -64,7 +81,34 @@ impl Engine {
         self.lift(st, st.origin);
         let sow = self.sow_rule(st, action);
         self.start_lap(st, sow);
+    }
+
+    /// The first lap of a sowing with a direction per lap: lifted, then sown the usual way unless the mover
+    /// may choose.
+    pub(super) fn start_lap_sow(&self, st: &mut State, action: u8, usual: Dir, probe: bool) {
+        self.lift_origin(st, action);
+        if self.may_turn(st, action, usual) {
+            st.stage = Stage::LapDirection { action };
+            return;
+        }
+        st.dir = usual;
         self.continue_sow(st, action, probe);
+    }
+
+    /// Whether the lap whose pieces are in hand may go the other way: its condition holds at the end of the
+    /// lap sown so (tried on a copy).
+    #[cold]
+    fn may_turn(&self, st: &State, action: u8, usual: Dir) -> bool {
+        let sow = self.sow_rule(st, action);
+        let Some(when) = &sow.lap_dir else { return false };
+        let mut trial = st.probe_copy();
+        trial.dir = usual.reverse();
+        // `check` refuses `order choose` here, so the drops never pause.
+        if !self.drop_hand(&mut trial, action, sow) {
+            return false;
+        }
+        trial.last = trial.cursor;
+        !trial.diverted && self.test(&trial, Ctx::new(st.to_move).at(trial.last), when)
     }
 
     /// The start of a lap, once its pieces are lifted from `cursor`: `lifted`, and whether the first piece
@@ -90,60 +134,151 @@ impl Engine {
         }
     }
 
-    /// Drops the pieces in hand, pausing where the mover chooses a kind, relaying where the rules say.
+    /// Drops the pieces in hand, pausing where the mover chooses a kind; then the end of the lap.
     pub(super) fn continue_sow(&self, st: &mut State, action: u8, probe: bool) {
         let sow = self.sow_rule(st, action);
         if !self.drop_hand(st, action, sow) {
             return;
         }
         st.last = st.cursor;
-        if sow.relay.is_some() && !st.diverted && !self.relay(st, action, sow) {
-            return;
+        if sow.laps {
+            return self.run_laps(st, action, LapAt::Ended, probe);
         }
         self.after_sow(st, action, probe);
     }
 
-    /// Relays from the last pit while the relay condition holds there; returns false when the sowing paused
-    /// for a choice or turned out illegal (a relay that would never end).
+    /// The laps of a sowing that can have more than one, from `at` on. At the end of each lap: the first
+    /// capture whose condition holds applies, and if it sows its pieces on (`sow from`), they are sown as a
+    /// new lap, else the sowing is over; otherwise a relay lifts the last pit and sows on; otherwise the
+    /// sowing is over. Each new lap may first ask the mover for its direction. Returns when the sowing is
+    /// over or paused for a choice.
     ///
-    /// A relay is a walk through positions, each decided by the one before; one that comes back to a
-    /// position would go round for ever. Brent's cycle finding notices the return without remembering every
-    /// position: it keeps the key of the position at the last power of two laps and compares each new one with
-    /// it, so a loop is found within a few times its length, in constant memory.
+    /// A sowing of laps is a walk through positions, each decided by the one before until a choice; one that
+    /// comes back to a position would go round for ever. Brent's cycle finding notices the return without
+    /// remembering every position: it keeps the key of the position at the last power of two laps and
+    /// compares each new one with it, so a loop is found within a few times its length, in constant memory.
     #[cold]
-    pub(super) fn relay(&self, st: &mut State, action: u8, sow: &Sow) -> bool {
-        let Some(relay) = &sow.relay else { return true };
+    pub(super) fn run_laps(&self, st: &mut State, action: u8, mut at: LapAt, probe: bool) {
+        let sow = self.sow_rule(st, action);
+        let cap = if self.endless_draw[st.phase as usize] { ENDLESS_LAPS } else { MAX_RELAY_LAPS };
         let (mut mark, mut power, mut since) = (None, 1u32, 0u32);
-        for _ in 0..MAX_RELAY_LAPS {
-            let last = st.last;
-            if (last as usize) >= self.rules.n_pits || !self.test(st, Ctx::new(st.to_move).at(last), relay) {
-                return true;
+        loop {
+            if at == LapAt::Ended {
+                if self.lap_log.is_some() && !probe {
+                    self.log_lap(st, false);
+                }
+                if !self.next_lap(st, action, sow, probe) {
+                    return;
+                }
             }
-            let key = relay_key(st);
-            if mark == Some(key) {
-                break;
+            at = LapAt::Ended;
+            st.lap = st.lap.saturating_add(1);
+            let key = lap_key(st);
+            if mark == Some(key) || st.lap > cap {
+                return self.endless(st, probe);
             }
             since += 1;
             if since == power {
                 (mark, power, since) = (Some(key), power.saturating_mul(2), 0);
             }
+            if let DirRule::PerLap(usual) = sow.dir {
+                if self.may_turn(st, action, usual) {
+                    st.stage = Stage::LapDirection { action };
+                    return;
+                }
+                st.dir = usual;
+            }
+            if !self.drop_hand(st, action, sow) {
+                return;
+            }
+            st.last = st.cursor;
+        }
+    }
+
+    /// The end of a lap in a sowing of laps: returns true when a new lap is in hand, false when the sowing is
+    /// over (what follows it done) or paused for a choice.
+    fn next_lap(&self, st: &mut State, action: u8, sow: &Sow, probe: bool) -> bool {
+        // A diverted last piece triggers nothing: no capture, no relay.
+        if st.diverted {
+            self.after_sow(st, action, probe);
+            return false;
+        }
+        let cx = Ctx::new(st.to_move).at(st.last);
+        if let Some(r) = sow.captures.iter().position(|c| self.test(st, cx, &c.when)) {
+            let resows = sow.captures[r].resow.is_some();
+            if !resows {
+                self.check_require(st, sow);
+            }
+            let cursor =
+                CaptureCursor { rule: r as u8, walk: 0, here: st.last, take: 0, left: 0, steps: 0, min_choice: 0 };
+            if !self.capture_steps(st, action, cursor) {
+                return false;
+            }
+            if self.lap_log.is_some() && !probe {
+                self.log_lap(st, true);
+            }
+            if resows && self.start_resow(st, sow, r as u8) {
+                return true;
+            }
+            if resows {
+                self.check_require(st, sow);
+            }
+            self.after_capture(st, action, sow, probe);
+            return false;
+        }
+        let relays = (st.last as usize) < self.rules.n_pits && sow.relay.as_ref().is_some_and(|r| self.test(st, cx, r));
+        if relays {
             // The relay lap starts here: it is this lap's origin (`origin`, and what `skip origin` skips).
+            let last = st.last;
             st.origin = last;
             self.lift(st, last);
             self.start_lap(st, sow);
-            if !self.drop_hand(st, action, sow) {
-                return false;
-            }
-            st.last = st.cursor;
-            if st.diverted {
-                return true;
+            return true;
+        }
+        self.check_require(st, sow);
+        self.after_capture(st, action, sow, probe);
+        false
+    }
+
+    /// After capture `rule` took its pieces to the hand: when it sows them (`sow from`) and took any, they
+    /// become a new lap from its place. Returns whether a lap is in hand.
+    pub(super) fn start_resow(&self, st: &mut State, sow: &Sow, rule: u8) -> bool {
+        let Some(from) = &sow.captures[rule as usize].resow else { return false };
+        if st.hand.iter().all(|&n| n == 0) {
+            return false;
+        }
+        let Some(from) = self.place(st, Ctx::new(st.to_move).at(st.last), from) else { return false };
+        st.origin = from;
+        st.cursor = from;
+        self.start_lap(st, sow);
+        true
+    }
+
+    /// A sowing that would never end (it came back to a position, or passed the lap cap). The pieces in hand
+    /// go back to the lap's origin. Under `draw when endless` the move is played and the game is drawn at the
+    /// end of the ply; otherwise it is not a line of play.
+    #[cold]
+    fn endless(&self, st: &mut State, probe: bool) {
+        let origin = st.origin as usize;
+        for k in 0..self.k {
+            let i = origin * self.k + k;
+            st.counts[i] = st.counts[i].saturating_add(std::mem::take(&mut st.hand[k]));
+        }
+        st.stage = Stage::Start;
+        if self.endless_draw[st.phase as usize] {
+            st.endless = true;
+            return self.end_ply(st, Next::Switch, probe);
+        }
+        st.illegal = true;
+        st.ply += 1;
+    }
+
+    fn check_require(&self, st: &mut State, sow: &Sow) {
+        if let Some(req) = &sow.require {
+            if !self.test(st, Ctx::new(st.to_move).at(st.last), req) {
+                st.illegal = true;
             }
         }
-        // Endless, or longer than any relay we follow: not a line of play.
-        st.illegal = true;
-        st.stage = Stage::Start;
-        st.ply += 1;
-        false
     }
 
     /// Drops the pieces in hand; returns false when it paused for the mover to choose the next kind.
@@ -238,9 +373,10 @@ impl Engine {
     }
 }
 
-/// The key of a position within a relay: everything its next lap depends on (the pieces, the pit to lift
-/// from, which is also that lap's origin, and the records of this move's drops, which a relay condition may
-/// read).
-fn relay_key(st: &State) -> u64 {
-    hash_parts(&[&st.counts, &st.before, &st.dropped], st.last as u64)
+/// The key of a position within a sowing of laps, its new lap in hand: everything the rest of the sowing
+/// depends on (the pieces on the board and in hand, the lap's origin and direction, and the records of this
+/// move's drops, which conditions may read).
+fn lap_key(st: &State) -> u64 {
+    let extra = st.origin as u64 | (st.cursor as u64) << 16 | (st.dir as u64) << 32;
+    hash_parts(&[&st.counts, &st.hand, &st.before, &st.dropped], extra)
 }

@@ -68,6 +68,12 @@ pub struct State {
     /// The next piece dropped goes into the lap's origin (`start at origin`).
     #[serde(default)]
     pub at_origin: bool,
+    /// The lap of the sowing in progress or just ended, from 1 (`lap`).
+    #[serde(default)]
+    pub lap: u32,
+    /// The ply just played was a move that would never end, under `draw when endless`.
+    #[serde(default)]
+    pub endless: bool,
 }
 
 impl State {
@@ -110,6 +116,8 @@ pub enum Stage {
     Offer { action: u8, from: PlaceId },
     /// Choose whether the capture `rule` (a `capture may`) happens at the end of the sowing.
     Capture { action: u8, rule: u8 },
+    /// Choose the direction of the next lap of a sowing with a direction per lap, its pieces in hand.
+    LapDirection { action: u8 },
 }
 
 /// Where a capture stands: which rule, which walk of its chain, which pit, which take.
@@ -197,4 +205,6 @@ pub enum EndReason {
     Obligation,
     /// The ply limit was reached.
     Limit,
+    /// A move would never end (`draw when endless`).
+    Endless,
 }

@@ -29,6 +29,11 @@ impl Engine {
             (Stage::Start, Move::Pass) => self.end_ply(st, Next::Switch, probe),
             (Stage::Start, Move::Begin { action, place }) => self.begin(st, action, place, probe),
             (Stage::Direction { action }, Move::Direction(dir)) => self.start_sow(st, action, dir, probe),
+            (Stage::LapDirection { action }, Move::Direction(dir)) => {
+                st.dir = dir;
+                st.stage = Stage::Start;
+                self.continue_sow(st, action, probe);
+            }
             (Stage::Drop { action }, Move::Drop(kind)) => {
                 self.drop_one(st, kind, self.sow_rule(st, action));
                 self.continue_sow(st, action, probe);
@@ -91,6 +96,7 @@ impl Engine {
                 match sow.dir {
                     DirRule::Fixed(dir) => self.start_sow(st, action, dir, probe),
                     DirRule::Choose => st.stage = Stage::Direction { action },
+                    DirRule::PerLap(usual) => self.start_lap_sow(st, action, usual, probe),
                 }
             }
             ActionKind::Put(_) => {

@@ -23,6 +23,8 @@ impl<'g> Lowerer<'g> {
                 until: None,
                 until_doc: None,
                 end: EndRules::default(),
+                again: None,
+                again_doc: None,
             };
             let mut names: HashMap<String, Span> = HashMap::new();
             for item in &phase.node.items {
@@ -68,6 +70,10 @@ impl<'g> Lowerer<'g> {
                             otherwise_end: m.node.otherwise == ast::MustElse::End,
                             doc: self.doc(m.span),
                         });
+                    }
+                    ast::PhaseItem::Again(c) => {
+                        rules.again = Some(self.cond(&c.node, Scope::default()));
+                        rules.again_doc = self.doc(c.span);
                     }
                     ast::PhaseItem::Until(c) => {
                         if i + 1 == phases.len() {
@@ -153,9 +159,12 @@ impl<'g> Lowerer<'g> {
             relay_doc: None,
             require_doc: None,
             again_doc: None,
+            lap_dir: None,
+            laps: false,
             start_origin: None,
             divert: Vec::new(),
         };
+        let mut lap_dir: Option<&ast::Cond> = None;
         let mut seen: HashMap<&'static str, Span> = HashMap::new();
         let mut has_from = false;
         let after = Scope { last: true, here: true, ..Scope::default() };
@@ -239,6 +248,20 @@ impl<'g> Lowerer<'g> {
                     out.again = Some(self.cond(&c.node, after));
                     out.again_doc = self.doc(c.span);
                 }
+                ast::SowItem::LapDirection(d) => {
+                    let usual = lap_dir_of(d.node.usual);
+                    if d.node.usual == d.node.other {
+                        self.error(
+                            "check::same_direction",
+                            "both directions of this rule are the same",
+                            d.span,
+                            "no other way to go",
+                            Some("write `direction ccw or cw when CONDITION`".into()),
+                        );
+                    }
+                    out.dir = DirRule::PerLap(usual);
+                    lap_dir = Some(&d.node.when);
+                }
                 ast::SowItem::Then(t) => {
                     let kinds = t.node.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k));
                     let set = self.set(&t.node.set, after);
@@ -272,7 +295,26 @@ impl<'g> Lowerer<'g> {
                 Some("drop either `relay` or `order choose`".into()),
             );
         }
-        out.lookahead = out.require.is_some() || out.relay.is_some();
+        if let Some(when) = lap_dir {
+            // `capturing` there: any capture rule of this sowing holds at the end of the lap.
+            self.capturing = Some(Cond::Or(out.captures.iter().map(|c| c.when.clone()).collect()));
+            out.lap_dir = Some(self.cond(when, after));
+            self.capturing = None;
+            if out.order_chosen {
+                self.error(
+                    "check::unsupported",
+                    "a direction per lap cannot be combined with `order choose`",
+                    span,
+                    "per-lap direction and order together",
+                    Some("use `direction choose` or drop `order choose`".into()),
+                );
+            }
+        }
+        let resows = out.captures.iter().any(|c| c.resow.is_some());
+        out.laps = out.relay.is_some() || resows || out.lap_dir.is_some();
+        // A capture that sows its pieces on can go on for ever, as a relay can: such a move is illegal
+        // (unless `draw when endless`), which only playing it out shows.
+        out.lookahead = out.require.is_some() || out.relay.is_some() || resows;
         out
     }
 
@@ -287,6 +329,7 @@ impl<'g> Lowerer<'g> {
             doc: self.doc(span),
             may: cap.may,
             steps: Vec::new(),
+            resow: None,
         };
         for item in &cap.items {
             match item {
@@ -328,6 +371,18 @@ impl<'g> Lowerer<'g> {
                     let action = self.lower_give(&g.node, scope);
                     rule.steps.push(Step { before: rule.takes.len() as u8, action });
                 }
+                ast::CaptureItem::Sow(p) => {
+                    if rule.resow.is_some() {
+                        self.error("check::duplicate", "a capture has at most one `sow from`", p.span, "second", None);
+                    }
+                    rule.resow = Some(match self.place(&p.node, scope) {
+                        Typed::Place(place) => place,
+                        other => {
+                            self.expect_place(&other, p.node.span);
+                            PlaceExpr::Origin
+                        }
+                    });
+                }
             }
         }
         if rule.takes.is_empty() && rule.steps.is_empty() {
@@ -348,6 +403,7 @@ impl<'g> Lowerer<'g> {
                 Some("the mover declines it himself: drop the `cancel`".into()),
             );
         }
+        self.check_resow(&rule, cap, span);
         if rule.cancel.is_some() && rule.takes.iter().any(|t| t.chosen) {
             self.error(
                 "check::unsupported",
@@ -358,6 +414,42 @@ impl<'g> Lowerer<'g> {
             );
         }
         rule
+    }
+
+    /// Pieces taken to the hand must be sown (`sow from`), and a `sow from` needs pieces in the hand; only a
+    /// capture at the end of a sowing can sow.
+    fn check_resow(&mut self, rule: &CaptureRule, cap: &ast::Capture, span: Span) {
+        let to_hand = rule.takes.iter().any(|t| matches!(t.to, TakeTo::Hand));
+        let sow_span = cap.items.iter().find_map(|i| match i {
+            ast::CaptureItem::Sow(p) => Some(p.span),
+            _ => None,
+        });
+        match (to_hand, sow_span) {
+            (true, None) => self.error(
+                "check::missing_item",
+                "this capture takes pieces to the hand but never sows them",
+                span,
+                "no `sow from`",
+                Some("add `sow from origin` to sow them on as a new lap".into()),
+            ),
+            (false, Some(s)) => self.error(
+                "check::empty",
+                "this capture sows from an empty hand",
+                s,
+                "nothing taken to the hand",
+                Some("take the pieces to the hand: `take from opposite(here) to hand`".into()),
+            ),
+            _ => {}
+        }
+        if rule.chain.is_some() && sow_span.is_some() {
+            self.error(
+                "check::unsupported",
+                "a capture that sows its pieces cannot also chain",
+                span,
+                "chain and sow from together",
+                Some("drop either `chain` or `sow from`".into()),
+            );
+        }
     }
 
     pub(super) fn lower_take(&mut self, take: &ast::Take, span: Span, scope: Scope) -> TakeRule {
@@ -383,7 +475,17 @@ impl<'g> Lowerer<'g> {
                 self.mark_filled_set(&set);
                 TakeTo::Each(set)
             }
+            ast::TakeTarget::Hand => TakeTo::Hand,
         };
+        if take.chosen && matches!(to, TakeTo::Hand) {
+            self.error(
+                "check::unsupported",
+                "a `chosen` take cannot go to the hand",
+                span,
+                "chosen and hand together",
+                Some("take every piece to the hand: leave out `chosen`".into()),
+            );
+        }
         if take.chosen && matches!(to, TakeTo::Each(_)) {
             self.error(
                 "check::unsupported",
@@ -507,5 +609,13 @@ fn sow_item_key(item: &ast::SowItem) -> (&'static str, Span) {
         ast::SowItem::Then(t) => ("then", t.span),
         ast::SowItem::StartAt(s) => ("start", s.span),
         ast::SowItem::Divert(d) => ("divert", d.span),
+        ast::SowItem::LapDirection(d) => ("direction", d.span),
+    }
+}
+
+fn lap_dir_of(word: ast::DirWord) -> Dir {
+    match word {
+        ast::DirWord::Cw => Dir::Cw,
+        _ => Dir::Ccw,
     }
 }

@@ -15,9 +15,13 @@ impl<'g> Lowerer<'g> {
                 ast::EndItem::Eliminate(e) => e.span,
                 ast::EndItem::Sweep(s) => s.span,
                 ast::EndItem::Limit(l) => l.span,
+                ast::EndItem::Endless(s) => *s,
             };
             match item {
-                ast::EndItem::When(_) | ast::EndItem::Draw(_) | ast::EndItem::Eliminate(_) => {
+                ast::EndItem::When(_)
+                | ast::EndItem::Draw(_)
+                | ast::EndItem::Eliminate(_)
+                | ast::EndItem::Endless(_) => {
                     end.docs.resize(end.items.len(), None);
                     end.docs.push(self.doc(span));
                 }
@@ -57,6 +61,7 @@ impl<'g> Lowerer<'g> {
                     let to = self.target_place(&s.node.to, Scope::default().here());
                     end.sweeps.push((set, to));
                 }
+                ast::EndItem::Endless(_) => end.items.push(EndRule::Endless),
                 ast::EndItem::Limit(l) => {
                     if l.node == 0 {
                         self.error(

@@ -110,6 +110,9 @@ pub(crate) struct Lowerer<'g> {
     pub filled: BTreeSet<PlaceId>,
     pub read: Vec<(PlaceId, Span)>,
     pub used_names: BTreeSet<String>,
+    /// While lowering a per-lap direction's condition: what `capturing` means there (any capture rule of the
+    /// sowing holds at `here`).
+    capturing: Option<Cond>,
     /// The declared marks, lasting ones first (`Rules::marks`), by name.
     marks: Vec<MarkInfo>,
     mark_names: HashMap<String, MarkId>,
@@ -134,6 +137,7 @@ impl<'g> Lowerer<'g> {
             fill_unknown: false,
             errors: 0,
             needs: Needs::default(),
+            capturing: None,
             filled: BTreeSet::new(),
             read: Vec::new(),
             used_names: BTreeSet::new(),

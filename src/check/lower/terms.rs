@@ -65,6 +65,19 @@ impl<'g> Lowerer<'g> {
                 Cond::InSet(place, self.set(set, scope))
             }
             ast::CondKind::Cmp { lhs, op, rhs } => self.compare(lhs, *op, rhs, c.span, scope),
+            ast::CondKind::Capturing => match &self.capturing {
+                Some(any) => any.clone(),
+                None => {
+                    self.error(
+                        "check::bad_context",
+                        "`capturing` is only known in a per-lap direction's condition",
+                        c.span,
+                        "capturing what?",
+                        Some("use it in `direction ccw or cw when capturing`, or write the capture's condition".into()),
+                    );
+                    Cond::True
+                }
+            },
         }
     }
 
@@ -190,6 +203,18 @@ impl<'g> Lowerer<'g> {
             ast::TermKind::Rem(a, b) => {
                 let (a, b) = (self.num(a, scope), self.divisor(b, "%", scope));
                 Typed::Num(Num::Rem(Box::new(a), Box::new(b)))
+            }
+            ast::TermKind::Lap => {
+                if !scope.last {
+                    self.error(
+                        "check::bad_context",
+                        "there is no lap at this point",
+                        t.span,
+                        "which lap?",
+                        Some("`lap` is known inside a sowing: in `relay`, `capture`, `direction ... when`, `again`, `then` and `require`".into()),
+                    );
+                }
+                Typed::Num(Num::Lap)
             }
         }
     }

@@ -1,5 +1,5 @@
 // The board as SVG, drawn from the lowered rules the server sends (places, owners, the shape) and the
-// position. A shape is a layout: where each place goes. Two rows and a ring have their own; any other
+// position. A shape is a layout: where each place goes. One, two and four rows and a ring have their own; any other
 // shape (a new one the language gains) falls back to rows of pits, so it is drawn before it is known here.
 "use strict";
 
@@ -61,6 +61,28 @@
         const a = -Math.PI / 2 + (2 * Math.PI * i) / n;
         at[i] = { x: radius + radius * Math.cos(a), y: radius + radius * Math.sin(a) };
       }
+      return at;
+    }
+    if (name === "FourRows" && 4 * shape.pits === n) {
+      // Each side's first row nearest its owner: the viewer's two rows below, running left to right, the
+      // other side's above, running right to left, so that each column holds the pits facing each other.
+      const w = shape.pits;
+      const near = viewer === 1 ? 1 : 0;
+      const rows = [[1 - near, 0, 0.9], [1 - near, 1, 2.1], [near, 1, 3.5], [near, 0, 4.7]];
+      for (const [side, second, y] of rows) {
+        const first = side * 2 * w + second * w;
+        for (let i = 0; i < w; i++) {
+          at[first + i] = { x: STEP * (side === near ? i + 1 : w - i), y: STEP * y };
+        }
+      }
+      return at;
+    }
+    if (name === "OneRow" && shape.pits === n) {
+      // Left to right, with the store (if any) at the right end, as the track runs.
+      for (let i = 0; i < n; i++) at[i] = { x: STEP * (i + 1), y: STEP * 1.5 };
+      board.places.forEach((p, i) => {
+        if (!p.pit && p.on_track) at[i] = { x: STEP * (n + 1), y: STEP * 1.5, store: true };
+      });
       return at;
     }
     // Any other shape: rows of at most eight pits, in the order of the places.
@@ -149,6 +171,8 @@
         el("rect", { x: x - PIT, y: y - STEP * 0.9, width: 2 * PIT, height: STEP * 1.8, rx: PIT, class: "store",
           stroke: seatColour(owner) }, g);
         grow(x, y, STEP * 0.9);
+        // Its label sits below it.
+        grow(x, y + STEP * 0.9 + 18, 0);
       } else {
         el("circle", { cx: x, cy: y, r: PIT, class: "pit", stroke: seatColour(owner) }, g);
         grow(x, y, PIT + 14);

@@ -11,6 +11,7 @@ mod capture;
 mod compile;
 mod end;
 mod eval;
+mod fast;
 mod marks;
 mod moves;
 mod offer;
@@ -51,9 +52,14 @@ pub struct Engine {
     /// games), so its starts are found without evaluating anything.
     plain_starts: Vec<bool>,
     /// Per phase: besides plain starts, a plain sowing in a fixed direction, with nothing to choose or check
-    /// before its captures (no relay, `require`, `then`, obligation or per-drop records): `plain_ply` plays
-    /// its plies in one go.
+    /// before its captures (no relay, `require`, `then` or per-drop records): `plain_ply` plays its plies in
+    /// one go. An obligation (`must`) is still checked where the general stages check it, at the ply's end.
     plain_sow: Vec<Option<Dir>>,
+    /// Per phase with a `plain_sow`: the places its sowings visit, for sowing whole laps by arithmetic.
+    tracks: Vec<fast::Tracks>,
+    /// Per phase of plain starts: an end rule ends the game as soon as a player's pits are all empty, so a
+    /// turn that the end rules let begin always has a start (`fast::ends_when_a_row_is_empty`).
+    row_end_moves: Vec<bool>,
     /// Per phase and action: an offer whose `require`, once false, stays false as pits are added
     /// (`ir::fails_for_more_pits`), so the search for a completion stops there.
     offer_prunes: Vec<Vec<bool>>,
@@ -167,14 +173,12 @@ impl Engine {
                         if k == 1 && is_plain_start(sow))
             })
             .collect::<Vec<bool>>();
-        let plain_sow = rules
+        let plain_sow: Vec<Option<Dir>> = rules
             .phases
             .iter()
             .zip(&plain_starts)
             .map(|(p, &plain)| match p.actions.as_slice() {
-                [Action { kind: ActionKind::Sow(sow), .. }]
-                    if plain && !rules.needs.drops && p.must.is_none() && is_plain_sow(sow) =>
-                {
+                [Action { kind: ActionKind::Sow(sow), .. }] if plain && !rules.needs.drops && is_plain_sow(sow) => {
                     match sow.dir {
                         DirRule::Fixed(dir) => Some(dir),
                         DirRule::Choose => None,
@@ -182,6 +186,23 @@ impl Engine {
                 }
                 _ => None,
             })
+            .collect();
+        let tracks = rules
+            .phases
+            .iter()
+            .zip(&plain_sow)
+            .map(|(p, dir)| match (p.actions.as_slice(), dir, &fixed_pits) {
+                ([Action { kind: ActionKind::Sow(sow), .. }], Some(dir), Some(pits)) => {
+                    fast::Tracks::new(&rules, pits, *dir, sow.skip_origin)
+                }
+                _ => fast::Tracks::default(),
+            })
+            .collect();
+        let row_end_moves = rules
+            .phases
+            .iter()
+            .zip(&plain_starts)
+            .map(|(p, &plain)| plain && fast::ends_when_a_row_is_empty(&rules, p, &compiled.1))
             .collect();
         let ply_marks = rules.marks.iter().any(|m| m.one_ply);
         Engine {
@@ -197,6 +218,8 @@ impl Engine {
             simple_phase,
             plain_starts,
             plain_sow,
+            tracks,
+            row_end_moves,
             offer_prunes,
             ply_marks,
         }
@@ -208,6 +231,7 @@ impl Engine {
     pub fn without_fast_paths(mut self) -> Engine {
         self.plain_starts.fill(false);
         self.plain_sow.fill(None);
+        self.row_end_moves.fill(false);
         self
     }
 
@@ -216,6 +240,15 @@ impl Engine {
     #[doc(hidden)]
     pub fn sows_plainly(&self, phase: usize) -> bool {
         self.plain_sow.get(phase).is_some_and(|d| d.is_some())
+    }
+
+    /// Which of the compiled forms of plain phases a phase takes: sowing by whole laps (some origin has a
+    /// track), and a stuck check made needless by an end rule. For tests, which check that the games meant
+    /// to take them do.
+    #[doc(hidden)]
+    pub fn fast_forms(&self, phase: usize) -> (bool, bool) {
+        let laps = self.sows_plainly(phase) && self.tracks.get(phase).is_some_and(|t| t.any());
+        (laps, self.row_end_moves.get(phase).copied().unwrap_or(false))
     }
 
     /// A player's pits when they never change hands (`fixed_pits`); none otherwise.
@@ -291,12 +324,7 @@ impl Engine {
         if self.rules.needs.repetition && matches!(st.stage, Stage::Start | Stage::Respond) {
             self.seen_before(st);
         }
-        if matches!(st.stage, Stage::Start) && !self.compute_obligation(st) {
-            return self.finish(st, EndReason::Obligation);
-        }
-        if matches!(st.stage, Stage::Start) && !self.has_any_move(st) {
-            self.finish(st, EndReason::Stuck);
-        }
+        self.check_can_move(st, false);
     }
 
     pub fn outcome<'s>(&self, st: &'s State) -> Option<&'s Outcome> {

@@ -47,8 +47,9 @@ impl Engine {
         st.origin = place;
         st.dir = dir;
         st.cursor = place;
+        st.diverted = false;
         self.lift(st, place);
-        self.drop_plain(st, sow.skip_origin);
+        self.sow_laps(st, &self.tracks[st.phase as usize], sow.skip_origin);
         st.last = st.cursor;
         st.stage = Stage::Start;
         self.capture_after_sow(st, 0, sow, probe);

@@ -1,0 +1,158 @@
+//! The compiled form of plain sowing phases: whole laps sown by arithmetic over a track per mover and
+//! origin, the landing pit found by index. Everything here must end in exactly the state the general
+//! stages would reach (`tests/properties.rs` plays every shipped game both ways, `Engine::without_fast_paths`).
+
+use crate::ir::*;
+
+use super::{Engine, Move, State};
+
+/// The places a plain sowing visits, for every mover and origin of one phase: where the sowing from
+/// `origin` drops its i-th piece is `cells[start + i % len]`, skips (of the rules and of the origin) already
+/// left out. A track exists only where the walk from the origin is a pure cycle, which is what makes the
+/// arithmetic exact; elsewhere the sowing goes piece by piece.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Tracks {
+    /// Per `mover * places + origin`: the start and length of its cycle in `cells` (length 0: none).
+    spans: Vec<(u32, u16)>,
+    cells: Vec<PlaceId>,
+}
+
+impl Tracks {
+    /// The tracks of a plain sowing in direction `dir`, from every pit of each player's (`pits`).
+    pub(crate) fn new(rules: &Rules, pits: &[Vec<PlaceId>], dir: Dir, skip_origin: bool) -> Tracks {
+        let places = rules.places.len();
+        let mut t = Tracks { spans: vec![(0, 0); rules.players as usize * places], cells: Vec::new() };
+        for (mover, own) in pits.iter().enumerate() {
+            let row = (mover * 2 + dir as usize) * places;
+            let next = &rules.next[row..row + places];
+            for &origin in own {
+                let start = t.cells.len();
+                if let Some(len) = cycle_from(next, origin, skip_origin, &mut t.cells) {
+                    t.spans[mover * places + origin as usize] = (start as u32, len);
+                } else {
+                    t.cells.truncate(start);
+                }
+            }
+        }
+        t
+    }
+
+    /// Whether some origin has a track.
+    pub(crate) fn any(&self) -> bool {
+        self.spans.iter().any(|&(_, len)| len > 0)
+    }
+
+    /// The cycle of places sown from `origin` by `mover`, when there is one.
+    #[inline]
+    fn get(&self, places: usize, mover: u8, origin: PlaceId) -> Option<&[PlaceId]> {
+        let (start, len) = *self.spans.get(mover as usize * places + origin as usize)?;
+        (len > 0).then(|| &self.cells[start as usize..start as usize + len as usize])
+    }
+}
+
+/// Follows the sowing from `origin` piece by piece, pushing the places onto `out`, until it comes back to
+/// its first place (then it is a cycle, and its length is returned) or has gone longer than any cycle can.
+fn cycle_from(next: &[PlaceId], origin: PlaceId, skip_origin: bool, out: &mut Vec<PlaceId>) -> Option<u16> {
+    let step = |pos: PlaceId| {
+        let p = next[pos as usize];
+        if skip_origin && p == origin {
+            next[p as usize]
+        } else {
+            p
+        }
+    };
+    let first = step(origin);
+    let mut pos = first;
+    for len in 1..=next.len() {
+        out.push(pos);
+        pos = step(pos);
+        if pos == first {
+            return u16::try_from(len).ok();
+        }
+    }
+    None
+}
+
+impl Engine {
+    /// Drops every seed in hand along the mover's track in whole laps (each place gets `n / len`, the first
+    /// `n % len` one more): what `drop_plain` does piece by piece, for a phase with tracks.
+    #[inline]
+    pub(super) fn sow_laps(&self, st: &mut State, tracks: &Tracks, skip_origin: bool) {
+        let Some(track) = tracks.get(self.rules.places.len(), st.to_move, st.origin) else {
+            return self.drop_plain(st, skip_origin);
+        };
+        let n = std::mem::take(&mut st.hand[0]) as usize;
+        if n == 0 {
+            return;
+        }
+        let (laps, rest) = (n / track.len(), n % track.len());
+        if laps > 0 {
+            for &p in track {
+                st.counts[p as usize] = st.counts[p as usize].wrapping_add(laps as u8);
+            }
+        }
+        for &p in &track[..rest] {
+            st.counts[p as usize] = st.counts[p as usize].wrapping_add(1);
+        }
+        st.cursor = track[(n - 1) % track.len()];
+    }
+}
+
+/// A position key over byte slices and one extra word, eight bytes at a time: what `seen_before` hashes at
+/// every turn of a game with a repetition rule. Each part is mixed with its length, so that parts of other
+/// lengths cannot line up into the same words.
+pub(super) fn position_key(parts: &[&[u8]], extra: u64) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mix = |h: u64, w: u64| (h ^ w).wrapping_mul(K).rotate_left(29);
+    let mut h = mix(0xcbf2_9ce4_8422_2325, extra);
+    for part in parts {
+        let mut words = part.chunks_exact(8);
+        for w in &mut words {
+            h = mix(h, u64::from_le_bytes(w.try_into().unwrap_or([0; 8])));
+        }
+        let mut tail = [0u8; 8];
+        tail[..words.remainder().len()].copy_from_slice(words.remainder());
+        h = mix(h, u64::from_le_bytes(tail) ^ ((part.len() as u64) << 56));
+    }
+    // A last avalanche, so that every input bit reaches every output bit.
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^ (h >> 33)
+}
+
+/// Whether an end rule of the phase, `any players(count(pits(player)) = 0)`, ends the game whenever some
+/// player's pits are all empty. After the end rules have passed, every player (the mover too) then holds a
+/// piece in his pits: in a phase of plain starts he can move, and `has_any_move` need not look.
+pub(super) fn ends_when_a_row_is_empty(rules: &Rules, phase: &PhaseRules, sources: &[Cond]) -> bool {
+    let source = |c: &'_ Cond| -> Option<Cond> {
+        match c {
+            Cond::Compiled(i) => sources.get(*i as usize).cloned(),
+            other => Some(other.clone()),
+        }
+    };
+    phase.end.items.iter().chain(&rules.end.items).any(|rule| match rule {
+        EndRule::When(c) => matches!(source(c), Some(Cond::AnyPlayers(body))
+            if matches!(*body, Cond::Cmp(Num::PitsCount(PlayerExpr::Bound), CmpOp::Eq | CmpOp::Le, Num::Const(0)))),
+        _ => false,
+    })
+}
+
+impl Engine {
+    /// The starts of a phase of plain starts: every non-empty pit of the mover's, found without a branch
+    /// per pit and appended in one go.
+    #[inline]
+    pub(super) fn plain_start_list(&self, st: &State, out: &mut Vec<Move>) {
+        let pits = self.fixed_pits_of(st.to_move);
+        let mut buf = [Move::Pass; 16];
+        if pits.len() > buf.len() {
+            let starts = pits.iter().filter(|&&p| st.counts[p as usize] > 0);
+            return out.extend(starts.map(|&place| Move::Begin { action: 0, place }));
+        }
+        let mut n = 0;
+        for &place in pits {
+            buf[n] = Move::Begin { action: 0, place };
+            n += (st.counts[place as usize] > 0) as usize;
+        }
+        out.extend_from_slice(&buf[..n]);
+    }
+}

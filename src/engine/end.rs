@@ -126,7 +126,7 @@ impl Engine {
 
     /// At the start of a turn: the obligation of the mover, and whether he can move at all. An obligation
     /// met by some start says that he can, so its list of starts is not made twice; so does an end rule
-    /// that has just found every row holding a piece (`after_end_rules`, `row_end_moves`).
+    /// that has just looked (`after_end_rules`, `moves_known`).
     pub(super) fn check_can_move(&self, st: &mut State, after_end_rules: bool) {
         if !matches!(st.stage, Stage::Start) {
             return;
@@ -134,7 +134,7 @@ impl Engine {
         match self.compute_obligation(st) {
             Bound::Ends => self.finish(st, EndReason::Obligation),
             Bound::Met => {}
-            Bound::Free if after_end_rules && self.row_end_moves[st.phase as usize] => {}
+            Bound::Free if after_end_rules && self.moves_known[st.phase as usize] => {}
             Bound::Free if !self.has_any_move(st) => self.finish(st, EndReason::Stuck),
             Bound::Free => {}
         }

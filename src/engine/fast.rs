@@ -4,7 +4,7 @@
 
 use crate::ir::*;
 
-use super::{Engine, Move, State};
+use super::{Engine, State};
 
 /// The places a plain sowing visits, for every mover and origin of one phase: where the sowing from
 /// `origin` drops its i-th piece is `cells[start + i % len]`, skips (of the rules and of the origin) already
@@ -120,10 +120,10 @@ pub(super) fn position_key(parts: &[&[u8]], extra: u64) -> u64 {
     h ^ (h >> 33)
 }
 
-/// Whether an end rule of the phase, `any players(count(pits(player)) = 0)`, ends the game whenever some
-/// player's pits are all empty. After the end rules have passed, every player (the mover too) then holds a
-/// piece in his pits: in a phase of plain starts he can move, and `has_any_move` need not look.
-pub(super) fn ends_when_a_row_is_empty(rules: &Rules, phase: &PhaseRules, sources: &[Cond]) -> bool {
+/// Whether the end rules of a phase, once they have let a turn begin, say that the mover can move: a
+/// `when stuck` has just looked, or (in a phase of plain starts, `plain`) `any players(count(pits(player))
+/// = 0)` has found a piece in every player's pits, the mover's too. Then `has_any_move` need not look again.
+pub(super) fn end_rules_say_mover_can_move(rules: &Rules, phase: &PhaseRules, sources: &[Cond], plain: bool) -> bool {
     let source = |c: &'_ Cond| -> Option<Cond> {
         match c {
             Cond::Compiled(i) => sources.get(*i as usize).cloned(),
@@ -131,28 +131,45 @@ pub(super) fn ends_when_a_row_is_empty(rules: &Rules, phase: &PhaseRules, source
         }
     };
     phase.end.items.iter().chain(&rules.end.items).any(|rule| match rule {
-        EndRule::When(c) => matches!(source(c), Some(Cond::AnyPlayers(body))
-            if matches!(*body, Cond::Cmp(Num::PitsCount(PlayerExpr::Bound), CmpOp::Eq | CmpOp::Le, Num::Const(0)))),
+        EndRule::Stuck => true,
+        EndRule::When(c) => {
+            plain
+                && matches!(source(c), Some(Cond::AnyPlayers(body))
+            if matches!(*body, Cond::Cmp(Num::PitsCount(PlayerExpr::Bound), CmpOp::Eq | CmpOp::Le, Num::Const(0))))
+        }
         _ => false,
     })
 }
 
-impl Engine {
-    /// The starts of a phase of plain starts: every non-empty pit of the mover's, found without a branch
-    /// per pit and appended in one go.
-    #[inline]
-    pub(super) fn plain_start_list(&self, st: &State, out: &mut Vec<Move>) {
-        let pits = self.fixed_pits_of(st.to_move);
-        let mut buf = [Move::Pass; 16];
-        if pits.len() > buf.len() {
-            let starts = pits.iter().filter(|&&p| st.counts[p as usize] > 0);
-            return out.extend(starts.map(|&place| Move::Begin { action: 0, place }));
+/// What a capture with `cancel` may have to put back (pieces, marks, owners), kept on the stack when the
+/// board is small: the capture of most games with a grand-slam rule then allocates nothing.
+pub(super) enum Saved {
+    Inline { bytes: [u8; 192], counts: usize, marks: usize, owner: usize },
+    Heap(Vec<u8>, Vec<u8>, Vec<u8>),
+}
+
+impl Saved {
+    pub(super) fn take(st: &State) -> Saved {
+        let (counts, marks, owner) = (st.counts.len(), st.marks.len(), st.owner.len());
+        let mut bytes = [0u8; 192];
+        if counts + marks + owner > bytes.len() {
+            return Saved::Heap(st.counts.clone(), st.marks.clone(), st.owner.clone());
         }
-        let mut n = 0;
-        for &place in pits {
-            buf[n] = Move::Begin { action: 0, place };
-            n += (st.counts[place as usize] > 0) as usize;
+        bytes[..counts].copy_from_slice(&st.counts);
+        bytes[counts..counts + marks].copy_from_slice(&st.marks);
+        bytes[counts + marks..counts + marks + owner].copy_from_slice(&st.owner);
+        Saved::Inline { bytes, counts, marks, owner }
+    }
+
+    /// Puts the saved pieces, marks and owners back.
+    pub(super) fn restore(self, st: &mut State) {
+        match self {
+            Saved::Heap(counts, marks, owner) => (st.counts, st.marks, st.owner) = (counts, marks, owner),
+            Saved::Inline { bytes, counts, marks, owner } => {
+                st.counts.copy_from_slice(&bytes[..counts]);
+                st.marks.copy_from_slice(&bytes[counts..counts + marks]);
+                st.owner.copy_from_slice(&bytes[counts + marks..counts + marks + owner]);
+            }
         }
-        out.extend_from_slice(&buf[..n]);
     }
 }

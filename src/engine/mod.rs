@@ -57,9 +57,9 @@ pub struct Engine {
     plain_sow: Vec<Option<Dir>>,
     /// Per phase with a `plain_sow`: the places its sowings visit, for sowing whole laps by arithmetic.
     tracks: Vec<fast::Tracks>,
-    /// Per phase of plain starts: an end rule ends the game as soon as a player's pits are all empty, so a
-    /// turn that the end rules let begin always has a start (`fast::ends_when_a_row_is_empty`).
-    row_end_moves: Vec<bool>,
+    /// Per phase: a turn that the end rules let begin always has a start, so the stuck check after them
+    /// is needless (`fast::end_rules_say_mover_can_move`).
+    moves_known: Vec<bool>,
     /// Per phase and action: an offer whose `require`, once false, stays false as pits are added
     /// (`ir::fails_for_more_pits`), so the search for a completion stops there.
     offer_prunes: Vec<Vec<bool>>,
@@ -198,11 +198,11 @@ impl Engine {
                 _ => fast::Tracks::default(),
             })
             .collect();
-        let row_end_moves = rules
+        let moves_known = rules
             .phases
             .iter()
             .zip(&plain_starts)
-            .map(|(p, &plain)| plain && fast::ends_when_a_row_is_empty(&rules, p, &compiled.1))
+            .map(|(p, &plain)| fast::end_rules_say_mover_can_move(&rules, p, &compiled.1, plain))
             .collect();
         let ply_marks = rules.marks.iter().any(|m| m.one_ply);
         Engine {
@@ -219,7 +219,7 @@ impl Engine {
             plain_starts,
             plain_sow,
             tracks,
-            row_end_moves,
+            moves_known,
             offer_prunes,
             ply_marks,
         }
@@ -231,7 +231,7 @@ impl Engine {
     pub fn without_fast_paths(mut self) -> Engine {
         self.plain_starts.fill(false);
         self.plain_sow.fill(None);
-        self.row_end_moves.fill(false);
+        self.moves_known.fill(false);
         self
     }
 
@@ -248,7 +248,7 @@ impl Engine {
     #[doc(hidden)]
     pub fn fast_forms(&self, phase: usize) -> (bool, bool) {
         let laps = self.sows_plainly(phase) && self.tracks.get(phase).is_some_and(|t| t.any());
-        (laps, self.row_end_moves.get(phase).copied().unwrap_or(false))
+        (laps, self.moves_known.get(phase).copied().unwrap_or(false))
     }
 
     /// A player's pits when they never change hands (`fixed_pits`); none otherwise.

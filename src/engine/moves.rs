@@ -13,7 +13,14 @@ impl Engine {
         }
         let phase = self.phase(st);
         if self.plain_starts[st.phase as usize] && !st.obliged {
-            return self.plain_start_list(st, out);
+            let pits = self.fixed_pits_of(st.to_move);
+            out.reserve(pits.len());
+            for &place in pits {
+                if st.counts[place as usize] > 0 {
+                    out.push(Move::Begin { action: 0, place });
+                }
+            }
+            return;
         }
         if self.simple_phase[st.phase as usize] && !st.obliged {
             for (a, action) in phase.actions.iter().enumerate() {

@@ -3,7 +3,7 @@
 
 use crate::ir::*;
 
-use super::{Ctx, EndReason, Engine, Next, Outcome, Places, Stage, State};
+use super::{hash_parts, Ctx, EndReason, Engine, Next, Outcome, Places, Stage, State};
 
 /// What an obligation makes of a turn that begins.
 pub(super) enum Bound {
@@ -243,7 +243,7 @@ impl Engine {
         let marks = &st.marks[..(self.rules.lasting_marks() * self.rules.n_pits).min(st.marks.len())];
         // Owners that never change tell no position from another.
         let owner: &[u8] = if self.fixed_pits.is_some() { &[] } else { &st.owner };
-        let key = super::fast::position_key(&[&st.counts, owner, marks, &flags], st.offered);
+        let key = hash_parts(&[&st.counts, owner, marks, &flags], st.offered);
         if st.history.contains(&key) {
             return true;
         }

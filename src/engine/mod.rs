@@ -421,16 +421,7 @@ fn is_plain_start(sow: &Sow) -> bool {
     matches!((&sow.from, &sow.filter, sow.last_own), (Set::PitsOf(PlayerExpr::Mover), Cond::True, false))
 }
 
-/// FNV-1a over byte slices and one extra word: a cheap, stable position key.
+/// A cheap, stable key of a position: byte slices and one extra word (`fast::position_key`).
 fn hash_parts(parts: &[&[u8]], extra: u64) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in parts.iter().flat_map(|p| p.iter()) {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    for b in extra.to_le_bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+    fast::position_key(parts, extra)
 }

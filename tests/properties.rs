@@ -94,6 +94,27 @@ fn compiled_conditions_agree_with_the_evaluator() {
     }
 }
 
+/// The shortcuts of look-ahead at a turn's start (stopping at the first start that completes, a stuck check
+/// made needless by the end rules) say what the whole list of starts says, at every ply of random games.
+#[test]
+fn lookahead_shortcuts_agree_with_the_list_of_starts() {
+    for (name, engine) in engines() {
+        for seed in 0..games_per_variant().min(20) {
+            let mut rng = game_rng(seed, 0);
+            let mut st = engine.initial_state();
+            let mut legal = Vec::new();
+            while st.result.is_none() {
+                if let Some(why) = engine.lookahead_disagreement(&st) {
+                    panic!("{name} seed {seed} ply {}: {why}", st.ply);
+                }
+                legal.clear();
+                engine.legal_moves(&st, &mut legal);
+                engine.apply_unchecked(&mut st, legal[rng.gen_range(0..legal.len())]);
+            }
+        }
+    }
+}
+
 /// The fast paths for plain phases play exactly as the general turn machine: same legal moves, same
 /// positions, ply after ply.
 #[test]

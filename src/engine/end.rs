@@ -127,6 +127,7 @@ impl Engine {
     /// At the start of a turn: the obligation of the mover, and whether he can move at all. An obligation
     /// met by some start says that he can, so its list of starts is not made twice; so does an end rule
     /// that has just looked (`after_end_rules`, `moves_known`).
+    #[inline]
     pub(super) fn check_can_move(&self, st: &mut State, after_end_rules: bool) {
         if !matches!(st.stage, Stage::Start) {
             return;

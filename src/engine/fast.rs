@@ -85,7 +85,8 @@ impl Engine {
         if n == 0 {
             return;
         }
-        let (laps, rest) = (n / track.len(), n % track.len());
+        // Most sowings go less than a lap: no division for them.
+        let (laps, rest) = if n < track.len() { (0, n) } else { (n / track.len(), n % track.len()) };
         if laps > 0 {
             for &p in track {
                 st.counts[p as usize] = st.counts[p as usize].wrapping_add(laps as u8);
@@ -94,7 +95,8 @@ impl Engine {
         for &p in &track[..rest] {
             st.counts[p as usize] = st.counts[p as usize].wrapping_add(1);
         }
-        st.cursor = track[(n - 1) % track.len()];
+        // The last piece went into the place before the first without an extra piece.
+        st.cursor = track[if rest == 0 { track.len() - 1 } else { rest - 1 }];
     }
 }
 
@@ -171,5 +173,41 @@ impl Saved {
                 st.owner.copy_from_slice(&bytes[counts + marks..counts + marks + owner]);
             }
         }
+    }
+}
+
+impl Engine {
+    /// Checks the shortcuts of the turn's start against the long way in this position, and describes the
+    /// first disagreement: whether the mover can start (`any_start`, which stops at the first start that
+    /// completes) against the whole list of starts, for the mover and, unobliged, for every player; and
+    /// that a turn the end rules let begin has a start where `moves_known` says so. For tests.
+    #[doc(hidden)]
+    pub fn lookahead_disagreement(&self, st: &State) -> Option<String> {
+        if st.result.is_some() {
+            return None;
+        }
+        let mut out = Vec::new();
+        self.start_options(st, &mut out, false);
+        if self.any_start(st) != !out.is_empty() {
+            return Some(format!("any_start says {}, the list of starts is {out:?}", self.any_start(st)));
+        }
+        if matches!(st.stage, super::Stage::Start) {
+            for player in 0..self.rules.players {
+                let mut probe = st.probe_copy();
+                (probe.to_move, probe.obliged) = (player, false);
+                out.clear();
+                self.start_options(&probe, &mut out, false);
+                if self.can_begin(st, player) != !out.is_empty() {
+                    return Some(format!("can_begin({player}) disagrees with the starts {out:?}"));
+                }
+            }
+            let phase = self.phase(st);
+            out.clear();
+            self.start_options(st, &mut out, true);
+            if st.ply > 0 && self.moves_known[st.phase as usize] && out.is_empty() && phase.pass.is_none() {
+                return Some("the end rules let a turn begin without a move".into());
+            }
+        }
+        None
     }
 }

@@ -341,6 +341,7 @@ impl Engine {
             return;
         }
         match st.stage {
+            Stage::Start if self.plain_starts[st.phase as usize] && !st.obliged => self.plain_start_list(st, out),
             Stage::Start => self.start_options(st, out, true),
             _ => {
                 let start = out.len();

@@ -188,7 +188,7 @@ impl Engine {
         }
         let mut out = Vec::new();
         self.start_options(st, &mut out, false);
-        if self.any_start(st) != !out.is_empty() {
+        if self.any_start(st) == out.is_empty() {
             return Some(format!("any_start says {}, the list of starts is {out:?}", self.any_start(st)));
         }
         if matches!(st.stage, super::Stage::Start) {
@@ -197,7 +197,7 @@ impl Engine {
                 (probe.to_move, probe.obliged) = (player, false);
                 out.clear();
                 self.start_options(&probe, &mut out, false);
-                if self.can_begin(st, player) != !out.is_empty() {
+                if self.can_begin(st, player) == out.is_empty() {
                     return Some(format!("can_begin({player}) disagrees with the starts {out:?}"));
                 }
             }

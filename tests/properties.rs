@@ -94,6 +94,27 @@ fn compiled_conditions_agree_with_the_evaluator() {
     }
 }
 
+/// The shortcuts of look-ahead at a turn's start (stopping at the first start that completes, a stuck check
+/// made needless by the end rules) say what the whole list of starts says, at every ply of random games.
+#[test]
+fn lookahead_shortcuts_agree_with_the_list_of_starts() {
+    for (name, engine) in engines() {
+        for seed in 0..games_per_variant().min(20) {
+            let mut rng = game_rng(seed, 0);
+            let mut st = engine.initial_state();
+            let mut legal = Vec::new();
+            while st.result.is_none() {
+                if let Some(why) = engine.lookahead_disagreement(&st) {
+                    panic!("{name} seed {seed} ply {}: {why}", st.ply);
+                }
+                legal.clear();
+                engine.legal_moves(&st, &mut legal);
+                engine.apply_unchecked(&mut st, legal[rng.gen_range(0..legal.len())]);
+            }
+        }
+    }
+}
+
 /// The fast paths for plain phases play exactly as the general turn machine: same legal moves, same
 /// positions, ply after ply.
 #[test]
@@ -190,4 +211,18 @@ fn a_put_that_can_get_stuck_never_leaves_a_player_without_a_decision() {
             assert!(stats.outcome.is_some(), "{name}: game {game} abandoned at ply {}", stats.plies);
         }
     }
+}
+
+/// The games meant to take the compiled forms of plain phases do: Kalah, Oware (whose feeding obligation is
+/// checked at the ply's end) and Bohnenspiel sow by whole laps; Kalah's empty-row end rule and Oware's
+/// `when stuck` make the stuck check after the end rules needless.
+#[test]
+fn plain_games_take_the_compiled_forms() {
+    let form = |file: &str| {
+        let src = std::fs::read_to_string(format!("games/{file}.mancala")).expect("shipped game");
+        mancala::compile(&src, None, None).expect("valid rules").fast_forms(0)
+    };
+    assert_eq!(form("kalah"), (true, true));
+    assert_eq!(form("oware"), (true, true));
+    assert_eq!(form("bohnenspiel"), (true, false));
 }

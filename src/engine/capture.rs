@@ -60,7 +60,7 @@ impl Engine {
     pub(super) fn capture_steps(&self, st: &mut State, action: u8, mut cur: CaptureCursor) -> bool {
         let sow = self.sow_rule(st, action);
         let rule = &sow.captures[cur.rule as usize];
-        let snapshot = rule.cancel.as_ref().map(|_| (st.counts.clone(), st.marks.clone(), st.owner.clone()));
+        let snapshot = rule.cancel.as_ref().map(|_| super::fast::Saved::take(st));
         let mover = st.to_move;
         loop {
             while (cur.take as usize) < rule.takes.len() {
@@ -128,7 +128,7 @@ impl Engine {
         }
         if let (Some(cancel), Some(snapshot)) = (&rule.cancel, snapshot) {
             if self.test(st, Ctx::new(mover).at(st.last), cancel) {
-                (st.counts, st.marks, st.owner) = snapshot;
+                snapshot.restore(st);
                 st.captured = false;
             }
         }

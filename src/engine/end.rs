@@ -5,6 +5,16 @@ use crate::ir::*;
 
 use super::{hash_parts, Ctx, EndReason, Engine, Next, Outcome, Places, Stage, State};
 
+/// What an obligation makes of a turn that begins.
+pub(super) enum Bound {
+    /// No obligation binds the mover (none applies, or none can be met and the game goes on).
+    Free,
+    /// The mover is bound, and some start meets the obligation.
+    Met,
+    /// No start meets an obligation that ends the game then.
+    Ends,
+}
+
 impl Engine {
     pub(super) fn end_ply(&self, st: &mut State, next: Next, probe: bool) {
         let mover = st.to_move;
@@ -122,11 +132,23 @@ impl Engine {
         if st.ply >= self.limits[st.phase as usize] {
             return self.finish(st, EndReason::Limit);
         }
-        if matches!(st.stage, Stage::Start) && !self.compute_obligation(st) {
-            return self.finish(st, EndReason::Obligation);
+        self.check_can_move(st, st.ply > 0);
+    }
+
+    /// At the start of a turn: the obligation of the mover, and whether he can move at all. An obligation
+    /// met by some start says that he can, so its list of starts is not made twice; so does an end rule
+    /// that has just looked (`after_end_rules`, `moves_known`).
+    #[inline]
+    pub(super) fn check_can_move(&self, st: &mut State, after_end_rules: bool) {
+        if !matches!(st.stage, Stage::Start) {
+            return;
         }
-        if matches!(st.stage, Stage::Start) && !self.has_any_move(st) {
-            self.finish(st, EndReason::Stuck);
+        match self.compute_obligation(st) {
+            Bound::Ends => self.finish(st, EndReason::Obligation),
+            Bound::Met => {}
+            Bound::Free if after_end_rules && self.moves_known[st.phase as usize] => {}
+            Bound::Free if !self.has_any_move(st) => self.finish(st, EndReason::Stuck),
+            Bound::Free => {}
         }
     }
 
@@ -195,24 +217,27 @@ impl Engine {
         (self.rules.players > 1 && self.active_mask(st).count_ones() <= 1).then_some(EndReason::LastStanding)
     }
 
-    /// Sets `obliged` for the mover; returns false when an obligation with `else end` cannot be met.
+    /// Sets `obliged` for the mover, and says whether the obligation binds him (`Met`: he has a start that
+    /// meets it) or ends the game (`else end`, and no start meets it).
     #[inline]
-    pub(super) fn compute_obligation(&self, st: &mut State) -> bool {
+    pub(super) fn compute_obligation(&self, st: &mut State) -> Bound {
         let Some(must) = &self.phase(st).must else {
-            return true;
+            return Bound::Free;
         };
         st.obliged = false;
         if !self.test(st, Ctx::new(st.to_move), &must.when) {
-            return true;
+            return Bound::Free;
         }
         st.obliged = true;
-        let mut out = Vec::new();
-        self.start_options(st, &mut out, false);
-        if out.is_empty() {
-            st.obliged = false;
-            return !must.otherwise_end;
+        if self.any_start(st) {
+            return Bound::Met;
         }
-        true
+        st.obliged = false;
+        if must.otherwise_end {
+            Bound::Ends
+        } else {
+            Bound::Free
+        }
     }
 
     pub(super) fn seen_before(&self, st: &mut State) -> bool {
@@ -229,7 +254,9 @@ impl Engine {
         let flags = [st.to_move, st.phase, st.eliminated, (matches!(st.stage, Stage::Respond)) as u8];
         // Marks that last one ply are not part of the position.
         let marks = &st.marks[..(self.rules.lasting_marks() * self.rules.n_pits).min(st.marks.len())];
-        let key = hash_parts(&[&st.counts, &st.owner, marks, &flags], st.offered);
+        // Owners that never change tell no position from another.
+        let owner: &[u8] = if self.fixed_pits.is_some() { &[] } else { &st.owner };
+        let key = hash_parts(&[&st.counts, owner, marks, &flags], st.offered);
         if st.history.contains(&key) {
             return true;
         }

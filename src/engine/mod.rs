@@ -11,6 +11,7 @@ mod capture;
 mod compile;
 mod end;
 mod eval;
+mod fast;
 mod marks;
 mod moves;
 mod offer;
@@ -51,9 +52,14 @@ pub struct Engine {
     /// games), so its starts are found without evaluating anything.
     plain_starts: Vec<bool>,
     /// Per phase: besides plain starts, a plain sowing in a fixed direction, with nothing to choose or check
-    /// before its captures (no relay, `require`, `then`, obligation or per-drop records): `plain_ply` plays
-    /// its plies in one go.
+    /// before its captures (no relay, `require`, `then` or per-drop records): `plain_ply` plays its plies in
+    /// one go. An obligation (`must`) is still checked where the general stages check it, at the ply's end.
     plain_sow: Vec<Option<Dir>>,
+    /// Per phase with a `plain_sow`: the places its sowings visit, for sowing whole laps by arithmetic.
+    tracks: Vec<fast::Tracks>,
+    /// Per phase: a turn that the end rules let begin always has a start, so the stuck check after them
+    /// is needless (`fast::end_rules_say_mover_can_move`).
+    moves_known: Vec<bool>,
     /// Per phase and action: an offer whose `require`, once false, stays false as pits are added
     /// (`ir::fails_for_more_pits`), so the search for a completion stops there.
     offer_prunes: Vec<Vec<bool>>,
@@ -197,14 +203,12 @@ impl Engine {
                         if k == 1 && is_plain_start(sow))
             })
             .collect::<Vec<bool>>();
-        let plain_sow = rules
+        let plain_sow: Vec<Option<Dir>> = rules
             .phases
             .iter()
             .zip(&plain_starts)
             .map(|(p, &plain)| match p.actions.as_slice() {
-                [Action { kind: ActionKind::Sow(sow), .. }]
-                    if plain && !rules.needs.drops && p.must.is_none() && is_plain_sow(sow) =>
-                {
+                [Action { kind: ActionKind::Sow(sow), .. }] if plain && !rules.needs.drops && is_plain_sow(sow) => {
                     match sow.dir {
                         DirRule::Fixed(dir) => Some(dir),
                         DirRule::Choose | DirRule::PerLap(_) => None,
@@ -212,6 +216,23 @@ impl Engine {
                 }
                 _ => None,
             })
+            .collect();
+        let tracks = rules
+            .phases
+            .iter()
+            .zip(&plain_sow)
+            .map(|(p, dir)| match (p.actions.as_slice(), dir, &fixed_pits) {
+                ([Action { kind: ActionKind::Sow(sow), .. }], Some(dir), Some(pits)) => {
+                    fast::Tracks::new(&rules, pits, *dir, sow.skip_origin)
+                }
+                _ => fast::Tracks::default(),
+            })
+            .collect();
+        let moves_known = rules
+            .phases
+            .iter()
+            .zip(&plain_starts)
+            .map(|(p, &plain)| fast::end_rules_say_mover_can_move(&rules, p, &compiled.1, plain))
             .collect();
         let ply_marks = rules.marks.iter().any(|m| m.one_ply);
         Engine {
@@ -227,6 +248,8 @@ impl Engine {
             simple_phase,
             plain_starts,
             plain_sow,
+            tracks,
+            moves_known,
             offer_prunes,
             endless_draw,
             phase_again,
@@ -276,6 +299,7 @@ impl Engine {
     pub fn without_fast_paths(mut self) -> Engine {
         self.plain_starts.fill(false);
         self.plain_sow.fill(None);
+        self.moves_known.fill(false);
         self
     }
 
@@ -284,6 +308,15 @@ impl Engine {
     #[doc(hidden)]
     pub fn sows_plainly(&self, phase: usize) -> bool {
         self.plain_sow.get(phase).is_some_and(|d| d.is_some())
+    }
+
+    /// Which of the compiled forms of plain phases a phase takes: sowing by whole laps (some origin has a
+    /// track), and a stuck check made needless by an end rule. For tests, which check that the games meant
+    /// to take them do.
+    #[doc(hidden)]
+    pub fn fast_forms(&self, phase: usize) -> (bool, bool) {
+        let laps = self.sows_plainly(phase) && self.tracks.get(phase).is_some_and(|t| t.any());
+        (laps, self.moves_known.get(phase).copied().unwrap_or(false))
     }
 
     /// A player's pits when they never change hands (`fixed_pits`); none otherwise.
@@ -361,12 +394,7 @@ impl Engine {
         if self.rules.needs.repetition && matches!(st.stage, Stage::Start | Stage::Respond) {
             self.seen_before(st);
         }
-        if matches!(st.stage, Stage::Start) && !self.compute_obligation(st) {
-            return self.finish(st, EndReason::Obligation);
-        }
-        if matches!(st.stage, Stage::Start) && !self.has_any_move(st) {
-            self.finish(st, EndReason::Stuck);
-        }
+        self.check_can_move(st, false);
     }
 
     pub fn outcome<'s>(&self, st: &'s State) -> Option<&'s Outcome> {
@@ -383,6 +411,7 @@ impl Engine {
             return;
         }
         match st.stage {
+            Stage::Start if self.plain_starts[st.phase as usize] && !st.obliged => self.plain_start_list(st, out),
             Stage::Start => self.start_options(st, out, true),
             _ => {
                 let start = out.len();
@@ -463,16 +492,7 @@ fn is_plain_start(sow: &Sow) -> bool {
     matches!((&sow.from, &sow.filter, sow.last_own), (Set::PitsOf(PlayerExpr::Mover), Cond::True, false))
 }
 
-/// FNV-1a over byte slices and one extra word: a cheap, stable position key.
+/// A cheap, stable key of a position: byte slices and one extra word (`fast::position_key`).
 fn hash_parts(parts: &[&[u8]], extra: u64) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in parts.iter().flat_map(|p| p.iter()) {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    for b in extra.to_le_bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+    fast::position_key(parts, extra)
 }

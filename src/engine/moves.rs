@@ -13,14 +13,7 @@ impl Engine {
         }
         let phase = self.phase(st);
         if self.plain_starts[st.phase as usize] && !st.obliged {
-            let pits = self.fixed_pits_of(st.to_move);
-            out.reserve(pits.len());
-            for &place in pits {
-                if st.counts[place as usize] > 0 {
-                    out.push(Move::Begin { action: 0, place });
-                }
-            }
-            return;
+            return self.plain_start_list(st, out);
         }
         if self.simple_phase[st.phase as usize] && !st.obliged {
             for (a, action) in phase.actions.iter().enumerate() {
@@ -121,6 +114,18 @@ impl Engine {
             }
         }
         go
+    }
+
+    /// The starts of a phase of plain starts: the mover's non-empty pits.
+    #[inline]
+    pub(super) fn plain_start_list(&self, st: &State, out: &mut Vec<Move>) {
+        let pits = self.fixed_pits_of(st.to_move);
+        out.reserve(pits.len());
+        for &place in pits {
+            if st.counts[place as usize] > 0 {
+                out.push(Move::Begin { action: 0, place });
+            }
+        }
     }
 
     /// The options in the middle of a turn, before any probing.

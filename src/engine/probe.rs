@@ -157,9 +157,20 @@ impl Engine {
         probe.to_move = player;
         probe.stage = Stage::Start;
         probe.obliged = false;
-        let mut out = Vec::new();
-        self.start_options(&probe, &mut out, false);
-        !out.is_empty()
+        self.any_start(&probe)
+    }
+
+    /// Whether the mover can start an action (passing aside), as `start_options` would list one: looks
+    /// ahead only as far as the first start that can be completed.
+    pub(super) fn any_start(&self, st: &State) -> bool {
+        if matches!(st.stage, Stage::Respond) {
+            return true;
+        }
+        let actions = self.phase(st).actions.iter().enumerate();
+        actions.into_iter().any(|(a, action)| {
+            let probe = st.obliged || self.action_needs_probe(action);
+            !self.each_begin(st, a as u8, action, |mv| probe && !self.completable(st, mv))
+        })
     }
 
     pub(super) fn has_any_move(&self, st: &State) -> bool {
@@ -180,8 +191,7 @@ impl Engine {
                 .enumerate()
                 .any(|(a, action)| !self.each_begin(st, a as u8, action, |_| false));
         }
-        let mut out = Vec::new();
-        self.start_options(st, &mut out, true);
-        !out.is_empty()
+        // With a pass rule, the pass is there whenever no start is.
+        phase.pass.is_some() || self.any_start(st)
     }
 }

@@ -57,8 +57,9 @@ impl Engine {
         st.dir = dir;
         st.cursor = place;
         st.lap = 1;
+        st.diverted = false;
         self.lift(st, place);
-        self.drop_plain(st, sow.skip_origin);
+        self.sow_laps(st, &self.tracks[st.phase as usize], sow.skip_origin);
         st.last = st.cursor;
         st.stage = Stage::Start;
         self.capture_after_sow(st, 0, sow, probe);

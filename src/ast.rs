@@ -414,6 +414,8 @@ pub enum EndItem {
     Limit(Spanned<u32>),
     /// `draw when endless`: a move that would never end ends the game in a draw.
     Endless(Span),
+    /// `draw when repetition`: a position that comes back ends the game in a draw.
+    DrawRepetition(Span),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

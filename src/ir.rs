@@ -442,6 +442,9 @@ pub enum EndRule {
     EliminateStuck,
     /// `draw when endless`: a move that would never end is played, and the game is drawn.
     Endless,
+    /// `draw when repetition`: a position that comes back draws the game (ENGINE-2 for games won by leaving
+    /// the opponent without a move, where comparing scores would mean nothing).
+    DrawRepetition,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

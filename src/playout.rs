@@ -343,6 +343,7 @@ pub fn reason_name(reason: EndReason) -> &'static str {
         EndReason::Obligation => "obligation",
         EndReason::Limit => "limit",
         EndReason::Endless => "endless",
+        EndReason::RepetitionDraw => "repetition_draw",
     }
 }
 
@@ -358,6 +359,7 @@ pub fn reason_words(reason: EndReason) -> &'static str {
         EndReason::Obligation => "an obligation (must) could not be met",
         EndReason::Limit => "the ply limit was reached",
         EndReason::Endless => "a move would never have ended",
+        EndReason::RepetitionDraw => "a position came back (a draw)",
     }
 }
 

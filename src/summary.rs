@@ -417,6 +417,7 @@ impl Printer<'_> {
                 EndRule::Eliminate(c) => format!("A player is out when {}.", self.cond(c)),
                 EndRule::EliminateStuck => "A player who cannot move is out.".into(),
                 EndRule::Endless => "A move that would never end draws the game.".into(),
+                EndRule::DrawRepetition => "A position that comes back draws the game.".into(),
             };
             let _ = writeln!(out, "{indent}{line}");
         }
@@ -1001,6 +1002,7 @@ impl Words<'_> {
                 }
                 EndRule::EliminateStuck => "A player who cannot move is out.".into(),
                 EndRule::Endless => "A move that would never end is a draw.".into(),
+                EndRule::DrawRepetition => "A position that comes back is a draw.".into(),
             }));
         }
         for (i, (set, to)) in end.sweeps.iter().enumerate() {

@@ -1505,8 +1505,10 @@ fn build_end_item(pair: Pair<Rule>) -> Result<EndItem, SyntaxError> {
             EndItem::When(Spanned::new(when, span))
         }
         Rule::draw_when => {
-            if inner.clone().next().is_some_and(|p| p.as_rule() == Rule::endless) {
-                return Ok(EndItem::Endless(span));
+            match inner.clone().next().map(|p| p.as_rule()) {
+                Some(Rule::endless) => return Ok(EndItem::Endless(span)),
+                Some(Rule::repetition) => return Ok(EndItem::DrawRepetition(span)),
+                _ => {}
             }
             let count = int_of(&next_pair(&mut inner, "draw count")?)?;
             let unit = if next_pair(&mut inner, "draw unit")?.as_str() == "rounds" {

@@ -190,3 +190,29 @@ fn om8_capturing_at_both_ends_of_the_inner_row_wins() {
     play(&e, &mut st, "o7");
     assert_not_over(&e, &st);
 }
+
+/// ENGINE-2: in a game won by leaving the opponent without a move, a position that comes back is a draw,
+/// whatever the seeds on each side say. On a board of one pit a side, 2 seeds against 1 come back after two
+/// plies: `a` sows into A and a, then A sows into a and A.
+#[test]
+fn engine2_a_repeated_position_draws_under_draw_when_repetition() {
+    let rules = |rule: &str| {
+        format!(
+            "game \"Loop\"\nplayers 2\nboard two_rows 1\npieces seeds\nsetup {{\n  a: 2\n  A: 1\n}}\n\
+             turn {{\n  sow {{\n    from pits(mover) where count > 0\n    direction ccw\n  }}\n}}\n\
+             end {{\n  {rule}\n}}\nscore count(pits(player))\nwinner most score, ties draw\n"
+        )
+    };
+    let drawn = mancala::compile(&rules("draw when repetition"), None, None).unwrap_or_else(|d| panic!("{d:?}"));
+    let mut st = drawn.initial_state();
+    play_all(&drawn, &mut st, &["a", "A"]);
+    assert_over(&st, &[], &[2, 1], EndReason::RepetitionDraw);
+    // `when repetition` ends the same game on the scores instead.
+    let scored = mancala::compile(&rules("when repetition"), None, None).unwrap_or_else(|d| panic!("{d:?}"));
+    let mut st = scored.initial_state();
+    play_all(&scored, &mut st, &["a", "A"]);
+    assert_over(&st, &[1], &[2, 1], EndReason::Repetition);
+    // Omweso says so.
+    let e = omweso(None);
+    assert!(e.rules.end.items.iter().any(|r| matches!(r, mancala::ir::EndRule::DrawRepetition)));
+}

@@ -392,5 +392,6 @@ fn reason_words(session: &Session, reason: mancala::engine::EndReason) -> Option
         EndReason::Obligation => format!("{player} cannot make the move the rules demand"),
         EndReason::Limit => format!("the game reached its limit of {} plies", session.engine.rules.limit),
         EndReason::Endless => "the last move would never have ended".into(),
+        EndReason::RepetitionDraw => "a position came back, which draws the game".into(),
     })
 }

@@ -193,6 +193,7 @@ impl Engine {
                 (0..self.rules.players).filter(|p| out & (1 << p) != 0).find_map(|p| self.eliminate(st, p))
             }
             EndRule::Endless => st.endless.then_some(EndReason::Endless),
+            EndRule::DrawRepetition => self.seen_before(st).then_some(EndReason::RepetitionDraw),
             EndRule::EliminateStuck => {
                 let mut reason = None;
                 while reason.is_none() && matches!(st.stage, Stage::Start) && !self.can_begin(st, st.to_move) {
@@ -291,7 +292,7 @@ impl Engine {
             return if self.test(st, Ctx::new(0), goal) { 1 } else { 0 };
         }
         match reason {
-            EndReason::NoCapture | EndReason::Endless => return 0,
+            EndReason::NoCapture | EndReason::Endless | EndReason::RepetitionDraw => return 0,
             EndReason::LastStanding => return self.active_mask(st),
             _ => {}
         }

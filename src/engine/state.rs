@@ -207,4 +207,6 @@ pub enum EndReason {
     Limit,
     /// A move would never end (`draw when endless`).
     Endless,
+    /// A position came back under `draw when repetition`.
+    RepetitionDraw,
 }

@@ -15,13 +15,14 @@ impl<'g> Lowerer<'g> {
                 ast::EndItem::Eliminate(e) => e.span,
                 ast::EndItem::Sweep(s) => s.span,
                 ast::EndItem::Limit(l) => l.span,
-                ast::EndItem::Endless(s) => *s,
+                ast::EndItem::Endless(s) | ast::EndItem::DrawRepetition(s) => *s,
             };
             match item {
                 ast::EndItem::When(_)
                 | ast::EndItem::Draw(_)
                 | ast::EndItem::Eliminate(_)
-                | ast::EndItem::Endless(_) => {
+                | ast::EndItem::Endless(_)
+                | ast::EndItem::DrawRepetition(_) => {
                     end.docs.resize(end.items.len(), None);
                     end.docs.push(self.doc(span));
                 }
@@ -62,6 +63,10 @@ impl<'g> Lowerer<'g> {
                     end.sweeps.push((set, to));
                 }
                 ast::EndItem::Endless(_) => end.items.push(EndRule::Endless),
+                ast::EndItem::DrawRepetition(_) => {
+                    self.needs.repetition = true;
+                    end.items.push(EndRule::DrawRepetition);
+                }
                 ast::EndItem::Limit(l) => {
                     if l.node == 0 {
                         self.error(

@@ -4,7 +4,7 @@
 
 use crate::ir::*;
 
-use super::{Engine, State};
+use super::{Engine, Move, State};
 
 /// The places a plain sowing visits, for every mover and origin of one phase: where the sowing from
 /// `origin` drops its i-th piece is `cells[start + i % len]`, skips (of the rules and of the origin) already
@@ -74,6 +74,26 @@ fn cycle_from(next: &[PlaceId], origin: PlaceId, skip_origin: bool, out: &mut Ve
 }
 
 impl Engine {
+    /// The starts of a plain sowing where pits change hands: every non-empty pit `mover` owns now, in
+    /// order, as `for_each_in_set` would find them; calls `emit` while it returns true, and returns false
+    /// when stopped early.
+    #[inline]
+    pub(super) fn each_owned_start(
+        &self,
+        st: &State,
+        mover: u8,
+        action: u8,
+        mut emit: impl FnMut(Move) -> bool,
+    ) -> bool {
+        let n = self.rules.n_pits;
+        for (p, (&owner, &count)) in st.owner[..n].iter().zip(&st.counts[..n]).enumerate() {
+            if owner == mover && count > 0 && !emit(Move::Begin { action, place: p as PlaceId }) {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Drops every seed in hand along the mover's track in whole laps (each place gets `n / len`, the first
     /// `n % len` one more): what `drop_plain` does piece by piece, for a phase with tracks.
     #[inline]

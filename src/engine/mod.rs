@@ -65,6 +65,9 @@ pub struct Engine {
     offer_prunes: Vec<Vec<bool>>,
     /// Some mark lasts one ply only: a ply's start clears it.
     ply_marks: bool,
+    /// The starts of a plain sowing where pits change hands are read off the owners and counts
+    /// (`fast::each_owned_start`) instead of walking the set `pits(mover)`.
+    owned_starts: bool,
 }
 
 #[derive(Clone)]
@@ -222,16 +225,18 @@ impl Engine {
             moves_known,
             offer_prunes,
             ply_marks,
+            owned_starts: true,
         }
     }
 
-    /// The same engine without its fast paths for plain phases (`plain_starts`, `plain_ply`): every ply
-    /// goes through the general stages. For tests, which compare the two.
+    /// The same engine without its fast paths for plain phases (`plain_starts`, `plain_ply` and its
+    /// tracks, `moves_known`, `owned_starts`): every ply goes through the general stages. For tests, which compare the two.
     #[doc(hidden)]
     pub fn without_fast_paths(mut self) -> Engine {
         self.plain_starts.fill(false);
         self.plain_sow.fill(None);
         self.moves_known.fill(false);
+        self.owned_starts = false;
         self
     }
 

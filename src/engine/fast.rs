@@ -143,8 +143,9 @@ pub(super) fn position_key(parts: &[&[u8]], extra: u64) -> u64 {
 }
 
 /// Whether the end rules of a phase, once they have let a turn begin, say that the mover can move: a
-/// `when stuck` has just looked, or (in a phase of plain starts, `plain`) `any players(count(pits(player))
-/// = 0)` has found a piece in every player's pits, the mover's too. Then `has_any_move` need not look again.
+/// `when stuck` has just looked, or (in a phase whose starts are the mover's non-empty pits, `plain`)
+/// `any players(count(pits(player)) = 0)` or `count(pits(mover)) = 0` has found a piece in the mover's pits.
+/// Then `has_any_move` need not look again.
 pub(super) fn end_rules_say_mover_can_move(rules: &Rules, phase: &PhaseRules, sources: &[Cond], plain: bool) -> bool {
     let source = |c: &'_ Cond| -> Option<Cond> {
         match c {
@@ -152,12 +153,21 @@ pub(super) fn end_rules_say_mover_can_move(rules: &Rules, phase: &PhaseRules, so
             other => Some(other.clone()),
         }
     };
+    let none_left = |c: &Cond, bound: bool| match c {
+        Cond::Cmp(Num::PitsCount(who), CmpOp::Eq | CmpOp::Le, Num::Const(0)) => {
+            matches!((who, bound), (PlayerExpr::Bound, true) | (PlayerExpr::Mover, false))
+        }
+        _ => false,
+    };
     phase.end.items.iter().chain(&rules.end.items).any(|rule| match rule {
         EndRule::Stuck => true,
         EndRule::When(c) => {
             plain
-                && matches!(source(c), Some(Cond::AnyPlayers(body))
-            if matches!(*body, Cond::Cmp(Num::PitsCount(PlayerExpr::Bound), CmpOp::Eq | CmpOp::Le, Num::Const(0))))
+                && match source(c) {
+                    Some(Cond::AnyPlayers(body)) => none_left(&body, true),
+                    Some(c) => none_left(&c, false),
+                    None => false,
+                }
         }
         _ => false,
     })

@@ -204,8 +204,14 @@ impl Engine {
         let moves_known = rules
             .phases
             .iter()
-            .zip(&plain_starts)
-            .map(|(p, &plain)| fast::end_rules_say_mover_can_move(&rules, p, &compiled.1, plain))
+            .zip(&simple_phase)
+            .map(|(p, &simple)| {
+                // The starts are the mover's non-empty pits, whoever owns which.
+                let plain = simple
+                    && k == 1
+                    && matches!(p.actions.as_slice(), [Action { kind: ActionKind::Sow(sow), .. }] if is_plain_start(sow));
+                fast::end_rules_say_mover_can_move(&rules, p, &compiled.1, plain)
+            })
             .collect();
         let ply_marks = rules.marks.iter().any(|m| m.one_ply);
         Engine {

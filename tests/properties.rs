@@ -215,7 +215,8 @@ fn a_put_that_can_get_stuck_never_leaves_a_player_without_a_decision() {
 
 /// The games meant to take the compiled forms of plain phases do: Kalah, Oware (whose feeding obligation is
 /// checked at the ply's end) and Bohnenspiel sow by whole laps; Kalah's empty-row end rule and Oware's
-/// `when stuck` make the stuck check after the end rules needless.
+/// `when stuck` make the stuck check after the end rules needless, as the `count(pits(mover)) = 0` of
+/// Bohnenspiel and Toguz Kumalak does.
 #[test]
 fn plain_games_take_the_compiled_forms() {
     let form = |file: &str| {
@@ -224,5 +225,8 @@ fn plain_games_take_the_compiled_forms() {
     };
     assert_eq!(form("kalah"), (true, true));
     assert_eq!(form("oware"), (true, true));
-    assert_eq!(form("bohnenspiel"), (true, false));
+    assert_eq!(form("bohnenspiel"), (true, true));
+    // Its pits change hands and a tuzdyk diverts pieces: no laps by arithmetic, but its end rule
+    // `count(pits(mover)) = 0` says the mover can move.
+    assert_eq!(form("toguz-kumalak"), (false, true));
 }

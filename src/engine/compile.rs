@@ -106,6 +106,12 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
                 pits_empty::<false>(lists, who, empty)
             }
         }
+        // The same where pits change hands: the pits a player owns now.
+        Cond::Cmp(Num::PitsCount(who), op @ (CmpOp::Eq | CmpOp::Le | CmpOp::Ne | CmpOp::Gt), Num::Const(0))
+            if shape.plain =>
+        {
+            owned_pits_empty(shape.n_pits, who, matches!(op, CmpOp::Eq | CmpOp::Le))
+        }
         Cond::Cmp(a, op, Num::Const(v)) => {
             // The count of one place compared with a number, in one closure: the capture tests of most games.
             if let Some(at) = CountAt::of(a).filter(|_| shape.plain) {
@@ -208,6 +214,23 @@ fn pits_empty<const PLAIN: bool>(lists: Vec<Vec<PlaceId>>, who: &PlayerExpr, emp
         other => {
             let who = other.clone();
             Arc::new(move |e, st, cx| is_empty(e, st, e.player(st, cx, &who)) == empty)
+        }
+    }
+}
+
+/// `count(pits(WHO)) = 0` (or, with `empty` false, `> 0`) with one kind of piece, where pits change hands:
+/// no pit that `WHO` owns now holds a piece.
+fn owned_pits_empty(n_pits: usize, who: &PlayerExpr, empty: bool) -> CondFn {
+    let is_empty = move |st: &State, p: u8| {
+        let (owners, counts) = (&st.owner[..n_pits.min(st.owner.len())], &st.counts[..n_pits.min(st.counts.len())]);
+        owners.iter().zip(counts).all(|(&o, &c)| o != p || c == 0)
+    };
+    match who {
+        PlayerExpr::Mover => Arc::new(move |_, st, cx| is_empty(st, cx.mover) == empty),
+        PlayerExpr::Bound => Arc::new(move |_, st, cx| is_empty(st, cx.bound) == empty),
+        other => {
+            let who = other.clone();
+            Arc::new(move |e, st, cx| is_empty(st, e.player(st, cx, &who)) == empty)
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::ir::*;
 
-use super::{Engine, State};
+use super::{Engine, Move, State};
 
 /// The places a plain sowing visits, for every mover and origin of one phase: where the sowing from
 /// `origin` drops its i-th piece is `cells[start + i % len]`, skips (of the rules and of the origin) already
@@ -74,6 +74,26 @@ fn cycle_from(next: &[PlaceId], origin: PlaceId, skip_origin: bool, out: &mut Ve
 }
 
 impl Engine {
+    /// The starts of a plain sowing where pits change hands: every non-empty pit `mover` owns now, in
+    /// order, as `for_each_in_set` would find them; calls `emit` while it returns true, and returns false
+    /// when stopped early.
+    #[inline]
+    pub(super) fn each_owned_start(
+        &self,
+        st: &State,
+        mover: u8,
+        action: u8,
+        mut emit: impl FnMut(Move) -> bool,
+    ) -> bool {
+        let n = self.rules.n_pits;
+        for (p, (&owner, &count)) in st.owner[..n].iter().zip(&st.counts[..n]).enumerate() {
+            if owner == mover && count > 0 && !emit(Move::Begin { action, place: p as PlaceId }) {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Drops every seed in hand along the mover's track in whole laps (each place gets `n / len`, the first
     /// `n % len` one more): what `drop_plain` does piece by piece, for a phase with tracks.
     #[inline]
@@ -123,8 +143,9 @@ pub(super) fn position_key(parts: &[&[u8]], extra: u64) -> u64 {
 }
 
 /// Whether the end rules of a phase, once they have let a turn begin, say that the mover can move: a
-/// `when stuck` has just looked, or (in a phase of plain starts, `plain`) `any players(count(pits(player))
-/// = 0)` has found a piece in every player's pits, the mover's too. Then `has_any_move` need not look again.
+/// `when stuck` has just looked, or (in a phase whose starts are the mover's non-empty pits, `plain`)
+/// `any players(count(pits(player)) = 0)` or `count(pits(mover)) = 0` has found a piece in the mover's pits.
+/// Then `has_any_move` need not look again.
 pub(super) fn end_rules_say_mover_can_move(rules: &Rules, phase: &PhaseRules, sources: &[Cond], plain: bool) -> bool {
     let source = |c: &'_ Cond| -> Option<Cond> {
         match c {
@@ -132,12 +153,21 @@ pub(super) fn end_rules_say_mover_can_move(rules: &Rules, phase: &PhaseRules, so
             other => Some(other.clone()),
         }
     };
+    let none_left = |c: &Cond, bound: bool| match c {
+        Cond::Cmp(Num::PitsCount(who), CmpOp::Eq | CmpOp::Le, Num::Const(0)) => {
+            matches!((who, bound), (PlayerExpr::Bound, true) | (PlayerExpr::Mover, false))
+        }
+        _ => false,
+    };
     phase.end.items.iter().chain(&rules.end.items).any(|rule| match rule {
         EndRule::Stuck => true,
         EndRule::When(c) => {
             plain
-                && matches!(source(c), Some(Cond::AnyPlayers(body))
-            if matches!(*body, Cond::Cmp(Num::PitsCount(PlayerExpr::Bound), CmpOp::Eq | CmpOp::Le, Num::Const(0))))
+                && match source(c) {
+                    Some(Cond::AnyPlayers(body)) => none_left(&body, true),
+                    Some(c) => none_left(&c, false),
+                    None => false,
+                }
         }
         _ => false,
     })

@@ -71,6 +71,9 @@ pub struct Engine {
     phase_again: bool,
     /// For the narration only: where each lap of a sowing of laps went (`with_lap_log`); `None` in play.
     lap_log: Option<std::sync::Arc<std::sync::Mutex<Vec<LapRecord>>>>,
+    /// The starts of a plain sowing where pits change hands are read off the owners and counts
+    /// (`fast::each_owned_start`) instead of walking the set `pits(mover)`.
+    owned_starts: bool,
 }
 
 /// One lap of a sowing of laps, as the narration tells it: its origin and direction, where it ended, the
@@ -231,8 +234,14 @@ impl Engine {
         let moves_known = rules
             .phases
             .iter()
-            .zip(&plain_starts)
-            .map(|(p, &plain)| fast::end_rules_say_mover_can_move(&rules, p, &compiled.1, plain))
+            .zip(&simple_phase)
+            .map(|(p, &simple)| {
+                // The starts are the mover's non-empty pits, whoever owns which.
+                let plain = simple
+                    && k == 1
+                    && matches!(p.actions.as_slice(), [Action { kind: ActionKind::Sow(sow), .. }] if is_plain_start(sow));
+                fast::end_rules_say_mover_can_move(&rules, p, &compiled.1, plain)
+            })
             .collect();
         let ply_marks = rules.marks.iter().any(|m| m.one_ply);
         Engine {
@@ -255,6 +264,7 @@ impl Engine {
             phase_again,
             lap_log: None,
             ply_marks,
+            owned_starts: true,
         }
     }
 
@@ -293,13 +303,14 @@ impl Engine {
         });
     }
 
-    /// The same engine without its fast paths for plain phases (`plain_starts`, `plain_ply`): every ply
-    /// goes through the general stages. For tests, which compare the two.
+    /// The same engine without its fast paths for plain phases (`plain_starts`, `plain_ply` and its
+    /// tracks, `moves_known`, `owned_starts`): every ply goes through the general stages. For tests, which compare the two.
     #[doc(hidden)]
     pub fn without_fast_paths(mut self) -> Engine {
         self.plain_starts.fill(false);
         self.plain_sow.fill(None);
         self.moves_known.fill(false);
+        self.owned_starts = false;
         self
     }
 

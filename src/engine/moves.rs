@@ -77,6 +77,10 @@ impl Engine {
                     }
                     return true;
                 }
+                // The same where pits change hands: the mover's pits are those he owns now.
+                if self.owned_starts && self.k == 1 && is_plain_start(sow) {
+                    return self.each_owned_start(st, mover, a, emit);
+                }
                 let own = self.colour_mask(mover);
                 self.for_each_in_set(st, cx, &sow.from, |p| {
                     if (p as usize) < self.rules.n_pits

@@ -282,56 +282,60 @@ impl Engine {
         }
         let mut moved = 0;
         for &to in targets.as_slice() {
+            let mut sources = Places::default();
+            if !self.first_source_group(st, cx, take, mask, &mut sources) {
+                continue;
+            }
             let mut left = limit;
-            for group in self.source_groups(take) {
-                let mut sources = Places::default();
-                for set in group {
-                    self.for_each_in_set(st, cx, set, |p| sources.push(p));
+            for &p in sources.as_slice() {
+                if left == 0 {
+                    break;
                 }
-                if sources.as_slice().iter().all(|&p| self.count_masked(st, p, mask) == 0) {
-                    continue;
-                }
-                for &p in sources.as_slice() {
-                    if left == 0 {
-                        break;
-                    }
-                    let n = self.move_pieces(st, p, to, mask, left);
-                    left -= n;
-                    moved += n;
-                }
-                break;
+                let n = self.move_pieces(st, p, to, mask, left);
+                left -= n;
+                moved += n;
             }
         }
         moved
     }
 
-    /// A take to the mover's hand (for a capture's `sow from`): from the first group of places holding any
-    /// matching piece, up to `limit` pieces.
-    fn take_to_hand(&self, st: &mut State, cx: Ctx, take: &TakeRule, mask: KindMask, limit: u32) -> u32 {
+    /// Collects into `sources` the places of a take's first group of sources (`from A else B`) that holds any
+    /// matching piece; false when none does. An out-parameter: the hot path of captures copies no list.
+    #[inline]
+    fn first_source_group(&self, st: &State, cx: Ctx, take: &TakeRule, mask: KindMask, sources: &mut Places) -> bool {
         for group in self.source_groups(take) {
-            let mut sources = Places::default();
+            sources.len = 0;
             for set in group {
                 self.for_each_in_set(st, cx, set, |p| sources.push(p));
             }
-            if sources.as_slice().iter().all(|&p| self.count_masked(st, p, mask) == 0) {
-                continue;
+            if sources.as_slice().iter().any(|&p| self.count_masked(st, p, mask) > 0) {
+                return true;
             }
-            let mut left = limit;
-            for &p in sources.as_slice() {
-                for k in 0..self.k {
-                    let i = p as usize * self.k + k;
-                    if mask & (1 << k) == 0 || left == 0 {
-                        continue;
-                    }
-                    let n = (st.counts[i] as u32).min(left);
-                    st.counts[i] -= n as u8;
-                    st.hand[k] = st.hand[k].saturating_add(n as u8);
-                    left -= n;
-                }
-            }
-            return limit - left;
         }
-        0
+        false
+    }
+
+    /// A take to the mover's hand (for a capture's `sow from`): from the first group of places holding any
+    /// matching piece, up to `limit` pieces.
+    fn take_to_hand(&self, st: &mut State, cx: Ctx, take: &TakeRule, mask: KindMask, limit: u32) -> u32 {
+        let mut sources = Places::default();
+        if !self.first_source_group(st, cx, take, mask, &mut sources) {
+            return 0;
+        }
+        let mut left = limit;
+        for &p in sources.as_slice() {
+            for k in 0..self.k {
+                let i = p as usize * self.k + k;
+                if mask & (1 << k) == 0 || left == 0 {
+                    continue;
+                }
+                let n = (st.counts[i] as u32).min(left);
+                st.counts[i] -= n as u8;
+                st.hand[k] = st.hand[k].saturating_add(n as u8);
+                left -= n;
+            }
+        }
+        limit - left
     }
 
     /// Moves up to `limit` pieces of the kinds in `mask` from one place to another, kinds in order.

@@ -29,6 +29,8 @@ impl<'g> Lowerer<'g> {
         let most = match rows {
             0 | 1 => MAX_PITS,
             2 => 26,
+            // The middle row of three is split in halves, so its length is even.
+            3 => MAX_PITS / 3 / 2 * 2,
             _ => MAX_PITS / rows,
         };
         if n == 0 || total > MAX_PITS || n > most {

@@ -1,13 +1,13 @@
 //! Drawing a position as text, in a layout that fits the board: two rows with the stores at the players'
-//! right ends, one row with its store at the right, four rows with each side's two rows, or a ring drawn
-//! as a ring. Every pit shows the label the move notation uses.
+//! right ends, one row with its store at the right, three rows with the shared middle row between the
+//! sides, four rows with each side's two rows, or a ring drawn as a ring. Every pit shows the label the move notation uses.
 //!
 //! Widths are measured on the visible text, without the colour escapes, so a coloured board lines up as
 //! a plain one does. Seats are named as the front end wants (`you`, `computer`), and a two-row board is
 //! drawn from the side of the person looking at it.
 
 use crate::engine::{Engine, State};
-use crate::ir::{PlaceId, Shape, NO_PLAYER, UNMARKED};
+use crate::ir::{three_row_pit, PlaceId, Shape, NO_PLAYER, UNMARKED};
 
 /// ANSI colours for the pieces of seats 1..8.
 const SEAT_COLOURS: [&str; 8] = ["31", "34", "32", "33", "37", "35", "36", "91"];
@@ -51,6 +51,7 @@ pub fn render_view(engine: &Engine, st: &State, view: &View) -> String {
         Shape::TwoRows { pits, stores } => painter.two_rows(st, pits as usize, stores),
         Shape::Ring { pits } => painter.ring(st, pits as usize),
         Shape::OneRow { pits, .. } => painter.one_row(st, pits as usize),
+        Shape::ThreeRows { pits } => painter.three_rows(st, pits as usize),
         Shape::FourRows { pits } => painter.four_rows(st, pits as usize),
     };
     out.push_str(&painter.off_board(st));
@@ -296,6 +297,41 @@ impl Painter<'_> {
         out.push_str(&line(pits("", &rows[2])));
         out.push_str(&line(pits(&near_name, &rows[3])));
         out.push_str(&line(labels(&rows[3])));
+        out
+    }
+
+    /// Three rows: the viewer's outer row at the bottom, running left to right, the other side's at the
+    /// top, and the shared middle row between, each half labelled by its owner's numbers. The far row's
+    /// and the middle row's labels are above them, the near row's below.
+    fn three_rows(&self, st: &State, n: usize) -> String {
+        let rules = &self.engine.rules;
+        let w = self.width(st, 0..rules.n_pits) + 1;
+        let viewer = self.view.viewer.filter(|&v| v < 2).unwrap_or(0);
+        // The second player sees the board turned half round.
+        let at = |column: usize, row: usize| -> usize {
+            let p = if viewer == 0 { three_row_pit(n, column, row) } else { three_row_pit(n, n - 1 - column, 2 - row) };
+            p as usize
+        };
+        let rows: Vec<Vec<usize>> = (0..3).rev().map(|row| (0..n).map(|c| at(c, row)).collect()).collect();
+        let (far_name, near_name) = (self.view.name(1 - viewer), self.view.name(viewer));
+        let margin = visible_width(&far_name).max(visible_width(&near_name)) + 2;
+        let labels = |row: &[usize]| -> String {
+            let cells: Vec<String> =
+                row.iter().map(|&p| format!(" {} ", pad_left(&rules.places[p].label, w))).collect();
+            format!("{}{}", " ".repeat(margin), cells.concat())
+        };
+        let pits = |name: &str, row: &[usize]| -> String {
+            let cells: String = row.iter().map(|&p| format!(" {}", self.cell(st, p, w))).collect();
+            format!("{}{cells}", pad_right(name, margin))
+        };
+        let line = |text: String| text.trim_end().to_string() + "\n";
+        let mut out = String::new();
+        out.push_str(&line(labels(&rows[0])));
+        out.push_str(&line(format!("{}{}", pits(&far_name, &rows[0]), self.traded(st))));
+        out.push_str(&line(labels(&rows[1])));
+        out.push_str(&line(pits("", &rows[1])));
+        out.push_str(&line(pits(&near_name, &rows[2])));
+        out.push_str(&line(labels(&rows[2])));
         out
     }
 

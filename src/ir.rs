@@ -120,6 +120,13 @@ pub enum Shape {
     FourRows {
         pits: u16,
     },
+    /// Three rows of an even number of pits: the first player owns the row nearest him (`o1..oN`) and
+    /// the right half of the middle row as he sees it (`i1..iN/2`), the second player the far row and the
+    /// other half (`O..`, `I..`), each row numbered from its owner's left. One circuit runs round both
+    /// players' pits, each player's a stretch of it: his outer row, then his half of the middle row back.
+    ThreeRows {
+        pits: u16,
+    },
 }
 
 impl Shape {
@@ -129,6 +136,7 @@ impl Shape {
             Shape::Ring { .. } => 0,
             Shape::OneRow { .. } => 1,
             Shape::TwoRows { .. } => 2,
+            Shape::ThreeRows { .. } => 3,
             Shape::FourRows { .. } => 4,
         }
     }
@@ -139,9 +147,24 @@ impl Shape {
             Shape::TwoRows { pits, .. }
             | Shape::Ring { pits }
             | Shape::OneRow { pits, .. }
+            | Shape::ThreeRows { pits }
             | Shape::FourRows { pits } => pits as usize,
         }
     }
+}
+
+/// The pit in `column` (from the first player's left, from 0) and `row` (0 for the row nearest the first
+/// player, 2 for the far one) on a board of three rows of `m` pits; the pits are numbered as the lowering
+/// lays them out: the first player's outer row, his half of the middle row, then the second player's.
+pub fn three_row_pit(m: usize, column: usize, row: usize) -> PlaceId {
+    let (side, half) = (3 * m / 2, m / 2);
+    let p = match row {
+        0 => column,
+        2 => side + m - 1 - column,
+        _ if column >= half => m + column - half,
+        _ => side + m + half - 1 - column,
+    };
+    p as PlaceId
 }
 
 /// A named set of pits: a named row (`inner`) or a `region`.

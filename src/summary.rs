@@ -198,6 +198,9 @@ impl Printer<'_> {
             Shape::OneRow { pits, store } => {
                 format!("one row of {pits} pits{}", if store { ", with a store at its right end" } else { "" })
             }
+            Shape::ThreeRows { pits } => {
+                format!("three rows of {pits} pits, a row and half the middle row for each player, one circuit")
+            }
             Shape::FourRows { pits } => format!("four rows of {pits} pits, two for each player, a circuit each"),
         }
     }
@@ -666,6 +669,10 @@ impl Words<'_> {
                 let store = if store { ", and a store at its right end that the sowing passes through" } else { "" };
                 format!("The board is one row of {pits} pits, numbered from the left{store}")
             }
+            Shape::ThreeRows { pits } => format!(
+                "The board has three rows of {pits} pits: each player owns the row nearest him and the right half of the middle row as he sees it, and both sow round one circuit through all {} pits",
+                3 * pits
+            ),
             Shape::FourRows { pits } => format!(
                 "The board has four rows of {pits} pits: each player owns the two rows on his side, the first nearest him, and sows only round his own {} pits",
                 2 * pits

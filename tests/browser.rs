@@ -1,7 +1,7 @@
 //! The playground in a real browser: `mancala serve` on a free loopback port, driven in headless Chromium
 //! by `web/tests/e2e.mjs` (Node and puppeteer-core, installed by `npm ci` in `web/`). Kalah clicked to
-//! the end, a reload, undo and redo, a Gulek turn of several decisions, a Goré offer, and an error typed
-//! into the editor, shown at its line, fixed and played. The screenshots go to the test's scratch folder, or to
+//! the end, a reload, undo and redo, a Gulek turn of several decisions, a Goré offer, a board of three
+//! rows, and an error typed into the editor, shown at its line, fixed and played. The screenshots go to the test's scratch folder, or to
 //! `docs/` (the README's pictures) with `MANCALA_SCREENSHOTS=docs`.
 //!
 //! Runs only with `MANCALA_BROWSER_TESTS=1` (as `.ci/run` sets it), so that `cargo test` passes where no

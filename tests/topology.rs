@@ -1,4 +1,4 @@
-//! The topology of boards: the tracks of one, two and four rows, the relations `opposite`, `facing`, `twin`
+//! The topology of boards: the tracks of one, two, three and four rows, the relations `opposite`, `facing`, `twin`
 //! and `number`, named rows and regions. The games are small test files in `tests/data/topology/`.
 //!
 //! Four rows (family.md, "Common notation"): each player has an outer row O1..O8 nearest him and an inner
@@ -169,6 +169,133 @@ fn four_rows_draw_the_viewers_side_nearest() {
     assert_eq!(col(lines[0], "O1"), col(lines[5], "i8"));
     assert_eq!(col(lines[3], "I1"), col(lines[5], "i8"));
     insta::assert_snapshot!("four_rows_board", board);
+}
+
+// ================================================================ three rows
+
+// Three rows of 6 (family.md section 8, Gabata): columns 1..6 from South's left. South owns his outer row
+// o1..o6 (columns 1..6) and the right half of the middle row i1..i3 (columns 4..6); North owns O1..O6
+// (columns 6..1) and I1..I3 (columns 3..1), each row numbered from its owner's left.
+
+/// The position of `text`, every pit not named empty, as `show` writes it.
+fn full(e: &Engine, text: &str) -> String {
+    show(e, &position(e, text))
+}
+
+#[test]
+fn three_rows_label_each_players_row_and_half_row_from_his_left() {
+    let e = file("three-rows");
+    let st = e.initial_state();
+    assert_eq!(
+        show(&e, &st),
+        "o1=2 o2=2 o3=2 o4=2 o5=2 o6=2 i1=2 i2=2 i3=2 O1=2 O2=2 O3=2 O4=2 O5=2 O6=2 I1=2 I2=2 I3=2 to_move=1"
+    );
+    let owners = e.rules.initial_owner.clone();
+    assert!(owners[..9].iter().all(|&o| o == 0) && owners[9..].iter().all(|&o| o == 1), "{owners:?}");
+    assert_eq!(plies(&e, &st), ["o1", "o2", "o3", "o4", "o5", "o6", "i1", "i2", "i3"]);
+}
+
+#[test]
+fn three_rows_one_circuit_through_both_stretches_both_ways() {
+    let e = file("three-rows");
+    let ccw = "o1 o2 o3 o4 o5 o6 i3 i2 i1 O1 O2 O3 O4 O5 O6 I3 I2 I1";
+    // One circuit, whoever sows: South's stretch, then North's.
+    assert_eq!(circuit(&e, 0, Dir::Ccw, "o1"), labels(&e, ccw));
+    let from_north: Vec<String> = labels(&e, ccw).into_iter().cycle().skip(9).take(18).collect();
+    assert_eq!(circuit(&e, 1, Dir::Ccw, "O1"), from_north);
+    let mut cw = labels(&e, ccw);
+    cw[1..].reverse();
+    assert_eq!(circuit(&e, 0, Dir::Cw, "o1"), cw);
+    assert_eq!(circuit(&e, 1, Dir::Cw, "o1"), cw);
+    let track: Vec<String> = e.rules.track.iter().map(|&p| label(&e, p)).collect();
+    assert_eq!(track, labels(&e, ccw));
+    // The pit chains run the same way.
+    let n = e.rules.n_pits;
+    assert_eq!(label(&e, e.rules.pit_next[id(&e, "i1") as usize]), "O1");
+    assert_eq!(label(&e, e.rules.pit_next[n + id(&e, "O1") as usize]), "i1");
+    assert_eq!(label(&e, e.rules.pit_next[id(&e, "I1") as usize]), "o1");
+}
+
+#[test]
+fn three_rows_a_lap_crosses_from_one_stretch_into_the_other() {
+    let e = file("three-rows");
+    // South's i2: i1, then North's O1 and O2 (not his, so no relay).
+    scenario(&e, "i2=3 O6=1 to_move=1", "i2", &full(&e, "i1=1 O1=1 O2=1 O6=1 to_move=2"));
+    // North's I2: I1, then South's o1 and o2.
+    scenario(&e, "I2=3 o6=1 to_move=2", "I2", &full(&e, "I1=1 o1=1 o2=1 o6=1 to_move=1"));
+    // 18 seeds from o2: once round all 18 pits, the last into o2 itself.
+    let every_one = "o1=1 o2=1 o3=1 o4=1 o5=1 o6=1 i1=1 i2=1 i3=1 O1=1 O2=1 O3=1 O4=1 O5=1 O6=1 I1=1 I2=1 I3=1";
+    scenario(&e, "o2=18 to_move=1", "o2", &full(&e, &format!("{every_one} to_move=2")));
+}
+
+#[test]
+fn three_rows_relations() {
+    let e = file("three-rows");
+    let r = &e.rules;
+    let opposite = |l: &str| label(&e, r.opposite[id(&e, l) as usize]);
+    let twin = |l: &str| label(&e, r.twin[id(&e, l) as usize]);
+    let facing = |l: &str| pits_of(&e, r.facing[id(&e, l) as usize]);
+    let number = |l: &str| r.number[id(&e, l) as usize];
+    // Column 1 holds South's o1, North's I3 and O6: both of North's face o1, and I3 is the nearer.
+    assert_eq!(facing("o1"), ["O6", "I3"]);
+    assert_eq!(opposite("o1"), "I3");
+    // Column 5 holds o5, South's own i2, and O2: only O2 is North's.
+    assert_eq!(facing("o5"), ["O2"]);
+    assert_eq!(opposite("o5"), "O2");
+    assert_eq!((facing("i1"), opposite("i1")), (vec!["O3".to_string()], "O3".to_string()));
+    assert_eq!((facing("I1"), opposite("I1")), (vec!["o3".to_string()], "o3".to_string()));
+    assert_eq!(facing("O1"), ["o6", "i3"]);
+    assert_eq!(opposite("O1"), "i3");
+    // The twin is the pit of the same label on the other side: the board turned half round.
+    assert_eq!((twin("o1"), twin("i2"), twin("O6"), twin("I3")), ("O1".into(), "I2".into(), "o6".into(), "i3".into()));
+    assert_eq!((number("o6"), number("i3"), number("I1"), number("O5")), (6, 3, 1, 5));
+}
+
+#[test]
+fn three_rows_capture_from_the_pits_facing_an_inner_pit() {
+    let e = file("three-rows");
+    // o5's 2 seeds: o6, then i3, empty, in South's half: North's O1 faces it (column 6), taken into i3.
+    scenario(&e, "o5=2 O1=4 O3=1 to_move=1", "o5", &full(&e, "o6=1 i3=5 O3=1 to_move=2"));
+}
+
+#[test]
+fn three_rows_regions_per_player() {
+    let e = file("three-rows");
+    let region = |name: &str| e.rules.regions.iter().find(|r| r.name == name).expect(name);
+    assert_eq!(pits_of(&e, region("inner").masks[0]), ["i1", "i2", "i3"]);
+    assert_eq!(pits_of(&e, region("inner").masks[1]), ["I1", "I2", "I3"]);
+    assert_eq!(pits_of(&e, region("outer").masks[1]), labels(&e, "O1 O2 O3 O4 O5 O6"));
+    assert_eq!(pits_of(&e, region("first").masks[1]), ["O1"]);
+}
+
+#[test]
+fn three_rows_drawn_with_each_column_in_line() {
+    let e = file("three-rows");
+    let st = position(&e, "o1=1 i3=2 O1=3 I3=4 to_move=1");
+    let board = mancala::board::render(&e, &st, false);
+    let lines: Vec<&str> = board.lines().collect();
+    // North's row on top, right to left; the middle row I3 I2 I1 i1 i2 i3; South's row nearest.
+    assert!(lines[0].trim_start().starts_with("O6") && lines[0].trim_end().ends_with("O1"), "{board}");
+    assert!(lines[2].trim_start().starts_with("I3") && lines[2].trim_end().ends_with("i3"), "{board}");
+    assert!(lines[5].trim_start().starts_with("o1") && lines[5].trim_end().ends_with("o6"), "{board}");
+    let col = |line: &str, label: &str| line.find(label).unwrap_or_else(|| panic!("{label} in {line}"));
+    assert_eq!(col(lines[0], "O6"), col(lines[5], "o1"));
+    assert_eq!(col(lines[2], "I3"), col(lines[5], "o1"));
+    assert_eq!(col(lines[2], "i3"), col(lines[0], "O1"));
+    insta::assert_snapshot!("three_rows_board", board);
+    // North sees the board turned half round: his row nearest, O1..O6 from his left.
+    let view = mancala::board::View { viewer: Some(1), ..mancala::board::View::plain(false) };
+    let board = mancala::board::render_view(&e, &st, &view);
+    let lines: Vec<&str> = board.lines().collect();
+    assert!(lines[0].trim_start().starts_with("o6") && lines[5].trim_start().starts_with("O1"), "{board}");
+    assert!(lines[2].trim_start().starts_with("i3") && lines[2].trim_end().ends_with("I3"), "{board}");
+    insta::assert_snapshot!("three_rows_board_for_north", board);
+}
+
+#[test]
+fn three_rows_rules_in_words() {
+    let e = file("three-rows");
+    insta::assert_snapshot!("three_rows_words", mancala::summary::summarize(&e));
 }
 
 // ================================================================ two rows and other boards

@@ -77,6 +77,25 @@
       }
       return at;
     }
+    if (name === "ThreeRows" && 3 * shape.pits === n && shape.pits % 2 === 0) {
+      // The viewer's outer row below, left to right; the other's above, right to left; the shared middle
+      // row between, so that each column holds one pit of each row. Each player's pits are his outer row,
+      // then his half of the middle row numbered from his left (the right half as he sees it).
+      const w = shape.pits;
+      const half = w / 2;
+      const side = w + half;
+      const near = viewer === 1 ? 1 : 0;
+      const rowY = [3.3, 2.1, 0.9];
+      for (let owner = 0; owner < 2; owner++) {
+        const first = owner * side;
+        // Columns counted from this owner's left; the viewer's left is the other's right.
+        const x = (column) => STEP * (owner === near ? column + 1 : w - column);
+        const rowOf = (r) => (owner === near ? r : 2 - r);
+        for (let k = 0; k < w; k++) at[first + k] = { x: x(k), y: STEP * rowY[rowOf(0)] };
+        for (let k = 0; k < half; k++) at[first + w + k] = { x: x(half + k), y: STEP * rowY[1] };
+      }
+      return at;
+    }
     if (name === "OneRow" && shape.pits === n) {
       // Left to right, with the store (if any) at the right end, as the track runs.
       for (let i = 0; i < n; i++) at[i] = { x: STEP * (i + 1), y: STEP * 1.5 };

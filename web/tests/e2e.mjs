@@ -215,6 +215,26 @@ const scenarios = {
     check(v.position.owners[2] === 1, "c is North's now");
   },
 
+  // Three rows: each column holds one pit of each row, North's row on top, the middle row split between
+  // the players; a lap from South's i1 runs on into North's O1.
+  async threeRows() {
+    const rules = fs.readFileSync(new URL("../../tests/data/topology/three-rows.mancala", import.meta.url), "utf8");
+    await open("kalah");
+    await startAt({ text: rules, name: "three rows", seats: ["human", "human"], position: "i1=2 O3=1 to_move=1" });
+    const centre = (label) => page.$eval(`#board .place[data-label="${label}"]`, (g) => {
+      const r = g.getBoundingClientRect();
+      return { x: Math.round(r.x + r.width / 2), y: Math.round(r.y + r.height / 2) };
+    });
+    const [o1, I1, o6, O6, I3, O1, i3] = await Promise.all(["o1", "I1", "o6", "O6", "I3", "O1", "i3"].map(centre));
+    check(o1.x === O6.x && o1.x === I3.x, `column 1 holds o1, I3 and O6: ${JSON.stringify([o1, I3, O6])}`);
+    check(o6.x === O1.x && o6.x === i3.x, `column 6 holds o6, i3 and O1: ${JSON.stringify([o6, i3, O1])}`);
+    check(O6.y < I3.y && I3.y < o1.y && I1.y === i3.y, "North's row on top, the middle row between");
+    await clickPlace("i1");
+    const v = await view();
+    const o = (label) => v.board.places.findIndex((p) => p.label === label);
+    check(v.position.counts[o("O1")][0] === 1 && v.position.counts[o("O2")][0] === 1, "i1 sowed into O1 and O2");
+  },
+
   // The editor: an error typed into the rules shows at its line, with its message; fixed, the variant plays.
   async editorDiagnostics() {
     await open("kalah");

@@ -29,6 +29,8 @@ impl<'g> Lowerer<'g> {
         let most = match rows {
             0 | 1 => MAX_PITS,
             2 => 26,
+            // The middle row of three is split in halves, so its length is even.
+            3 => MAX_PITS / 3 / 2 * 2,
             _ => MAX_PITS / rows,
         };
         if n == 0 || total > MAX_PITS || n > most {
@@ -48,6 +50,16 @@ impl<'g> Lowerer<'g> {
             self.error(if n == 0 { "check::empty" } else { "check::too_large" }, message, pits.span, label, Some(help));
             return;
         }
+        if rows == 3 && n % 2 == 1 {
+            self.error(
+                "check::bad_board",
+                format!("a board of three rows needs an even number of pits in a row, not {n}"),
+                pits.span,
+                "an odd number",
+                Some("each player owns half of the middle row: use `rows 3 of 6`, `rows 3 of 8`, ...".into()),
+            );
+            return;
+        }
         self.board_ok = true;
         self.n_pits = total;
         let m = n as u16;
@@ -55,6 +67,7 @@ impl<'g> Lowerer<'g> {
             0 => Shape::Ring { pits: m },
             1 => Shape::OneRow { pits: m, store: stores },
             2 => Shape::TwoRows { pits: m, stores },
+            3 => Shape::ThreeRows { pits: m },
             _ => Shape::FourRows { pits: m },
         };
         for i in 0..total {
@@ -97,30 +110,31 @@ impl<'g> Lowerer<'g> {
     fn rows_supported(&mut self, rows: &Spanned<u32>, stores: bool, span: Span) -> bool {
         let (message, label, help) = match rows.node {
             1 | 2 => return true,
-            4 if !stores => return true,
+            3 | 4 if !stores => return true,
+            3 => (
+                "a board of three rows has no stores on its track".to_string(),
+                "the circuit runs through the pits only",
+                "remove `with stores`; for stores off the track, declare `place store per player`".to_string(),
+            ),
             4 => (
                 "a board of four rows has no stores on its track".to_string(),
                 "each player sows round his own two rows",
                 "remove `with stores`; for stores off the track, declare `place store per player`".to_string(),
             ),
-            3 => (
-                "three rows are not supported yet".to_string(),
-                "three rows",
-                "boards have 1, 2 or 4 rows: `rows 2 of 6`, `rows 4 of 8`".to_string(),
-            ),
             r => (
                 format!("a board of {r} rows is not supported"),
-                "1, 2 or 4 rows",
-                "boards have 1, 2 or 4 rows: `rows 1 of 4 with store`, `rows 2 of 6`, `rows 4 of 8`".to_string(),
+                "1 to 4 rows",
+                "boards have 1 to 4 rows: `rows 1 of 4 with store`, `rows 2 of 6`, `rows 3 of 6`, `rows 4 of 8`"
+                    .to_string(),
             ),
         };
-        let at = if rows.node == 4 { span } else { rows.span };
+        let at = if matches!(rows.node, 3 | 4) { span } else { rows.span };
         self.error("check::bad_board", message, at, label, Some(help));
         false
     }
 
-    /// A board of rows is for as many players as it has sides: one row for one player, two or four rows
-    /// for two.
+    /// A board of rows is for as many players as it has sides: one row for one player, two or more
+    /// rows for two.
     fn check_board_players(&mut self, rows: usize, span: Span) {
         let wanted = match rows {
             0 => return,
@@ -157,7 +171,7 @@ impl<'g> Lowerer<'g> {
         }
         if let Some(ast::Board::Rows { names, .. }) = self.game.board.as_ref().map(|b| &b.node) {
             let per_side = match self.shape {
-                Shape::FourRows { .. } => 2,
+                Shape::ThreeRows { .. } | Shape::FourRows { .. } => 2,
                 _ => 1,
             };
             for (row, name) in names.iter().enumerate() {
@@ -171,8 +185,7 @@ impl<'g> Lowerer<'g> {
                     );
                     break;
                 }
-                let m = self.shape.row_len();
-                let first: Vec<PlaceId> = (row * m..(row + 1) * m).map(|p| p as PlaceId).collect();
+                let first: Vec<PlaceId> = first_players_row(self.shape, row).map(|p| p as PlaceId).collect();
                 self.add_region(name, true, &first);
             }
         }
@@ -256,6 +269,7 @@ impl<'g> Lowerer<'g> {
         let m = self.shape.row_len() as PlaceId;
         match self.shape {
             Shape::TwoRows { .. } => p + m,
+            Shape::ThreeRows { .. } => p + 3 * m / 2,
             Shape::FourRows { .. } => p + 2 * m,
             Shape::Ring { .. } | Shape::OneRow { .. } => p,
         }
@@ -558,6 +572,10 @@ impl<'g> Lowerer<'g> {
                 format!("the pits of this board are a..{last} and A..{}", last.to_ascii_uppercase())
             }
             Shape::Ring { pits } | Shape::OneRow { pits, .. } => format!("the pits of this board are 1..{pits}"),
+            Shape::ThreeRows { pits } => format!(
+                "the first player's pits are o1..o{pits} and i1..i{half}, the second player's O1..O{pits} and I1..I{half}",
+                half = pits / 2
+            ),
             Shape::FourRows { pits } => format!(
                 "the first player's pits are o1..o{pits} and i1..i{pits}, the second player's O1..O{pits} and I1..I{pits}"
             ),
@@ -695,10 +713,17 @@ impl<'g> Lowerer<'g> {
 ///
 /// One row: `1..N`, the first player's. Two rows: `a..` for the first player's row, `A..` for the second's.
 /// Four rows: the first player's first row `o1..oN` and second `i1..iN`, the second player's `O1..` and
-/// `I1..`, each numbered from its owner's left. A ring: `1..N`, nobody's.
+/// `I1..`, each numbered from its owner's left. Three rows: the same letters, but each player's inner row
+/// is his half of the middle row, `i1..iN/2` and `I1..IN/2`. A ring: `1..N`, nobody's.
 fn pit_label(shape: Shape, i: usize) -> (String, u8) {
     let n = shape.row_len();
     match shape {
+        Shape::ThreeRows { .. } => {
+            // Each player's pits are N + N/2 places in a row: his outer row, then his half of the middle.
+            let (owner, k) = (i / (3 * n / 2), i % (3 * n / 2));
+            let (row, k) = if k < n { (["o", "O"][owner], k) } else { (["i", "I"][owner], k - n) };
+            (format!("{row}{}", k + 1), owner as u8)
+        }
         Shape::Ring { .. } => ((i + 1).to_string(), NO_PLAYER),
         Shape::OneRow { .. } => ((i + 1).to_string(), 0),
         Shape::TwoRows { .. } if i < n => (((b'a' + i as u8) as char).to_string(), 0),
@@ -707,6 +732,15 @@ fn pit_label(shape: Shape, i: usize) -> (String, u8) {
             let row = ["o", "i", "O", "I"][i / n];
             (format!("{row}{}", i % n + 1), (i / (2 * n)) as u8)
         }
+    }
+}
+
+/// The places of the first player's row `row` (0 for his outer row, 1 for the next) on a board of rows.
+fn first_players_row(shape: Shape, row: usize) -> std::ops::Range<usize> {
+    let m = shape.row_len();
+    match shape {
+        Shape::ThreeRows { .. } if row == 1 => m..m + m / 2,
+        _ => row * m..(row + 1) * m,
     }
 }
 

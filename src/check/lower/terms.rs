@@ -365,17 +365,17 @@ impl<'g> Lowerer<'g> {
     fn needs_two_sides(&mut self, word: &str, span: Span) {
         let board = match self.shape {
             _ if !self.board_ok => return,
-            Shape::TwoRows { .. } | Shape::FourRows { .. } => return,
+            Shape::TwoRows { .. } | Shape::ThreeRows { .. } | Shape::FourRows { .. } => return,
             Shape::Ring { .. } => "a ring",
             Shape::OneRow { .. } => "a board of one row",
         };
         let help = match word {
-            "twin" => "`twin` is the pit of the same number on the other player's rows, on boards of two or four rows; `number(here)` gives a pit's number on any board",
-            _ => "boards of two or four rows have pits across the middle; on this board, name the pits you mean, or declare a `region` of them",
+            "twin" => "`twin` is the pit of the same number on the other player's rows, on boards of two, three or four rows; `number(here)` gives a pit's number on any board",
+            _ => "boards of two, three or four rows have pits across the middle; on this board, name the pits you mean, or declare a `region` of them",
         };
         self.error(
             "check::no_relation",
-            format!("`{word}` needs a board of two or four rows"),
+            format!("`{word}` needs a board of two, three or four rows"),
             span,
             format!("{board} has no `{word}`"),
             Some(help.into()),

@@ -64,7 +64,9 @@ impl<'g> Lowerer<'g> {
     }
 
     /// The tracks of the board, each in counter-clockwise order: one shared by every player, or on four
-    /// rows one circuit per player over his own pits (first row left to right, second row back).
+    /// rows one circuit per player over his own pits (first row left to right, second row back). Three
+    /// rows have one circuit made of each player's stretch in turn: his outer row left to right, then his
+    /// half of the middle row back.
     fn circuits(&self) -> Vec<Vec<PlaceId>> {
         let store = self.place_names.get("store").map(|s| s.id);
         match self.shape {
@@ -92,6 +94,11 @@ impl<'g> Lowerer<'g> {
                     track.push(s);
                 }
                 vec![track]
+            }
+            Shape::ThreeRows { pits } => {
+                let (m, half) = (pits as PlaceId, pits as PlaceId / 2);
+                let stretch = |first: PlaceId| (first..first + m).chain((first + m..first + m + half).rev());
+                vec![stretch(0).chain(stretch(m + half)).collect()]
             }
             Shape::FourRows { pits } => {
                 let m = pits as PlaceId;
@@ -182,5 +189,37 @@ fn relations(shape: Shape, n: usize, p: usize) -> (PlaceId, PlaceId, u8, u64) {
             let inner = their_inner + across;
             (inner as PlaceId, twin as PlaceId, (k + 1) as u8, bit(inner) | bit(their_outer + across))
         }
+        Shape::ThreeRows { .. } => three_row_relations(m, p),
+    }
+}
+
+/// The relations of pit `p` on three rows of `m` pits. Its twin is the pit of the same label on the other
+/// player's side (the board turned half round); its number is its number in its row; the pits facing it
+/// are the other player's pits in its column, and the opposite one is the nearest of them.
+fn three_row_relations(m: usize, p: usize) -> (PlaceId, PlaceId, u8, u64) {
+    let side = 3 * m / 2;
+    let twin = if p < side { p + side } else { p - side };
+    let number = if p % side < m { p % side + 1 } else { p % side - m + 1 };
+    // Columns 0..m from the first player's left; rows 0 (his outer row) to 2 (the far row).
+    let (column, row) = three_row_place(m, p);
+    let theirs: Vec<usize> = (0..3)
+        .filter(|&r| r != row)
+        .map(|r| three_row_pit(m, column, r) as usize)
+        .filter(|&q| (q < side) != (p < side))
+        .collect();
+    let opposite = theirs.iter().copied().min_by_key(|&q| three_row_place(m, q).1.abs_diff(row)).unwrap_or(p);
+    let facing = theirs.iter().fold(0u64, |f, &q| f | 1u64 << q);
+    (opposite as PlaceId, twin as PlaceId, number as u8, facing)
+}
+
+/// The column (from the first player's left) and the row (from his edge) of pit `p` on three rows of `m`.
+fn three_row_place(m: usize, p: usize) -> (usize, usize) {
+    let (side, half) = (3 * m / 2, m / 2);
+    let k = p % side;
+    match (p < side, k < m) {
+        (true, true) => (k, 0),
+        (true, false) => (half + k - m, 1),
+        (false, true) => (m - 1 - k, 2),
+        (false, false) => (half - 1 - (k - m), 1),
     }
 }

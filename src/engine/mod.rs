@@ -174,11 +174,21 @@ impl Engine {
                     .collect()
             })
             .collect();
-        let endless_draw = rules
+        let endless_draw: Vec<bool> = rules
             .phases
             .iter()
             .map(|p| p.end.items.iter().chain(&rules.end.items).any(|r| matches!(r, EndRule::Endless)))
             .collect();
+        // Under `draw when endless` a sowing that would never end is played (and draws the game) instead of
+        // being illegal, so a relay or a capture that sows on no longer makes the legality of a start depend
+        // on how it plays out: only a `require` still does, and only it is looked ahead.
+        for (phase, _) in rules.phases.iter_mut().zip(&endless_draw).filter(|(_, &endless)| endless) {
+            for action in &mut phase.actions {
+                if let ActionKind::Sow(sow) = &mut action.kind {
+                    sow.lookahead &= sow.require.is_some();
+                }
+            }
+        }
         let phase_again = rules.phases.iter().any(|p| p.again.is_some());
         let (table, sources) = compile::compile_rules(&mut rules, &shape);
         let compiled = Compiled(table, sources);

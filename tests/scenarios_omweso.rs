@@ -216,3 +216,30 @@ fn engine2_a_repeated_position_draws_under_draw_when_repetition() {
     let e = omweso(None);
     assert!(e.rules.end.items.iter().any(|r| matches!(r, mancala::ir::EndRule::DrawRepetition)));
 }
+
+/// OM-10: a capture that takes the opponent's last seeds does not stop the move: its seeds are sown on, and
+/// only at the opponent's turn is he found without a move, and out.
+#[test]
+fn om10_a_capture_of_the_last_seeds_completes_the_move_and_the_end_comes_at_the_opponents_turn() {
+    let e = omweso(None);
+    // o7 into o8, i8 (held 1): I1 and O1, all North has, are taken and sown from o7: o8, i8, i7.
+    let mut st = position(&e, "o7=2 i8=1 I1=1 O1=2");
+    play(&e, &mut st, "o7");
+    assert_eq!(seeds(&e, &st, &["o7", "o8", "i8", "i7", "I1", "O1"]), [0, 2, 3, 1, 0, 0]);
+    assert_eq!(result(&st).map(|r| (r.0, r.2)), Some((vec![1], EndReason::LastStanding)));
+}
+
+/// OM-9, ENGINE-1: the three-minute limit of tournaments becomes the engine's lap cap, and a move past it
+/// (or one that comes back to a position) is annulled: a draw. How the rule plays is tested on a small board
+/// in `scenarios_laps.rs`; here, that Omweso declares it in every variant.
+#[test]
+fn om9_engine1_a_never_ending_move_is_a_draw_in_every_variant() {
+    for v in
+        ["default", "placement", "placement-alternate", "placement-second-sows", "reverse-first-lap", "no-special-win"]
+    {
+        let e = omweso(Some(v));
+        let rules = e.rules.end.items.iter().chain(e.rules.phases.iter().flat_map(|p| &p.end.items));
+        assert!(rules.clone().any(|r| matches!(r, mancala::ir::EndRule::Endless)), "{v}");
+        assert!(rules.clone().any(|r| matches!(r, mancala::ir::EndRule::DrawRepetition)), "{v}: ENGINE-2");
+    }
+}

@@ -550,6 +550,8 @@ pub enum TermKind {
     Rem(Box<Term>, Box<Term>),
     /// `lap`: the number of the lap being sown in this move, from 1.
     Lap,
+    /// `captures(PLAYER)`: how many of that player's plies so far made a capture.
+    Captures(PlayerRef),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

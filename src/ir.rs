@@ -580,6 +580,8 @@ pub enum Num {
     Rem(Box<Num>, Box<Num>),
     /// `lap`: the lap of the move being sown, from 1.
     Lap,
+    /// `captures(P)`: the plies of player P so far that made a capture (`State::capture_plies`).
+    Captures(PlayerExpr),
 }
 
 impl Num {
@@ -675,7 +677,8 @@ fn num_trend(n: &Num) -> Trend {
         | Num::PitsCount(_)
         | Num::Number(_)
         | Num::Lifted
-        | Num::Lap => Trend::Fixed,
+        | Num::Lap
+        | Num::Captures(_) => Trend::Fixed,
         // Counts and sizes are never negative: over more pits they can only grow.
         Num::Count(Set::Offered, _) | Num::Size(Set::Offered) => Trend::Grows,
         // A piece's value may be negative.
@@ -848,6 +851,7 @@ fn bounds_at_last(n: &Num) -> (Option<i64>, Option<i64>) {
         Num::Number(_) => (Some(0), Some(64)),
         Num::Value(_) => (None, None),
         Num::Lap => (Some(1), None),
+        Num::Captures(_) => (Some(0), None),
         Num::Add(ns) => ns.iter().map(bounds_at_last).fold((Some(0), Some(0)), |(lo, hi), (l, h)| {
             (lo.zip(l).map(|(a, b)| a.saturating_add(b)), hi.zip(h).map(|(a, b)| a.saturating_add(b)))
         }),

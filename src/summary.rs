@@ -486,6 +486,7 @@ impl Printer<'_> {
             Num::PlaceCount(p) => format!("count({})", self.place(p)),
             Num::PitsCount(who) => format!("count(pits({}))", self.player(who)),
             Num::Lap => "lap".into(),
+            Num::Captures(p) => format!("captures({})", self.player(p)),
             Num::Number(p) => format!("number({})", self.place(p)),
             Num::Lifted => "lifted".into(),
             Num::Sub(a, b) => format!("{} - {}", self.operand(a, 1), self.operand(b, 2)),
@@ -1159,6 +1160,7 @@ impl Words<'_> {
                 format!("the number of {} in {}", self.piece_word(), self.set(&Set::PitsOf(who.clone())))
             }
             Num::Lap => "the number of the lap (1 for the first)".into(),
+            Num::Captures(p) => format!("the number of {} turns that made a capture", self.whose(p)),
             Num::Number(p) => format!("the number of {} in its row", self.place(p, here)),
             Num::Lifted => format!("the number of {} lifted", self.piece_word()),
             Num::Sub(a, b) => format!("{} minus {}", self.operand(a, 1, here), self.operand(b, 2, here)),

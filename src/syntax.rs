@@ -627,6 +627,7 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::before_fn
         | Rule::dropped_fn
         | Rule::size_fn
+        | Rule::captures_fn
         | Rule::owner_fn
         | Rule::number_fn => "a number or a count",
         Rule::kind_word | Rule::kind_sel | Rule::kind_name => "a kind of piece",
@@ -728,6 +729,7 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_before_fn => Rule::before_fn,
         Rule::lead_dropped_fn => Rule::dropped_fn,
         Rule::lead_size_fn => Rule::size_fn,
+        Rule::lead_captures_fn => Rule::captures_fn,
         Rule::lead_owner_fn => Rule::owner_fn,
         Rule::lead_opposite => Rule::opposite,
         Rule::lead_pits_set => Rule::pits_set,
@@ -873,6 +875,7 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::before_fn => &["before"],
         Rule::dropped_fn => &["dropped"],
         Rule::size_fn => &["size"],
+        Rule::captures_fn => &["captures"],
         Rule::owner_fn => &["owner"],
         Rule::kind_word => &["own", "foreign"],
         Rule::player | Rule::player_word => &["mover", "opponent", "player", "owner"],
@@ -1663,6 +1666,7 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
         Rule::kind_word => TermKind::Kind(if text == "own" { KindSel::Own } else { KindSel::Foreign }),
         Rule::lifted => TermKind::Lifted,
         Rule::lap_word => TermKind::Lap,
+        Rule::captures_fn => TermKind::Captures(build_player(next_pair(&mut inner, "captures")?)?),
         other => return Err(SyntaxError::internal(&format!("unexpected term {other:?}"))),
     };
     Ok(Spanned::new(kind, span))

@@ -234,12 +234,48 @@ fn om10_a_capture_of_the_last_seeds_completes_the_move_and_the_end_comes_at_the_
 /// in `scenarios_laps.rs`; here, that Omweso declares it in every variant.
 #[test]
 fn om9_engine1_a_never_ending_move_is_a_draw_in_every_variant() {
-    for v in
-        ["default", "placement", "placement-alternate", "placement-second-sows", "reverse-first-lap", "no-special-win"]
-    {
+    let variants = [
+        "default",
+        "placement",
+        "placement-alternate",
+        "placement-second-sows",
+        "reverse-first-lap",
+        "no-special-win",
+        "second-capture-wins",
+    ];
+    for v in variants {
         let e = omweso(Some(v));
         let rules = e.rules.end.items.iter().chain(e.rules.phases.iter().flat_map(|p| &p.end.items));
         assert!(rules.clone().any(|r| matches!(r, mancala::ir::EndRule::Endless)), "{v}");
         assert!(rules.clone().any(|r| matches!(r, mancala::ir::EndRule::DrawRepetition)), "{v}: ENGINE-2");
     }
+}
+
+/// OM-8 flag: a second capturing move while the opponent has not yet captured wins. `captures(PLAYER)`
+/// counts a player's plies that made a capture; a position typed by hand starts them at 0, so the first
+/// capture is set by hand here.
+#[test]
+fn om8_flag_a_second_capturing_move_before_the_opponent_captures_wins() {
+    let e = omweso(Some("second-capture-wins"));
+    let start = position(&e, "o7=2 i8=1 I1=1 O1=2 O5=2");
+    // South has captured once already, North never: South's second capture (as in OM-4) wins at once.
+    let mut st = start.clone();
+    st.capture_plies[0] = 1;
+    play(&e, &mut st, "o7");
+    assert_eq!(st.capture_plies[0], 2);
+    assert_eq!(result(&st).map(|r| (r.0, r.2)), Some((vec![1], EndReason::LastStanding)));
+    // Not when North has captured too, nor with South's first capture.
+    for (south, north) in [(1, 1), (0, 0)] {
+        let mut st = start.clone();
+        st.capture_plies[0] = south;
+        st.capture_plies[1] = north;
+        play(&e, &mut st, "o7");
+        assert_not_over(&e, &st);
+    }
+    // Nor in the default game.
+    let e = omweso(None);
+    let mut st = position(&e, "o7=2 i8=1 I1=1 O1=2 O5=2");
+    st.capture_plies[0] = 1;
+    play(&e, &mut st, "o7");
+    assert_not_over(&e, &st);
 }

@@ -34,6 +34,9 @@ impl Engine {
         let next = if self.phase_again && next == Next::Switch { self.phase_again(st, mover) } else { next };
         if st.captured {
             st.captures += 1;
+            if let Some(n) = st.capture_plies.get_mut(mover as usize) {
+                *n = n.saturating_add(1);
+            }
         }
         if self.rules.needs.rounds {
             self.count_quiet_round(st, mover);

@@ -390,6 +390,7 @@ impl Engine {
             history: Vec::new(),
             history_total: 0,
             captures: 0,
+            capture_plies: [0; 8],
             result: None,
             lap: 0,
             endless: false,

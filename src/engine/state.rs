@@ -54,6 +54,10 @@ pub struct State {
     pub history_total: u32,
     /// Plies with a capture so far, for statistics.
     pub captures: u32,
+    /// Each seat's plies with a capture so far (`captures(PLAYER)`). Not part of the position a repetition
+    /// compares, as the ply count is not.
+    #[serde(default)]
+    pub capture_plies: [u16; 8],
     pub result: Option<Outcome>,
     /// The marks of the pits: `marks[mark * n_pits + pit]` is `UNMARKED`, or the player the pit carries the
     /// mark for plus one (1 for a mark that is not per player). Empty in games without marks.

@@ -204,6 +204,7 @@ impl<'g> Lowerer<'g> {
                 let (a, b) = (self.num(a, scope), self.divisor(b, "%", scope));
                 Typed::Num(Num::Rem(Box::new(a), Box::new(b)))
             }
+            ast::TermKind::Captures(p) => Typed::Num(Num::Captures(self.player(p, scope))),
             ast::TermKind::Lap => {
                 if !scope.last {
                     self.error(

@@ -277,15 +277,8 @@ impl Painter<'_> {
         let rows = [row(far, 0, true), row(far, 1, true), row(viewer, 1, false), row(viewer, 0, false)];
         let (far_name, near_name) = (self.view.name(far as u8), self.view.name(viewer as u8));
         let margin = visible_width(&far_name).max(visible_width(&near_name)) + 2;
-        let labels = |row: &[usize]| -> String {
-            let cells: Vec<String> =
-                row.iter().map(|&p| format!(" {} ", pad_left(&rules.places[p].label, w))).collect();
-            format!("{}{}", " ".repeat(margin), cells.concat())
-        };
-        let pits = |name: &str, row: &[usize]| -> String {
-            let cells: String = row.iter().map(|&p| format!(" {}", self.cell(st, p, w))).collect();
-            format!("{}{cells}", pad_right(name, margin))
-        };
+        let labels = |row: &[usize]| self.row_labels(row, w, margin);
+        let pits = |name: &str, row: &[usize]| self.row_cells(st, name, row, w, margin);
         let line = |text: String| text.trim_end().to_string() + "\n";
         let mut out = String::new();
         out.push_str(&line(labels(&rows[0])));
@@ -298,6 +291,19 @@ impl Painter<'_> {
         out.push_str(&line(pits(&near_name, &rows[3])));
         out.push_str(&line(labels(&rows[3])));
         out
+    }
+
+    /// A row's labels, each centred over its cell, after a margin as wide as the seat names.
+    fn row_labels(&self, row: &[usize], w: usize, margin: usize) -> String {
+        let cells: String =
+            row.iter().map(|&p| format!(" {} ", pad_left(&self.engine.rules.places[p].label, w))).collect();
+        format!("{}{cells}", " ".repeat(margin))
+    }
+
+    /// A row's cells, after `name` (a seat's name, or nothing) padded to the margin.
+    fn row_cells(&self, st: &State, name: &str, row: &[usize], w: usize, margin: usize) -> String {
+        let cells: String = row.iter().map(|&p| format!(" {}", self.cell(st, p, w))).collect();
+        format!("{}{cells}", pad_right(name, margin))
     }
 
     /// Three rows: the viewer's outer row at the bottom, running left to right, the other side's at the
@@ -315,15 +321,8 @@ impl Painter<'_> {
         let rows: Vec<Vec<usize>> = (0..3).rev().map(|row| (0..n).map(|c| at(c, row)).collect()).collect();
         let (far_name, near_name) = (self.view.name(1 - viewer), self.view.name(viewer));
         let margin = visible_width(&far_name).max(visible_width(&near_name)) + 2;
-        let labels = |row: &[usize]| -> String {
-            let cells: Vec<String> =
-                row.iter().map(|&p| format!(" {} ", pad_left(&rules.places[p].label, w))).collect();
-            format!("{}{}", " ".repeat(margin), cells.concat())
-        };
-        let pits = |name: &str, row: &[usize]| -> String {
-            let cells: String = row.iter().map(|&p| format!(" {}", self.cell(st, p, w))).collect();
-            format!("{}{cells}", pad_right(name, margin))
-        };
+        let labels = |row: &[usize]| self.row_labels(row, w, margin);
+        let pits = |name: &str, row: &[usize]| self.row_cells(st, name, row, w, margin);
         let line = |text: String| text.trim_end().to_string() + "\n";
         let mut out = String::new();
         out.push_str(&line(labels(&rows[0])));

@@ -77,34 +77,26 @@ fn random_games_conserve_pieces_and_end() {
 /// ply of random games.
 #[test]
 fn compiled_conditions_agree_with_the_evaluator() {
-    for (name, engine) in engines() {
-        for seed in 0..games_per_variant().min(20) {
-            let mut rng = game_rng(seed, 0);
-            let mut st = engine.initial_state();
-            let mut legal = Vec::new();
-            while st.result.is_none() {
-                if let Some(why) = engine.compiled_disagreement(&st) {
-                    panic!("{name} seed {seed} ply {}: {why}", st.ply);
-                }
-                legal.clear();
-                engine.legal_moves(&st, &mut legal);
-                engine.apply_unchecked(&mut st, legal[rng.gen_range(0..legal.len())]);
-            }
-        }
-    }
+    at_every_decision_of_random_games(Engine::compiled_disagreement);
 }
 
 /// The shortcuts of look-ahead at a turn's start (stopping at the first start that completes, a stuck check
 /// made needless by the end rules) say what the whole list of starts says, at every ply of random games.
 #[test]
 fn lookahead_shortcuts_agree_with_the_list_of_starts() {
+    at_every_decision_of_random_games(Engine::lookahead_disagreement);
+}
+
+/// Plays up to 20 random games of every variant and fails at the first position where `check` finds
+/// something wrong.
+fn at_every_decision_of_random_games(check: impl Fn(&Engine, &State) -> Option<String>) {
     for (name, engine) in engines() {
         for seed in 0..games_per_variant().min(20) {
             let mut rng = game_rng(seed, 0);
             let mut st = engine.initial_state();
             let mut legal = Vec::new();
             while st.result.is_none() {
-                if let Some(why) = engine.lookahead_disagreement(&st) {
+                if let Some(why) = check(&engine, &st) {
                     panic!("{name} seed {seed} ply {}: {why}", st.ply);
                 }
                 legal.clear();

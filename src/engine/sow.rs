@@ -88,12 +88,20 @@ impl Engine {
     /// may choose.
     pub(super) fn start_lap_sow(&self, st: &mut State, action: u8, usual: Dir, probe: bool) {
         self.lift_origin(st, action);
+        if !self.ask_lap_direction(st, action, usual) {
+            self.continue_sow(st, action, probe);
+        }
+    }
+
+    /// Before a lap with a direction per lap: pauses for the mover's choice (returns true) where the lap may
+    /// go the other way, and sets the usual direction otherwise.
+    fn ask_lap_direction(&self, st: &mut State, action: u8, usual: Dir) -> bool {
         if self.may_turn(st, action, usual) {
             st.stage = Stage::LapDirection { action };
-            return;
+            return true;
         }
         st.dir = usual;
-        self.continue_sow(st, action, probe);
+        false
     }
 
     /// Whether the lap whose pieces are in hand may go the other way: its condition holds at the end of the
@@ -183,11 +191,9 @@ impl Engine {
                 (mark, power, since) = (Some(key), power.saturating_mul(2), 0);
             }
             if let DirRule::PerLap(usual) = sow.dir {
-                if self.may_turn(st, action, usual) {
-                    st.stage = Stage::LapDirection { action };
+                if self.ask_lap_direction(st, action, usual) {
                     return;
                 }
-                st.dir = usual;
             }
             if !self.drop_hand(st, action, sow) {
                 return;

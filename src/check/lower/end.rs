@@ -8,7 +8,14 @@ use super::{Lowerer, Scope};
 impl<'g> Lowerer<'g> {
     pub(super) fn lower_end(&mut self, items: &[ast::EndItem]) -> EndRules {
         let mut end = EndRules::default();
+        let mut repetition: Option<ast::Span> = None;
         for item in items {
+            if let Some(span) = repetition_span(item) {
+                if repetition.is_some() {
+                    self.one_repetition_rule(span);
+                }
+                repetition = Some(span);
+            }
             let span = match item {
                 ast::EndItem::When(w) => w.span,
                 ast::EndItem::Draw(d) => d.span,
@@ -82,5 +89,33 @@ impl<'g> Lowerer<'g> {
             }
         }
         end
+    }
+}
+
+/// The span of a `when repetition` or `draw when repetition`.
+fn repetition_span(item: &ast::EndItem) -> Option<ast::Span> {
+    match item {
+        ast::EndItem::When(w) if matches!(w.node, ast::EndWhen::Repetition) => Some(w.span),
+        ast::EndItem::DrawRepetition(s) => Some(*s),
+        _ => None,
+    }
+}
+
+/// Whether end rules test for a repeated position.
+pub(super) fn tests_repetition(end: &EndRules) -> bool {
+    end.items.iter().any(|r| matches!(r, EndRule::Repetition | EndRule::DrawRepetition))
+}
+
+impl<'g> Lowerer<'g> {
+    /// A position is recorded as it is tested, so a second test of the same position would find it seen:
+    /// one rule about repetitions is in force at a time.
+    pub(super) fn one_repetition_rule(&mut self, span: ast::Span) {
+        self.error(
+            "check::duplicate",
+            "a second rule about repeated positions",
+            span,
+            "another one is already in force",
+            Some("keep one of `when repetition` and `draw when repetition`, in the phase or at the top level".into()),
+        );
     }
 }

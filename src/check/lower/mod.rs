@@ -228,7 +228,13 @@ impl<'g> Lowerer<'g> {
         let setup = self.lower_setup();
         let phases = self.lower_phases();
         let end = match &self.game.end {
-            Some(e) => self.lower_end(&e.node),
+            Some(e) => {
+                let end = self.lower_end(&e.node);
+                if end::tests_repetition(&end) && phases.iter().any(|p| end::tests_repetition(&p.end)) {
+                    self.one_repetition_rule(e.span);
+                }
+                end
+            }
             None => EndRules::default(),
         };
         let score = match &self.game.score {

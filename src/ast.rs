@@ -216,6 +216,8 @@ pub enum SowItem {
     },
     Skip(Spanned<SkipTarget>),
     Relay(Spanned<Cond>),
+    /// `relay from next when COND`: the pit after the last one is lifted and sown on from the pit after it.
+    RelayFromNext(Spanned<Cond>),
     Require(Spanned<Cond>),
     Capture(Spanned<Capture>),
     Again(Spanned<Cond>),
@@ -262,6 +264,9 @@ pub struct Capture {
     /// `capture may`: the mover chooses whether it happens.
     #[serde(default, skip_serializing_if = "is_false")]
     pub may: bool,
+    /// `capture at every drop`: tried at each pit a piece is dropped into, not only at the end of the lap.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub every_drop: bool,
     pub when: Option<Cond>,
     pub items: Vec<CaptureItem>,
 }
@@ -279,6 +284,9 @@ pub enum CaptureItem {
     Give(Spanned<GivePlace>),
     /// `sow from PLACE`: the pieces taken to the hand are sown as a new lap from that place.
     Sow(Spanned<Place>),
+    /// `continue at PLACE`: after the capture the lap ends again at that place, as if its last piece had
+    /// fallen there.
+    ContinueAt(Spanned<Place>),
 }
 
 fn is_false(b: &bool) -> bool {
@@ -587,6 +595,8 @@ pub enum PlaceKind {
     },
     /// `twin` or `twin(X)`: the pit of the same number on the other player's rows.
     Twin(Option<Box<Place>>),
+    /// `next` or `next(X)`: the place after X along the lap's track and direction, past what the sowing skips.
+    Next(Option<Box<Place>>),
 }
 
 pub type SetExpr = Spanned<SetKind>;

@@ -247,6 +247,9 @@ pub const KEYWORDS: &[&str] = &[
     "pits",
     "lose",
     "win",
+    "next",
+    "continue",
+    "drop",
 ];
 
 /// A diagnostic bound to its source, in the form miette renders.

@@ -92,9 +92,12 @@ impl Rules {
     pub fn owners_can_change(&self) -> bool {
         self.phases.iter().flat_map(|p| &p.actions).any(|a| match &a.kind {
             ActionKind::Offer(_) => true,
-            ActionKind::Sow(sow) => {
-                sow.captures.iter().flat_map(|c| &c.steps).any(|s| matches!(s.action, MarkStep::Give { .. }))
-            }
+            ActionKind::Sow(sow) => sow
+                .captures
+                .iter()
+                .chain(&sow.drop_captures)
+                .flat_map(|c| &c.steps)
+                .any(|s| matches!(s.action, MarkStep::Give { .. })),
             ActionKind::Put(_) => false,
         })
     }
@@ -294,8 +297,14 @@ pub struct Sow {
     pub last_own: bool,
     pub skip_origin: bool,
     pub relay: Option<Cond>,
+    /// `relay from next`: a relay lifts the place after the last one (`next`) and sows on from the place
+    /// after that, rather than lifting the last pit.
+    pub relay_next: bool,
     pub require: Option<Cond>,
     pub captures: Vec<CaptureRule>,
+    /// `capture at every drop`: tried, the first that holds, at each place a piece is dropped into (`here`),
+    /// as the piece falls; only takes, marks and gifts.
+    pub drop_captures: Vec<CaptureRule>,
     pub again: Option<Cond>,
     pub then: Option<ThenRule>,
     /// The legality of a start depends on how the move plays out (`require`, `relay`): simulate it.
@@ -330,6 +339,9 @@ pub struct CaptureRule {
     pub steps: Vec<Step>,
     /// `sow from PLACE`: the pieces taken to the hand are sown as a new lap from this place.
     pub resow: Option<PlaceExpr>,
+    /// `continue at PLACE`: after the capture, the lap ends again at this place, as if its last piece had
+    /// fallen there (its captures and relay are tried anew).
+    pub go_on: Option<PlaceExpr>,
 }
 
 /// A mark or gift of a capture, made just before take number `before` of the pit (after them all when
@@ -612,6 +624,9 @@ pub enum PlaceExpr {
     Twin(Box<PlaceExpr>),
     /// The one pit of a player's region (`kichwa(mover)`): the lowest bit of its mask.
     RegionPit(u16, PlayerExpr),
+    /// The place after this one along the mover's track in the lap's direction (`next`), past the lap's
+    /// origin too when the sowing skips it (the bool).
+    Next(Box<PlaceExpr>, bool),
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -748,7 +763,7 @@ pub fn pieces_can_return(rules: &Rules) -> bool {
     rules.phases.iter().flat_map(|p| &p.actions).any(|a| match &a.kind {
         ActionKind::Put(put) => w.may_be_off(&put.from) && w.set_may_be_pit(&put.into),
         ActionKind::Sow(sow) => {
-            let takes = sow.captures.iter().flat_map(|c| &c.takes);
+            let takes = sow.captures.iter().chain(&sow.drop_captures).flat_map(|c| &c.takes);
             let then = sow.then.as_ref().is_some_and(|t| w.set_may_be_off(&t.set) && w.may_be_pit(&t.to));
             then || takes.into_iter().any(|t| w.take_returns(t))
         }
@@ -776,7 +791,7 @@ impl Where {
             PlaceExpr::Fixed(id) => (*id as usize) >= self.n_pits,
             PlaceExpr::OfPlayer(base, _) => (*base as usize) + self.players as usize > self.n_pits,
             PlaceExpr::Origin | PlaceExpr::Opposite(_) | PlaceExpr::Twin(_) | PlaceExpr::RegionPit(..) => false,
-            PlaceExpr::Here | PlaceExpr::Last => true,
+            PlaceExpr::Here | PlaceExpr::Last | PlaceExpr::Next(..) => true,
         }
     }
 
@@ -891,7 +906,7 @@ pub fn visit_conds_mut(rules: &mut Rules, f: &mut impl FnMut(&mut Cond)) {
                     for c in [&mut sow.relay, &mut sow.require, &mut sow.again].into_iter().flatten() {
                         f(c);
                     }
-                    for cap in &mut sow.captures {
+                    for cap in sow.captures.iter_mut().chain(&mut sow.drop_captures) {
                         f(&mut cap.when);
                         if let Some(chain) = &mut cap.chain {
                             f(&mut chain.cond);

@@ -214,9 +214,9 @@ impl Narrator<'_> {
         let Some(Move::Begin { action, .. }) = moves.first() else { return false };
         match self.engine.phase(before).actions.get(*action as usize).map(|a| &a.kind) {
             Some(ActionKind::Sow(s)) => {
-                s.captures.iter().any(|c| c.resow.is_some())
+                s.captures.iter().any(|c| c.resow.is_some() || c.go_on.is_some())
                     || matches!(s.dir, crate::ir::DirRule::PerLap(_))
-                    || (s.relay.is_some() && !s.captures.is_empty())
+                    || (s.relay.is_some() && !(s.captures.is_empty() && s.drop_captures.is_empty()))
             }
             _ => false,
         }
@@ -256,6 +256,13 @@ impl Narrator<'_> {
         for (i, lap) in laps.iter().enumerate() {
             if i > 0 {
                 match laps[i - 1].captured.is_some() {
+                    // After a capture that goes on elsewhere (`continue at`), the lap ends again there.
+                    true if lap.goes_on => {
+                        let _ = std::fmt::Write::write_fmt(
+                            &mut text,
+                            format_args!(", going on from {}", self.label(lap.last)),
+                        );
+                    }
                     true => {
                         let _ = std::fmt::Write::write_fmt(
                             &mut text,
@@ -585,12 +592,14 @@ fn strip_end(rules: &mut Rules, all: bool) {
 }
 
 /// Leaves out what follows a sowing (captures, `then`, another turn), and with `relays` the relays too.
+/// Captures at every drop go too: they take as the pieces fall, so they are what follows each drop.
 fn strip_sow(rules: &mut Rules, relays: bool) {
     for phase in &mut rules.phases {
         phase.must = None;
         for action in &mut phase.actions {
             if let ActionKind::Sow(sow) = &mut action.kind {
                 sow.captures.clear();
+                sow.drop_captures.clear();
                 sow.then = None;
                 sow.again = None;
                 sow.require = None;

@@ -277,18 +277,20 @@ impl Printer<'_> {
                     let _ = write!(out, "\n      divert {} to {}", self.mark_name(*mark), self.place(to));
                 }
                 if let Some(r) = &s.relay {
-                    let _ = write!(out, "\n      relay: lift the last pit and sow on when {}", self.cond(r));
+                    let what = if s.relay_next { "the pit after the last" } else { "the last pit" };
+                    let _ = write!(out, "\n      relay: lift {what} and sow on when {}", self.cond(r));
                 }
                 if let Some(r) = &s.require {
                     let _ = write!(out, "\n      allowed only if {}", self.cond(r));
                 }
-                for c in &s.captures {
+                let drops = s.drop_captures.iter().map(|c| (c, " at every drop"));
+                for (c, at) in drops.chain(s.captures.iter().map(|c| (c, ""))) {
                     let mut takes: Vec<String> = c.takes.iter().map(|t| self.take(t)).collect();
                     for step in c.steps.iter().rev() {
                         takes.insert((step.before as usize).min(takes.len()), self.step(&step.action));
                     }
                     let may = if c.may { " may" } else { "" };
-                    let _ = write!(out, "\n      capture{may} when {}: {}", self.cond(&c.when), takes.join("; "));
+                    let _ = write!(out, "\n      capture{at}{may} when {}: {}", self.cond(&c.when), takes.join("; "));
                     if let Some(chain) = &c.chain {
                         let dir = match (chain.backward, chain.forward) {
                             (true, true) => "both ways",
@@ -302,6 +304,9 @@ impl Printer<'_> {
                     }
                     if let Some(from) = &c.resow {
                         let _ = write!(out, "; then sow the hand on from {}", self.place(from));
+                    }
+                    if let Some(at) = &c.go_on {
+                        let _ = write!(out, "; then continue at {}", self.place(at));
                     }
                 }
                 if let Some(a) = &s.again {
@@ -526,6 +531,10 @@ impl Printer<'_> {
             }
             PlaceExpr::Twin(p) => format!("twin({})", self.place(p)),
             PlaceExpr::RegionPit(id, who) => format!("{}({})", region_name(self.rules, *id), self.player(who)),
+            PlaceExpr::Next(p, _) => match **p {
+                PlaceExpr::Here => "next".into(),
+                ref q => format!("next({})", self.place(q)),
+            },
         }
     }
 
@@ -720,10 +729,18 @@ impl Words<'_> {
         match &action.kind {
             ActionKind::Sow(s) => {
                 lines.push(doc_or(&action.doc, || self.sowing(action, s)));
+                for c in &s.drop_captures {
+                    lines.push(doc_or(&c.doc, || self.drop_capture(c)));
+                }
                 if let Some(r) = &s.relay {
                     lines.push(doc_or(&s.relay_doc, || {
+                        let (from, on) = if s.relay_next {
+                            ("from the place after the last pit", "the place after that")
+                        } else {
+                            ("there", "it")
+                        };
                         format!(
-                            "If {}, lift all the {} there and sow on from it.",
+                            "If {}, lift all the {} {from} and sow on from {on}.",
                             self.cond(r, Here::Last),
                             self.piece_word()
                         )
@@ -879,8 +896,29 @@ impl Words<'_> {
                 self.place(from, Here::Last)
             );
         }
+        if let Some(at) = &c.go_on {
+            let _ = write!(
+                text,
+                "; then go on as if the last {} had fallen in {}",
+                self.piece_word().trim_end_matches('s'),
+                self.place(at, Here::Last)
+            );
+        }
         text.push('.');
         text
+    }
+
+    /// A capture at every drop, in words: `Whenever a drop makes a pit hold 4, ...`.
+    fn drop_capture(&self, c: &CaptureRule) -> String {
+        let mut takes: Vec<String> = c.takes.iter().map(|t| self.take(t, Here::Each)).collect();
+        for step in c.steps.iter().rev() {
+            takes.insert((step.before as usize).min(takes.len()), self.step(&step.action));
+        }
+        let when = match c.when {
+            Cond::True => "As each piece falls".to_string(),
+            ref when => format!("As each piece falls, if then {}", self.cond(when, Here::Each)),
+        };
+        format!("{when}, {} at once.", and_list(&takes))
     }
 
     /// The marks, each said once: `Pits can be marked tuzdyk, for one player.`
@@ -1212,6 +1250,7 @@ impl Words<'_> {
             }
             PlaceExpr::Twin(p) => format!("the pit of the same number as {} on the other side", self.place(p, here)),
             PlaceExpr::RegionPit(id, who) => format!("{} {}", self.whose(who), region_name(self.rules, *id)),
+            PlaceExpr::Next(p, _) => format!("the place after {}", self.place(p, here)),
         }
     }
 

@@ -585,10 +585,17 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::lap_word => "`lap`",
         Rule::last_own => "`last own`",
         Rule::origin => "`origin`",
-        Rule::take | Rule::chain | Rule::cancel | Rule::mark_action | Rule::unmark | Rule::give_place | Rule::resow => {
-            "`take`, `chain`, `cancel`, `mark`, `unmark`, `give` or `sow from`"
-        }
+        Rule::take
+        | Rule::chain
+        | Rule::cancel
+        | Rule::mark_action
+        | Rule::unmark
+        | Rule::give_place
+        | Rule::resow
+        | Rule::go_on => "`take`, `chain`, `cancel`, `mark`, `unmark`, `give`, `sow from` or `continue at`",
         Rule::may_word => "`may`",
+        Rule::every_drop => "`at every drop`",
+        Rule::from_next => "`from next`",
         Rule::lifted => "a number or a count",
         Rule::chain_dir => "`backward`, `forward` or `both`",
         Rule::may_must => "`may` or `must`",
@@ -632,7 +639,9 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::number_fn => "a number or a count",
         Rule::kind_word | Rule::kind_sel | Rule::kind_name => "a kind of piece",
         Rule::player | Rule::player_word => "a player (`mover`, `opponent`, `player`, `owner`)",
-        Rule::place | Rule::here | Rule::last | Rule::opposite | Rule::twin | Rule::named_place => "a place",
+        Rule::place | Rule::here | Rule::last | Rule::opposite | Rule::twin | Rule::next | Rule::named_place => {
+            "a place"
+        }
         Rule::set | Rule::set_fn | Rule::pits_set | Rule::offered | Rule::facing => {
             "a set of places (`pits`, `pits(mover)`, ...)"
         }
@@ -667,6 +676,10 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_region => Rule::region_decl,
         Rule::lead_number_fn => Rule::number_fn,
         Rule::lead_twin => Rule::twin,
+        Rule::lead_next => Rule::next,
+        Rule::lead_from_next => Rule::from_next,
+        Rule::lead_every_drop => Rule::every_drop,
+        Rule::lead_go_on => Rule::go_on,
         Rule::lead_facing => Rule::facing,
         Rule::lead_with_stores => Rule::with_stores,
         Rule::lead_ring => Rule::ring,
@@ -750,6 +763,9 @@ fn token_keyword(rule: Rule) -> Option<(&'static [&'static str], &'static str)> 
         Rule::kw_capture => (&["capture"], "`capture`"),
         Rule::kw_choose => (&["choose"], "`choose`"),
         Rule::kw_default => (&["default"], "`default`"),
+        Rule::kw_drop => (&["drop"], "`drop`"),
+        Rule::kw_every => (&["every"], "`every`"),
+        Rule::kw_next => (&["next"], "`next`"),
         Rule::kw_else => (&["else"], "`else`"),
         Rule::kw_extends => (&["extends"], "`extends`"),
         Rule::kw_for => (&["for"], "`for`"),
@@ -812,6 +828,10 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::region_decl => &["region"],
         Rule::number_fn => &["number"],
         Rule::twin => &["twin"],
+        Rule::next => &["next"],
+        Rule::from_next => &["from"],
+        Rule::every_drop => &["at"],
+        Rule::go_on => &["continue"],
         Rule::facing => &["facing"],
         Rule::ring => &["ring"],
         Rule::with_stores => &["with"],
@@ -884,7 +904,7 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::pits_set => &["pits"],
         Rule::offered => &["offered"],
         Rule::set | Rule::set_fn => &["pits", "offered", "facing"],
-        Rule::place => &["here", "last", "origin", "opposite", "twin"],
+        Rule::place => &["here", "last", "origin", "opposite", "twin", "next"],
         Rule::cond | Rule::disj | Rule::conj | Rule::neg => {
             &["not", "all", "any", "no", "count", "value", "before", "dropped", "size", "owner"]
         }
@@ -1277,7 +1297,14 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                 if what.as_rule() == Rule::origin { SkipTarget::Origin } else { SkipTarget::Place(build_place(what)?) };
             SowItem::Skip(Spanned::new(target, span))
         }
-        Rule::relay => SowItem::Relay(Spanned::new(build_cond(next_pair(&mut inner, "relay")?)?, span)),
+        Rule::relay => {
+            let first = next_pair(&mut inner, "relay")?;
+            if first.as_rule() == Rule::from_next {
+                SowItem::RelayFromNext(Spanned::new(build_cond(next_pair(&mut inner, "relay")?)?, span))
+            } else {
+                SowItem::Relay(Spanned::new(build_cond(first)?, span))
+            }
+        }
         Rule::require => SowItem::Require(Spanned::new(build_cond(next_pair(&mut inner, "require")?)?, span)),
         Rule::again => SowItem::Again(Spanned::new(build_cond(next_pair(&mut inner, "again")?)?, span)),
         Rule::start_at => {
@@ -1292,11 +1319,13 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
         Rule::capture => {
             let mut when = None;
             let mut may = false;
+            let mut every_drop = false;
             let mut items = Vec::new();
             for p in inner {
                 let pspan = span_of(&p);
                 match p.as_rule() {
                     Rule::may_word => may = true,
+                    Rule::every_drop => every_drop = true,
                     Rule::cond => when = Some(build_cond(p)?),
                     Rule::mark_action => {
                         let mut parts = children(p);
@@ -1336,10 +1365,14 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                         let from = build_place(next_pair(&mut children(p), "sow from")?)?;
                         items.push(CaptureItem::Sow(Spanned::new(from, pspan)));
                     }
+                    Rule::go_on => {
+                        let at = build_place(next_pair(&mut children(p), "continue at")?)?;
+                        items.push(CaptureItem::ContinueAt(Spanned::new(at, pspan)));
+                    }
                     other => return Err(SyntaxError::internal(&format!("capture item {other:?}"))),
                 }
             }
-            SowItem::Capture(Spanned::new(Capture { may, when, items }, span))
+            SowItem::Capture(Spanned::new(Capture { may, every_drop, when, items }, span))
         }
         Rule::then => {
             let must = next_pair(&mut inner, "may/must")?.as_str() == "must";
@@ -1745,6 +1778,7 @@ fn build_place_inner(span: Span, mut inner: Children) -> Result<Place, SyntaxErr
         Rule::origin => PlaceKind::Origin,
         Rule::opposite => PlaceKind::Opposite(children(what).next().map(build_place).transpose()?.map(Box::new)),
         Rule::twin => PlaceKind::Twin(children(what).next().map(build_place).transpose()?.map(Box::new)),
+        Rule::next => PlaceKind::Next(children(what).next().map(build_place).transpose()?.map(Box::new)),
         _ => {
             let mut parts = children(what);
             let name = name_of(&next_pair(&mut parts, "place name")?);

@@ -43,14 +43,19 @@ impl Engine {
     }
 
     /// What follows a capture that is done: in a sowing of laps, a capture that sows its pieces starts a new
-    /// lap; otherwise the sowing is over.
+    /// lap, and one that says `continue at` ends the lap again there; otherwise the sowing is over.
     pub(super) fn after_capture_rule(&self, st: &mut State, action: u8, rule: u8, probe: bool) {
         let sow = self.sow_rule(st, action);
         if sow.laps && self.lap_log.is_some() && !probe {
-            self.log_lap(st, true);
+            self.log_lap(st, true, false);
         }
-        if sow.laps && self.start_resow(st, sow, rule) {
-            return self.run_laps(st, action, super::sow::LapAt::Started, probe);
+        if sow.laps {
+            use super::sow::{LapAt, LapEnd};
+            match self.go_on_after_capture(st, sow, rule) {
+                Some(LapEnd::NewLap) => return self.run_laps(st, action, LapAt::Started, probe),
+                Some(LapEnd::EndsAgain) => return self.run_laps(st, action, LapAt::EndsAgain, probe),
+                _ => {}
+            }
         }
         self.after_capture(st, action, sow, probe);
     }

@@ -208,6 +208,7 @@ impl Engine {
                 }
                 mask.trailing_zeros() as PlaceId
             }
+            PlaceExpr::Next(p, skip_origin) => return self.next_of(st, cx, p, *skip_origin),
         };
         ((id as usize) < self.rules.places.len()).then_some(id)
     }
@@ -344,6 +345,30 @@ impl Engine {
                 }
             }
         }
+    }
+
+    /// `next(p)`, out of line so that `place` stays as small as on the paths that never meet it.
+    #[cold]
+    #[inline(never)]
+    fn next_of(&self, st: &State, cx: Ctx, p: &PlaceExpr, skip_origin: bool) -> Option<PlaceId> {
+        let p = self.place(st, cx, p)?;
+        self.next_place(st, cx.mover, p, skip_origin)
+    }
+
+    /// The place after `p` along the mover's track in the lap's direction (`next`): the place the next
+    /// piece of a lap would fall into, so past the places the mover's sowing skips, and past the lap's origin
+    /// with `skip_origin`. `None` for a place off the track.
+    pub(crate) fn next_place(&self, st: &State, mover: u8, p: PlaceId, skip_origin: bool) -> Option<PlaceId> {
+        let row = (mover as usize * 2 + st.dir as usize) * self.rules.places.len();
+        let after = |q: PlaceId| self.rules.next.get(row + q as usize).copied();
+        let mut q = after(p)?;
+        if q == p {
+            return None;
+        }
+        if skip_origin && q == st.origin {
+            q = after(q)?;
+        }
+        Some(q)
     }
 
     #[inline]

@@ -85,6 +85,8 @@ pub struct LapRecord {
     pub last: PlaceId,
     pub counts: Vec<u8>,
     pub captured: Option<Vec<u8>>,
+    /// Not a lap sown but the lap ending again at `last` after a capture (`continue at`).
+    pub goes_on: bool,
 }
 
 #[derive(Clone)]
@@ -295,7 +297,7 @@ impl Engine {
 
     /// Writes down the end of a lap, or (`captured`) the capture that followed it.
     #[cold]
-    pub(crate) fn log_lap(&self, st: &State, captured: bool) {
+    pub(crate) fn log_lap(&self, st: &State, captured: bool, goes_on: bool) {
         let Some(log) = &self.lap_log else { return };
         let Ok(mut log) = log.lock() else { return };
         if captured {
@@ -310,6 +312,7 @@ impl Engine {
             last: st.last,
             counts: st.counts.clone(),
             captured: None,
+            goes_on,
         });
     }
 
@@ -506,6 +509,7 @@ fn is_plain_sow(sow: &Sow) -> bool {
         && sow.then.is_none()
         && sow.start_origin.is_none()
         && sow.divert.is_empty()
+        && sow.drop_captures.is_empty()
         && matches!(sow.dir, DirRule::Fixed(_))
 }
 

@@ -5,6 +5,17 @@ use crate::ir::*;
 
 use super::{hash_parts, CaptureCursor, Ctx, Engine, Next, Stage, State, ENDLESS_LAPS, MAX_RELAY_LAPS};
 
+/// What the end of a lap leads to (`Engine::next_lap`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum LapEnd {
+    /// The sowing is over, or paused for a choice.
+    Over,
+    /// A new lap is in hand.
+    NewLap,
+    /// A capture said `continue at`: the lap ends again at the place it named (`last`).
+    EndsAgain,
+}
+
 /// Where `run_laps` takes up a sowing of laps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum LapAt {
@@ -12,6 +23,8 @@ pub(super) enum LapAt {
     Ended,
     /// The pieces of a new lap are in hand, its origin set.
     Started,
+    /// A capture said `continue at`: the lap ends again at `last`, as if its last piece had fallen there.
+    EndsAgain,
 }
 
 impl Engine {
@@ -170,25 +183,36 @@ impl Engine {
     pub(super) fn run_laps(&self, st: &mut State, action: u8, mut at: LapAt, probe: bool) {
         let sow = self.sow_rule(st, action);
         let cap = if self.endless_draw[st.phase as usize] { ENDLESS_LAPS } else { MAX_RELAY_LAPS };
-        let (mut mark, mut power, mut since) = (None, 1u32, 0u32);
+        let (mut mark, mut power, mut since, mut steps) = (None, 1u32, 0u32, 0u32);
         loop {
-            if at == LapAt::Ended {
+            let mut end = LapEnd::NewLap;
+            if at != LapAt::Started {
                 if self.lap_log.is_some() && !probe {
-                    self.log_lap(st, false);
+                    self.log_lap(st, false, at == LapAt::EndsAgain);
                 }
-                if !self.next_lap(st, action, sow, probe) {
+                end = self.next_lap(st, action, sow, probe);
+                if end == LapEnd::Over {
                     return;
                 }
             }
             at = LapAt::Ended;
-            st.lap = st.lap.saturating_add(1);
+            // A lap that ends again elsewhere (`continue at`) is a step of the walk as a new lap is, so the
+            // same cycle check and cap keep it from going on for ever.
+            if end == LapEnd::NewLap {
+                st.lap = st.lap.saturating_add(1);
+            }
+            steps = steps.saturating_add(1);
             let key = lap_key(st);
-            if mark == Some(key) || st.lap > cap {
+            if mark == Some(key) || st.lap > cap || steps > cap {
                 return self.endless(st, probe);
             }
             since += 1;
             if since == power {
                 (mark, power, since) = (Some(key), power.saturating_mul(2), 0);
+            }
+            if end == LapEnd::EndsAgain {
+                at = LapAt::EndsAgain;
+                continue;
             }
             if let DirRule::PerLap(usual) = sow.dir {
                 if self.ask_lap_direction(st, action, usual) {
@@ -202,49 +226,71 @@ impl Engine {
         }
     }
 
-    /// The end of a lap in a sowing of laps: returns true when a new lap is in hand, false when the sowing is
-    /// over (what follows it done) or paused for a choice.
-    fn next_lap(&self, st: &mut State, action: u8, sow: &Sow, probe: bool) -> bool {
+    /// The end of a lap in a sowing of laps: a new lap in hand, the lap ending again elsewhere (`continue
+    /// at`), or the sowing over (what follows it done) or paused for a choice.
+    fn next_lap(&self, st: &mut State, action: u8, sow: &Sow, probe: bool) -> LapEnd {
         // A diverted last piece triggers nothing: no capture, no relay.
         if st.diverted {
             self.after_sow(st, action, probe);
-            return false;
+            return LapEnd::Over;
         }
         let cx = Ctx::new(st.to_move).at(st.last);
         if let Some(r) = sow.captures.iter().position(|c| self.test(st, cx, &c.when)) {
-            let resows = sow.captures[r].resow.is_some();
-            if !resows {
+            let goes_on = sow.captures[r].resow.is_some() || sow.captures[r].go_on.is_some();
+            if !goes_on {
                 self.check_require(st, sow);
             }
             let cursor =
                 CaptureCursor { rule: r as u8, walk: 0, here: st.last, take: 0, left: 0, steps: 0, min_choice: 0 };
             if !self.capture_steps(st, action, cursor) {
-                return false;
+                return LapEnd::Over;
             }
             if self.lap_log.is_some() && !probe {
-                self.log_lap(st, true);
+                self.log_lap(st, true, false);
             }
-            if resows && self.start_resow(st, sow, r as u8) {
-                return true;
+            if let Some(end) = self.go_on_after_capture(st, sow, r as u8) {
+                return end;
             }
-            if resows {
+            if goes_on {
                 self.check_require(st, sow);
             }
             self.after_capture(st, action, sow, probe);
-            return false;
+            return LapEnd::Over;
         }
-        let relays = (st.last as usize) < self.rules.n_pits && sow.relay.as_ref().is_some_and(|r| self.test(st, cx, r));
-        if relays {
+        if let Some(pit) = self.relay_pit(st, cx, sow) {
             // The relay lap starts here: it is this lap's origin (`origin`, and what `skip origin` skips).
-            let last = st.last;
-            st.origin = last;
-            self.lift(st, last);
+            st.origin = pit;
+            st.cursor = pit;
+            self.lift(st, pit);
             self.start_lap(st, sow);
-            return true;
+            return LapEnd::NewLap;
         }
         self.check_require(st, sow);
         self.after_capture(st, action, sow, probe);
-        false
+        LapEnd::Over
+    }
+
+    /// How the lap goes on after capture `rule`: a new lap of the pieces it took (`sow from`), the lap ending
+    /// again at another place (`continue at`), or `None` when the sowing is over.
+    pub(super) fn go_on_after_capture(&self, st: &mut State, sow: &Sow, rule: u8) -> Option<LapEnd> {
+        if self.start_resow(st, sow, rule) {
+            return Some(LapEnd::NewLap);
+        }
+        let at = sow.captures[rule as usize].go_on.as_ref()?;
+        let at = self.place(st, Ctx::new(st.to_move).at(st.last), at)?;
+        st.last = at;
+        st.cursor = at;
+        Some(LapEnd::EndsAgain)
+    }
+
+    /// The pit a relay lifts at the end of a lap, if it relays: the last pit, or with `relay from next` the
+    /// place after it; only a pit that holds pieces (a piece taken as it fell leaves nothing to lift).
+    #[inline]
+    fn relay_pit(&self, st: &State, cx: Ctx, sow: &Sow) -> Option<PlaceId> {
+        let cond = sow.relay.as_ref()?;
+        let pit = if sow.relay_next { self.next_place(st, st.to_move, st.last, sow.skip_origin)? } else { st.last };
+        let holds = (pit as usize) < self.rules.n_pits && self.count(st, pit) > 0;
+        (holds && self.test(st, cx, cond)).then_some(pit)
     }
 
     /// After capture `rule` took its pieces to the hand: when it sows them (`sow from`) and took any, they
@@ -291,7 +337,7 @@ impl Engine {
     /// Drops the pieces in hand; returns false when it paused for the mover to choose the next kind.
     #[inline]
     pub(super) fn drop_hand(&self, st: &mut State, action: u8, sow: &Sow) -> bool {
-        let plain = sow.start_origin.is_none() && sow.divert.is_empty();
+        let plain = sow.start_origin.is_none() && sow.divert.is_empty() && sow.drop_captures.is_empty();
         if self.k == 1 && !self.rules.needs.drops && plain {
             self.drop_plain(st, sow.skip_origin);
         } else if self.k == 1 {
@@ -365,6 +411,28 @@ impl Engine {
         st.counts[i] = st.counts[i].saturating_add(1);
         st.hand[kind as usize] -= 1;
         st.cursor = pos;
+        if !sow.drop_captures.is_empty() && to.is_none() {
+            self.capture_at_drop(st, sow, pos);
+        }
+    }
+
+    /// `capture at every drop`: the first such capture whose condition holds at the place just sown (`here`
+    /// and `last`) takes its pieces at once, before the next piece falls.
+    fn capture_at_drop(&self, st: &mut State, sow: &Sow, pos: PlaceId) {
+        st.last = pos;
+        let cx = Ctx::new(st.to_move).at(pos);
+        let Some(rule) = sow.drop_captures.iter().find(|r| self.test(st, cx, &r.when)) else { return };
+        for (i, take) in rule.takes.iter().enumerate() {
+            if !rule.steps.is_empty() {
+                self.apply_steps(st, cx, rule, i as u8);
+            }
+            if self.take_all(st, cx, take) > 0 {
+                st.captured = true;
+            }
+        }
+        if !rule.steps.is_empty() {
+            self.apply_steps(st, cx, rule, rule.takes.len() as u8);
+        }
     }
 
     pub(super) fn after_sow(&self, st: &mut State, action: u8, probe: bool) {

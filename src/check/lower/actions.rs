@@ -151,8 +151,10 @@ impl<'g> Lowerer<'g> {
             last_own: false,
             skip_origin: false,
             relay: None,
+            relay_next: false,
             require: None,
             captures: Vec::new(),
+            drop_captures: Vec::new(),
             again: None,
             then: None,
             lookahead: false,
@@ -168,6 +170,8 @@ impl<'g> Lowerer<'g> {
         let mut seen: HashMap<&'static str, Span> = HashMap::new();
         let mut has_from = false;
         let after = Scope { last: true, here: true, ..Scope::default() };
+        self.skips_origin =
+            sow.items.iter().any(|i| matches!(i, ast::SowItem::Skip(s) if s.node == ast::SkipTarget::Origin));
         for item in &sow.items {
             let (key, item_span) = sow_item_key(item);
             if key != "capture" && key != "skip" && key != "divert" {
@@ -236,9 +240,19 @@ impl<'g> Lowerer<'g> {
                     out.relay = Some(cond);
                     out.relay_doc = self.doc(c.span);
                 }
+                ast::SowItem::RelayFromNext(c) => {
+                    out.relay = Some(self.cond(&c.node, after));
+                    out.relay_next = true;
+                    out.relay_doc = self.doc(c.span);
+                }
                 ast::SowItem::Require(c) => {
                     out.require = Some(self.cond(&c.node, after));
                     out.require_doc = self.doc(c.span);
+                }
+                ast::SowItem::Capture(c) if c.node.every_drop => {
+                    let rule = self.lower_capture(&c.node, c.span);
+                    self.check_drop_capture(&rule, &c.node, c.span);
+                    out.drop_captures.push(rule);
                 }
                 ast::SowItem::Capture(c) => {
                     let rule = self.lower_capture(&c.node, c.span);
@@ -310,10 +324,11 @@ impl<'g> Lowerer<'g> {
                 );
             }
         }
-        let resows = out.captures.iter().any(|c| c.resow.is_some());
+        self.skips_origin = false;
+        // A capture that goes on (`sow from`, `continue at`) can go on for ever, as a relay can: such a move is
+        // illegal (unless `draw when endless`), which only playing it out shows.
+        let resows = out.captures.iter().any(|c| c.resow.is_some() || c.go_on.is_some());
         out.laps = out.relay.is_some() || resows || out.lap_dir.is_some();
-        // A capture that sows its pieces on can go on for ever, as a relay can: such a move is illegal
-        // (unless `draw when endless`), which only playing it out shows.
         out.lookahead = out.require.is_some() || out.relay.is_some() || resows;
         out
     }
@@ -330,6 +345,7 @@ impl<'g> Lowerer<'g> {
             may: cap.may,
             steps: Vec::new(),
             resow: None,
+            go_on: None,
         };
         for item in &cap.items {
             match item {
@@ -380,6 +396,24 @@ impl<'g> Lowerer<'g> {
                         other => {
                             self.expect_place(&other, p.node.span);
                             PlaceExpr::Origin
+                        }
+                    });
+                }
+                ast::CaptureItem::ContinueAt(p) => {
+                    if rule.go_on.is_some() {
+                        self.error(
+                            "check::duplicate",
+                            "a capture has at most one `continue at`",
+                            p.span,
+                            "second",
+                            None,
+                        );
+                    }
+                    rule.go_on = Some(match self.place(&p.node, scope) {
+                        Typed::Place(place) => place,
+                        other => {
+                            self.expect_place(&other, p.node.span);
+                            PlaceExpr::Here
                         }
                     });
                 }
@@ -441,6 +475,21 @@ impl<'g> Lowerer<'g> {
             ),
             _ => {}
         }
+        let go_on_span = cap.items.iter().find_map(|i| match i {
+            ast::CaptureItem::ContinueAt(p) => Some(p.span),
+            _ => None,
+        });
+        if let (Some(at), Some(_)) = (go_on_span, sow_span) {
+            self.push(
+                Diagnostic::error(
+                    "check::unsupported",
+                    "a capture cannot both sow its pieces and continue elsewhere",
+                    at,
+                    "`continue at` with `sow from`",
+                )
+                .with_help("`sow from` already starts a new lap: drop either `continue at` or `sow from`"),
+            );
+        }
         if rule.chain.is_some() && sow_span.is_some() {
             self.error(
                 "check::unsupported",
@@ -448,6 +497,60 @@ impl<'g> Lowerer<'g> {
                 span,
                 "chain and sow from together",
                 Some("drop either `chain` or `sow from`".into()),
+            );
+        }
+    }
+
+    /// A capture at every drop happens while the pieces are still being dropped: it can only take, mark
+    /// and give, with nothing to choose and nothing that goes on from it.
+    fn check_drop_capture(&mut self, rule: &CaptureRule, cap: &ast::Capture, span: Span) {
+        let what = if cap.may {
+            Some((head(span, "capture"), "`may`", "the mover is not asked in the middle of a lap: drop `may`"))
+        } else if let Some(t) = rule.takes.iter().position(|t| t.chosen || matches!(t.to, TakeTo::Hand)) {
+            let item_span = cap
+                .items
+                .iter()
+                .filter_map(|i| match i {
+                    ast::CaptureItem::Take(t) => Some(t.span),
+                    _ => None,
+                })
+                .nth(t)
+                .unwrap_or(span);
+            Some((
+                item_span,
+                "a `chosen` take or a take `to hand`",
+                "take every piece to a place: `take to store(mover)`",
+            ))
+        } else {
+            cap.items.iter().find_map(|i| match i {
+                ast::CaptureItem::Chain(c) => {
+                    Some((c.span, "`chain`", "a capture at every drop takes at the pit just sown: drop the `chain`"))
+                }
+                ast::CaptureItem::Cancel(c) => {
+                    Some((c.span, "`cancel`", "a capture at every drop cannot be undone: drop the `cancel`"))
+                }
+                ast::CaptureItem::Sow(p) => Some((
+                    p.span,
+                    "`sow from`",
+                    "the lap is still being sown: write the `sow from` in a capture at the end of the lap",
+                )),
+                ast::CaptureItem::ContinueAt(p) => Some((
+                    p.span,
+                    "`continue at`",
+                    "the lap is still being sown: write the `continue at` in a capture at the end of the lap",
+                )),
+                _ => None,
+            })
+        };
+        if let Some((at, word, help)) = what {
+            self.push(
+                Diagnostic::error(
+                    "check::unsupported",
+                    format!("a capture at every drop cannot have {word}"),
+                    at,
+                    "not while the pieces are dropped",
+                )
+                .with_help(help),
             );
         }
     }
@@ -602,7 +705,7 @@ fn sow_item_key(item: &ast::SowItem) -> (&'static str, Span) {
         ast::SowItem::Direction(d) => ("direction", d.span),
         ast::SowItem::Order { span, .. } => ("order", *span),
         ast::SowItem::Skip(s) => ("skip", s.span),
-        ast::SowItem::Relay(r) => ("relay", r.span),
+        ast::SowItem::Relay(r) | ast::SowItem::RelayFromNext(r) => ("relay", r.span),
         ast::SowItem::Require(r) => ("require", r.span),
         ast::SowItem::Capture(c) => ("capture", c.span),
         ast::SowItem::Again(a) => ("again", a.span),

@@ -113,6 +113,8 @@ pub(crate) struct Lowerer<'g> {
     /// While lowering a per-lap direction's condition: what `capturing` means there (any capture rule of the
     /// sowing holds at `here`).
     capturing: Option<Cond>,
+    /// While lowering a sowing: it says `skip origin`, so its `next` passes over the lap's origin too.
+    skips_origin: bool,
     /// The declared marks, lasting ones first (`Rules::marks`), by name.
     marks: Vec<MarkInfo>,
     mark_names: HashMap<String, MarkId>,
@@ -138,6 +140,7 @@ impl<'g> Lowerer<'g> {
             errors: 0,
             needs: Needs::default(),
             capturing: None,
+            skips_origin: false,
             filled: BTreeSet::new(),
             read: Vec::new(),
             used_names: BTreeSet::new(),

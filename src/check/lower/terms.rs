@@ -357,6 +357,19 @@ impl<'g> Lowerer<'g> {
                 let of = self.optional_place(of.as_deref(), p.span, scope);
                 Typed::Place(PlaceExpr::Twin(Box::new(of)))
             }
+            ast::PlaceKind::Next(of) => {
+                if !scope.last {
+                    self.error(
+                        "check::bad_context",
+                        "there is no `next` at this point",
+                        p.span,
+                        "no lap is being sown",
+                        Some("`next` follows the track and direction of a lap, so it is known once the pieces of a sowing are down: in its `require`, `relay`, `capture`, `again` and `then`".into()),
+                    );
+                }
+                let of = self.optional_place(of.as_deref(), p.span, scope);
+                Typed::Place(PlaceExpr::Next(Box::new(of), self.skips_origin))
+            }
             ast::PlaceKind::Named { name, player } => self.named_place(name, player.as_ref(), p.span, scope),
         }
     }

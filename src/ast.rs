@@ -150,6 +150,9 @@ pub struct KindDecl {
 pub struct SetupLine {
     pub targets: Vec<Spanned<Target>>,
     pub contents: Vec<Spanned<Content>>,
+    /// `mark NAME` parts: the marks the places of the line carry at the start.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<Name>,
     pub span: Span,
 }
 
@@ -228,6 +231,10 @@ pub enum SowItem {
     Divert(Spanned<Divert>),
     /// `direction ccw or cw when COND`: a direction per lap.
     LapDirection(Spanned<LapDirection>),
+    /// `mark PLACE as NAME[(PLAYER)]` outside a capture: made as each lap is lifted.
+    Mark(Spanned<MarkAction>),
+    /// `unmark PLACE [NAME]` outside a capture: made as each lap is lifted.
+    Unmark(Spanned<Unmark>),
 }
 
 /// `divert NAME to PLACE`

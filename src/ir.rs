@@ -63,6 +63,10 @@ pub struct Rules {
     /// those `for one ply`. A state keeps them in `State::marks`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub marks: Vec<MarkInfo>,
+    /// The marks the pits carry at the start (`every pit: mark fresh`), laid out as `State::marks`; empty
+    /// when the setup marks nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub initial_marks: Vec<u8>,
 }
 
 /// A mark that pits can carry.
@@ -319,6 +323,9 @@ pub struct Sow {
     /// `divert NAME to PLACE`: a piece dropped into a pit carrying the mark goes on to the place at once
     /// (`here` is that pit); such a last piece triggers no capture, relay or extra turn.
     pub divert: Vec<(MarkId, PlaceExpr)>,
+    /// `mark` and `unmark` written in the sowing itself: made as each lap is lifted from a pit (the first
+    /// and each relay), with `here` and `origin` that pit.
+    pub lift_steps: Vec<MarkStep>,
     /// With `DirRule::PerLap`: when a lap may go the other way, tested at the end of that lap sown so.
     pub lap_dir: Option<Cond>,
     /// What ends a lap may start another (a relay, a capture that sows its pieces, a direction per lap):

@@ -67,7 +67,7 @@
 //! glues the contents to the label only for one kind of piece and a pit whose label ends in a letter (`a4`,
 //! but `7=4`, `store(1)=0`, `captured(1)=5`).
 //!
-//! [`parse_position`] starts from [`Engine::initial_state`] with every place empty and overrides what the text
+//! [`parse_position`] starts from [`Engine::initial_state`] with every place empty and no mark, and overrides what the text
 //! says; the result is at the start of a ply (stage `Start`, or `Respond` with `offered`), ply 0, with the
 //! obligation (`must`) worked out for the player to move. A text starting with `{` is read as the state's JSON
 //! (kept as it is, with its ply count and history), which must also be at the start of a ply with nothing in
@@ -1488,6 +1488,8 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
     let k = kinds(engine);
     let mut st = engine.initial_state();
     st.counts.iter_mut().for_each(|c| *c = 0);
+    // Pits not written carry no mark, whatever the setup marks.
+    st.marks.fill(UNMARKED);
     let mut counts: Vec<u32> = vec![0; rules.places.len() * k];
     let mut given: Vec<bool> = vec![false; rules.places.len()];
     let mut last_place: Option<usize> = None;

@@ -149,6 +149,16 @@ pub fn dump(rules: &Rules) -> String {
         })
         .collect();
     let _ = writeln!(out, "setup {}", setup.join(" "));
+    let n = rules.n_pits;
+    for (m, info) in rules.marks.iter().enumerate() {
+        if let Some(cells) = rules.initial_marks.get(m * n..m * n + n) {
+            let marked: Vec<&str> =
+                (0..n).filter(|&p| cells[p] != UNMARKED).map(|p| rules.places[p].label.as_str()).collect();
+            if !marked.is_empty() {
+                let _ = writeln!(out, "setup mark {} {}", info.name, marked.join(" "));
+            }
+        }
+    }
     let _ = writeln!(out, "needs {:?} limit {}", rules.needs, rules.limit);
     for phase in &rules.phases {
         let _ = writeln!(out, "phase {}", phase.name);
@@ -275,6 +285,9 @@ impl Printer<'_> {
                 }
                 for (mark, to) in &s.divert {
                     let _ = write!(out, "\n      divert {} to {}", self.mark_name(*mark), self.place(to));
+                }
+                for step in &s.lift_steps {
+                    let _ = write!(out, "\n      on lifting: {}", self.step(step));
                 }
                 if let Some(r) = &s.relay {
                     let what = if s.relay_next { "the pit after the last" } else { "the last pit" };
@@ -824,6 +837,9 @@ impl Words<'_> {
             }
             None => {}
         }
+        for step in &s.lift_steps {
+            let _ = write!(text, "; as a pit is lifted, {}", self.step(step));
+        }
         for (mark, to) in &s.divert {
             let _ = write!(
                 text,
@@ -933,7 +949,25 @@ impl Words<'_> {
                 format!("{}{per}{ply}", m.name)
             })
             .collect();
-        format!("Pits can be marked {}.", and_list(&said))
+        let mut text = format!("Pits can be marked {}.", and_list(&said));
+        let n = self.rules.n_pits;
+        for (m, info) in self.rules.marks.iter().enumerate() {
+            let Some(cells) = self.rules.initial_marks.get(m * n..m * n + n) else { continue };
+            let marked: Vec<String> =
+                (0..n).filter(|&p| cells[p] != UNMARKED).map(|p| self.rules.places[p].label.clone()).collect();
+            if marked.len() == n {
+                let _ = write!(text, " At the start every pit is {}.", info.name);
+            } else if !marked.is_empty() {
+                let _ = write!(
+                    text,
+                    " At the start {} {} {}.",
+                    and_list(&marked),
+                    if marked.len() == 1 { "is" } else { "are" },
+                    info.name
+                );
+            }
+        }
+        text
     }
 
     fn mark_name(&self, m: MarkId) -> &str {

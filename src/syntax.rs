@@ -559,6 +559,7 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::kind_decl => "a piece kind (`NAME \"SYMBOL\" [value N]`)",
         Rule::setup_line | Rule::targets | Rule::target | Rule::every | Rule::label => "a setup line (`every pit: 4`)",
         Rule::content => "a number of pieces",
+        Rule::setup_mark => "`mark NAME`",
         Rule::sow | Rule::put | Rule::offer | Rule::pass | Rule::must | Rule::until | Rule::phase_again => {
             "an action (`sow`, `put`, `offer`, `pass`), `must`, `until`, `again` or `end`"
         }
@@ -572,8 +573,10 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::require
         | Rule::capture
         | Rule::again
+        | Rule::lift_mark
+        | Rule::lift_unmark
         | Rule::then => {
-            "a sowing rule (`from`, `direction`, `order`, `skip`, `start`, `divert`, `relay`, `require`, `capture`, `again`, `then`)"
+            "a sowing rule (`from`, `direction`, `order`, `skip`, `start`, `divert`, `relay`, `require`, `capture`, `again`, `then`, `mark`, `unmark`)"
         }
         Rule::filter => "`where`",
         Rule::dir_word => "`ccw`, `cw` or `choose`",
@@ -692,10 +695,13 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_divert => Rule::divert,
         Rule::lead_mark_action => Rule::mark_action,
         Rule::lead_unmark => Rule::unmark,
+        Rule::lead_lift_mark => Rule::lift_mark,
+        Rule::lead_lift_unmark => Rule::lift_unmark,
         Rule::lead_give_place => Rule::give_place,
         Rule::lead_colours => Rule::colours,
         Rule::lead_setup => Rule::setup,
         Rule::lead_every => Rule::every,
+        Rule::lead_setup_mark => Rule::setup_mark,
         Rule::lead_turn => Rule::turn,
         Rule::lead_phase => Rule::phase,
         Rule::lead_sow => Rule::sow,
@@ -807,11 +813,11 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::board => &["board"],
         Rule::place_decl => &["place"],
         Rule::pieces => &["pieces"],
-        Rule::mark_decl | Rule::mark_action => &["mark"],
+        Rule::mark_decl | Rule::mark_action | Rule::setup_mark | Rule::lift_mark => &["mark"],
         Rule::one_ply => &["for"],
         Rule::start_at => &["start"],
         Rule::divert => &["divert"],
-        Rule::unmark => &["unmark"],
+        Rule::unmark | Rule::lift_unmark => &["unmark"],
         Rule::give_place => &["give"],
         Rule::may_word => &["may"],
         Rule::lifted => &["lifted"],
@@ -1187,16 +1193,37 @@ fn build_setup_line(pair: Pair<Rule>) -> Result<SetupLine, SyntaxError> {
             ))
         })
         .collect::<Result<_, SyntaxError>>()?;
-    let contents = inner
-        .map(|c| {
-            let cspan = span_of(&c);
-            let mut parts = children(c);
-            let count = int_of(&next_pair(&mut parts, "count")?)?;
-            let kind = parts.next().map(build_kind_sel).transpose()?;
-            Ok(Spanned::new(Content { count, kind }, cspan))
-        })
-        .collect::<Result<_, SyntaxError>>()?;
-    Ok(SetupLine { targets, contents, span })
+    let (mut contents, mut marks) = (Vec::new(), Vec::new());
+    for c in inner {
+        let cspan = span_of(&c);
+        let is_mark = c.as_rule() == Rule::setup_mark;
+        let mut parts = children(c);
+        if is_mark {
+            marks.push(name_of(&next_pair(&mut parts, "setup mark")?));
+            continue;
+        }
+        let count = int_of(&next_pair(&mut parts, "count")?)?;
+        let kind = parts.next().map(build_kind_sel).transpose()?;
+        contents.push(Spanned::new(Content { count, kind }, cspan));
+    }
+    Ok(SetupLine { targets, contents, marks, span })
+}
+
+/// `mark PLACE as NAME[(PLAYER)]`, in a capture or a sowing.
+fn build_mark_action(pair: Pair<Rule>) -> Result<MarkAction, SyntaxError> {
+    let mut parts = children(pair);
+    let place = build_place(next_pair(&mut parts, "mark place")?)?;
+    let mark = name_of(&next_pair(&mut parts, "mark name")?);
+    let player = parts.next().map(build_player).transpose()?;
+    Ok(MarkAction { place, mark, player })
+}
+
+/// `unmark PLACE [NAME]`, in a capture or a sowing.
+fn build_unmark(pair: Pair<Rule>) -> Result<Unmark, SyntaxError> {
+    let mut parts = children(pair);
+    let place = build_place(next_pair(&mut parts, "unmark place")?)?;
+    let mark = parts.next().map(|n| name_of(&n));
+    Ok(Unmark { place, mark })
 }
 
 fn build_kind_sel(pair: Pair<Rule>) -> Result<Spanned<KindSel>, SyntaxError> {
@@ -1267,6 +1294,7 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
     let span = span_of(&pair);
     let rule = pair.as_rule();
     let text = pair.as_str();
+    let pair_again = pair.clone();
     let mut inner = children(pair);
     Ok(match rule {
         Rule::from => {
@@ -1311,6 +1339,8 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
             let _origin = next_pair(&mut inner, "start at")?;
             SowItem::StartAt(Spanned::new(inner.next().map(build_cond).transpose()?, span))
         }
+        Rule::lift_mark => SowItem::Mark(Spanned::new(build_mark_action(pair_again)?, span)),
+        Rule::lift_unmark => SowItem::Unmark(Spanned::new(build_unmark(pair_again)?, span)),
         Rule::divert => {
             let mark = name_of(&next_pair(&mut inner, "divert mark")?);
             let to = build_place(next_pair(&mut inner, "divert target")?)?;
@@ -1327,19 +1357,8 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                     Rule::may_word => may = true,
                     Rule::every_drop => every_drop = true,
                     Rule::cond => when = Some(build_cond(p)?),
-                    Rule::mark_action => {
-                        let mut parts = children(p);
-                        let place = build_place(next_pair(&mut parts, "mark place")?)?;
-                        let mark = name_of(&next_pair(&mut parts, "mark name")?);
-                        let player = parts.next().map(build_player).transpose()?;
-                        items.push(CaptureItem::Mark(Spanned::new(MarkAction { place, mark, player }, pspan)));
-                    }
-                    Rule::unmark => {
-                        let mut parts = children(p);
-                        let place = build_place(next_pair(&mut parts, "unmark place")?)?;
-                        let mark = parts.next().map(|n| name_of(&n));
-                        items.push(CaptureItem::Unmark(Spanned::new(Unmark { place, mark }, pspan)));
-                    }
+                    Rule::mark_action => items.push(CaptureItem::Mark(Spanned::new(build_mark_action(p)?, pspan))),
+                    Rule::unmark => items.push(CaptureItem::Unmark(Spanned::new(build_unmark(p)?, pspan))),
                     Rule::give_place => {
                         let mut parts = children(p);
                         let place = build_place(next_pair(&mut parts, "give place")?)?;

@@ -397,7 +397,7 @@ impl Engine {
             result: None,
             lap: 0,
             endless: false,
-            marks: vec![UNMARKED; self.rules.marks.len() * self.rules.n_pits],
+            marks: self.initial_marks(),
             lifted: 0,
             diverted: false,
             at_origin: false,
@@ -405,6 +405,15 @@ impl Engine {
         self.advance_phase(&mut st);
         self.begin_turn(&mut st);
         st
+    }
+
+    /// The marks of the pits at the start: the setup's, or none.
+    fn initial_marks(&self) -> Vec<u8> {
+        let cells = self.rules.marks.len() * self.rules.n_pits;
+        if self.rules.initial_marks.len() == cells {
+            return self.rules.initial_marks.clone();
+        }
+        vec![UNMARKED; cells]
     }
 
     /// Redoes the bookkeeping of a turn's start for a state built by hand (a parsed position): the
@@ -510,6 +519,7 @@ fn is_plain_sow(sow: &Sow) -> bool {
         && sow.start_origin.is_none()
         && sow.divert.is_empty()
         && sow.drop_captures.is_empty()
+        && sow.lift_steps.is_empty()
         && matches!(sow.dir, DirRule::Fixed(_))
 }
 

@@ -94,6 +94,7 @@ impl Engine {
         }
         self.lift(st, st.origin);
         let sow = self.sow_rule(st, action);
+        self.lift_marks(st, sow);
         self.start_lap(st, sow);
     }
 
@@ -140,6 +141,15 @@ impl Engine {
         if let Some(cond) = &sow.start_origin {
             st.lifted = st.hand.iter().fold(0u8, |n, &h| n.saturating_add(h));
             st.at_origin = self.test(st, Ctx::new(st.to_move).at(st.cursor), cond);
+        }
+    }
+
+    /// The sowing's own `mark` and `unmark`, made as a lap is lifted from `st.origin`.
+    #[inline]
+    fn lift_marks(&self, st: &mut State, sow: &Sow) {
+        let cx = Ctx::new(st.to_move).at(st.origin);
+        for step in &sow.lift_steps {
+            self.apply_step(st, cx, step);
         }
     }
 
@@ -262,6 +272,7 @@ impl Engine {
             st.origin = pit;
             st.cursor = pit;
             self.lift(st, pit);
+            self.lift_marks(st, sow);
             self.start_lap(st, sow);
             return LapEnd::NewLap;
         }
@@ -450,8 +461,8 @@ impl Engine {
 
 /// The key of a position within a sowing of laps, its new lap in hand: everything the rest of the sowing
 /// depends on (the pieces on the board and in hand, the lap's origin and direction, and the records of this
-/// move's drops, which conditions may read).
+/// move's drops, which conditions may read, and the marks, which a lap's lifting or a capture may change).
 fn lap_key(st: &State) -> u64 {
     let extra = st.origin as u64 | (st.cursor as u64) << 16 | (st.dir as u64) << 32;
-    hash_parts(&[&st.counts, &st.hand, &st.before, &st.dropped], extra)
+    hash_parts(&[&st.counts, &st.hand, &st.before, &st.dropped, &st.marks], extra)
 }

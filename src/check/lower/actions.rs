@@ -165,6 +165,7 @@ impl<'g> Lowerer<'g> {
             laps: false,
             start_origin: None,
             divert: Vec::new(),
+            lift_steps: Vec::new(),
         };
         let mut lap_dir: Option<&ast::Cond> = None;
         let mut seen: HashMap<&'static str, Span> = HashMap::new();
@@ -174,7 +175,7 @@ impl<'g> Lowerer<'g> {
             sow.items.iter().any(|i| matches!(i, ast::SowItem::Skip(s) if s.node == ast::SkipTarget::Origin));
         for item in &sow.items {
             let (key, item_span) = sow_item_key(item);
-            if key != "capture" && key != "skip" && key != "divert" {
+            if !matches!(key, "capture" | "skip" | "divert" | "mark" | "unmark") {
                 if let Some(first) = seen.insert(key, item_span) {
                     self.push(
                         Diagnostic::error(
@@ -287,6 +288,16 @@ impl<'g> Lowerer<'g> {
                 ast::SowItem::Divert(d) => {
                     if let Some(divert) = self.lower_divert(&d.node) {
                         out.divert.push(divert);
+                    }
+                }
+                ast::SowItem::Mark(m) => {
+                    if let Some(step) = self.lower_mark_action(&m.node, LIFTING) {
+                        out.lift_steps.push(step);
+                    }
+                }
+                ast::SowItem::Unmark(u) => {
+                    if let Some(step) = self.lower_unmark(&u.node, LIFTING) {
+                        out.lift_steps.push(step);
                     }
                 }
             }
@@ -713,8 +724,14 @@ fn sow_item_key(item: &ast::SowItem) -> (&'static str, Span) {
         ast::SowItem::StartAt(s) => ("start", s.span),
         ast::SowItem::Divert(d) => ("divert", d.span),
         ast::SowItem::LapDirection(d) => ("direction", d.span),
+        ast::SowItem::Mark(m) => ("mark", m.span),
+        ast::SowItem::Unmark(u) => ("unmark", u.span),
     }
 }
+
+/// Where a sowing's own `mark` and `unmark` are made: as a lap is lifted, `here` and `origin` being the pit
+/// it is lifted from.
+const LIFTING: Scope = Scope { here: true, last: false, player: false, offered: false, lap: false, origin: true };
 
 fn lap_dir_of(word: ast::DirWord) -> Dir {
     match word {

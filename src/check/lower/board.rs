@@ -472,6 +472,7 @@ impl<'g> Lowerer<'g> {
         let errors_before = self.error_count();
         for line in &setup.node {
             let targets = self.setup_targets(line);
+            self.setup_line_marks(line, &targets);
             for content in &line.contents {
                 for &(place, owner) in &targets {
                     if let Some(kind) = self.setup_kind(content, owner) {

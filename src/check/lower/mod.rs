@@ -43,6 +43,8 @@ struct Scope {
     offered: bool,
     /// `lifted` is known: a lap is starting (`start at origin when ...`).
     lap: bool,
+    /// `origin` is known but `last` is not: a lap is being lifted (a sowing's own `mark` and `unmark`).
+    origin: bool,
 }
 
 impl Scope {
@@ -118,6 +120,8 @@ pub(crate) struct Lowerer<'g> {
     /// The declared marks, lasting ones first (`Rules::marks`), by name.
     marks: Vec<MarkInfo>,
     mark_names: HashMap<String, MarkId>,
+    /// The marks the setup gives the pits (`every pit: mark fresh`), laid out as `State::marks`.
+    setup_marks: Vec<u8>,
 }
 
 impl<'g> Lowerer<'g> {
@@ -146,6 +150,7 @@ impl<'g> Lowerer<'g> {
             used_names: BTreeSet::new(),
             marks: Vec::new(),
             mark_names: HashMap::new(),
+            setup_marks: Vec::new(),
         }
     }
 
@@ -293,6 +298,7 @@ impl<'g> Lowerer<'g> {
             score_doc,
             goal_doc,
             marks: self.marks,
+            initial_marks: self.setup_marks,
         };
         rules.needs.refills = crate::ir::pieces_can_return(&rules);
         (Some(rules), self.diags, lints)

@@ -335,14 +335,20 @@ impl<'g> Lowerer<'g> {
                 Typed::Place(PlaceExpr::Here)
             }
             ast::PlaceKind::Last | ast::PlaceKind::Origin => {
-                if !scope.last {
+                let origin_known = scope.origin && matches!(p.node, ast::PlaceKind::Origin);
+                if !scope.last && !origin_known {
                     let word = if matches!(p.node, ast::PlaceKind::Last) { "last" } else { "origin" };
+                    let help = if scope.origin {
+                        "a sowing's own `mark` and `unmark` are made as a lap is lifted: name that pit `origin` or `here`".to_string()
+                    } else {
+                        format!("`{word}` is known once the pieces of a sowing are down: in its `require`, `relay`, `capture`, `again` and `then`, and in the `when` of an end rule (the last sowing's)")
+                    };
                     self.error(
                         "check::bad_context",
                         format!("there is no `{word}` at this point"),
                         p.span,
                         "nothing has been sown yet",
-                        Some(format!("`{word}` is known once the pieces of a sowing are down: in its `require`, `relay`, `capture`, `again` and `then`, and in the `when` of an end rule (the last sowing's)")),
+                        Some(help),
                     );
                 }
                 Typed::Place(if matches!(p.node, ast::PlaceKind::Last) { PlaceExpr::Last } else { PlaceExpr::Origin })
@@ -606,7 +612,10 @@ impl<'g> Lowerer<'g> {
             }
             ast::KindSel::Player(p) => {
                 colour_only(self, "a player's colour");
-                let who = self.player(p, Scope { player: true, here: true, last: true, offered: true, lap: false });
+                let who = self.player(
+                    p,
+                    Scope { player: true, here: true, last: true, offered: true, lap: false, origin: false },
+                );
                 KindSel::Colour(who)
             }
             ast::KindSel::Named { name, value } => {

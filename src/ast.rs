@@ -194,6 +194,8 @@ pub enum PhaseItem {
     End(Spanned<Vec<EndItem>>),
     /// `again when COND`: the mover plays again after a ply of this phase while it holds.
     Again(Spanned<Cond>),
+    /// `prefer A, B, ...`: of these actions, only the first that can start is allowed.
+    Prefer(Spanned<Vec<Name>>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -208,6 +210,9 @@ pub enum SowItem {
         set: SetExpr,
         filter: Option<Cond>,
         span: Span,
+        /// `else SET [where COND]`: further groups of pits, each used only when none before can start.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        alternatives: Vec<(SetExpr, Option<Cond>)>,
     },
     Direction(Spanned<DirWord>),
     Order {
@@ -226,6 +231,11 @@ pub enum SowItem {
     Divert(Spanned<Divert>),
     /// `direction ccw or cw when COND`: a direction per lap.
     LapDirection(Spanned<LapDirection>),
+    /// `direction choose where COND` (or a fixed direction with `where`): a start may go only the ways for
+    /// which the condition holds.
+    DirectionWhere(Spanned<(DirWord, Cond)>),
+    /// `must capture`: the first lap must end where a capture of the sowing applies.
+    MustCapture(Span),
 }
 
 /// `divert NAME to PLACE`
@@ -279,6 +289,18 @@ pub enum CaptureItem {
     Give(Spanned<GivePlace>),
     /// `sow from PLACE`: the pieces taken to the hand are sown as a new lap from that place.
     Sow(Spanned<Place>),
+    /// `sow into PLACE [cw|ccw]` or `sow from PLACE cw|ccw`: the same with the first piece into the place
+    /// itself (`into`), or in the direction given.
+    Resow(Spanned<Resow>),
+}
+
+/// `sow from|into PLACE [cw|ccw]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Resow {
+    pub place: Place,
+    /// The first piece goes into the place itself, not the one after it.
+    pub into: bool,
+    pub dir: Option<DirWord>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -421,6 +443,8 @@ pub enum EndItem {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum EndWhen {
     Cond(Cond),
+    /// `when COND at every lap`: also tested at the end of every lap of a sowing.
+    AtEveryLap(Cond),
     Repetition,
     Stuck,
     NobodyCanMove,
@@ -493,6 +517,11 @@ pub enum CondKind {
     },
     /// `capturing`: a capture rule of the sowing applies at `here`.
     Capturing,
+    /// `direction = cw` (`eq`) or `direction != cw`: the way the current lap goes.
+    Direction {
+        dir: DirWord,
+        eq: bool,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -227,6 +227,9 @@ pub struct PhaseRules {
     /// `again when COND`: after a ply of this phase, the mover plays again while it holds.
     pub again: Option<Cond>,
     pub again_doc: Option<String>,
+    /// `prefer A, B, ...`: actions by rank (indices); of these, only the first that can start is allowed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub prefer: Vec<u8>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -315,6 +318,28 @@ pub struct Sow {
     /// What ends a lap may start another (a relay, a capture that sows its pieces, a direction per lap):
     /// the end of each lap is decided lap by lap (`Engine::end_lap`).
     pub laps: bool,
+    /// `from A else B ...`: further groups of pits and their filters, each used only when no pit of the
+    /// groups before can start.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub from_else: Vec<(Set, Cond)>,
+    /// `direction ... where COND`: the ways a start may go (`direction` in it is the way considered).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dir_filter: Option<Cond>,
+    /// `must capture`: a start may go only the ways whose first lap ends where a capture applies.
+    #[serde(skip_serializing_if = "is_false")]
+    pub must_capture: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl Sow {
+    /// Whether which ways a start may go depends on more than the direction rule: a filter on the
+    /// direction, or the first lap's capture.
+    pub fn ways_checked(&self) -> bool {
+        self.dir_filter.is_some() || self.must_capture
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -330,6 +355,12 @@ pub struct CaptureRule {
     pub steps: Vec<Step>,
     /// `sow from PLACE`: the pieces taken to the hand are sown as a new lap from this place.
     pub resow: Option<PlaceExpr>,
+    /// `sow into PLACE`: the first of them goes into the place itself.
+    #[serde(skip_serializing_if = "is_false")]
+    pub resow_into: bool,
+    /// `sow ... cw|ccw`: the new lap goes this way (and the sowing from then on); otherwise the way it went.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resow_dir: Option<Dir>,
 }
 
 /// A mark or gift of a capture, made just before take number `before` of the pit (after them all when
@@ -468,6 +499,9 @@ pub enum EndRule {
     /// `draw when repetition`: a position that comes back draws the game (ENGINE-2 for games won by leaving
     /// the opponent without a move, where comparing scores would mean nothing).
     DrawRepetition,
+    /// `when COND at every lap`: as `When`, and also tested at the end of each lap of a sowing of laps, where
+    /// it stops the move (`mover` there is the player making it).
+    AtEveryLap(Cond),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -499,6 +533,9 @@ pub enum Cond {
     AnyPlayers(Box<Cond>),
     /// Fast form of `here in pits(P)`, made by `optimize`.
     HereOwnedBy(PlayerExpr),
+    /// `direction = D` (or `!=` with `false`): the way the current lap goes, or the way a start considered
+    /// by `direction ... where` would go (`Ctx::dir`).
+    Direction(Dir, bool),
     /// A condition the engine compiled to a closure (its index in the engine's table).
     Compiled(u32),
 }
@@ -712,7 +749,12 @@ fn num_trend(n: &Num) -> Trend {
 /// Whether the condition cannot depend on which pits are offered.
 fn offer_blind(c: &Cond) -> bool {
     match c {
-        Cond::True | Cond::PlaceEq(..) | Cond::PlayerEq(..) | Cond::Dropped(..) | Cond::HereOwnedBy(_) => true,
+        Cond::True
+        | Cond::PlaceEq(..)
+        | Cond::PlayerEq(..)
+        | Cond::Dropped(..)
+        | Cond::HereOwnedBy(_)
+        | Cond::Direction(..) => true,
         Cond::And(cs) | Cond::Or(cs) => cs.iter().all(offer_blind),
         Cond::Not(c) | Cond::AllPlayers(c) | Cond::AnyPlayers(c) => offer_blind(c),
         Cond::Cmp(a, _, b) => num_trend(a) == Trend::Fixed && num_trend(b) == Trend::Fixed,
@@ -906,6 +948,12 @@ pub fn visit_conds_mut(rules: &mut Rules, f: &mut impl FnMut(&mut Cond)) {
                     if let Some(c) = &mut sow.start_origin {
                         f(c);
                     }
+                    if let Some(c) = &mut sow.dir_filter {
+                        f(c);
+                    }
+                    for (_, c) in &mut sow.from_else {
+                        f(c);
+                    }
                 }
                 ActionKind::Put(put) => f(&mut put.filter),
                 ActionKind::Offer(offer) => offer.requires.iter_mut().for_each(&mut *f),
@@ -928,7 +976,7 @@ pub fn visit_conds_mut(rules: &mut Rules, f: &mut impl FnMut(&mut Cond)) {
 
 fn visit_end(end: &mut EndRules, f: &mut impl FnMut(&mut Cond)) {
     for item in &mut end.items {
-        if let EndRule::When(c) | EndRule::Eliminate(c) = item {
+        if let EndRule::When(c) | EndRule::Eliminate(c) | EndRule::AtEveryLap(c) = item {
             f(c);
         }
     }

@@ -61,6 +61,11 @@ pub fn summarize_width(engine: &Engine, width: usize) -> String {
             let text = doc_or(&pass.doc, || format!("Pass, only when you cannot {}.", or_list(&names)));
             item(&mut out, &text);
         }
+        if !phase.prefer.is_empty() {
+            let names: Vec<&str> =
+                phase.prefer.iter().filter_map(|&i| phase.actions.get(i as usize).map(|a| a.name.as_str())).collect();
+            para(&mut out, 2, &format!("Of {}, play the first you can.", or_list(&names)));
+        }
         if let Some(m) = &phase.must {
             let otherwise = if m.otherwise_end { "the game ends" } else { "you may play any move" };
             para(
@@ -157,6 +162,9 @@ pub fn dump(rules: &Rules) -> String {
         }
         if let Some(pass) = &phase.pass {
             let _ = writeln!(out, "  pass unless actions {:?}", pass.unless);
+        }
+        if !phase.prefer.is_empty() {
+            let _ = writeln!(out, "  prefer actions {:?}", phase.prefer);
         }
         if let Some(m) = &phase.must {
             let _ = writeln!(
@@ -270,6 +278,15 @@ impl Printer<'_> {
                 if s.skip_origin {
                     out.push_str(", skipping the pit sown from");
                 }
+                for (set, filter) in &s.from_else {
+                    let _ = write!(out, "\n      else from {} where {}", self.set(set), self.cond(filter));
+                }
+                if let Some(c) = &s.dir_filter {
+                    let _ = write!(out, "\n      only the ways where {}", self.cond(c));
+                }
+                if s.must_capture {
+                    out.push_str("\n      only the ways whose first lap captures");
+                }
                 if let Some(c) = &s.start_origin {
                     let _ = write!(out, "\n      start at origin when {}", self.cond(c));
                 }
@@ -301,7 +318,11 @@ impl Printer<'_> {
                         let _ = write!(out, "; but nothing is taken if then {}", self.cond(cancel));
                     }
                     if let Some(from) = &c.resow {
-                        let _ = write!(out, "; then sow the hand on from {}", self.place(from));
+                        let how = if c.resow_into { "into" } else { "from" };
+                        let _ = write!(out, "; then sow the hand on {how} {}", self.place(from));
+                        if let Some(d) = c.resow_dir {
+                            let _ = write!(out, " {}", dir_short(d));
+                        }
                     }
                 }
                 if let Some(a) = &s.again {
@@ -408,6 +429,7 @@ impl Printer<'_> {
         for item in &end.items {
             let line = match item {
                 EndRule::When(c) => format!("The game ends when {}.", self.cond(c)),
+                EndRule::AtEveryLap(c) => format!("The game ends when {}, tested at every lap too.", self.cond(c)),
                 EndRule::Repetition => "The game ends when a position repeats.".into(),
                 EndRule::Stuck => "The game ends when the player to move cannot move.".into(),
                 EndRule::NobodyCanMove => "The game ends when nobody can move.".into(),
@@ -446,6 +468,7 @@ impl Printer<'_> {
             }
             Cond::InSet(p, s) => format!("{} in {}", self.place(p), self.set(s)),
             Cond::HereOwnedBy(who) => format!("here in pits({})", self.player(who)),
+            Cond::Direction(d, eq) => format!("direction {} {}", if *eq { "=" } else { "!=" }, dir_short(*d)),
             Cond::PlaceEq(a, b, eq) => format!("{} {} {}", self.place(a), if *eq { "=" } else { "!=" }, self.place(b)),
             Cond::PlayerEq(a, b, eq) => {
                 format!("{} {} {}", self.player(a), if *eq { "=" } else { "!=" }, self.player(b))
@@ -595,6 +618,13 @@ impl Printer<'_> {
                 }
             }
         }
+    }
+}
+
+fn dir_short(dir: Dir) -> &'static str {
+    match dir {
+        Dir::Ccw => "ccw",
+        Dir::Cw => "cw",
     }
 }
 
@@ -800,6 +830,20 @@ impl Words<'_> {
         if s.skip_origin {
             text.push_str(", skipping the pit they came from");
         }
+        for (set, filter) in &s.from_else {
+            let filter = if matches!(filter, Cond::True) {
+                String::new()
+            } else {
+                format!(" where {}", self.cond(filter, Here::Each))
+            };
+            let _ = write!(text, "; only if none of those can, {}{filter}", self.one_of(set));
+        }
+        if let Some(c) = &s.dir_filter {
+            let _ = write!(text, "; only in a direction where {}", self.cond(c, Here::Each));
+        }
+        if s.must_capture {
+            text.push_str("; only in a direction whose first lap ends in a capture");
+        }
         match &s.start_origin {
             Some(Cond::True) => text.push_str(", the first back into the pit they came from"),
             Some(c) => {
@@ -873,9 +917,11 @@ impl Words<'_> {
             let _ = write!(text, "; but nothing is taken if, after it, {}", self.cond(cancel, Here::None));
         }
         if let Some(from) = &c.resow {
+            let first = if c.resow_into { "itself" } else { "the pit after it" };
+            let way = c.resow_dir.map_or(String::new(), |d| format!(", {}", dir_word(d)));
             let _ = write!(
                 text,
-                "; then sow them on as a new lap from {}, the first into the pit after it",
+                "; then sow them on as a new lap from {}{way}, the first into {first}",
                 self.place(from, Here::Last)
             );
         }
@@ -998,6 +1044,9 @@ impl Words<'_> {
             let doc = end.docs.get(i).cloned().flatten();
             lines.push(doc_or(&doc, || match item {
                 EndRule::When(c) => format!("The game ends when {}.", self.cond(c, Here::None)),
+                EndRule::AtEveryLap(c) => {
+                    format!("The game ends as soon as {}, even in the middle of a move.", self.cond(c, Here::None))
+                }
                 EndRule::Repetition => "The game ends when a position comes back.".into(),
                 EndRule::Stuck => "The game ends when the player to move cannot move.".into(),
                 EndRule::NobodyCanMove => "The game ends when nobody can move.".into(),
@@ -1069,6 +1118,9 @@ impl Words<'_> {
             }
             Cond::PlayerEq(a, b, eq) => {
                 format!("{} {} {}", self.player(a), if *eq { "is" } else { "is not" }, self.player(b))
+            }
+            Cond::Direction(d, eq) => {
+                format!("the sowing goes {}{}", if *eq { "" } else { "other than " }, dir_word(*d))
             }
             Cond::Dropped(p, k, eq) => format!(
                 "the last piece dropped into {} {} {}",

@@ -559,8 +559,15 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::kind_decl => "a piece kind (`NAME \"SYMBOL\" [value N]`)",
         Rule::setup_line | Rule::targets | Rule::target | Rule::every | Rule::label => "a setup line (`every pit: 4`)",
         Rule::content => "a number of pieces",
-        Rule::sow | Rule::put | Rule::offer | Rule::pass | Rule::must | Rule::until | Rule::phase_again => {
-            "an action (`sow`, `put`, `offer`, `pass`), `must`, `until`, `again` or `end`"
+        Rule::sow
+        | Rule::put
+        | Rule::offer
+        | Rule::pass
+        | Rule::must
+        | Rule::until
+        | Rule::phase_again
+        | Rule::prefer => {
+            "an action (`sow`, `put`, `offer`, `pass`), `must`, `until`, `again`, `prefer` or `end`"
         }
         Rule::from
         | Rule::direction
@@ -570,11 +577,17 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::divert
         | Rule::relay
         | Rule::require
+        | Rule::must_capture
         | Rule::capture
         | Rule::again
         | Rule::then => {
-            "a sowing rule (`from`, `direction`, `order`, `skip`, `start`, `divert`, `relay`, `require`, `capture`, `again`, `then`)"
+            "a sowing rule (`from`, `direction`, `order`, `skip`, `start`, `divert`, `relay`, `require`, `must capture`, `capture`, `again`, `then`)"
         }
+        Rule::from_else => "`else`",
+        Rule::resow_into => "`from` or `into`",
+        Rule::at_every_lap => "`at every lap`",
+        Rule::direction_is => "a condition",
+        Rule::eq_op => "`=` or `!=`",
         Rule::filter => "`where`",
         Rule::dir_word => "`ccw`, `cw` or `choose`",
         Rule::lap_dir => "`ccw or cw when CONDITION`",
@@ -733,6 +746,10 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_owner_fn => Rule::owner_fn,
         Rule::lead_opposite => Rule::opposite,
         Rule::lead_pits_set => Rule::pits_set,
+        Rule::lead_must_capture => Rule::must_capture,
+        Rule::lead_prefer => Rule::prefer,
+        Rule::lead_at_every_lap => Rule::at_every_lap,
+        Rule::lead_direction_is => Rule::direction_is,
         other => other,
     }
 }
@@ -777,6 +794,8 @@ fn token_keyword(rule: Rule) -> Option<(&'static [&'static str], &'static str)> 
         Rule::kw_to => (&["to"], "`to`"),
         Rule::kw_value => (&["value"], "`value`"),
         Rule::kw_when => (&["when"], "`when`"),
+        Rule::kw_every => (&["every"], "`every`"),
+        Rule::kw_lap => (&["lap"], "`lap`"),
         Rule::kw_while => (&["while"], "`while`"),
         _ => return None,
     })
@@ -838,6 +857,11 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::capture => &["capture"],
         Rule::chain => &["chain"],
         Rule::resow => &["sow"],
+        Rule::must_capture => &["must"],
+        Rule::prefer => &["prefer"],
+        Rule::at_every_lap => &["at"],
+        Rule::direction_is => &["direction"],
+        Rule::resow_into => &["into"],
         Rule::lap_dir | Rule::lap_dir_word => &["ccw", "cw"],
         Rule::hand => &["hand"],
         Rule::endless => &["endless"],
@@ -1238,6 +1262,7 @@ fn build_phase_item(pair: Pair<Rule>) -> Result<PhaseItem, SyntaxError> {
         }
         Rule::until => PhaseItem::Until(build_cond(next_pair(&mut inner, "until")?)?),
         Rule::phase_again => PhaseItem::Again(Spanned::new(build_cond(next_pair(&mut inner, "again")?)?, span)),
+        Rule::prefer => PhaseItem::Prefer(Spanned::new(inner.map(|p| name_of(&p)).collect(), span)),
         Rule::end => PhaseItem::End(Spanned::new(build_end_items(inner)?, span)),
         other => return Err(SyntaxError::internal(&format!("unexpected phase item {other:?}"))),
     })
@@ -1251,9 +1276,22 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
     Ok(match rule {
         Rule::from => {
             let set = build_set(next_pair(&mut inner, "from set")?)?;
-            let filter = inner.next().map(build_filter).transpose()?;
-            SowItem::From { set, filter, span }
+            let mut filter = None;
+            let mut alternatives = Vec::new();
+            for p in inner {
+                match p.as_rule() {
+                    Rule::filter => filter = Some(build_filter(p)?),
+                    _ => {
+                        let mut parts = children(p);
+                        let set = build_set(next_pair(&mut parts, "else set")?)?;
+                        let filter = parts.next().map(build_filter).transpose()?;
+                        alternatives.push((set, filter));
+                    }
+                }
+            }
+            SowItem::From { set, filter, span, alternatives }
         }
+        Rule::must_capture => SowItem::MustCapture(span),
         Rule::direction => {
             let word = next_pair(&mut inner, "direction")?;
             if word.as_rule() == Rule::lap_dir {
@@ -1268,6 +1306,9 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                 "cw" => DirWord::Cw,
                 _ => DirWord::Choose,
             };
+            if let Some(filter) = inner.next() {
+                return Ok(SowItem::DirectionWhere(Spanned::new((dir, build_filter(filter)?), span)));
+            }
             SowItem::Direction(Spanned::new(dir, span))
         }
         Rule::order => SowItem::Order { last_own: inner.next().is_some(), span },
@@ -1333,8 +1374,20 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                         items.push(CaptureItem::Cancel(Spanned::new(c, pspan)));
                     }
                     Rule::resow => {
-                        let from = build_place(next_pair(&mut children(p), "sow from")?)?;
-                        items.push(CaptureItem::Sow(Spanned::new(from, pspan)));
+                        let mut parts = children(p);
+                        let mut first = next_pair(&mut parts, "sow from")?;
+                        let into = first.as_rule() == Rule::resow_into;
+                        if into {
+                            first = next_pair(&mut parts, "sow into")?;
+                        }
+                        let place = build_place(first)?;
+                        let dir = parts.next().map(|d| dir_word_of(&d));
+                        // The plain form keeps its old shape in the syntax tree.
+                        if !into && dir.is_none() {
+                            items.push(CaptureItem::Sow(Spanned::new(place, pspan)));
+                        } else {
+                            items.push(CaptureItem::Resow(Spanned::new(Resow { place, into, dir }, pspan)));
+                        }
                     }
                     other => return Err(SyntaxError::internal(&format!("capture item {other:?}"))),
                 }
@@ -1503,6 +1556,7 @@ fn build_end_item(pair: Pair<Rule>) -> Result<EndItem, SyntaxError> {
                 Rule::repetition => EndWhen::Repetition,
                 Rule::stuck => EndWhen::Stuck,
                 Rule::nobody => EndWhen::NobodyCanMove,
+                _ if inner.next().is_some() => EndWhen::AtEveryLap(build_cond(what)?),
                 _ => EndWhen::Cond(build_cond(what)?),
             };
             EndItem::When(Spanned::new(when, span))
@@ -1614,6 +1668,12 @@ fn build_cond(pair: Pair<Rule>) -> Result<Cond, SyntaxError> {
             Ok(Spanned::new(CondKind::Cmp { lhs, op, rhs }, span))
         }
         Rule::capturing => Ok(Spanned::new(CondKind::Capturing, span)),
+        Rule::direction_is => {
+            let mut inner = children(pair);
+            let eq = next_pair(&mut inner, "comparison")?.as_str() == "=";
+            let dir = dir_word_of(&next_pair(&mut inner, "direction")?);
+            Ok(Spanned::new(CondKind::Direction { dir, eq }, span))
+        }
         other => Err(SyntaxError::internal(&format!("unexpected condition {other:?}"))),
     }
 }

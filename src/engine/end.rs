@@ -181,7 +181,7 @@ impl Engine {
     pub(super) fn end_rule_fires(&self, st: &mut State, rule: &EndRule) -> Option<EndReason> {
         let cx = Ctx::new(st.to_move);
         match rule {
-            EndRule::When(c) => self.test(st, cx, c).then_some(EndReason::Condition),
+            EndRule::When(c) | EndRule::AtEveryLap(c) => self.test(st, cx, c).then_some(EndReason::Condition),
             EndRule::Repetition => self.seen_before(st).then_some(EndReason::Repetition),
             EndRule::Stuck => (matches!(st.stage, Stage::Start) && !self.has_any_move(st)).then_some(EndReason::Stuck),
             EndRule::NobodyCanMove => {

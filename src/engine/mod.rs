@@ -20,6 +20,7 @@ mod put;
 mod sow;
 mod state;
 mod turn;
+mod ways;
 
 use std::fmt;
 
@@ -69,6 +70,8 @@ pub struct Engine {
     endless_draw: Vec<bool>,
     /// Some phase has `again when`.
     phase_again: bool,
+    /// Per phase: some end rule is tested at every lap (`when ... at every lap`).
+    lap_ends: Vec<bool>,
     /// For the narration only: where each lap of a sowing of laps went (`with_lap_log`); `None` in play.
     lap_log: Option<std::sync::Arc<std::sync::Mutex<Vec<LapRecord>>>>,
     /// The starts of a plain sowing where pits change hands are read off the owners and counts
@@ -190,6 +193,11 @@ impl Engine {
             }
         }
         let phase_again = rules.phases.iter().any(|p| p.again.is_some());
+        let lap_ends = rules
+            .phases
+            .iter()
+            .map(|p| p.end.items.iter().chain(&rules.end.items).any(|r| matches!(r, EndRule::AtEveryLap(_))))
+            .collect();
         let (table, sources) = compile::compile_rules(&mut rules, &shape);
         let compiled = Compiled(table, sources);
         let probe_free: Vec<bool> = rules
@@ -272,6 +280,7 @@ impl Engine {
             offer_prunes,
             endless_draw,
             phase_again,
+            lap_ends,
             lap_log: None,
             ply_marks,
             owned_starts: true,
@@ -512,6 +521,8 @@ fn is_plain_sow(sow: &Sow) -> bool {
 /// A sowing that may start from any non-empty pit of the mover, whatever it holds.
 fn is_plain_start(sow: &Sow) -> bool {
     matches!((&sow.from, &sow.filter, sow.last_own), (Set::PitsOf(PlayerExpr::Mover), Cond::True, false))
+        && sow.from_else.is_empty()
+        && !sow.ways_checked()
 }
 
 /// A cheap, stable key of a position: byte slices and one extra word (`fast::position_key`).

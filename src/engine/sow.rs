@@ -181,7 +181,6 @@ impl Engine {
                 }
             }
             at = LapAt::Ended;
-            st.lap = st.lap.saturating_add(1);
             let key = lap_key(st);
             if mark == Some(key) || st.lap > cap {
                 return self.endless(st, probe);
@@ -205,6 +204,9 @@ impl Engine {
     /// The end of a lap in a sowing of laps: returns true when a new lap is in hand, false when the sowing is
     /// over (what follows it done) or paused for a choice.
     fn next_lap(&self, st: &mut State, action: u8, sow: &Sow, probe: bool) -> bool {
+        if self.lap_ends[st.phase as usize] && self.ends_at_lap(st, probe) {
+            return false;
+        }
         // A diverted last piece triggers nothing: no capture, no relay.
         if st.diverted {
             self.after_sow(st, action, probe);
@@ -238,6 +240,7 @@ impl Engine {
             // The relay lap starts here: it is this lap's origin (`origin`, and what `skip origin` skips).
             let last = st.last;
             st.origin = last;
+            st.lap = st.lap.saturating_add(1);
             self.lift(st, last);
             self.start_lap(st, sow);
             return true;
@@ -250,14 +253,50 @@ impl Engine {
     /// After capture `rule` took its pieces to the hand: when it sows them (`sow from`) and took any, they
     /// become a new lap from its place. Returns whether a lap is in hand.
     pub(super) fn start_resow(&self, st: &mut State, sow: &Sow, rule: u8) -> bool {
-        let Some(from) = &sow.captures[rule as usize].resow else { return false };
+        let capture = &sow.captures[rule as usize];
+        let Some(from) = &capture.resow else { return false };
         if st.hand.iter().all(|&n| n == 0) {
             return false;
         }
         let Some(from) = self.place(st, Ctx::new(st.to_move).at(st.last), from) else { return false };
         st.origin = from;
         st.cursor = from;
+        st.lap = st.lap.saturating_add(1);
+        if let Some(dir) = capture.resow_dir {
+            st.dir = dir;
+        }
         self.start_lap(st, sow);
+        // `sow into`: the first piece goes into the place itself.
+        st.at_origin |= capture.resow_into;
+        true
+    }
+
+    /// The end rules tested at every lap (`when ... at every lap`), at the end of a lap: when one holds,
+    /// the move stops there and the game is over. Returns whether it did.
+    #[cold]
+    fn ends_at_lap(&self, st: &mut State, probe: bool) -> bool {
+        let mover = st.to_move;
+        let phase = &self.rules.phases[st.phase as usize];
+        let fires = phase.end.items.iter().chain(&self.rules.end.items).any(|rule| match rule {
+            EndRule::AtEveryLap(c) => self.test(st, Ctx::new(mover), c),
+            _ => false,
+        });
+        if !fires {
+            return false;
+        }
+        st.stage = Stage::Start;
+        st.ply += 1;
+        if probe {
+            return true;
+        }
+        st.last_mover = mover;
+        if st.captured {
+            st.captures += 1;
+            if let Some(n) = st.capture_plies.get_mut(mover as usize) {
+                *n = n.saturating_add(1);
+            }
+        }
+        self.finish(st, super::EndReason::Condition);
         true
     }
 
@@ -291,7 +330,8 @@ impl Engine {
     /// Drops the pieces in hand; returns false when it paused for the mover to choose the next kind.
     #[inline]
     pub(super) fn drop_hand(&self, st: &mut State, action: u8, sow: &Sow) -> bool {
-        let plain = sow.start_origin.is_none() && sow.divert.is_empty();
+        // A lap whose first piece goes into its origin (`start at origin`, `sow into`) drops piece by piece.
+        let plain = sow.start_origin.is_none() && sow.divert.is_empty() && !st.at_origin;
         if self.k == 1 && !self.rules.needs.drops && plain {
             self.drop_plain(st, sow.skip_origin);
         } else if self.k == 1 {

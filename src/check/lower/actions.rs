@@ -25,6 +25,7 @@ impl<'g> Lowerer<'g> {
                 end: EndRules::default(),
                 again: None,
                 again_doc: None,
+                prefer: Vec::new(),
             };
             let mut names: HashMap<String, Span> = HashMap::new();
             for item in &phase.node.items {
@@ -60,7 +61,7 @@ impl<'g> Lowerer<'g> {
                             doc: self.doc(o.span),
                         });
                     }
-                    ast::PhaseItem::Pass(_) | ast::PhaseItem::End(_) => {}
+                    ast::PhaseItem::Pass(_) | ast::PhaseItem::End(_) | ast::PhaseItem::Prefer(_) => {}
                     ast::PhaseItem::Must(m) => {
                         let after = self.cond(&m.node.after, Scope::default());
                         let when = self.cond(&m.node.when, Scope::default());
@@ -110,6 +111,7 @@ impl<'g> Lowerer<'g> {
                         rules.pass = Some(pass);
                     }
                     ast::PhaseItem::End(e) => rules.end = self.lower_end(&e.node),
+                    ast::PhaseItem::Prefer(p) => rules.prefer = self.lower_prefer(&p.node, &rules.actions),
                     _ => {}
                 }
             }
@@ -142,6 +144,32 @@ impl<'g> Lowerer<'g> {
         }
     }
 
+    /// `prefer A, B, ...`: the actions by rank, each named once.
+    fn lower_prefer(&mut self, names: &[ast::Name], actions: &[Action]) -> Vec<u8> {
+        let mut ranks: Vec<u8> = Vec::new();
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for name in names {
+            if let Some(first) = seen.insert(name.node.as_str(), name.span) {
+                self.push(
+                    Diagnostic::error(
+                        "check::duplicate",
+                        format!("`{}` is ranked twice", name.node),
+                        name.span,
+                        "ranked again here",
+                    )
+                    .with_related(first, "first ranked here")
+                    .with_help("name each action once, from the most preferred to the least"),
+                );
+                continue;
+            }
+            match actions.iter().position(|a| a.name == name.node) {
+                Some(i) => ranks.push(i as u8),
+                None => self.unknown(&name.node, name.span, "action", actions.iter().map(|a| a.name.clone()).collect()),
+            }
+        }
+        ranks
+    }
+
     pub(super) fn lower_sow(&mut self, sow: &ast::Sow, span: Span) -> Sow {
         let mut out = Sow {
             from: Set::AllPits,
@@ -163,7 +191,11 @@ impl<'g> Lowerer<'g> {
             laps: false,
             start_origin: None,
             divert: Vec::new(),
+            from_else: Vec::new(),
+            dir_filter: None,
+            must_capture: false,
         };
+        let mut must_capture: Option<Span> = None;
         let mut lap_dir: Option<&ast::Cond> = None;
         let mut seen: HashMap<&'static str, Span> = HashMap::new();
         let mut has_from = false;
@@ -185,10 +217,29 @@ impl<'g> Lowerer<'g> {
                 }
             }
             match item {
-                ast::SowItem::From { set, filter, .. } => {
+                ast::SowItem::From { set, filter, alternatives, .. } => {
                     has_from = true;
                     out.from = self.set(set, Scope::default());
                     out.filter = filter.as_ref().map_or(Cond::True, |f| self.cond(f, Scope::default().here()));
+                    for (set, filter) in alternatives {
+                        let set = self.set(set, Scope::default());
+                        let filter = filter.as_ref().map_or(Cond::True, |f| self.cond(f, Scope::default().here()));
+                        out.from_else.push((set, filter));
+                    }
+                }
+                ast::SowItem::DirectionWhere(d) => {
+                    let (word, filter) = &d.node;
+                    out.dir = match word {
+                        ast::DirWord::Ccw => DirRule::Fixed(Dir::Ccw),
+                        ast::DirWord::Cw => DirRule::Fixed(Dir::Cw),
+                        ast::DirWord::Choose => DirRule::Choose,
+                    };
+                    let scope = Scope { here: true, way: true, ..Scope::default() };
+                    out.dir_filter = Some(self.cond(filter, scope));
+                }
+                ast::SowItem::MustCapture(s) => {
+                    out.must_capture = true;
+                    must_capture = Some(*s);
                 }
                 ast::SowItem::Direction(d) => {
                     out.dir = match d.node {
@@ -310,12 +361,40 @@ impl<'g> Lowerer<'g> {
                 );
             }
         }
+        if let Some(at) = must_capture {
+            self.check_must_capture(&out, at);
+        }
         let resows = out.captures.iter().any(|c| c.resow.is_some());
         out.laps = out.relay.is_some() || resows || out.lap_dir.is_some();
         // A capture that sows its pieces on can go on for ever, as a relay can: such a move is illegal
         // (unless `draw when endless`), which only playing it out shows.
         out.lookahead = out.require.is_some() || out.relay.is_some() || resows;
         out
+    }
+
+    /// `must capture` tries the first lap of each start on a copy, so that lap must run without a choice,
+    /// and some capture must be there to apply.
+    fn check_must_capture(&mut self, sow: &Sow, at: Span) {
+        let problem = if sow.captures.is_empty() {
+            Some((
+                "this sowing has no capture to make",
+                "add a `capture when ... { ... }` rule, or drop `must capture`",
+            ))
+        } else if sow.order_chosen {
+            Some(("`must capture` cannot be combined with `order choose`", "drop one of them"))
+        } else if matches!(sow.dir, DirRule::PerLap(_)) {
+            Some((
+                "`must capture` cannot be combined with a direction per lap",
+                "use `direction choose` (with `where` to rule out ways)",
+            ))
+        } else if sow.captures.iter().any(|c| c.may) {
+            Some(("`must capture` cannot be combined with `capture may`", "make the captures compulsory"))
+        } else {
+            None
+        };
+        if let Some((message, help)) = problem {
+            self.error("check::unsupported", message, at, "must capture", Some(help.into()));
+        }
     }
 
     pub(super) fn lower_capture(&mut self, cap: &ast::Capture, span: Span) -> CaptureRule {
@@ -330,6 +409,8 @@ impl<'g> Lowerer<'g> {
             may: cap.may,
             steps: Vec::new(),
             resow: None,
+            resow_into: false,
+            resow_dir: None,
         };
         for item in &cap.items {
             match item {
@@ -371,17 +452,10 @@ impl<'g> Lowerer<'g> {
                     let action = self.lower_give(&g.node, scope);
                     rule.steps.push(Step { before: rule.takes.len() as u8, action });
                 }
-                ast::CaptureItem::Sow(p) => {
-                    if rule.resow.is_some() {
-                        self.error("check::duplicate", "a capture has at most one `sow from`", p.span, "second", None);
-                    }
-                    rule.resow = Some(match self.place(&p.node, scope) {
-                        Typed::Place(place) => place,
-                        other => {
-                            self.expect_place(&other, p.node.span);
-                            PlaceExpr::Origin
-                        }
-                    });
+                ast::CaptureItem::Sow(p) => self.lower_resow(&mut rule, &p.node, false, None, p.span, scope),
+                ast::CaptureItem::Resow(r) => {
+                    let dir = r.node.dir.map(lap_dir_of);
+                    self.lower_resow(&mut rule, &r.node.place, r.node.into, dir, r.span, scope)
                 }
             }
         }
@@ -416,12 +490,37 @@ impl<'g> Lowerer<'g> {
         rule
     }
 
+    /// `sow from|into PLACE [cw|ccw]`.
+    fn lower_resow(
+        &mut self,
+        rule: &mut CaptureRule,
+        place: &ast::Place,
+        into: bool,
+        dir: Option<Dir>,
+        span: Span,
+        scope: Scope,
+    ) {
+        if rule.resow.is_some() {
+            self.error("check::duplicate", "a capture has at most one `sow from`", span, "second", None);
+        }
+        rule.resow = Some(match self.place(place, scope) {
+            Typed::Place(place) => place,
+            other => {
+                self.expect_place(&other, place.span);
+                PlaceExpr::Origin
+            }
+        });
+        rule.resow_into = into;
+        rule.resow_dir = dir;
+    }
+
     /// Pieces taken to the hand must be sown (`sow from`), and a `sow from` needs pieces in the hand; only a
     /// capture at the end of a sowing can sow.
     fn check_resow(&mut self, rule: &CaptureRule, cap: &ast::Capture, span: Span) {
         let to_hand = rule.takes.iter().any(|t| matches!(t.to, TakeTo::Hand));
         let sow_span = cap.items.iter().find_map(|i| match i {
             ast::CaptureItem::Sow(p) => Some(p.span),
+            ast::CaptureItem::Resow(r) => Some(r.span),
             _ => None,
         });
         match (to_hand, sow_span) {
@@ -610,6 +709,8 @@ fn sow_item_key(item: &ast::SowItem) -> (&'static str, Span) {
         ast::SowItem::StartAt(s) => ("start", s.span),
         ast::SowItem::Divert(d) => ("divert", d.span),
         ast::SowItem::LapDirection(d) => ("direction", d.span),
+        ast::SowItem::DirectionWhere(d) => ("direction", d.span),
+        ast::SowItem::MustCapture(s) => ("must capture", *s),
     }
 }
 

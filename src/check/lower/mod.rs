@@ -43,6 +43,8 @@ struct Scope {
     offered: bool,
     /// `lifted` is known: a lap is starting (`start at origin when ...`).
     lap: bool,
+    /// `direction` is known: inside a sowing, or the way a start considers (`direction choose where`).
+    way: bool,
 }
 
 impl Scope {

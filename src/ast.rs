@@ -93,6 +93,9 @@ pub struct MarkDecl {
     pub per_player: bool,
     /// The mark is cleared when the next ply starts.
     pub one_ply: bool,
+    /// `until empty`: the mark is lost when its pit is emptied.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub until_empty: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -151,6 +154,9 @@ pub struct SetupLine {
     pub targets: Vec<Spanned<Target>>,
     pub contents: Vec<Spanned<Content>>,
     pub span: Span,
+    /// `mark TARGETS as NAME`: the targets carry this mark at the start (and `contents` is empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mark: Option<Name>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -221,6 +227,10 @@ pub enum SowItem {
     },
     Skip(Spanned<SkipTarget>),
     Relay(Spanned<Cond>),
+    /// `relay may when COND`: the mover chooses whether to relay there.
+    RelayMay(Spanned<Cond>),
+    /// `lift N [from PLACE] [when COND]`
+    Lift(Spanned<Lift>),
     Require(Spanned<Cond>),
     Capture(Spanned<Capture>),
     Again(Spanned<Cond>),
@@ -236,6 +246,15 @@ pub enum SowItem {
     DirectionWhere(Spanned<(DirWord, Cond)>),
     /// `must capture`: the first lap must end where a capture of the sowing applies.
     MustCapture(Span),
+}
+
+/// `lift N [from PLACE] [when COND]`: where the condition holds as a lap starts, the lap lifts `count`
+/// pieces, from `from` instead of its own pit when given.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Lift {
+    pub count: Spanned<u32>,
+    pub from: Option<Place>,
+    pub when: Option<Cond>,
 }
 
 /// `divert NAME to PLACE`

@@ -63,6 +63,10 @@ pub struct Rules {
     /// those `for one ply`. A state keeps them in `State::marks`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub marks: Vec<MarkInfo>,
+    /// The marks of the pits at the start (`mark TARGETS as NAME` in the setup), laid out as
+    /// `State::marks`; empty when the setup marks nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub setup_marks: Vec<u8>,
 }
 
 /// A mark that pits can carry.
@@ -73,6 +77,9 @@ pub struct MarkInfo {
     pub per_player: bool,
     /// Cleared when the next ply starts.
     pub one_ply: bool,
+    /// `until empty`: lost when its pit is emptied (by a lift, a take or a sweep).
+    #[serde(skip_serializing_if = "is_false")]
+    pub until_empty: bool,
 }
 
 /// A mark's index in `Rules::marks`.
@@ -328,6 +335,24 @@ pub struct Sow {
     /// `must capture`: a start may go only the ways whose first lap ends where a capture applies.
     #[serde(skip_serializing_if = "is_false")]
     pub must_capture: bool,
+    /// `lift N [from PLACE] [when COND]`: the first whose condition holds as a lap starts says how many
+    /// pieces it lifts, and from where; without one, a lap lifts all the pieces of its pit.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lifts: Vec<LiftRule>,
+    /// `relay may when COND`: where it holds at a lap's end (after the captures), the mover chooses whether
+    /// to relay; declined, `relay` is tried.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relay_may: Option<Cond>,
+}
+
+/// `lift N [from PLACE] [when COND]`
+#[derive(Debug, Clone, Serialize)]
+pub struct LiftRule {
+    pub count: u32,
+    /// Where the pieces come from: the lap's own pit when `None`.
+    pub from: Option<PlaceExpr>,
+    /// Tested at the pit to be lifted (`here`), with `lap` the number of the lap that starts.
+    pub when: Cond,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -792,7 +817,9 @@ pub fn pieces_can_return(rules: &Rules) -> bool {
         ActionKind::Sow(sow) => {
             let takes = sow.captures.iter().flat_map(|c| &c.takes);
             let then = sow.then.as_ref().is_some_and(|t| w.set_may_be_off(&t.set) && w.may_be_pit(&t.to));
-            then || takes.into_iter().any(|t| w.take_returns(t))
+            // A lap lifted from a place off the board sows its pieces onto the track.
+            let lifts = sow.lifts.iter().any(|l| l.from.as_ref().is_some_and(|p| w.may_be_off(p)));
+            then || lifts || takes.into_iter().any(|t| w.take_returns(t))
         }
         ActionKind::Offer(offer) => offer.on_accept.iter().any(|e| matches!(e, Effect::Take(t) if w.take_returns(t))),
     })
@@ -950,6 +977,12 @@ pub fn visit_conds_mut(rules: &mut Rules, f: &mut impl FnMut(&mut Cond)) {
                     }
                     if let Some(c) = &mut sow.dir_filter {
                         f(c);
+                    }
+                    if let Some(c) = &mut sow.relay_may {
+                        f(c);
+                    }
+                    for lift in &mut sow.lifts {
+                        f(&mut lift.when);
                     }
                     for (_, c) in &mut sow.from_else {
                         f(c);

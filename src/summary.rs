@@ -130,7 +130,8 @@ pub fn dump(rules: &Rules) -> String {
     for m in &rules.marks {
         let per = if m.per_player { " per player" } else { "" };
         let ply = if m.one_ply { " for one ply" } else { "" };
-        let _ = writeln!(out, "mark {}{per}{ply}", m.name);
+        let empty = if m.until_empty { " until empty" } else { "" };
+        let _ = writeln!(out, "mark {}{per}{ply}{empty}", m.name);
     }
     let labels: Vec<&str> = rules.places.iter().map(|i| i.label.as_str()).collect();
     let _ = writeln!(out, "places {}", labels.join(" "));
@@ -154,6 +155,17 @@ pub fn dump(rules: &Rules) -> String {
         })
         .collect();
     let _ = writeln!(out, "setup {}", setup.join(" "));
+    if !rules.setup_marks.is_empty() {
+        let n = rules.n_pits;
+        let marked: Vec<String> = (0..rules.setup_marks.len())
+            .filter(|&i| rules.setup_marks[i] != UNMARKED)
+            .map(|i| {
+                let name = rules.marks.get(i / n).map_or("?", |m| m.name.as_str());
+                format!("{}={name}", rules.places[i % n].label)
+            })
+            .collect();
+        let _ = writeln!(out, "setup marks {}", marked.join(" "));
+    }
     let _ = writeln!(out, "needs {:?} limit {}", rules.needs, rules.limit);
     for phase in &rules.phases {
         let _ = writeln!(out, "phase {}", phase.name);
@@ -286,6 +298,13 @@ impl Printer<'_> {
                 }
                 if s.must_capture {
                     out.push_str("\n      only the ways whose first lap captures");
+                }
+                for l in &s.lifts {
+                    let from = l.from.as_ref().map_or(String::new(), |p| format!(" from {}", self.place(p)));
+                    let _ = write!(out, "\n      lift {}{from} when {}", l.count, self.cond(&l.when));
+                }
+                if let Some(r) = &s.relay_may {
+                    let _ = write!(out, "\n      relay if the mover wants when {}", self.cond(r));
                 }
                 if let Some(c) = &s.start_origin {
                     let _ = write!(out, "\n      start at origin when {}", self.cond(c));
@@ -750,6 +769,13 @@ impl Words<'_> {
         match &action.kind {
             ActionKind::Sow(s) => {
                 lines.push(doc_or(&action.doc, || self.sowing(action, s)));
+                if let Some(r) = &s.relay_may {
+                    lines.push(format!(
+                        "If {}, you may lift all the {} there and sow on from it, or stop.",
+                        self.cond(r, Here::Last),
+                        self.piece_word()
+                    ));
+                }
                 if let Some(r) = &s.relay {
                     lines.push(doc_or(&s.relay_doc, || {
                         format!(
@@ -843,6 +869,15 @@ impl Words<'_> {
         }
         if s.must_capture {
             text.push_str("; only in a direction whose first lap ends in a capture");
+        }
+        for l in &s.lifts {
+            let what = singular(self.piece_word(), l.count as i32);
+            let from = l.from.as_ref().map_or(String::new(), |p| format!(" from {}", self.place(p, Here::Each)));
+            let when = match &l.when {
+                Cond::True => String::new(),
+                c => format!(" when {}", self.cond(c, Here::Each)),
+            };
+            let _ = write!(text, "; a lap lifts only {} {what}{from}{when}", l.count);
         }
         match &s.start_origin {
             Some(Cond::True) => text.push_str(", the first back into the pit they came from"),
@@ -938,7 +973,8 @@ impl Words<'_> {
             .map(|m| {
                 let per = if m.per_player { ", for one player" } else { "" };
                 let ply = if m.one_ply { ", until the next move" } else { "" };
-                format!("{}{per}{ply}", m.name)
+                let empty = if m.until_empty { ", until its pit is emptied" } else { "" };
+                format!("{}{per}{ply}{empty}", m.name)
             })
             .collect();
         format!("Pits can be marked {}.", and_list(&said))

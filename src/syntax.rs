@@ -576,14 +576,17 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::start_at
         | Rule::divert
         | Rule::relay
+        | Rule::lift
         | Rule::require
         | Rule::must_capture
         | Rule::capture
         | Rule::again
         | Rule::then => {
-            "a sowing rule (`from`, `direction`, `order`, `skip`, `start`, `divert`, `relay`, `require`, `must capture`, `capture`, `again`, `then`)"
+            "a sowing rule (`from`, `direction`, `order`, `skip`, `start`, `divert`, `lift`, `relay`, `require`, `must capture`, `capture`, `again`, `then`)"
         }
         Rule::from_else => "`else`",
+        Rule::until_empty => "`until empty`",
+        Rule::setup_mark => "a setup line (`every pit: 4` or `mark i5 as NAME`)",
         Rule::resow_into => "`from` or `into`",
         Rule::at_every_lap => "`at every lap`",
         Rule::direction_is => "a condition",
@@ -747,6 +750,9 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_opposite => Rule::opposite,
         Rule::lead_pits_set => Rule::pits_set,
         Rule::lead_must_capture => Rule::must_capture,
+        Rule::lead_lift => Rule::lift,
+        Rule::lead_until_empty => Rule::until_empty,
+        Rule::lead_setup_mark => Rule::setup_mark,
         Rule::lead_prefer => Rule::prefer,
         Rule::lead_at_every_lap => Rule::at_every_lap,
         Rule::lead_direction_is => Rule::direction_is,
@@ -795,6 +801,7 @@ fn token_keyword(rule: Rule) -> Option<(&'static [&'static str], &'static str)> 
         Rule::kw_value => (&["value"], "`value`"),
         Rule::kw_when => (&["when"], "`when`"),
         Rule::kw_every => (&["every"], "`every`"),
+        Rule::kw_empty => (&["empty"], "`empty`"),
         Rule::kw_lap => (&["lap"], "`lap`"),
         Rule::kw_while => (&["while"], "`while`"),
         _ => return None,
@@ -858,6 +865,9 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::chain => &["chain"],
         Rule::resow => &["sow"],
         Rule::must_capture => &["must"],
+        Rule::lift => &["lift"],
+        Rule::until_empty => &["until"],
+        Rule::setup_mark => &["mark"],
         Rule::prefer => &["prefer"],
         Rule::at_every_lap => &["at"],
         Rule::direction_is => &["direction"],
@@ -1098,14 +1108,15 @@ fn build_item(pair: Pair<Rule>) -> Result<Item, SyntaxError> {
         }
         Rule::mark_decl => {
             let name = name_of(&next_pair(&mut inner, "mark name")?);
-            let (mut per_player, mut one_ply) = (false, false);
+            let (mut per_player, mut one_ply, mut until_empty) = (false, false, false);
             for p in inner {
                 match p.as_rule() {
                     Rule::per_player => per_player = true,
+                    Rule::until_empty => until_empty = true,
                     _ => one_ply = true,
                 }
             }
-            Item::Mark(Spanned::new(MarkDecl { name, per_player, one_ply }, span))
+            Item::Mark(Spanned::new(MarkDecl { name, per_player, one_ply, until_empty }, span))
         }
         Rule::pieces => {
             let body = next_pair(&mut inner, "pieces")?;
@@ -1174,6 +1185,7 @@ fn build_kind(pair: Pair<Rule>) -> Result<KindDecl, SyntaxError> {
 
 fn build_setup_line(pair: Pair<Rule>) -> Result<SetupLine, SyntaxError> {
     let span = span_of(&pair);
+    let is_mark = pair.as_rule() == Rule::setup_mark;
     let mut inner = children(pair);
     let targets = children(next_pair(&mut inner, "targets")?)
         .map(|t| {
@@ -1191,6 +1203,10 @@ fn build_setup_line(pair: Pair<Rule>) -> Result<SetupLine, SyntaxError> {
             ))
         })
         .collect::<Result<_, SyntaxError>>()?;
+    if is_mark {
+        let mark = name_of(&next_pair(&mut inner, "setup mark")?);
+        return Ok(SetupLine { targets, contents: Vec::new(), span, mark: Some(mark) });
+    }
     let contents = inner
         .map(|c| {
             let cspan = span_of(&c);
@@ -1200,7 +1216,7 @@ fn build_setup_line(pair: Pair<Rule>) -> Result<SetupLine, SyntaxError> {
             Ok(Spanned::new(Content { count, kind }, cspan))
         })
         .collect::<Result<_, SyntaxError>>()?;
-    Ok(SetupLine { targets, contents, span })
+    Ok(SetupLine { targets, contents, span, mark: None })
 }
 
 fn build_kind_sel(pair: Pair<Rule>) -> Result<Spanned<KindSel>, SyntaxError> {
@@ -1318,7 +1334,24 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                 if what.as_rule() == Rule::origin { SkipTarget::Origin } else { SkipTarget::Place(build_place(what)?) };
             SowItem::Skip(Spanned::new(target, span))
         }
-        Rule::relay => SowItem::Relay(Spanned::new(build_cond(next_pair(&mut inner, "relay")?)?, span)),
+        Rule::relay => {
+            let first = next_pair(&mut inner, "relay")?;
+            if first.as_rule() == Rule::may_word {
+                return Ok(SowItem::RelayMay(Spanned::new(build_cond(next_pair(&mut inner, "relay")?)?, span)));
+            }
+            SowItem::Relay(Spanned::new(build_cond(first)?, span))
+        }
+        Rule::lift => {
+            let count = int_of(&next_pair(&mut inner, "lift count")?)?;
+            let (mut from, mut when) = (None, None);
+            for p in inner {
+                match p.as_rule() {
+                    Rule::place => from = Some(build_place(p)?),
+                    _ => when = Some(build_cond(p)?),
+                }
+            }
+            SowItem::Lift(Spanned::new(Lift { count, from, when }, span))
+        }
         Rule::require => SowItem::Require(Spanned::new(build_cond(next_pair(&mut inner, "require")?)?, span)),
         Rule::again => SowItem::Again(Spanned::new(build_cond(next_pair(&mut inner, "again")?)?, span)),
         Rule::start_at => {

@@ -190,3 +190,171 @@ fn scenario_seeds(e: &Engine, before: &str, ply: &str, labels: &[&str]) -> Vec<u
     assert_not_over(e, &st);
     seeds(e, &st, labels)
 }
+
+/// The Check paragraph: the opening position has no capturing entry (South's occupied i5, i6, i7 face
+/// North's empty I4, I3, I2) and exactly 4 legal moves: enter at i6 or i7 and sow the 3 seeds either way.
+/// i5, the functional nyumba, may not be chosen while other inner pits are occupied.
+#[test]
+fn check_the_opening_has_exactly_four_moves() {
+    let e = bao(None);
+    let st = e.initial_state();
+    assert_eq!(
+        show(&e, &st),
+        "o1=0 o2=0 o3=0 o4=0 o5=0 o6=0 o7=0 o8=0 i1=0 i2=0 i3=0 i4=0 i5=6 i6=2 i7=2 i8=0 \
+         O1=0 O2=0 O3=0 O4=0 O5=0 O6=0 O7=0 O8=0 I1=0 I2=0 I3=0 I4=0 I5=6 I6=2 I7=2 I8=0 \
+         ghala(1)=22 ghala(2)=22 nyumba(1)=i5 nyumba(2)=I5 to_move=1 phase=namua"
+    );
+    assert_eq!(plies(&e, &st), ["takasa i6ccw", "takasa i6cw", "takasa i7ccw", "takasa i7cw"]);
+    // i6 then clockwise: the 3 seeds go into i7, i8, o8; o8 was empty, the move ends.
+    let mut st = st;
+    play(&e, &mut st, "takasa i6cw");
+    assert_eq!(seeds(&e, &st, &["i5", "i6", "i7", "i8", "o8", "ghala(1)"]), [6, 0, 3, 1, 1, 21]);
+    assert_eq!(to_move(&st), 2);
+}
+
+/// Stage 1 ends for a player when his hand is empty; after the 44th ply both hands are empty and stage 2
+/// begins with South.
+#[test]
+fn the_hand_stage_lasts_until_both_hands_are_empty() {
+    let e = bao(None);
+    let mut st = position(&e, "i6=3 i2=2 I6=3 ghala(1)=1 ghala(2)=1 to_move=1 phase=namua");
+    play(&e, &mut st, "takasa i6cw");
+    assert!(show(&e, &st).ends_with("phase=namua"), "North still has a seed in hand: {}", show(&e, &st));
+    play(&e, &mut st, "takasa I6cw");
+    assert!(show(&e, &st).ends_with("phase=mtaji"), "{}", show(&e, &st));
+    assert_eq!(to_move(&st), 1);
+}
+
+/// A capturing entry is compulsory when there is one: the entered pit is occupied and faces an occupied
+/// pit of the opponent's inner row; the entered seed stays, the facing pit's seeds are sown from a kichwa.
+/// Outside the kimbi, the mover chooses the kichwa, that is, the direction (BAO-3).
+#[test]
+fn a_capturing_entry_is_compulsory_and_its_kichwa_is_chosen() {
+    let e = bao(None);
+    // i3 (1) faces I6 (2); i6 could be sown as a takasa, but the capture comes first.
+    let text = "i3=1 i6=2 I6=2 I1=1 ghala(1)=5 ghala(2)=5 phase=namua";
+    assert_eq!(plies_of(&e, text), ["i3ccw", "i3cw"]);
+    // Clockwise: the entered seed stays in i3 (now 2), I6's 2 go into i1, i2; i2 was empty.
+    let mut st = position(&e, text);
+    play(&e, &mut st, "i3cw");
+    assert_eq!(seeds(&e, &st, &["i1", "i2", "i3", "I6", "ghala(1)"]), [1, 1, 2, 0, 4]);
+    // Counter-clockwise: into i8, i7; i7 was empty.
+    let mut st = position(&e, text);
+    play(&e, &mut st, "i3ccw");
+    assert_eq!(seeds(&e, &st, &["i8", "i7", "i3", "I6"]), [1, 1, 2, 0]);
+}
+
+/// BAO-1: an entry that captures in a kimbi has its direction forced: only that way is offered.
+#[test]
+fn bao1_a_capturing_entry_in_a_kimbi_has_no_choice_of_kichwa() {
+    let e = bao(None);
+    // i2 (1) faces I7 (1): from i1 clockwise, into i1; i1 was empty.
+    assert_eq!(plies_of(&e, "i2=1 I7=1 I1=1 ghala(1)=5 ghala(2)=5 phase=namua"), ["i2cw"]);
+    assert_eq!(plies_of(&e, "i7=1 I2=1 I1=1 ghala(1)=5 ghala(2)=5 phase=namua"), ["i7ccw"]);
+}
+
+/// Stage 1, a capturing move's lap ending in the mover's functional nyumba (BAO-6: 6 or more once the
+/// last seed is in): he stops there, or goes on safari, relaying from the nyumba, which is destroyed.
+#[test]
+fn bao6_safari_is_a_choice_and_destroys_the_nyumba() {
+    let e = bao(None);
+    // i3's entry captures I6's 5, sown clockwise into i1..i5: the nyumba i5 now holds 7.
+    let text = "i3=1 i5=6 I6=5 I1=1 ghala(1)=5 ghala(2)=5 nyumba(1)=i5 nyumba(2)=I5 phase=namua";
+    let mut all = plies_of(&e, text);
+    all.sort();
+    assert_eq!(all, ["i3ccw", "i3cw -relay", "i3cw relay"]);
+    let mut st = position(&e, text);
+    play(&e, &mut st, "i3cw -relay");
+    assert_eq!(seeds(&e, &st, &["i1", "i2", "i3", "i4", "i5"]), [1, 1, 3, 1, 7]);
+    assert!(show(&e, &st).contains("nyumba(1)=i5"), "stopping keeps the nyumba: {}", show(&e, &st));
+    // Safari: i5's 7 go on clockwise into i6, i7, i8, o8, o7, o6, o5; the nyumba is emptied, destroyed.
+    let mut st = position(&e, text);
+    play(&e, &mut st, "i3cw relay");
+    assert_eq!(seeds(&e, &st, &["i5", "i6", "i8", "o5"]), [0, 1, 1, 1]);
+    assert!(!show(&e, &st).contains("nyumba(1)"), "the nyumba is destroyed: {}", show(&e, &st));
+}
+
+/// Stage 1: a takasa lap that ends in the mover's functional nyumba ends the move there.
+#[test]
+fn a_takasa_ends_in_the_functional_nyumba() {
+    let e = bao(None);
+    // i3's entry makes 2: i4, i5 (6 -> 7, functional), where the move ends; elsewhere i5 would relay.
+    let mut st = position(&e, "i3=1 i5=6 I1=1 ghala(1)=5 ghala(2)=5 nyumba(1)=i5 nyumba(2)=I5 phase=namua");
+    play(&e, &mut st, "takasa i3cw");
+    assert_eq!(seeds(&e, &st, &["i3", "i4", "i5", "i6"]), [0, 1, 7, 0]);
+}
+
+/// BAO-5: the functional nyumba may be chosen for a takasa entry only when it is the only occupied pit of
+/// the inner row; it is then taxed: only 2 seeds are sown, either way, and it stays owned. BAO-7: left
+/// with fewer than 6 it is idle, not destroyed.
+#[test]
+fn bao5_bao7_the_lone_functional_nyumba_is_taxed() {
+    let e = bao(None);
+    let text = "i5=6 I1=1 ghala(1)=5 ghala(2)=5 nyumba(1)=i5 nyumba(2)=I5 phase=namua";
+    assert_eq!(plies_of(&e, text), ["takasa i5ccw", "takasa i5cw"]);
+    let mut st = position(&e, text);
+    play(&e, &mut st, "takasa i5cw");
+    assert_eq!(seeds(&e, &st, &["i5", "i6", "i7"]), [5, 1, 1]);
+    assert!(show(&e, &st).contains("nyumba(1)=i5"), "a taxed nyumba stays owned: {}", show(&e, &st));
+    // With another pit occupied, the functional nyumba is not a takasa entry.
+    assert_eq!(
+        plies_of(&e, "i5=6 i2=2 I1=1 ghala(1)=5 ghala(2)=5 nyumba(1)=i5 nyumba(2)=I5 phase=namua"),
+        ["takasa i2ccw", "takasa i2cw"]
+    );
+    // Idle (5), it is an entry like any pit, sown whole, and emptied: destroyed.
+    let text = "i5=5 i2=2 I1=1 ghala(1)=5 ghala(2)=5 nyumba(1)=i5 nyumba(2)=I5 phase=namua";
+    assert_eq!(plies_of(&e, text), ["takasa i2ccw", "takasa i2cw", "takasa i5ccw", "takasa i5cw"]);
+    let mut st = position(&e, text);
+    play(&e, &mut st, "takasa i5cw");
+    assert_eq!(seeds(&e, &st, &["i5", "i6", "i7", "i8", "o8", "o7", "o6"]), [0, 1, 1, 1, 1, 1, 1]);
+    assert!(!show(&e, &st).contains("nyumba(1)"), "{}", show(&e, &st));
+}
+
+/// BAO-8: with the nyumba destroyed, a pit of one seed is a takasa entry only when every occupied inner
+/// pit holds one; while the nyumba stands, singletons may be chosen.
+#[test]
+fn bao8_singletons_only_when_all_are_singletons_once_the_nyumba_is_gone() {
+    let e = bao(None);
+    assert_eq!(plies_of(&e, "i2=1 i4=3 I1=2 ghala(1)=5 ghala(2)=5 phase=namua"), ["takasa i4ccw", "takasa i4cw"]);
+    assert_eq!(
+        plies_of(&e, "i2=1 i4=1 I1=2 ghala(1)=5 ghala(2)=5 phase=namua"),
+        ["takasa i2ccw", "takasa i2cw", "takasa i4ccw", "takasa i4cw"]
+    );
+    assert_eq!(
+        plies_of(&e, "i2=1 i4=3 I1=2 ghala(1)=5 ghala(2)=5 nyumba(1)=i5 nyumba(2)=I5 phase=namua"),
+        ["takasa i2ccw", "takasa i2cw", "takasa i4ccw", "takasa i4cw"]
+    );
+}
+
+/// BAO-4: in stage 2 the nyumba has no rules of its own: a lap ending there relays like any pit.
+#[test]
+fn bao4_in_stage_2_the_nyumba_relays_like_any_pit() {
+    let e = bao(None);
+    // i3 clockwise: i4, i5 (6 -> 7): relay 7 from i5 without a choice: i6, i7, i8, o8, o7, o6, o5.
+    let mut st = position(&e, "i3=2 i5=6 I1=1 nyumba(1)=i5 nyumba(2)=I5 phase=mtaji");
+    assert_eq!(plies(&e, &st), ["takasa i3ccw", "takasa i3cw", "takasa i5ccw", "takasa i5cw"]);
+    play(&e, &mut st, "takasa i3cw");
+    assert_eq!(seeds(&e, &st, &["i4", "i5", "i6", "o5"]), [1, 0, 1, 1]);
+    assert!(!show(&e, &st).contains("nyumba(1)"), "emptied, the nyumba is destroyed: {}", show(&e, &st));
+}
+
+/// The nyumba is destroyed whenever it is emptied, by the opponent's capture too.
+#[test]
+fn a_captured_nyumba_is_destroyed() {
+    let e = bao(None);
+    // North's I3 clockwise: I4, I5... North's I4 (1) faces South's i5: capture it.
+    let mut st = position(&e, "I2=2 I4=1 i5=6 i1=1 nyumba(1)=i5 nyumba(2)=I5 to_move=2 phase=mtaji");
+    play(&e, &mut st, "I2cw");
+    assert_eq!(seeds(&e, &st, &["i5"]), [0]);
+    assert!(!show(&e, &st).contains("nyumba(1)"), "{}", show(&e, &st));
+}
+
+/// BAO-14: Bao la Kujifunza has two seeds in every pit, nothing in hand (so no hand stage) and no nyumba.
+#[test]
+fn bao14_kujifunza_starts_in_stage_2_with_two_seeds_everywhere() {
+    let e = bao(Some("kujifunza"));
+    let st = e.initial_state();
+    assert!(show(&e, &st).ends_with("to_move=1 phase=mtaji"), "{}", show(&e, &st));
+    assert!(!show(&e, &st).contains("nyumba"));
+    assert_eq!(st.counts.iter().take(32).filter(|&&c| c == 2).count(), 32);
+}

@@ -98,11 +98,15 @@ impl Engine {
         all & !st.eliminated
     }
 
-    #[inline]
+    /// The next phases whose turn has come: none to look at in a game of one phase, the common case.
+    #[inline(always)]
     pub(super) fn advance_phase(&self, st: &mut State) {
-        if self.rules.phases.len() == 1 {
-            return;
+        if self.rules.phases.len() > 1 {
+            self.advance_phases(st);
         }
+    }
+
+    fn advance_phases(&self, st: &mut State) {
         while (st.phase as usize) + 1 < self.rules.phases.len() {
             let Some(until) = &self.phase(st).until else {
                 break;

@@ -72,6 +72,8 @@ pub struct Engine {
     phase_again: bool,
     /// Per phase: some end rule is tested at every lap (`when ... at every lap`).
     lap_ends: Vec<bool>,
+    /// The marks lost when their pit is emptied (`until empty`); none in most games.
+    empty_marks: Vec<MarkId>,
     /// For the narration only: where each lap of a sowing of laps went (`with_lap_log`); `None` in play.
     lap_log: Option<std::sync::Arc<std::sync::Mutex<Vec<LapRecord>>>>,
     /// The starts of a plain sowing where pits change hands are read off the owners and counts
@@ -262,6 +264,7 @@ impl Engine {
             })
             .collect();
         let ply_marks = rules.marks.iter().any(|m| m.one_ply);
+        let empty_marks = (0..rules.marks.len() as MarkId).filter(|&m| rules.marks[m as usize].until_empty).collect();
         Engine {
             rules,
             lowered,
@@ -281,6 +284,7 @@ impl Engine {
             endless_draw,
             phase_again,
             lap_ends,
+            empty_marks,
             lap_log: None,
             ply_marks,
             owned_starts: true,
@@ -403,7 +407,11 @@ impl Engine {
             result: None,
             lap: 0,
             endless: false,
-            marks: vec![UNMARKED; self.rules.marks.len() * self.rules.n_pits],
+            marks: if self.rules.setup_marks.is_empty() {
+                vec![UNMARKED; self.rules.marks.len() * self.rules.n_pits]
+            } else {
+                self.rules.setup_marks.clone()
+            },
             lifted: 0,
             diverted: false,
             at_origin: false,

@@ -79,8 +79,8 @@ impl Engine {
         if self.rules.needs.drops {
             st.dropped.fill(NO_KIND);
         }
-        self.lift(st, st.origin);
         let sow = self.sow_rule(st, action);
+        self.lift_lap(st, sow, st.origin);
         self.start_lap(st, sow);
     }
 
@@ -132,6 +132,15 @@ impl Engine {
 
     #[inline]
     pub(super) fn lift(&self, st: &mut State, p: PlaceId) {
+        if !self.empty_marks.is_empty() {
+            self.lift_all(st, p);
+            return self.emptied(st, p);
+        }
+        self.lift_all(st, p);
+    }
+
+    #[inline]
+    fn lift_all(&self, st: &mut State, p: PlaceId) {
         if self.k == 1 {
             st.hand[0] = st.hand[0].saturating_add(std::mem::take(&mut st.counts[p as usize]));
             return;
@@ -141,6 +150,59 @@ impl Engine {
             st.hand[k] = st.hand[k].saturating_add(st.counts[base + k]);
             st.counts[base + k] = 0;
         }
+    }
+
+    /// Lifts the pieces of a lap about to start from pit `p` (its lap number set): all of them, or what the
+    /// first `lift` rule whose condition holds there says.
+    #[inline]
+    pub(super) fn lift_lap(&self, st: &mut State, sow: &Sow, p: PlaceId) {
+        if sow.lifts.is_empty() {
+            return self.lift(st, p);
+        }
+        self.lift_by_rule(st, sow, p);
+    }
+
+    #[cold]
+    fn lift_by_rule(&self, st: &mut State, sow: &Sow, p: PlaceId) {
+        let cx = Ctx::new(st.to_move).at(p);
+        let Some(rule) = sow.lifts.iter().find(|l| self.test(st, cx, &l.when)) else {
+            return self.lift(st, p);
+        };
+        let from = rule.from.as_ref().and_then(|place| self.place(st, cx, place)).unwrap_or(p);
+        let mut left = rule.count.min(u8::MAX as u32) as u8;
+        for k in 0..self.k {
+            let i = from as usize * self.k + k;
+            let n = st.counts[i].min(left);
+            st.counts[i] -= n;
+            st.hand[k] = st.hand[k].saturating_add(n);
+            left -= n;
+        }
+        if !self.empty_marks.is_empty() {
+            self.emptied(st, from);
+        }
+    }
+
+    /// A relay: the last pit's pieces lifted as the next lap, whose origin it is (what `skip origin` skips).
+    fn relay_from_last(&self, st: &mut State, sow: &Sow) {
+        let last = st.last;
+        st.origin = last;
+        st.lap = st.lap.saturating_add(1);
+        self.lift_lap(st, sow, last);
+        self.start_lap(st, sow);
+    }
+
+    /// The mover's answer to an optional relay (`relay may`): relay, or else the sowing's usual relay if it
+    /// holds, or the end of the sowing.
+    pub(super) fn answer_relay(&self, st: &mut State, action: u8, relay: bool, probe: bool) {
+        st.stage = Stage::Start;
+        let sow = self.sow_rule(st, action);
+        let cx = Ctx::new(st.to_move).at(st.last);
+        if relay || sow.relay.as_ref().is_some_and(|r| self.test(st, cx, r)) {
+            self.relay_from_last(st, sow);
+            return self.run_laps(st, action, LapAt::Started, probe);
+        }
+        self.check_require(st, sow);
+        self.after_capture(st, action, sow, probe);
     }
 
     /// Drops the pieces in hand, pausing where the mover chooses a kind; then the end of the lap.
@@ -235,14 +297,13 @@ impl Engine {
             self.after_capture(st, action, sow, probe);
             return false;
         }
-        let relays = (st.last as usize) < self.rules.n_pits && sow.relay.as_ref().is_some_and(|r| self.test(st, cx, r));
-        if relays {
-            // The relay lap starts here: it is this lap's origin (`origin`, and what `skip origin` skips).
-            let last = st.last;
-            st.origin = last;
-            st.lap = st.lap.saturating_add(1);
-            self.lift(st, last);
-            self.start_lap(st, sow);
+        let on_pit = (st.last as usize) < self.rules.n_pits;
+        if on_pit && sow.relay_may.as_ref().is_some_and(|r| self.test(st, cx, r)) {
+            st.stage = Stage::Relay { action };
+            return false;
+        }
+        if on_pit && sow.relay.as_ref().is_some_and(|r| self.test(st, cx, r)) {
+            self.relay_from_last(st, sow);
             return true;
         }
         self.check_require(st, sow);

@@ -144,6 +144,8 @@ pub enum Stage {
     Capture { action: u8, rule: u8 },
     /// Choose the direction of the next lap of a sowing with a direction per lap, its pieces in hand.
     LapDirection { action: u8 },
+    /// Choose whether to relay from the last pit (`relay may`), or to stop there.
+    Relay { action: u8 },
 }
 
 /// Where a capture stands: which rule, which walk of its chain, which pit, which take.
@@ -194,6 +196,8 @@ pub enum Move {
     Stop,
     /// Make (`true`) or decline an optional capture.
     Capture(bool),
+    /// Relay from the last pit (`true`) or stop there, where the relay is optional.
+    Relay(bool),
 }
 
 /// How a game ended.

@@ -7,7 +7,7 @@ use crate::check::merge::{action_name, duplicate, head};
 use crate::diag::Diagnostic;
 use crate::ir::*;
 
-use super::{Lowerer, Scope, Typed};
+use super::{Lowerer, Scope, Typed, MAX_PIECES};
 
 impl<'g> Lowerer<'g> {
     pub(super) fn lower_phases(&mut self) -> Vec<PhaseRules> {
@@ -194,6 +194,8 @@ impl<'g> Lowerer<'g> {
             from_else: Vec::new(),
             dir_filter: None,
             must_capture: false,
+            lifts: Vec::new(),
+            relay_may: None,
         };
         let mut must_capture: Option<Span> = None;
         let mut lap_dir: Option<&ast::Cond> = None;
@@ -202,7 +204,7 @@ impl<'g> Lowerer<'g> {
         let after = Scope { last: true, here: true, ..Scope::default() };
         for item in &sow.items {
             let (key, item_span) = sow_item_key(item);
-            if key != "capture" && key != "skip" && key != "divert" {
+            if key != "capture" && key != "skip" && key != "divert" && key != "lift" {
                 if let Some(first) = seen.insert(key, item_span) {
                     self.push(
                         Diagnostic::error(
@@ -287,6 +289,11 @@ impl<'g> Lowerer<'g> {
                     out.relay = Some(cond);
                     out.relay_doc = self.doc(c.span);
                 }
+                ast::SowItem::RelayMay(c) => out.relay_may = Some(self.cond(&c.node, after)),
+                ast::SowItem::Lift(l) => {
+                    let lift = self.lower_lift(&l.node);
+                    out.lifts.push(lift);
+                }
                 ast::SowItem::Require(c) => {
                     out.require = Some(self.cond(&c.node, after));
                     out.require_doc = self.doc(c.span);
@@ -365,11 +372,35 @@ impl<'g> Lowerer<'g> {
             self.check_must_capture(&out, at);
         }
         let resows = out.captures.iter().any(|c| c.resow.is_some());
-        out.laps = out.relay.is_some() || resows || out.lap_dir.is_some();
+        let relays = out.relay.is_some() || out.relay_may.is_some();
+        out.laps = relays || resows || out.lap_dir.is_some();
         // A capture that sows its pieces on can go on for ever, as a relay can: such a move is illegal
         // (unless `draw when endless`), which only playing it out shows.
-        out.lookahead = out.require.is_some() || out.relay.is_some() || resows;
+        out.lookahead = out.require.is_some() || relays || resows;
         out
+    }
+
+    /// `lift N [from PLACE] [when COND]`: the condition is tested as a lap starts, at the pit to be lifted.
+    fn lower_lift(&mut self, lift: &ast::Lift) -> LiftRule {
+        let scope = Scope { here: true, lap: true, way: true, ..Scope::default() };
+        let when = lift.when.as_ref().map_or(Cond::True, |c| self.cond(c, scope));
+        let from = lift.from.as_ref().map(|p| match self.place(p, scope) {
+            Typed::Place(place) => place,
+            other => {
+                self.expect_place(&other, p.span);
+                PlaceExpr::Here
+            }
+        });
+        if lift.count.node == 0 || lift.count.node > MAX_PIECES {
+            self.error(
+                "check::bad_range",
+                format!("a lap cannot lift {} pieces", lift.count.node),
+                lift.count.span,
+                "out of range",
+                Some(format!("lift 1 to {MAX_PIECES} pieces")),
+            );
+        }
+        LiftRule { count: lift.count.node.clamp(1, MAX_PIECES), from, when }
     }
 
     /// `must capture` tries the first lap of each start on a copy, so that lap must run without a choice,
@@ -711,6 +742,8 @@ fn sow_item_key(item: &ast::SowItem) -> (&'static str, Span) {
         ast::SowItem::LapDirection(d) => ("direction", d.span),
         ast::SowItem::DirectionWhere(d) => ("direction", d.span),
         ast::SowItem::MustCapture(s) => ("must capture", *s),
+        ast::SowItem::RelayMay(r) => ("relay may", r.span),
+        ast::SowItem::Lift(l) => ("lift", l.span),
     }
 }
 

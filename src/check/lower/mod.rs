@@ -118,6 +118,8 @@ pub(crate) struct Lowerer<'g> {
     /// The declared marks, lasting ones first (`Rules::marks`), by name.
     marks: Vec<MarkInfo>,
     mark_names: HashMap<String, MarkId>,
+    /// The marks the setup puts on pits (`mark TARGETS as NAME`), laid out as `State::marks`.
+    setup_marks: Vec<u8>,
 }
 
 impl<'g> Lowerer<'g> {
@@ -145,6 +147,7 @@ impl<'g> Lowerer<'g> {
             used_names: BTreeSet::new(),
             marks: Vec::new(),
             mark_names: HashMap::new(),
+            setup_marks: Vec::new(),
         }
     }
 
@@ -292,6 +295,7 @@ impl<'g> Lowerer<'g> {
             score_doc,
             goal_doc,
             marks: self.marks,
+            setup_marks: std::mem::take(&mut self.setup_marks),
         };
         rules.needs.refills = crate::ir::pieces_can_return(&rules);
         (Some(rules), self.diags, lints)

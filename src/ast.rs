@@ -93,6 +93,9 @@ pub struct MarkDecl {
     pub per_player: bool,
     /// The mark is cleared when the next ply starts.
     pub one_ply: bool,
+    /// `until empty`: the mark is lost when its pit is emptied.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub until_empty: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -150,10 +153,10 @@ pub struct KindDecl {
 pub struct SetupLine {
     pub targets: Vec<Spanned<Target>>,
     pub contents: Vec<Spanned<Content>>,
-    /// `mark NAME` parts: the marks the places of the line carry at the start.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub marks: Vec<Name>,
     pub span: Span,
+    /// `mark TARGETS as NAME`: the targets carry this mark at the start (and `contents` is empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mark: Option<Name>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -197,6 +200,8 @@ pub enum PhaseItem {
     End(Spanned<Vec<EndItem>>),
     /// `again when COND`: the mover plays again after a ply of this phase while it holds.
     Again(Spanned<Cond>),
+    /// `prefer A, B, ...`: of these actions, only the first that can start is allowed.
+    Prefer(Spanned<Vec<Name>>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -211,6 +216,9 @@ pub enum SowItem {
         set: SetExpr,
         filter: Option<Cond>,
         span: Span,
+        /// `else SET [where COND]`: further groups of pits, each used only when none before can start.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        alternatives: Vec<(SetExpr, Option<Cond>)>,
     },
     Direction(Spanned<DirWord>),
     Order {
@@ -221,6 +229,10 @@ pub enum SowItem {
     Relay(Spanned<Cond>),
     /// `relay from next when COND`: the pit after the last one is lifted and sown on from the pit after it.
     RelayFromNext(Spanned<Cond>),
+    /// `relay may when COND`: the mover chooses whether to relay there.
+    RelayMay(Spanned<Cond>),
+    /// `lift N [from PLACE] [when COND]`
+    Lift(Spanned<Lift>),
     Require(Spanned<Cond>),
     Capture(Spanned<Capture>),
     Again(Spanned<Cond>),
@@ -235,6 +247,20 @@ pub enum SowItem {
     Mark(Spanned<MarkAction>),
     /// `unmark PLACE [NAME]` outside a capture: made as each lap is lifted.
     Unmark(Spanned<Unmark>),
+    /// `direction choose where COND` (or a fixed direction with `where`): a start may go only the ways for
+    /// which the condition holds.
+    DirectionWhere(Spanned<(DirWord, Cond)>),
+    /// `must capture`: the first lap must end where a capture of the sowing applies.
+    MustCapture(Span),
+}
+
+/// `lift N [from PLACE] [when COND]`: where the condition holds as a lap starts, the lap lifts `count`
+/// pieces, from `from` instead of its own pit when given.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Lift {
+    pub count: Spanned<u32>,
+    pub from: Option<Place>,
+    pub when: Option<Cond>,
 }
 
 /// `divert NAME to PLACE`
@@ -294,6 +320,18 @@ pub enum CaptureItem {
     /// `continue at PLACE`: after the capture the lap ends again at that place, as if its last piece had
     /// fallen there.
     ContinueAt(Spanned<Place>),
+    /// `sow into PLACE [cw|ccw]` or `sow from PLACE cw|ccw`: the same with the first piece into the place
+    /// itself (`into`), or in the direction given.
+    Resow(Spanned<Resow>),
+}
+
+/// `sow from|into PLACE [cw|ccw]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Resow {
+    pub place: Place,
+    /// The first piece goes into the place itself, not the one after it.
+    pub into: bool,
+    pub dir: Option<DirWord>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -436,6 +474,8 @@ pub enum EndItem {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum EndWhen {
     Cond(Cond),
+    /// `when COND at every lap`: also tested at the end of every lap of a sowing.
+    AtEveryLap(Cond),
     Repetition,
     Stuck,
     NobodyCanMove,
@@ -508,6 +548,11 @@ pub enum CondKind {
     },
     /// `capturing`: a capture rule of the sowing applies at `here`.
     Capturing,
+    /// `direction = cw` (`eq`) or `direction != cw`: the way the current lap goes.
+    Direction {
+        dir: DirWord,
+        eq: bool,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -375,6 +375,8 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
     let mut extra: Vec<String> = Vec::new();
     // The optional captures made (`x`) or declined (`-x`), and the capture pieces chosen after each.
     let mut optional: Vec<(bool, usize)> = Vec::new();
+    // The optional relays made (`relay`) or declined (`-relay`), in order.
+    let mut relays: Vec<bool> = Vec::new();
     let mut broken = false;
     for &mv in moves {
         if broken || st.ply != ply0 || st.result.is_some() {
@@ -408,6 +410,7 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
             (_, Move::Pick(p)) => places.push(p),
             (_, Move::Stop) => {}
             (_, Move::Capture(make)) => optional.push((make, captures.len())),
+            (_, Move::Relay(go)) => relays.push(go),
         }
     }
     let mut tokens: Vec<String> = Vec::new();
@@ -440,6 +443,7 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
         tokens.push(text);
         // The directions chosen for later laps of a sowing with a direction per lap, in order.
         tokens.extend(dirs.iter().skip(glued as usize).map(|&(d, _)| dir_text(d).to_string()));
+        tokens.extend(relays.iter().map(|&go| if go { "relay" } else { "-relay" }.to_string()));
     }
     let piece = |&(p, k): &(PlaceId, u8)| format!("{}{}", label(engine, p), symbol(engine, k));
     let mut shown = 0;
@@ -484,6 +488,8 @@ struct PlyText<'t> {
     picks: Vec<PlaceId>,
     /// The answers to optional captures, in order: `x` makes one, `-x` declines it.
     optional: Vec<bool>,
+    /// The answers to optional relays, in order: `relay` relays, `-relay` stops.
+    relays: Vec<bool>,
 }
 
 /// The first move of each legal ply from a start-of-ply state, in notation (`a`, `enter 4`, `pass`).
@@ -584,6 +590,9 @@ pub fn parse_ply(engine: &Engine, state: &State, text: &str) -> Result<Vec<Move>
         } else if tok.eq_ignore_ascii_case("-x") {
             mode = Mode::None;
             ply.optional.push(false);
+        } else if tok.eq_ignore_ascii_case("relay") || tok.eq_ignore_ascii_case("-relay") {
+            mode = Mode::None;
+            ply.relays.push(!tok.starts_with('-'));
         } else if tok.eq_ignore_ascii_case("take") {
             mode = Mode::Picks;
         } else {
@@ -730,6 +739,8 @@ struct Replay<'e> {
     lap_dirs: std::collections::VecDeque<Dir>,
     /// The answers to optional captures not used yet.
     optional: std::collections::VecDeque<bool>,
+    /// The answers to optional relays not used yet.
+    relays: std::collections::VecDeque<bool>,
 }
 
 impl Replay<'_> {
@@ -804,6 +815,7 @@ fn replay(engine: &Engine, state: &State, mut ply: PlyText<'_>) -> Result<Vec<Mo
         dir_used: false,
         lap_dirs,
         optional: ply.optional.iter().copied().collect(),
+        relays: ply.relays.iter().copied().collect(),
     };
     let plan = Plan {
         engine,
@@ -923,6 +935,14 @@ impl<'e> Plan<'e, '_> {
                     };
                     take_capture(&mut r, fit);
                 }
+                Stage::Relay { .. } => {
+                    let at = label(engine, r.st.last).to_string();
+                    let opts = vec![format!("relay (sow on from {at})"), format!("-relay (stop in {at})")];
+                    let Some(go) = r.relays.pop_front() else {
+                        return Err(NotationError::expecting(format!("say whether to relay from {at}"), opts));
+                    };
+                    r.apply(Move::Relay(go));
+                }
                 Stage::Capture { .. } => {
                     let opts = vec![format!("{here} x (capture)"), format!("{here} -x (do not capture)")];
                     let Some(make) = r.optional.pop_front() else {
@@ -1030,6 +1050,10 @@ impl<'e> Plan<'e, '_> {
                 "unexpected `{}`: no (more) lap has a direction to choose",
                 dir_text(d)
             )));
+        }
+        if let Some(&go) = r.relays.front() {
+            let word = if go { "relay" } else { "-relay" };
+            return Err(NotationError::new(format!("unexpected `{word}`: no (more) relay is for the mover to choose")));
         }
         if !r.chosen.is_empty() {
             return Err(NotationError::new(format!(

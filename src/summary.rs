@@ -61,6 +61,11 @@ pub fn summarize_width(engine: &Engine, width: usize) -> String {
             let text = doc_or(&pass.doc, || format!("Pass, only when you cannot {}.", or_list(&names)));
             item(&mut out, &text);
         }
+        if !phase.prefer.is_empty() {
+            let names: Vec<&str> =
+                phase.prefer.iter().filter_map(|&i| phase.actions.get(i as usize).map(|a| a.name.as_str())).collect();
+            para(&mut out, 2, &format!("Of {}, play the first you can.", or_list(&names)));
+        }
         if let Some(m) = &phase.must {
             let otherwise = if m.otherwise_end { "the game ends" } else { "you may play any move" };
             para(
@@ -125,7 +130,8 @@ pub fn dump(rules: &Rules) -> String {
     for m in &rules.marks {
         let per = if m.per_player { " per player" } else { "" };
         let ply = if m.one_ply { " for one ply" } else { "" };
-        let _ = writeln!(out, "mark {}{per}{ply}", m.name);
+        let empty = if m.until_empty { " until empty" } else { "" };
+        let _ = writeln!(out, "mark {}{per}{ply}{empty}", m.name);
     }
     let labels: Vec<&str> = rules.places.iter().map(|i| i.label.as_str()).collect();
     let _ = writeln!(out, "places {}", labels.join(" "));
@@ -149,15 +155,16 @@ pub fn dump(rules: &Rules) -> String {
         })
         .collect();
     let _ = writeln!(out, "setup {}", setup.join(" "));
-    let n = rules.n_pits;
-    for (m, info) in rules.marks.iter().enumerate() {
-        if let Some(cells) = rules.initial_marks.get(m * n..m * n + n) {
-            let marked: Vec<&str> =
-                (0..n).filter(|&p| cells[p] != UNMARKED).map(|p| rules.places[p].label.as_str()).collect();
-            if !marked.is_empty() {
-                let _ = writeln!(out, "setup mark {} {}", info.name, marked.join(" "));
-            }
-        }
+    if !rules.setup_marks.is_empty() {
+        let n = rules.n_pits;
+        let marked: Vec<String> = (0..rules.setup_marks.len())
+            .filter(|&i| rules.setup_marks[i] != UNMARKED)
+            .map(|i| {
+                let name = rules.marks.get(i / n).map_or("?", |m| m.name.as_str());
+                format!("{}={name}", rules.places[i % n].label)
+            })
+            .collect();
+        let _ = writeln!(out, "setup marks {}", marked.join(" "));
     }
     let _ = writeln!(out, "needs {:?} limit {}", rules.needs, rules.limit);
     for phase in &rules.phases {
@@ -167,6 +174,9 @@ pub fn dump(rules: &Rules) -> String {
         }
         if let Some(pass) = &phase.pass {
             let _ = writeln!(out, "  pass unless actions {:?}", pass.unless);
+        }
+        if !phase.prefer.is_empty() {
+            let _ = writeln!(out, "  prefer actions {:?}", phase.prefer);
         }
         if let Some(m) = &phase.must {
             let _ = writeln!(
@@ -280,6 +290,22 @@ impl Printer<'_> {
                 if s.skip_origin {
                     out.push_str(", skipping the pit sown from");
                 }
+                for (set, filter) in &s.from_else {
+                    let _ = write!(out, "\n      else from {} where {}", self.set(set), self.cond(filter));
+                }
+                if let Some(c) = &s.dir_filter {
+                    let _ = write!(out, "\n      only the ways where {}", self.cond(c));
+                }
+                if s.must_capture {
+                    out.push_str("\n      only the ways whose first lap captures");
+                }
+                for l in &s.lifts {
+                    let from = l.from.as_ref().map_or(String::new(), |p| format!(" from {}", self.place(p)));
+                    let _ = write!(out, "\n      lift {}{from} when {}", l.count, self.cond(&l.when));
+                }
+                if let Some(r) = &s.relay_may {
+                    let _ = write!(out, "\n      relay if the mover wants when {}", self.cond(r));
+                }
                 if let Some(c) = &s.start_origin {
                     let _ = write!(out, "\n      start at origin when {}", self.cond(c));
                 }
@@ -316,7 +342,11 @@ impl Printer<'_> {
                         let _ = write!(out, "; but nothing is taken if then {}", self.cond(cancel));
                     }
                     if let Some(from) = &c.resow {
-                        let _ = write!(out, "; then sow the hand on from {}", self.place(from));
+                        let how = if c.resow_into { "into" } else { "from" };
+                        let _ = write!(out, "; then sow the hand on {how} {}", self.place(from));
+                        if let Some(d) = c.resow_dir {
+                            let _ = write!(out, " {}", dir_short(d));
+                        }
                     }
                     if let Some(at) = &c.go_on {
                         let _ = write!(out, "; then continue at {}", self.place(at));
@@ -426,6 +456,7 @@ impl Printer<'_> {
         for item in &end.items {
             let line = match item {
                 EndRule::When(c) => format!("The game ends when {}.", self.cond(c)),
+                EndRule::AtEveryLap(c) => format!("The game ends when {}, tested at every lap too.", self.cond(c)),
                 EndRule::Repetition => "The game ends when a position repeats.".into(),
                 EndRule::Stuck => "The game ends when the player to move cannot move.".into(),
                 EndRule::NobodyCanMove => "The game ends when nobody can move.".into(),
@@ -464,6 +495,7 @@ impl Printer<'_> {
             }
             Cond::InSet(p, s) => format!("{} in {}", self.place(p), self.set(s)),
             Cond::HereOwnedBy(who) => format!("here in pits({})", self.player(who)),
+            Cond::Direction(d, eq) => format!("direction {} {}", if *eq { "=" } else { "!=" }, dir_short(*d)),
             Cond::PlaceEq(a, b, eq) => format!("{} {} {}", self.place(a), if *eq { "=" } else { "!=" }, self.place(b)),
             Cond::PlayerEq(a, b, eq) => {
                 format!("{} {} {}", self.player(a), if *eq { "=" } else { "!=" }, self.player(b))
@@ -620,6 +652,13 @@ impl Printer<'_> {
     }
 }
 
+fn dir_short(dir: Dir) -> &'static str {
+    match dir {
+        Dir::Ccw => "ccw",
+        Dir::Cw => "cw",
+    }
+}
+
 fn dir_word(dir: Dir) -> &'static str {
     match dir {
         Dir::Ccw => "counter-clockwise",
@@ -745,6 +784,13 @@ impl Words<'_> {
                 for c in &s.drop_captures {
                     lines.push(doc_or(&c.doc, || self.drop_capture(c)));
                 }
+                if let Some(r) = &s.relay_may {
+                    lines.push(format!(
+                        "If {}, you may lift all the {} there and sow on from it, or stop.",
+                        self.cond(r, Here::Last),
+                        self.piece_word()
+                    ));
+                }
                 if let Some(r) = &s.relay {
                     lines.push(doc_or(&s.relay_doc, || {
                         let (from, on) = if s.relay_next {
@@ -830,6 +876,29 @@ impl Words<'_> {
         if s.skip_origin {
             text.push_str(", skipping the pit they came from");
         }
+        for (set, filter) in &s.from_else {
+            let filter = if matches!(filter, Cond::True) {
+                String::new()
+            } else {
+                format!(" where {}", self.cond(filter, Here::Each))
+            };
+            let _ = write!(text, "; only if none of those can, {}{filter}", self.one_of(set));
+        }
+        if let Some(c) = &s.dir_filter {
+            let _ = write!(text, "; only in a direction where {}", self.cond(c, Here::Each));
+        }
+        if s.must_capture {
+            text.push_str("; only in a direction whose first lap ends in a capture");
+        }
+        for l in &s.lifts {
+            let what = singular(self.piece_word(), l.count as i32);
+            let from = l.from.as_ref().map_or(String::new(), |p| format!(" from {}", self.place(p, Here::Each)));
+            let when = match &l.when {
+                Cond::True => String::new(),
+                c => format!(" when {}", self.cond(c, Here::Each)),
+            };
+            let _ = write!(text, "; a lap lifts only {} {what}{from}{when}", l.count);
+        }
         match &s.start_origin {
             Some(Cond::True) => text.push_str(", the first back into the pit they came from"),
             Some(c) => {
@@ -906,9 +975,11 @@ impl Words<'_> {
             let _ = write!(text, "; but nothing is taken if, after it, {}", self.cond(cancel, Here::None));
         }
         if let Some(from) = &c.resow {
+            let first = if c.resow_into { "itself" } else { "the pit after it" };
+            let way = c.resow_dir.map_or(String::new(), |d| format!(", {}", dir_word(d)));
             let _ = write!(
                 text,
-                "; then sow them on as a new lap from {}, the first into the pit after it",
+                "; then sow them on as a new lap from {}{way}, the first into {first}",
                 self.place(from, Here::Last)
             );
         }
@@ -946,13 +1017,14 @@ impl Words<'_> {
             .map(|m| {
                 let per = if m.per_player { ", for one player" } else { "" };
                 let ply = if m.one_ply { ", until the next move" } else { "" };
-                format!("{}{per}{ply}", m.name)
+                let empty = if m.until_empty { ", until its pit is emptied" } else { "" };
+                format!("{}{per}{ply}{empty}", m.name)
             })
             .collect();
         let mut text = format!("Pits can be marked {}.", and_list(&said));
         let n = self.rules.n_pits;
         for (m, info) in self.rules.marks.iter().enumerate() {
-            let Some(cells) = self.rules.initial_marks.get(m * n..m * n + n) else { continue };
+            let Some(cells) = self.rules.setup_marks.get(m * n..m * n + n) else { continue };
             let marked: Vec<String> =
                 (0..n).filter(|&p| cells[p] != UNMARKED).map(|p| self.rules.places[p].label.clone()).collect();
             if marked.len() == n {
@@ -1070,6 +1142,9 @@ impl Words<'_> {
             let doc = end.docs.get(i).cloned().flatten();
             lines.push(doc_or(&doc, || match item {
                 EndRule::When(c) => format!("The game ends when {}.", self.cond(c, Here::None)),
+                EndRule::AtEveryLap(c) => {
+                    format!("The game ends as soon as {}, even in the middle of a move.", self.cond(c, Here::None))
+                }
                 EndRule::Repetition => "The game ends when a position comes back.".into(),
                 EndRule::Stuck => "The game ends when the player to move cannot move.".into(),
                 EndRule::NobodyCanMove => "The game ends when nobody can move.".into(),
@@ -1141,6 +1216,9 @@ impl Words<'_> {
             }
             Cond::PlayerEq(a, b, eq) => {
                 format!("{} {} {}", self.player(a), if *eq { "is" } else { "is not" }, self.player(b))
+            }
+            Cond::Direction(d, eq) => {
+                format!("the sowing goes {}{}", if *eq { "" } else { "other than " }, dir_word(*d))
             }
             Cond::Dropped(p, k, eq) => format!(
                 "the last piece dropped into {} {} {}",

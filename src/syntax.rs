@@ -559,9 +559,15 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::kind_decl => "a piece kind (`NAME \"SYMBOL\" [value N]`)",
         Rule::setup_line | Rule::targets | Rule::target | Rule::every | Rule::label => "a setup line (`every pit: 4`)",
         Rule::content => "a number of pieces",
-        Rule::setup_mark => "`mark NAME`",
-        Rule::sow | Rule::put | Rule::offer | Rule::pass | Rule::must | Rule::until | Rule::phase_again => {
-            "an action (`sow`, `put`, `offer`, `pass`), `must`, `until`, `again` or `end`"
+        Rule::sow
+        | Rule::put
+        | Rule::offer
+        | Rule::pass
+        | Rule::must
+        | Rule::until
+        | Rule::phase_again
+        | Rule::prefer => {
+            "an action (`sow`, `put`, `offer`, `pass`), `must`, `until`, `again`, `prefer` or `end`"
         }
         Rule::from
         | Rule::direction
@@ -570,14 +576,23 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::start_at
         | Rule::divert
         | Rule::relay
+        | Rule::lift
         | Rule::require
+        | Rule::must_capture
         | Rule::capture
         | Rule::again
         | Rule::lift_mark
         | Rule::lift_unmark
         | Rule::then => {
-            "a sowing rule (`from`, `direction`, `order`, `skip`, `start`, `divert`, `relay`, `require`, `capture`, `again`, `then`, `mark`, `unmark`)"
+            "a sowing rule (`from`, `direction`, `order`, `skip`, `start`, `divert`, `lift`, `relay`, `require`, `must capture`, `capture`, `again`, `then`, `mark`, `unmark`)"
         }
+        Rule::from_else => "`else`",
+        Rule::until_empty => "`until empty`",
+        Rule::setup_mark => "a setup line (`every pit: 4` or `mark i5 as NAME`)",
+        Rule::resow_into => "`from` or `into`",
+        Rule::at_every_lap => "`at every lap`",
+        Rule::direction_is => "a condition",
+        Rule::eq_op => "`=` or `!=`",
         Rule::filter => "`where`",
         Rule::dir_word => "`ccw`, `cw` or `choose`",
         Rule::lap_dir => "`ccw or cw when CONDITION`",
@@ -752,6 +767,12 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_owner_fn => Rule::owner_fn,
         Rule::lead_opposite => Rule::opposite,
         Rule::lead_pits_set => Rule::pits_set,
+        Rule::lead_must_capture => Rule::must_capture,
+        Rule::lead_lift => Rule::lift,
+        Rule::lead_until_empty => Rule::until_empty,
+        Rule::lead_prefer => Rule::prefer,
+        Rule::lead_at_every_lap => Rule::at_every_lap,
+        Rule::lead_direction_is => Rule::direction_is,
         other => other,
     }
 }
@@ -799,6 +820,8 @@ fn token_keyword(rule: Rule) -> Option<(&'static [&'static str], &'static str)> 
         Rule::kw_to => (&["to"], "`to`"),
         Rule::kw_value => (&["value"], "`value`"),
         Rule::kw_when => (&["when"], "`when`"),
+        Rule::kw_empty => (&["empty"], "`empty`"),
+        Rule::kw_lap => (&["lap"], "`lap`"),
         Rule::kw_while => (&["while"], "`while`"),
         _ => return None,
     })
@@ -864,6 +887,13 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::capture => &["capture"],
         Rule::chain => &["chain"],
         Rule::resow => &["sow"],
+        Rule::must_capture => &["must"],
+        Rule::lift => &["lift"],
+        Rule::until_empty => &["until"],
+        Rule::prefer => &["prefer"],
+        Rule::at_every_lap => &["at"],
+        Rule::direction_is => &["direction"],
+        Rule::resow_into => &["into"],
         Rule::lap_dir | Rule::lap_dir_word => &["ccw", "cw"],
         Rule::hand => &["hand"],
         Rule::endless => &["endless"],
@@ -1100,14 +1130,15 @@ fn build_item(pair: Pair<Rule>) -> Result<Item, SyntaxError> {
         }
         Rule::mark_decl => {
             let name = name_of(&next_pair(&mut inner, "mark name")?);
-            let (mut per_player, mut one_ply) = (false, false);
+            let (mut per_player, mut one_ply, mut until_empty) = (false, false, false);
             for p in inner {
                 match p.as_rule() {
                     Rule::per_player => per_player = true,
+                    Rule::until_empty => until_empty = true,
                     _ => one_ply = true,
                 }
             }
-            Item::Mark(Spanned::new(MarkDecl { name, per_player, one_ply }, span))
+            Item::Mark(Spanned::new(MarkDecl { name, per_player, one_ply, until_empty }, span))
         }
         Rule::pieces => {
             let body = next_pair(&mut inner, "pieces")?;
@@ -1176,6 +1207,7 @@ fn build_kind(pair: Pair<Rule>) -> Result<KindDecl, SyntaxError> {
 
 fn build_setup_line(pair: Pair<Rule>) -> Result<SetupLine, SyntaxError> {
     let span = span_of(&pair);
+    let is_mark = pair.as_rule() == Rule::setup_mark;
     let mut inner = children(pair);
     let targets = children(next_pair(&mut inner, "targets")?)
         .map(|t| {
@@ -1193,20 +1225,20 @@ fn build_setup_line(pair: Pair<Rule>) -> Result<SetupLine, SyntaxError> {
             ))
         })
         .collect::<Result<_, SyntaxError>>()?;
-    let (mut contents, mut marks) = (Vec::new(), Vec::new());
-    for c in inner {
-        let cspan = span_of(&c);
-        let is_mark = c.as_rule() == Rule::setup_mark;
-        let mut parts = children(c);
-        if is_mark {
-            marks.push(name_of(&next_pair(&mut parts, "setup mark")?));
-            continue;
-        }
-        let count = int_of(&next_pair(&mut parts, "count")?)?;
-        let kind = parts.next().map(build_kind_sel).transpose()?;
-        contents.push(Spanned::new(Content { count, kind }, cspan));
+    if is_mark {
+        let mark = name_of(&next_pair(&mut inner, "setup mark")?);
+        return Ok(SetupLine { targets, contents: Vec::new(), span, mark: Some(mark) });
     }
-    Ok(SetupLine { targets, contents, marks, span })
+    let contents = inner
+        .map(|c| {
+            let cspan = span_of(&c);
+            let mut parts = children(c);
+            let count = int_of(&next_pair(&mut parts, "count")?)?;
+            let kind = parts.next().map(build_kind_sel).transpose()?;
+            Ok(Spanned::new(Content { count, kind }, cspan))
+        })
+        .collect::<Result<_, SyntaxError>>()?;
+    Ok(SetupLine { targets, contents, span, mark: None })
 }
 
 /// `mark PLACE as NAME[(PLAYER)]`, in a capture or a sowing.
@@ -1285,6 +1317,7 @@ fn build_phase_item(pair: Pair<Rule>) -> Result<PhaseItem, SyntaxError> {
         }
         Rule::until => PhaseItem::Until(build_cond(next_pair(&mut inner, "until")?)?),
         Rule::phase_again => PhaseItem::Again(Spanned::new(build_cond(next_pair(&mut inner, "again")?)?, span)),
+        Rule::prefer => PhaseItem::Prefer(Spanned::new(inner.map(|p| name_of(&p)).collect(), span)),
         Rule::end => PhaseItem::End(Spanned::new(build_end_items(inner)?, span)),
         other => return Err(SyntaxError::internal(&format!("unexpected phase item {other:?}"))),
     })
@@ -1299,9 +1332,22 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
     Ok(match rule {
         Rule::from => {
             let set = build_set(next_pair(&mut inner, "from set")?)?;
-            let filter = inner.next().map(build_filter).transpose()?;
-            SowItem::From { set, filter, span }
+            let mut filter = None;
+            let mut alternatives = Vec::new();
+            for p in inner {
+                match p.as_rule() {
+                    Rule::filter => filter = Some(build_filter(p)?),
+                    _ => {
+                        let mut parts = children(p);
+                        let set = build_set(next_pair(&mut parts, "else set")?)?;
+                        let filter = parts.next().map(build_filter).transpose()?;
+                        alternatives.push((set, filter));
+                    }
+                }
+            }
+            SowItem::From { set, filter, span, alternatives }
         }
+        Rule::must_capture => SowItem::MustCapture(span),
         Rule::direction => {
             let word = next_pair(&mut inner, "direction")?;
             if word.as_rule() == Rule::lap_dir {
@@ -1316,6 +1362,9 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                 "cw" => DirWord::Cw,
                 _ => DirWord::Choose,
             };
+            if let Some(filter) = inner.next() {
+                return Ok(SowItem::DirectionWhere(Spanned::new((dir, build_filter(filter)?), span)));
+            }
             SowItem::Direction(Spanned::new(dir, span))
         }
         Rule::order => SowItem::Order { last_own: inner.next().is_some(), span },
@@ -1327,11 +1376,24 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
         }
         Rule::relay => {
             let first = next_pair(&mut inner, "relay")?;
-            if first.as_rule() == Rule::from_next {
-                SowItem::RelayFromNext(Spanned::new(build_cond(next_pair(&mut inner, "relay")?)?, span))
-            } else {
-                SowItem::Relay(Spanned::new(build_cond(first)?, span))
+            match first.as_rule() {
+                Rule::from_next => {
+                    SowItem::RelayFromNext(Spanned::new(build_cond(next_pair(&mut inner, "relay")?)?, span))
+                }
+                Rule::may_word => SowItem::RelayMay(Spanned::new(build_cond(next_pair(&mut inner, "relay")?)?, span)),
+                _ => SowItem::Relay(Spanned::new(build_cond(first)?, span)),
             }
+        }
+        Rule::lift => {
+            let count = int_of(&next_pair(&mut inner, "lift count")?)?;
+            let (mut from, mut when) = (None, None);
+            for p in inner {
+                match p.as_rule() {
+                    Rule::place => from = Some(build_place(p)?),
+                    _ => when = Some(build_cond(p)?),
+                }
+            }
+            SowItem::Lift(Spanned::new(Lift { count, from, when }, span))
         }
         Rule::require => SowItem::Require(Spanned::new(build_cond(next_pair(&mut inner, "require")?)?, span)),
         Rule::again => SowItem::Again(Spanned::new(build_cond(next_pair(&mut inner, "again")?)?, span)),
@@ -1381,8 +1443,20 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                         items.push(CaptureItem::Cancel(Spanned::new(c, pspan)));
                     }
                     Rule::resow => {
-                        let from = build_place(next_pair(&mut children(p), "sow from")?)?;
-                        items.push(CaptureItem::Sow(Spanned::new(from, pspan)));
+                        let mut parts = children(p);
+                        let mut first = next_pair(&mut parts, "sow from")?;
+                        let into = first.as_rule() == Rule::resow_into;
+                        if into {
+                            first = next_pair(&mut parts, "sow into")?;
+                        }
+                        let place = build_place(first)?;
+                        let dir = parts.next().map(|d| dir_word_of(&d));
+                        // The plain form keeps its old shape in the syntax tree.
+                        if !into && dir.is_none() {
+                            items.push(CaptureItem::Sow(Spanned::new(place, pspan)));
+                        } else {
+                            items.push(CaptureItem::Resow(Spanned::new(Resow { place, into, dir }, pspan)));
+                        }
                     }
                     Rule::go_on => {
                         let at = build_place(next_pair(&mut children(p), "continue at")?)?;
@@ -1555,6 +1629,7 @@ fn build_end_item(pair: Pair<Rule>) -> Result<EndItem, SyntaxError> {
                 Rule::repetition => EndWhen::Repetition,
                 Rule::stuck => EndWhen::Stuck,
                 Rule::nobody => EndWhen::NobodyCanMove,
+                _ if inner.next().is_some() => EndWhen::AtEveryLap(build_cond(what)?),
                 _ => EndWhen::Cond(build_cond(what)?),
             };
             EndItem::When(Spanned::new(when, span))
@@ -1666,6 +1741,12 @@ fn build_cond(pair: Pair<Rule>) -> Result<Cond, SyntaxError> {
             Ok(Spanned::new(CondKind::Cmp { lhs, op, rhs }, span))
         }
         Rule::capturing => Ok(Spanned::new(CondKind::Capturing, span)),
+        Rule::direction_is => {
+            let mut inner = children(pair);
+            let eq = next_pair(&mut inner, "comparison")?.as_str() == "=";
+            let dir = dir_word_of(&next_pair(&mut inner, "direction")?);
+            Ok(Spanned::new(CondKind::Direction { dir, eq }, span))
+        }
         other => Err(SyntaxError::internal(&format!("unexpected condition {other:?}"))),
     }
 }

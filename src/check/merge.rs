@@ -398,6 +398,7 @@ fn phase_key(item: &PhaseItem) -> String {
         PhaseItem::Until(_) => "until".into(),
         PhaseItem::End(_) => "end".into(),
         PhaseItem::Again(_) => "again".into(),
+        PhaseItem::Prefer(_) => "prefer".into(),
     }
 }
 

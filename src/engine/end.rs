@@ -98,11 +98,15 @@ impl Engine {
         all & !st.eliminated
     }
 
-    #[inline]
+    /// The next phases whose turn has come: none to look at in a game of one phase, the common case.
+    #[inline(always)]
     pub(super) fn advance_phase(&self, st: &mut State) {
-        if self.rules.phases.len() == 1 {
-            return;
+        if self.rules.phases.len() > 1 {
+            self.advance_phases(st);
         }
+    }
+
+    fn advance_phases(&self, st: &mut State) {
         while (st.phase as usize) + 1 < self.rules.phases.len() {
             let Some(until) = &self.phase(st).until else {
                 break;
@@ -181,7 +185,7 @@ impl Engine {
     pub(super) fn end_rule_fires(&self, st: &mut State, rule: &EndRule) -> Option<EndReason> {
         let cx = Ctx::new(st.to_move);
         match rule {
-            EndRule::When(c) => self.test(st, cx, c).then_some(EndReason::Condition),
+            EndRule::When(c) | EndRule::AtEveryLap(c) => self.test(st, cx, c).then_some(EndReason::Condition),
             EndRule::Repetition => self.seen_before(st).then_some(EndReason::Repetition),
             EndRule::Stuck => (matches!(st.stage, Stage::Start) && !self.has_any_move(st)).then_some(EndReason::Stuck),
             EndRule::NobodyCanMove => {

@@ -20,6 +20,7 @@ mod put;
 mod sow;
 mod state;
 mod turn;
+mod ways;
 
 use std::fmt;
 
@@ -69,6 +70,10 @@ pub struct Engine {
     endless_draw: Vec<bool>,
     /// Some phase has `again when`.
     phase_again: bool,
+    /// Per phase: some end rule is tested at every lap (`when ... at every lap`).
+    lap_ends: Vec<bool>,
+    /// The marks lost when their pit is emptied (`until empty`); none in most games.
+    empty_marks: Vec<MarkId>,
     /// For the narration only: where each lap of a sowing of laps went (`with_lap_log`); `None` in play.
     lap_log: Option<std::sync::Arc<std::sync::Mutex<Vec<LapRecord>>>>,
     /// The starts of a plain sowing where pits change hands are read off the owners and counts
@@ -192,6 +197,11 @@ impl Engine {
             }
         }
         let phase_again = rules.phases.iter().any(|p| p.again.is_some());
+        let lap_ends = rules
+            .phases
+            .iter()
+            .map(|p| p.end.items.iter().chain(&rules.end.items).any(|r| matches!(r, EndRule::AtEveryLap(_))))
+            .collect();
         let (table, sources) = compile::compile_rules(&mut rules, &shape);
         let compiled = Compiled(table, sources);
         let probe_free: Vec<bool> = rules
@@ -256,6 +266,7 @@ impl Engine {
             })
             .collect();
         let ply_marks = rules.marks.iter().any(|m| m.one_ply);
+        let empty_marks = (0..rules.marks.len() as MarkId).filter(|&m| rules.marks[m as usize].until_empty).collect();
         Engine {
             rules,
             lowered,
@@ -274,6 +285,8 @@ impl Engine {
             offer_prunes,
             endless_draw,
             phase_again,
+            lap_ends,
+            empty_marks,
             lap_log: None,
             ply_marks,
             owned_starts: true,
@@ -410,8 +423,8 @@ impl Engine {
     /// The marks of the pits at the start: the setup's, or none.
     fn initial_marks(&self) -> Vec<u8> {
         let cells = self.rules.marks.len() * self.rules.n_pits;
-        if self.rules.initial_marks.len() == cells {
-            return self.rules.initial_marks.clone();
+        if self.rules.setup_marks.len() == cells {
+            return self.rules.setup_marks.clone();
         }
         vec![UNMARKED; cells]
     }
@@ -526,6 +539,8 @@ fn is_plain_sow(sow: &Sow) -> bool {
 /// A sowing that may start from any non-empty pit of the mover, whatever it holds.
 fn is_plain_start(sow: &Sow) -> bool {
     matches!((&sow.from, &sow.filter, sow.last_own), (Set::PitsOf(PlayerExpr::Mover), Cond::True, false))
+        && sow.from_else.is_empty()
+        && !sow.ways_checked()
 }
 
 /// A cheap, stable key of a position: byte slices and one extra word (`fast::position_key`).

@@ -99,6 +99,28 @@ impl State {
     }
 }
 
+impl State {
+    /// Makes `dst` a copy of this state for looking ahead within one ply, as `probe_copy` does, reusing its
+    /// buffers: once they are large enough, no allocation.
+    pub(crate) fn copy_into(&self, dst: &mut State) {
+        let mut counts = std::mem::take(&mut dst.counts);
+        counts.clone_from(&self.counts);
+        let mut owner = std::mem::take(&mut dst.owner);
+        owner.clone_from(&self.owner);
+        let mut hand = std::mem::take(&mut dst.hand);
+        hand.clone_from(&self.hand);
+        let mut before = std::mem::take(&mut dst.before);
+        before.clone_from(&self.before);
+        let mut dropped = std::mem::take(&mut dst.dropped);
+        dropped.clone_from(&self.dropped);
+        let mut marks = std::mem::take(&mut dst.marks);
+        marks.clone_from(&self.marks);
+        let mut history = std::mem::take(&mut dst.history);
+        history.clear();
+        *dst = State { counts, owner, hand, before, dropped, marks, history, result: None, ..*self };
+    }
+}
+
 /// The point of decision within a turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Stage {
@@ -122,6 +144,8 @@ pub enum Stage {
     Capture { action: u8, rule: u8 },
     /// Choose the direction of the next lap of a sowing with a direction per lap, its pieces in hand.
     LapDirection { action: u8 },
+    /// Choose whether to relay from the last pit (`relay may`), or to stop there.
+    Relay { action: u8 },
 }
 
 /// Where a capture stands: which rule, which walk of its chain, which pit, which take.
@@ -172,6 +196,8 @@ pub enum Move {
     Stop,
     /// Make (`true`) or decline an optional capture.
     Capture(bool),
+    /// Relay from the last pit (`true`) or stop there, where the relay is optional.
+    Relay(bool),
 }
 
 /// How a game ended.

@@ -153,6 +153,7 @@ fn options(rules: &Rules, options: Vec<(String, Move)>) -> Vec<Value> {
                 Move::Decline => ("decline", None, None),
                 Move::Stop => ("stop", None, None),
                 Move::Capture(_) => ("capture", None, None),
+                Move::Relay(_) => ("relay", None, None),
             };
             let place = place.filter(|&p| (p as usize) < rules.places.len());
             json!({ "label": label, "kind": kind, "place": place, "piece": piece })

@@ -51,6 +51,7 @@ impl<'g> Lowerer<'g> {
                 name: name.node.clone(),
                 per_player: decl.node.per_player,
                 one_ply: decl.node.one_ply,
+                until_empty: decl.node.until_empty,
             });
         }
     }
@@ -175,57 +176,6 @@ impl<'g> Lowerer<'g> {
         let place = self.marked_place(&g.place, scope, "given to a player");
         let to = self.player(&g.to, scope);
         MarkStep::Give { place, to }
-    }
-
-    /// The `mark NAME` parts of a setup line: every pit among its places carries the mark at the start. Only
-    /// a lasting mark that is not per player can be set so: at the setup nobody has made a mark yet, and a
-    /// mark for one ply would be cleared as the first ply starts.
-    pub(super) fn setup_line_marks(&mut self, line: &ast::SetupLine, targets: &[(PlaceId, u8)]) {
-        for name in &line.marks {
-            let Some(mark) = self.mark_id(name) else { continue };
-            let info = &self.marks[mark as usize];
-            let refusal = if info.per_player {
-                Some((
-                    format!("the mark `{}` is carried for a player, which the setup cannot say", name.node),
-                    "a mark per player".to_string(),
-                    format!(
-                        "set it in a capture (`mark here as {}(mover)`), or declare `mark {}` alone",
-                        name.node, name.node
-                    ),
-                ))
-            } else if info.one_ply {
-                Some((
-                    format!("the mark `{}` lasts one ply: it would be cleared before the first move", name.node),
-                    "a mark for one ply".to_string(),
-                    format!("declare `mark {}` without `for one ply` to set it at the setup", name.node),
-                ))
-            } else {
-                None
-            };
-            if let Some((message, label, help)) = refusal {
-                self.error("check::bad_context", message, name.span, label, Some(help));
-                continue;
-            }
-            if self.setup_marks.is_empty() {
-                self.setup_marks = vec![UNMARKED; self.marks.len() * self.n_pits];
-            }
-            let mut on_a_pit = false;
-            for &(place, _) in targets {
-                if (place as usize) < self.n_pits {
-                    self.setup_marks[mark as usize * self.n_pits + place as usize] = 1;
-                    on_a_pit = true;
-                }
-            }
-            if !on_a_pit && !targets.is_empty() && self.board_ok {
-                self.error(
-                    "check::not_a_pit",
-                    "only a pit can be marked",
-                    line.targets.first().map_or(line.span, |t| t.span),
-                    "no pit here",
-                    Some(format!("mark pits: `every pit: mark {}`, or a pit's label", name.node)),
-                );
-            }
-        }
     }
 
     /// `divert NAME to PLACE`: in PLACE, `here` is the marked pit the piece fell into.

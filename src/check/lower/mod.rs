@@ -45,6 +45,8 @@ struct Scope {
     lap: bool,
     /// `origin` is known but `last` is not: a lap is being lifted (a sowing's own `mark` and `unmark`).
     origin: bool,
+    /// `direction` is known: inside a sowing, or the way a start considers (`direction choose where`).
+    way: bool,
 }
 
 impl Scope {
@@ -120,7 +122,7 @@ pub(crate) struct Lowerer<'g> {
     /// The declared marks, lasting ones first (`Rules::marks`), by name.
     marks: Vec<MarkInfo>,
     mark_names: HashMap<String, MarkId>,
-    /// The marks the setup gives the pits (`every pit: mark fresh`), laid out as `State::marks`.
+    /// The marks the setup puts on pits (`mark TARGETS as NAME`), laid out as `State::marks`.
     setup_marks: Vec<u8>,
 }
 
@@ -298,7 +300,7 @@ impl<'g> Lowerer<'g> {
             score_doc,
             goal_doc,
             marks: self.marks,
-            initial_marks: self.setup_marks,
+            setup_marks: std::mem::take(&mut self.setup_marks),
         };
         rules.needs.refills = crate::ir::pieces_can_return(&rules);
         (Some(rules), self.diags, lints)

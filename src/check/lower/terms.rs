@@ -65,6 +65,19 @@ impl<'g> Lowerer<'g> {
                 Cond::InSet(place, self.set(set, scope))
             }
             ast::CondKind::Cmp { lhs, op, rhs } => self.compare(lhs, *op, rhs, c.span, scope),
+            ast::CondKind::Direction { dir, eq } => {
+                if !scope.last && !scope.way {
+                    self.error(
+                        "check::bad_context",
+                        "there is no direction at this point",
+                        c.span,
+                        "which way?",
+                        Some("`direction = cw` is known inside a sowing (its current lap) and in `direction choose where ...` (the way considered)".into()),
+                    );
+                }
+                let dir = if *dir == ast::DirWord::Cw { Dir::Cw } else { Dir::Ccw };
+                Cond::Direction(dir, *eq)
+            }
             ast::CondKind::Capturing => match &self.capturing {
                 Some(any) => any.clone(),
                 None => {
@@ -206,7 +219,7 @@ impl<'g> Lowerer<'g> {
             }
             ast::TermKind::Captures(p) => Typed::Num(Num::Captures(self.player(p, scope))),
             ast::TermKind::Lap => {
-                if !scope.last {
+                if !scope.last && !scope.lap {
                     self.error(
                         "check::bad_context",
                         "there is no lap at this point",
@@ -614,7 +627,15 @@ impl<'g> Lowerer<'g> {
                 colour_only(self, "a player's colour");
                 let who = self.player(
                     p,
-                    Scope { player: true, here: true, last: true, offered: true, lap: false, origin: false },
+                    Scope {
+                        player: true,
+                        here: true,
+                        last: true,
+                        offered: true,
+                        lap: false,
+                        origin: false,
+                        way: false,
+                    },
                 );
                 KindSel::Colour(who)
             }

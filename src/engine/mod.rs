@@ -26,7 +26,7 @@ use std::fmt;
 use crate::ir::*;
 
 pub(crate) use eval::Ctx;
-pub use state::{CaptureCursor, EndReason, Move, Outcome, Stage, State};
+pub use state::{CaptureCursor, EndReason, Move, Outcome, RoundResult, Stage, State};
 
 /// The rules of one game, variant and player count, ready to play.
 #[derive(Debug, Clone)]
@@ -221,7 +221,9 @@ impl Engine {
             .iter()
             .zip(&plain_starts)
             .map(|(p, &plain)| match p.actions.as_slice() {
-                [Action { kind: ActionKind::Sow(sow), .. }] if plain && !rules.needs.drops && is_plain_sow(sow) => {
+                [Action { kind: ActionKind::Sow(sow), .. }]
+                    if plain && !rules.needs.drops && !rules.needs.passed && is_plain_sow(sow) =>
+                {
                     match sow.dir {
                         DirRule::Fixed(dir) => Some(dir),
                         DirRule::Choose | DirRule::PerLap(_) => None,
@@ -398,6 +400,11 @@ impl Engine {
             lifted: 0,
             diverted: false,
             at_origin: false,
+            round: 1,
+            round_starter: 0,
+            round_start_ply: 0,
+            rounds: Vec::new(),
+            passed: [0; 2],
         };
         self.advance_phase(&mut st);
         self.begin_turn(&mut st);
@@ -506,6 +513,7 @@ fn is_plain_sow(sow: &Sow) -> bool {
         && sow.then.is_none()
         && sow.start_origin.is_none()
         && sow.divert.is_empty()
+        && sow.skip_marks == 0
         && matches!(sow.dir, DirRule::Fixed(_))
 }
 

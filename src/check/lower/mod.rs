@@ -7,6 +7,7 @@ mod actions;
 mod board;
 mod end;
 mod marks;
+mod rounds;
 mod terms;
 mod tracks;
 
@@ -237,6 +238,7 @@ impl<'g> Lowerer<'g> {
             }
             None => EndRules::default(),
         };
+        let rounds = self.lower_rounds(&phases, &end);
         let score = match &self.game.score {
             Some(t) => self.num(t, Scope::default().player()),
             None => Num::Const(0),
@@ -290,6 +292,7 @@ impl<'g> Lowerer<'g> {
             score_doc,
             goal_doc,
             marks: self.marks,
+            rounds,
         };
         rules.needs.refills = crate::ir::pieces_can_return(&rules);
         (Some(rules), self.diags, lints)

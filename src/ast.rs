@@ -83,6 +83,40 @@ pub enum Item {
     Region(Spanned<RegionDecl>),
     /// `mark NAME [per player] [for one ply]`
     Mark(Spanned<MarkDecl>),
+    /// `rounds { ... }`: the game is a match of rounds.
+    Rounds(Spanned<Vec<RoundsItem>>),
+}
+
+/// A rule of a `rounds { ... }` block.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum RoundsItem {
+    Refill(Spanned<Refill>),
+    First(Spanned<FirstRule>),
+    /// `match when CONDITION`
+    MatchWhen(Cond),
+    /// `limit N rounds`
+    Limit(Spanned<u32>),
+}
+
+/// `refill SET from PLACE with N [backward] [else mark NAME]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Refill {
+    pub set: SetExpr,
+    pub from: Place,
+    pub count: Spanned<u32>,
+    /// From the pit of the highest number down.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub backward: bool,
+    /// The mark a pit that cannot be filled carries.
+    pub mark: Option<Name>,
+}
+
+/// Who starts the next round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FirstRule {
+    Winner,
+    Loser,
+    Alternate,
 }
 
 /// `mark NAME [per player] [for one ply]`: a mark that pits carry or not.
@@ -612,6 +646,10 @@ pub enum TermKind {
     Lap,
     /// `captures(PLAYER)`: how many of that player's plies so far made a capture.
     Captures(PlayerRef),
+    /// `round`: the number of the round being played, from 1.
+    Round,
+    /// `passed(PLACE)`: 1 when a piece was dropped into the place during this turn.
+    Passed(Box<Place>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -67,6 +67,51 @@ pub struct Rules {
     /// `State::marks`; empty when the setup marks nothing.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub setup_marks: Vec<u8>,
+    /// `rounds { ... }`: the game is a match of rounds; `None` for a game of one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<RoundRules>,
+}
+
+/// A match of rounds: what happens when the end rules end a round.
+#[derive(Debug, Clone, Serialize)]
+pub struct RoundRules {
+    /// The refills of the next round's pits, in the order written.
+    pub refills: Vec<Refill>,
+    pub first: FirstRule,
+    /// `match when COND`: checked after the refills; when it holds, the match is over.
+    pub match_when: Option<Cond>,
+    /// `limit N rounds`: the match is over after this many rounds.
+    pub limit: Option<u32>,
+    /// The rule file's own sentences for the refills, the starter rule and the match rule.
+    pub refill_docs: Vec<Option<String>>,
+    pub first_doc: Option<String>,
+    pub match_doc: Option<String>,
+}
+
+/// `refill SET from PLACE with N [backward] [else mark MARK]`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Refill {
+    /// The pits to fill, evaluated for each player in turn (`player` bound).
+    pub set: Set,
+    /// Where the pieces come from (`player` bound, `here` the pit being filled).
+    pub from: PlaceExpr,
+    pub count: u32,
+    /// From the pit of the highest number (`Rules::number`) down, instead of up from the lowest.
+    pub backward: bool,
+    /// The mark a pit carries when it cannot be filled (for its owner, for a mark per player); a filled pit
+    /// loses it.
+    pub mark: Option<MarkId>,
+}
+
+/// Who starts the next round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum FirstRule {
+    /// The round's winner; after a drawn round, the player after the one who started it.
+    Winner,
+    /// The round's loser (the lowest score); after a drawn round, the player after the one who started it.
+    Loser,
+    /// The player after the one who started the round.
+    Alternate,
 }
 
 /// A mark that pits can carry.
@@ -210,7 +255,7 @@ pub struct KindInfo {
     pub owner: u8,
 }
 
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(Clone, Copy, Default, Serialize)]
 pub struct Needs {
     /// Record, per place, the count before and the kind of the last drop of this move (`before`, `dropped`).
     pub drops: bool,
@@ -222,6 +267,24 @@ pub struct Needs {
     pub refills: bool,
     pub rounds: bool,
     pub elimination: bool,
+    /// Record the places dropped into during the current turn (`passed`).
+    pub passed: bool,
+}
+
+/// As derived, but `passed` is written only when set, so that the dumps of games without it read as before.
+impl std::fmt::Debug for Needs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("Needs");
+        d.field("drops", &self.drops)
+            .field("repetition", &self.repetition)
+            .field("refills", &self.refills)
+            .field("rounds", &self.rounds)
+            .field("elimination", &self.elimination);
+        if self.passed {
+            d.field("passed", &self.passed);
+        }
+        d.finish()
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -332,6 +395,8 @@ pub struct Sow {
     /// `mark` and `unmark` written in the sowing itself: made as each lap is lifted from a pit (the first
     /// and each relay), with `here` and `origin` that pit.
     pub lift_steps: Vec<MarkStep>,
+    /// `skip NAME`: the marks (as bits of their indices) whose pits every lap passes over.
+    pub skip_marks: u32,
     /// With `DirRule::PerLap`: when a lap may go the other way, tested at the end of that lap sown so.
     pub lap_dir: Option<Cond>,
     /// What ends a lap may start another (a relay, a capture that sows its pieces, a direction per lap):
@@ -659,6 +724,10 @@ pub enum Num {
     Lap,
     /// `captures(P)`: the plies of player P so far that made a capture (`State::capture_plies`).
     Captures(PlayerExpr),
+    /// `round`: the round being played, from 1 (`State::round`).
+    Round,
+    /// `passed(P)`: 1 when a piece was dropped into P during this turn (`State::passed`), else 0.
+    Passed(PlaceExpr),
 }
 
 impl Num {
@@ -758,6 +827,8 @@ fn num_trend(n: &Num) -> Trend {
         | Num::Number(_)
         | Num::Lifted
         | Num::Lap
+        | Num::Round
+        | Num::Passed(_)
         | Num::Captures(_) => Trend::Fixed,
         // Counts and sizes are never negative: over more pits they can only grow.
         Num::Count(Set::Offered, _) | Num::Size(Set::Offered) => Trend::Grows,
@@ -937,7 +1008,8 @@ fn bounds_at_last(n: &Num) -> (Option<i64>, Option<i64>) {
         }
         Num::Number(_) => (Some(0), Some(64)),
         Num::Value(_) => (None, None),
-        Num::Lap => (Some(1), None),
+        Num::Lap | Num::Round => (Some(1), None),
+        Num::Passed(_) => (Some(0), Some(1)),
         Num::Captures(_) => (Some(0), None),
         Num::Add(ns) => ns.iter().map(bounds_at_last).fold((Some(0), Some(0)), |(lo, hi), (l, h)| {
             (lo.zip(l).map(|(a, b)| a.saturating_add(b)), hi.zip(h).map(|(a, b)| a.saturating_add(b)))

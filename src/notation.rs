@@ -61,6 +61,8 @@
 //!   before him.
 //! * `NAME=c,d` (a mark) or `NAME(N)=c,d` (a mark per player, carried for player N): the pits that carry
 //!   the mark; pits not written carry none.
+//! * `round=N` and `starter=N`, in a match of rounds: the round being played (from 1, the default) and the
+//!   player who started it (by default the player to move).
 //!
 //! [`format_position`] prints every pit and every store on the track, other places (captures, supplies) only
 //! when not empty, `to_move`, and `phase`, `owner`, marks, `eliminated`, `offered` only when they say something. It
@@ -1375,6 +1377,10 @@ pub fn format_position(engine: &Engine, st: &State) -> String {
     }
     out.extend(mark_entries(engine, st));
     out.push(format!("to_move={}", st.to_move as u32 + 1));
+    if rules.rounds.is_some() {
+        out.push(format!("round={}", st.round));
+        out.push(format!("starter={}", st.round_starter as u32 + 1));
+    }
     if rules.phases.len() > 1 {
         let name =
             rules.phases.get(st.phase as usize).map_or_else(|| (st.phase as u32 + 1).to_string(), |ph| ph.name.clone());
@@ -1518,6 +1524,7 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
     let mut given: Vec<bool> = vec![false; rules.places.len()];
     let mut last_place: Option<usize> = None;
     let mut phase_given = false;
+    let mut starter: Option<u8> = None;
     let mut offered: Option<u64> = None;
     for tok in text.split_whitespace() {
         let key_value = tok.split_once('=');
@@ -1541,6 +1548,17 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
                     };
                     st.phase = ph as u8;
                     phase_given = true;
+                    last_place = None;
+                    continue;
+                }
+                "round" | "starter" if rules.rounds.is_some() => {
+                    if lower == "starter" {
+                        starter = Some(parse_player(engine, value, "starter")?);
+                    } else {
+                        st.round = value.parse::<u16>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                            NotationError::new(format!("`round={value}`: a round is numbered from 1"))
+                        })?;
+                    }
                     last_place = None;
                     continue;
                 }
@@ -1656,6 +1674,7 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
     if !phase_given {
         advance_phase(engine, &mut st);
     }
+    st.round_starter = starter.unwrap_or(st.to_move);
     st.ply = 0;
     st.result = None;
     st.hand.iter_mut().for_each(|h| *h = 0);

@@ -97,6 +97,12 @@ pub fn summarize_width(engine: &Engine, width: usize) -> String {
     for line in end {
         para(&mut out, 0, &line);
     }
+    if let Some(rounds) = &r.rounds {
+        para(&mut out, 0, "");
+        for line in w.rounds(rounds) {
+            para(&mut out, 0, &line);
+        }
+    }
     match &r.goal {
         Some(goal) => para(&mut out, 0, &doc_or(&r.goal_doc, || format!("You win when {}.", w.cond(goal, Here::Each)))),
         None => {
@@ -196,6 +202,9 @@ pub fn dump(rules: &Rules) -> String {
         out.push_str(&p.end(&phase.end, "  "));
     }
     out.push_str(&p.end(&rules.end, ""));
+    if let Some(rounds) = &rules.rounds {
+        out.push_str(&p.rounds(rounds));
+    }
     let _ = writeln!(out, "score {} ties {:?}", p.num(&rules.score), rules.ties);
     if let Some(g) = &rules.goal {
         let _ = writeln!(out, "goal {}", p.cond(g));
@@ -305,6 +314,9 @@ impl Printer<'_> {
                 }
                 if let Some(r) = &s.relay_may {
                     let _ = write!(out, "\n      relay if the mover wants when {}", self.cond(r));
+                }
+                for m in (0..self.rules.marks.len()).filter(|m| s.skip_marks & (1 << m) != 0) {
+                    let _ = write!(out, ", skipping pits marked {}", self.mark_name(m as MarkId));
                 }
                 if let Some(c) = &s.start_origin {
                     let _ = write!(out, "\n      start at origin when {}", self.cond(c));
@@ -451,6 +463,29 @@ impl Printer<'_> {
         format!("take {count}{kinds}{chosen}from {} to {to}", from.join(" else "))
     }
 
+    fn rounds(&self, rounds: &RoundRules) -> String {
+        let mut out = String::from("rounds\n");
+        for r in &rounds.refills {
+            let order = if r.backward { " backward" } else { "" };
+            let mark = r.mark.map_or(String::new(), |m| format!(" else mark {}", self.mark_name(m)));
+            let _ = writeln!(
+                out,
+                "  refill {} from {} with {}{order}{mark}",
+                self.set(&r.set),
+                self.place(&r.from),
+                r.count
+            );
+        }
+        let _ = writeln!(out, "  first {:?}", rounds.first);
+        if let Some(c) = &rounds.match_when {
+            let _ = writeln!(out, "  match when {}", self.cond(c));
+        }
+        if let Some(n) = rounds.limit {
+            let _ = writeln!(out, "  limit {n} rounds");
+        }
+        out
+    }
+
     fn end(&self, end: &EndRules, indent: &str) -> String {
         let mut out = String::new();
         for item in &end.items {
@@ -536,6 +571,8 @@ impl Printer<'_> {
             Num::PlaceCount(p) => format!("count({})", self.place(p)),
             Num::PitsCount(who) => format!("count(pits({}))", self.player(who)),
             Num::Lap => "lap".into(),
+            Num::Round => "round".into(),
+            Num::Passed(p) => format!("passed({})", self.place(p)),
             Num::Captures(p) => format!("captures({})", self.player(p)),
             Num::Number(p) => format!("number({})", self.place(p)),
             Num::Lifted => "lifted".into(),
@@ -899,6 +936,9 @@ impl Words<'_> {
             };
             let _ = write!(text, "; a lap lifts only {} {what}{from}{when}", l.count);
         }
+        for m in (0..self.rules.marks.len()).filter(|m| s.skip_marks & (1 << m) != 0) {
+            let _ = write!(text, ", passing over the pits marked {}", self.mark_name(m as MarkId));
+        }
         match &s.start_origin {
             Some(Cond::True) => text.push_str(", the first back into the pit they came from"),
             Some(c) => {
@@ -1136,6 +1176,46 @@ impl Words<'_> {
         text
     }
 
+    /// A match of rounds in words: what happens when the end rules end a round.
+    fn rounds(&self, rounds: &RoundRules) -> Vec<String> {
+        let mut lines = vec![
+            "The game is a match of rounds: when the end rules end a round, it is scored as a game would be, and its winner noted.".to_string(),
+        ];
+        for (i, r) in rounds.refills.iter().enumerate() {
+            let doc = rounds.refill_docs.get(i).cloned().flatten();
+            lines.push(doc_or(&doc, || {
+                let order = if r.backward { "from the highest number down" } else { "from number 1 up" };
+                let mark = r.mark.map_or(String::new(), |m| {
+                    format!("; a pit that cannot be filled is marked {} for the round, a filled one loses the mark", self.mark_name(m))
+                });
+                format!(
+                    "For the next round, each player fills each of {} ({order}) with {} {} taken from {}, while it has enough{mark}.",
+                    self.set(&r.set),
+                    r.count,
+                    self.piece_word(),
+                    self.place(&r.from, Here::Each)
+                )
+            }));
+        }
+        if let Some(c) = &rounds.match_when {
+            lines.push(doc_or(&rounds.match_doc, || {
+                format!("After the refill, the match is over when {}.", self.cond(c, Here::None))
+            }));
+        }
+        if let Some(n) = rounds.limit {
+            lines.push(format!("The match is over after {n} rounds."));
+        }
+        lines.push(doc_or(&rounds.first_doc, || {
+            match rounds.first {
+                FirstRule::Winner => "The winner of a round starts the next; after a drawn round, the player after the one who started it.",
+                FirstRule::Loser => "The loser of a round starts the next; after a drawn round, the player after the one who started it.",
+                FirstRule::Alternate => "Each round is started by the player after the one who started the round before.",
+            }
+            .to_string()
+        }));
+        lines
+    }
+
     fn end(&self, end: &EndRules) -> Vec<String> {
         let mut lines = Vec::new();
         for (i, item) in end.items.iter().enumerate() {
@@ -1310,6 +1390,8 @@ impl Words<'_> {
                 format!("the number of {} in {}", self.piece_word(), self.set(&Set::PitsOf(who.clone())))
             }
             Num::Lap => "the number of the lap (1 for the first)".into(),
+            Num::Round => "the number of the round (1 for the first)".into(),
+            Num::Passed(p) => format!("1 if a piece fell into {} this turn (else 0)", self.place(p, here)),
             Num::Captures(p) => format!("the number of {} turns that made a capture", self.whose(p)),
             Num::Number(p) => format!("the number of {} in its row", self.place(p, here)),
             Num::Lifted => format!("the number of {} lifted", self.piece_word()),

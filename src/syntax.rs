@@ -428,6 +428,7 @@ fn expected_words(positives: &[Rule]) -> Vec<&'static str> {
             | Rule::turn
             | Rule::phase
             | Rule::end
+            | Rule::rounds
             | Rule::score
             | Rule::winner
             | Rule::goal
@@ -448,7 +449,7 @@ fn expected_words(positives: &[Rule]) -> Vec<&'static str> {
 }
 
 const VARIANT_ITEMS: &str =
-    "an item a variant can change (`about`, `players`, `setup`, `turn`, `phase`, `end`, `score`, `winner`, `goal`)";
+    "an item a variant can change (`about`, `players`, `setup`, `turn`, `phase`, `end`, `rounds`, `score`, `winner`, `goal`)";
 
 fn words_have_items(positives: &[Rule]) -> bool {
     positives.contains(&Rule::game) || positives.contains(&Rule::about)
@@ -543,6 +544,15 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
             "a top-level item"
         }
         Rule::mark_decl => "a top-level item",
+        Rule::rounds => "a top-level item",
+        Rule::refill | Rule::first | Rule::match_when | Rule::round_limit => {
+            "a rule of the rounds (`refill`, `first`, `match when`, `limit N rounds`)"
+        }
+        Rule::backward => "`backward`",
+        Rule::refill_else => "`else mark NAME`",
+        Rule::first_word => "`winner`, `loser` or `alternate`",
+        Rule::round_word => "`round`",
+        Rule::passed_fn => "a number or a count",
         Rule::one_ply => "`for one ply`",
         Rule::turn | Rule::phase | Rule::score | Rule::winner | Rule::goal | Rule::variant => "a top-level item",
         // `end { ... }` is both an item and a phase item: the words for its neighbours cover it.
@@ -764,6 +774,12 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_dropped_fn => Rule::dropped_fn,
         Rule::lead_size_fn => Rule::size_fn,
         Rule::lead_captures_fn => Rule::captures_fn,
+        Rule::lead_passed_fn => Rule::passed_fn,
+        Rule::lead_rounds => Rule::rounds,
+        Rule::lead_refill => Rule::refill,
+        Rule::lead_refill_else => Rule::refill_else,
+        Rule::lead_first => Rule::first,
+        Rule::lead_match_when => Rule::match_when,
         Rule::lead_owner_fn => Rule::owner_fn,
         Rule::lead_opposite => Rule::opposite,
         Rule::lead_pits_set => Rule::pits_set,
@@ -794,6 +810,9 @@ fn token_keyword(rule: Rule) -> Option<(&'static [&'static str], &'static str)> 
         Rule::kw_every => (&["every"], "`every`"),
         Rule::kw_next => (&["next"], "`next`"),
         Rule::kw_else => (&["else"], "`else`"),
+        Rule::kw_with => (&["with"], "`with`"),
+        Rule::kw_mark => (&["mark"], "`mark`"),
+        Rule::kw_rounds_word => (&["rounds"], "`rounds`"),
         Rule::kw_extends => (&["extends"], "`extends`"),
         Rule::kw_for => (&["for"], "`for`"),
         Rule::kw_from => (&["from"], "`from`"),
@@ -932,6 +951,16 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::dropped_fn => &["dropped"],
         Rule::size_fn => &["size"],
         Rule::captures_fn => &["captures"],
+        Rule::passed_fn => &["passed"],
+        Rule::round_word => &["round"],
+        Rule::rounds => &["rounds"],
+        Rule::refill => &["refill"],
+        Rule::backward => &["backward"],
+        Rule::refill_else => &["else"],
+        Rule::first => &["first"],
+        Rule::first_word => &["winner", "loser", "alternate"],
+        Rule::match_when => &["match"],
+        Rule::round_limit => &["limit"],
         Rule::owner_fn => &["owner"],
         Rule::kind_word => &["own", "foreign"],
         Rule::player | Rule::player_word => &["mover", "opponent", "player", "owner"],
@@ -1156,6 +1185,7 @@ fn build_item(pair: Pair<Rule>) -> Result<Item, SyntaxError> {
             Item::Phase(Spanned::new(Phase { name: Some(name), items: build_phase_items(inner)? }, span))
         }
         Rule::end => Item::End(Spanned::new(build_end_items(inner)?, span)),
+        Rule::rounds => Item::Rounds(Spanned::new(inner.map(build_rounds_item).collect::<Result<_, _>>()?, span)),
         Rule::score => Item::Score(build_term(next_pair(&mut inner, "score")?)?),
         Rule::winner => {
             let tie = match inner.next().map(|t| t.as_str().to_string()).as_deref() {
@@ -1614,6 +1644,40 @@ fn build_offer(pairs: Children) -> Result<Offer, SyntaxError> {
     Ok(Offer { name, size: Spanned::new(Range { min, max }, cspan), from, keeping, requires, on_accept })
 }
 
+/// A rule of a `rounds { ... }` block.
+fn build_rounds_item(pair: Pair<Rule>) -> Result<RoundsItem, SyntaxError> {
+    let span = span_of(&pair);
+    let rule = pair.as_rule();
+    let mut inner = children(pair);
+    Ok(match rule {
+        Rule::refill => {
+            let set = build_set(next_pair(&mut inner, "refill set")?)?;
+            let from = build_place(next_pair(&mut inner, "refill source")?)?;
+            let count = int_of(&next_pair(&mut inner, "refill count")?)?;
+            let (mut backward, mut mark) = (false, None);
+            for part in inner {
+                match part.as_rule() {
+                    Rule::backward => backward = true,
+                    _ => mark = children(part).next().map(|n| name_of(&n)),
+                }
+            }
+            RoundsItem::Refill(Spanned::new(Refill { set, from, count, backward, mark }, span))
+        }
+        Rule::first => {
+            let word = next_pair(&mut inner, "first")?;
+            let first = match word.as_str() {
+                "winner" => FirstRule::Winner,
+                "loser" => FirstRule::Loser,
+                _ => FirstRule::Alternate,
+            };
+            RoundsItem::First(Spanned::new(first, span))
+        }
+        Rule::match_when => RoundsItem::MatchWhen(build_cond(next_pair(&mut inner, "match when")?)?),
+        Rule::round_limit => RoundsItem::Limit(int_of(&next_pair(&mut inner, "round limit")?)?),
+        other => return Err(SyntaxError::internal(&format!("unexpected rounds item {other:?}"))),
+    })
+}
+
 fn build_end_items(pairs: Children) -> Result<Vec<EndItem>, SyntaxError> {
     pairs.map(build_end_item).collect()
 }
@@ -1799,6 +1863,8 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
         Rule::kind_word => TermKind::Kind(if text == "own" { KindSel::Own } else { KindSel::Foreign }),
         Rule::lifted => TermKind::Lifted,
         Rule::lap_word => TermKind::Lap,
+        Rule::round_word => TermKind::Round,
+        Rule::passed_fn => TermKind::Passed(Box::new(build_place(next_pair(&mut inner, "passed")?)?)),
         Rule::captures_fn => TermKind::Captures(build_player(next_pair(&mut inner, "captures")?)?),
         other => return Err(SyntaxError::internal(&format!("unexpected term {other:?}"))),
     };

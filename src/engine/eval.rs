@@ -150,6 +150,8 @@ impl Engine {
                 n
             }
             Num::Lap => st.lap.min(i32::MAX as u32) as i32,
+            Num::Round => st.round as i32,
+            Num::Passed(p) => self.place(st, cx, p).map_or(0, |p| super::state::passed(st, p) as i32),
             Num::Captures(p) => st.capture_plies.get(self.player(st, cx, p) as usize).map_or(0, |&n| n as i32),
             Num::Add(ns) => ns.iter().map(|n| self.num(st, cx, n)).sum(),
             Num::Mul(ns) => ns.iter().map(|n| self.num(st, cx, n)).product(),

@@ -27,7 +27,7 @@ use std::fmt;
 use crate::ir::*;
 
 pub(crate) use eval::Ctx;
-pub use state::{CaptureCursor, EndReason, Move, Outcome, Stage, State};
+pub use state::{CaptureCursor, EndReason, Move, Outcome, RoundResult, Stage, State};
 
 /// The rules of one game, variant and player count, ready to play.
 #[derive(Debug, Clone)]
@@ -233,7 +233,9 @@ impl Engine {
             .iter()
             .zip(&plain_starts)
             .map(|(p, &plain)| match p.actions.as_slice() {
-                [Action { kind: ActionKind::Sow(sow), .. }] if plain && !rules.needs.drops && is_plain_sow(sow) => {
+                [Action { kind: ActionKind::Sow(sow), .. }]
+                    if plain && !rules.needs.drops && !rules.needs.passed && is_plain_sow(sow) =>
+                {
                     match sow.dir {
                         DirRule::Fixed(dir) => Some(dir),
                         DirRule::Choose | DirRule::PerLap(_) => None,
@@ -414,6 +416,11 @@ impl Engine {
             lifted: 0,
             diverted: false,
             at_origin: false,
+            round: 1,
+            round_starter: 0,
+            round_start_ply: 0,
+            rounds: Vec::new(),
+            passed: [0; 2],
         };
         self.advance_phase(&mut st);
         self.begin_turn(&mut st);
@@ -533,6 +540,7 @@ fn is_plain_sow(sow: &Sow) -> bool {
         && sow.divert.is_empty()
         && sow.drop_captures.is_empty()
         && sow.lift_steps.is_empty()
+        && sow.skip_marks == 0
         && matches!(sow.dir, DirRule::Fixed(_))
 }
 

@@ -450,8 +450,12 @@ impl Engine {
     #[inline]
     pub(super) fn drop_hand(&self, st: &mut State, action: u8, sow: &Sow) -> bool {
         // A lap whose first piece goes into its origin (`start at origin`, `sow into`) drops piece by piece.
-        let plain =
-            sow.start_origin.is_none() && sow.divert.is_empty() && sow.drop_captures.is_empty() && !st.at_origin;
+        let plain = sow.start_origin.is_none()
+            && sow.divert.is_empty()
+            && sow.drop_captures.is_empty()
+            && sow.skip_marks == 0
+            && !self.rules.needs.passed
+            && !st.at_origin;
         if self.k == 1 && !self.rules.needs.drops && plain {
             self.drop_plain(st, sow.skip_origin);
         } else if self.k == 1 {
@@ -509,12 +513,16 @@ impl Engine {
             st.cursor
         } else {
             let pos = self.rules.next[row + st.cursor as usize];
-            if pos == st.origin && sow.skip_origin {
-                self.rules.next[row + pos as usize]
+            let pos = if pos == st.origin && sow.skip_origin { self.rules.next[row + pos as usize] } else { pos };
+            if sow.skip_marks != 0 {
+                self.pass_marked(st, sow, row, pos)
             } else {
                 pos
             }
         };
+        if self.rules.needs.passed {
+            super::state::record_passed(st, pos);
+        }
         if self.rules.needs.drops {
             st.before[pos as usize] = self.count(st, pos);
             st.dropped[pos as usize] = kind;
@@ -547,6 +555,27 @@ impl Engine {
         if !rule.steps.is_empty() {
             self.apply_steps(st, cx, rule, rule.takes.len() as u8);
         }
+    }
+
+    /// `skip NAME`: from `pos` on, the first place that carries none of the skipped marks (nor is the origin
+    /// a `skip origin` passes over). Where every place of the track is skipped, `pos` itself.
+    #[cold]
+    fn pass_marked(&self, st: &State, sow: &Sow, row: usize, pos: PlaceId) -> PlaceId {
+        let n = self.rules.n_pits;
+        let skipped = |p: PlaceId| {
+            (p == st.origin && sow.skip_origin)
+                || ((p as usize) < n
+                    && (0..self.rules.marks.len())
+                        .any(|m| sow.skip_marks & (1 << m) != 0 && st.marks[m * n + p as usize] != UNMARKED))
+        };
+        let mut p = pos;
+        for _ in 0..self.rules.places.len() {
+            if !skipped(p) {
+                return p;
+            }
+            p = self.rules.next[row + p as usize];
+        }
+        pos
     }
 
     pub(super) fn after_sow(&self, st: &mut State, action: u8, probe: bool) {

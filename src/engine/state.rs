@@ -78,6 +78,48 @@ pub struct State {
     /// The ply just played was a move that would never end, under `draw when endless`.
     #[serde(default)]
     pub endless: bool,
+    /// In a match of rounds: the round being played (from 1), who started it, and the rounds played so far.
+    #[serde(default = "first_round")]
+    pub round: u16,
+    #[serde(default)]
+    pub round_starter: u8,
+    /// The plies played before the current round began.
+    #[serde(default)]
+    pub round_start_ply: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<RoundResult>,
+    /// The places a piece was dropped into during the current turn, as bits of their indices (`passed`;
+    /// places on the track come first, so 128 bits hold them all). Kept only when a rule reads it.
+    #[serde(default)]
+    pub passed: [u64; 2],
+}
+
+fn first_round() -> u16 {
+    1
+}
+
+/// Whether a piece was dropped into place `p` during the current turn.
+#[inline]
+pub(crate) fn passed(st: &State, p: PlaceId) -> bool {
+    let p = p as usize;
+    p < 128 && st.passed[p / 64] & (1 << (p % 64)) != 0
+}
+
+/// Records a drop into place `p` for `passed`.
+#[inline]
+pub(crate) fn record_passed(st: &mut State, p: PlaceId) {
+    let p = p as usize;
+    if p < 128 {
+        st.passed[p / 64] |= 1 << (p % 64);
+    }
+}
+
+/// How one round of a match ended: its winners (as bits; none for a drawn round), the scores, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RoundResult {
+    pub winners: u8,
+    pub scores: Vec<i32>,
+    pub reason: EndReason,
 }
 
 impl State {
@@ -92,6 +134,8 @@ impl State {
             dropped: self.dropped.clone(),
             marks: self.marks.clone(),
             history: Vec::new(),
+            // A ply never reads the rounds played before it.
+            rounds: Vec::new(),
             result: self.result.clone(),
             // The remaining fields are plain values.
             ..*self
@@ -117,7 +161,10 @@ impl State {
         marks.clone_from(&self.marks);
         let mut history = std::mem::take(&mut dst.history);
         history.clear();
-        *dst = State { counts, owner, hand, before, dropped, marks, history, result: None, ..*self };
+        // A ply never reads the rounds played before it.
+        let mut rounds = std::mem::take(&mut dst.rounds);
+        rounds.clear();
+        *dst = State { counts, owner, hand, before, dropped, marks, history, rounds, result: None, ..*self };
     }
 }
 
@@ -207,6 +254,9 @@ pub struct Outcome {
     pub winners: u8,
     pub scores: Vec<i32>,
     pub reason: EndReason,
+    /// In a match of rounds, how each round ended (the last one included); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<RoundResult>,
 }
 
 impl Outcome {
@@ -239,4 +289,8 @@ pub enum EndReason {
     Endless,
     /// A position came back under `draw when repetition`.
     RepetitionDraw,
+    /// A match of rounds: `match when` held after a round.
+    Match,
+    /// A match of rounds: its `limit N rounds` were played.
+    RoundLimit,
 }

@@ -170,6 +170,26 @@ impl<'g> Lowerer<'g> {
         ranks
     }
 
+    /// `skip NAME` where NAME is a mark: every lap passes over the pits carrying it, for anyone. Said of one
+    /// player's (`NAME(PLAYER)`), it is refused: a lap skips a burnt pit whoever it is burnt for.
+    fn skipped_mark(&mut self, p: &ast::Place) -> Option<MarkId> {
+        let ast::PlaceKind::Named { name, player } = &p.node else { return None };
+        let &id = self.mark_names.get(&name.node)?;
+        self.used_names.insert(name.node.clone());
+        if let Some(who) = player {
+            if !self.full() {
+                self.error(
+                    "check::bad_context",
+                    format!("a sowing skips the pits carrying `{}` for anyone", name.node),
+                    who.span,
+                    "no player here",
+                    Some(format!("write `skip {}`", name.node)),
+                );
+            }
+        }
+        Some(id)
+    }
+
     pub(super) fn lower_sow(&mut self, sow: &ast::Sow, span: Span) -> Sow {
         let mut out = Sow {
             from: Set::AllPits,
@@ -199,6 +219,7 @@ impl<'g> Lowerer<'g> {
             must_capture: false,
             lifts: Vec::new(),
             relay_may: None,
+            skip_marks: 0,
         };
         let mut must_capture: Option<Span> = None;
         let mut lap_dir: Option<&ast::Cond> = None;
@@ -270,6 +291,11 @@ impl<'g> Lowerer<'g> {
                 }
                 ast::SowItem::Skip(s) => match &s.node {
                     ast::SkipTarget::Origin => out.skip_origin = true,
+                    ast::SkipTarget::Place(p) if self.skipped_mark(p).is_some() => {
+                        if let Some(mark) = self.skipped_mark(p) {
+                            out.skip_marks |= 1 << mark;
+                        }
+                    }
                     ast::SkipTarget::Place(p) => {
                         // Lowered per mover in `topology`; here we only check the names.
                         let place = self.place(p, Scope::default());

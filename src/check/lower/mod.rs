@@ -7,6 +7,7 @@ mod actions;
 mod board;
 mod end;
 mod marks;
+mod rounds;
 mod terms;
 mod tracks;
 
@@ -247,6 +248,7 @@ impl<'g> Lowerer<'g> {
             }
             None => EndRules::default(),
         };
+        let rounds = self.lower_rounds(&phases, &end);
         let score = match &self.game.score {
             Some(t) => self.num(t, Scope::default().player()),
             None => Num::Const(0),
@@ -301,6 +303,7 @@ impl<'g> Lowerer<'g> {
             goal_doc,
             marks: self.marks,
             setup_marks: std::mem::take(&mut self.setup_marks),
+            rounds,
         };
         rules.needs.refills = crate::ir::pieces_can_return(&rules);
         (Some(rules), self.diags, lints)

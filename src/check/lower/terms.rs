@@ -218,6 +218,8 @@ impl<'g> Lowerer<'g> {
                 Typed::Num(Num::Rem(Box::new(a), Box::new(b)))
             }
             ast::TermKind::Captures(p) => Typed::Num(Num::Captures(self.player(p, scope))),
+            ast::TermKind::Round => Typed::Num(Num::Round),
+            ast::TermKind::Passed(p) => self.passed(p, scope),
             ast::TermKind::Lap => {
                 if !scope.last && !scope.lap {
                     self.error(

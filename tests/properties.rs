@@ -222,3 +222,22 @@ fn plain_games_take_the_compiled_forms() {
     // `count(pits(mover)) = 0` says the mover can move.
     assert_eq!(form("toguz-kumalak"), (false, true));
 }
+
+/// The plain games play each ply whole (`whole_ply`: captures, extra turns and end rules off tables made
+/// once), so that the fast form cannot be lost without notice; `fast_paths_play_as_the_general_stages`
+/// checks that it plays as the general stages.
+#[test]
+fn plain_games_play_whole_plies() {
+    let whole = |file: &str, variant: Option<&str>| {
+        let src = std::fs::read_to_string(format!("games/{file}.mancala")).expect("shipped game");
+        mancala::compile(&src, variant, None).expect("valid rules").plays_whole_plies(0)
+    };
+    assert!(whole("kalah", None));
+    assert!(whole("kalah", Some("empty-capture")));
+    assert!(whole("oware", None));
+    assert!(whole("bohnenspiel", None));
+    assert!(whole("bohnenspiel", Some("skip-origin")));
+    // The general stages themselves never take it.
+    let src = std::fs::read_to_string("games/kalah.mancala").expect("kalah");
+    assert!(!mancala::compile(&src, None, None).expect("valid rules").without_fast_paths().plays_whole_plies(0));
+}

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use crate::ir::*;
 
 use super::eval::Ctx;
+use super::fast::PitWords;
 use super::state::State;
 use super::Engine;
 
@@ -25,6 +26,8 @@ pub(crate) struct Shape {
     /// Each player's pits never change.
     pub fixed_pits: Option<Vec<Vec<PlaceId>>>,
     pub n_pits: usize,
+    /// The places of the board: the length of `counts` with one kind of piece.
+    pub places: usize,
 }
 
 /// Replaces every top-level condition of the rules by a compiled one, returning the table and the
@@ -101,7 +104,7 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
             let lists = shape.fixed_pits.clone().unwrap_or_default();
             let empty = matches!(op, CmpOp::Eq | CmpOp::Le);
             if shape.plain {
-                pits_empty::<true>(lists, who, empty)
+                pits_empty_words(words_of(&lists, shape.places), who, empty)
             } else {
                 pits_empty::<false>(lists, who, empty)
             }
@@ -169,7 +172,10 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
         {
             let lists = shape.fixed_pits.clone().unwrap_or_default();
             if shape.plain {
-                any_player_empty::<true>(lists)
+                let words = words_of(&lists, shape.places);
+                Arc::new(move |e, st, _| {
+                    e.active_players(st).any(|p| words.get(p as usize).map_or(true, |w| !w.any(&st.counts)))
+                })
             } else {
                 any_player_empty::<false>(lists)
             }
@@ -205,12 +211,32 @@ fn all_empty<const PLAIN: bool>(lists: &[Vec<PlaceId>], e: &Engine, st: &State, 
     lists.get(p as usize).map_or(true, |l| l.iter().all(|&i| pit_count::<PLAIN>(e, st, i) == 0))
 }
 
+/// Each player's pits as words of `counts` (`fast::PitWords`).
+fn words_of(lists: &[Vec<PlaceId>], places: usize) -> Vec<PitWords> {
+    lists.iter().map(|l| PitWords::new(l, places)).collect()
+}
+
+/// `count(pits(WHO)) = 0` (or, with `empty` false, `> 0`) with one kind of piece, a few words at a time.
+fn pits_empty_words(words: Vec<PitWords>, who: &PlayerExpr, empty: bool) -> CondFn {
+    let is_empty = move |st: &State, p: u8| words.get(p as usize).map_or(true, |w| !w.any(&st.counts));
+    match who {
+        PlayerExpr::Mover => Arc::new(move |_, st, cx| is_empty(st, cx.mover) == empty),
+        PlayerExpr::Bound => Arc::new(move |_, st, cx| is_empty(st, cx.bound) == empty),
+        PlayerExpr::Opponent => Arc::new(move |e, st, cx| is_empty(st, e.next_active(st, cx.mover)) == empty),
+        other => {
+            let who = other.clone();
+            Arc::new(move |e, st, cx| is_empty(st, e.player(st, cx, &who)) == empty)
+        }
+    }
+}
+
 /// `count(pits(WHO)) = 0` (or, with `empty` false, `> 0`).
 fn pits_empty<const PLAIN: bool>(lists: Vec<Vec<PlaceId>>, who: &PlayerExpr, empty: bool) -> CondFn {
     let is_empty = move |e: &Engine, st: &State, p: u8| all_empty::<PLAIN>(&lists, e, st, p);
     match who {
         PlayerExpr::Mover => Arc::new(move |e, st, cx| is_empty(e, st, cx.mover) == empty),
         PlayerExpr::Bound => Arc::new(move |e, st, cx| is_empty(e, st, cx.bound) == empty),
+        PlayerExpr::Opponent => Arc::new(move |e, st, cx| is_empty(e, st, e.next_active(st, cx.mover)) == empty),
         other => {
             let who = other.clone();
             Arc::new(move |e, st, cx| is_empty(e, st, e.player(st, cx, &who)) == empty)
@@ -228,6 +254,7 @@ fn owned_pits_empty(n_pits: usize, who: &PlayerExpr, empty: bool) -> CondFn {
     match who {
         PlayerExpr::Mover => Arc::new(move |_, st, cx| is_empty(st, cx.mover) == empty),
         PlayerExpr::Bound => Arc::new(move |_, st, cx| is_empty(st, cx.bound) == empty),
+        PlayerExpr::Opponent => Arc::new(move |e, st, cx| is_empty(st, e.next_active(st, cx.mover)) == empty),
         other => {
             let who = other.clone();
             Arc::new(move |e, st, cx| is_empty(st, e.player(st, cx, &who)) == empty)
@@ -381,5 +408,53 @@ impl CountAt {
             CountAt::OfBound(base) => base + cx.bound as usize,
         };
         st.counts[place] as i32
+    }
+}
+
+/// A conjunction of tests of single places' counts (`count = 1`, `count(opposite) > 0`, `count in {2, 3}`),
+/// evaluated in one loop without a closure per part: the residue of a capture's condition once what the
+/// mover and the last place settle is taken out (`fast::PlyPlan`). One kind of piece only.
+#[derive(Clone)]
+pub(crate) struct CountTests(Vec<(CountAt, CountTest)>);
+
+#[derive(Clone, Copy)]
+enum CountTest {
+    Cmp(CmpOp, i32),
+    In(IntSet),
+}
+
+impl CountTests {
+    /// The tests of `conds`, all to hold; none when one of them is of another shape.
+    pub(crate) fn of(conds: &[&Cond]) -> Option<CountTests> {
+        let test = |c: &Cond| match c {
+            Cond::Cmp(a, op, Num::Const(v)) => Some((CountAt::of(a)?, CountTest::Cmp(*op, *v))),
+            Cond::InInts(a, set) => Some((CountAt::of(a)?, CountTest::In(*set))),
+            _ => None,
+        };
+        conds.iter().map(|c| test(c)).collect::<Option<Vec<_>>>().map(CountTests)
+    }
+
+    #[inline]
+    pub(crate) fn hold(&self, e: &Engine, st: &State, cx: Ctx) -> bool {
+        self.0.iter().all(|&(at, test)| {
+            let n = at.count(e, st, cx);
+            match test {
+                CountTest::Cmp(op, v) => match op {
+                    CmpOp::Eq => n == v,
+                    CmpOp::Ne => n != v,
+                    CmpOp::Lt => n < v,
+                    CmpOp::Le => n <= v,
+                    CmpOp::Gt => n > v,
+                    CmpOp::Ge => n >= v,
+                },
+                CountTest::In(set) => set.contains(n),
+            }
+        })
+    }
+}
+
+impl std::fmt::Debug for CountTests {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} count tests", self.0.len())
     }
 }

@@ -74,6 +74,10 @@ pub struct Engine {
     /// The starts of a plain sowing where pits change hands are read off the owners and counts
     /// (`fast::each_owned_start`) instead of walking the set `pits(mover)`.
     owned_starts: bool,
+    /// Per phase with a `plain_sow`: its whole-ply form (`fast::PlyPlan`), which `whole_ply` plays.
+    ply_plans: Vec<Option<fast::PlyPlan>>,
+    /// Each player's fixed pits as words of `counts` (one kind of piece), for the plans' end rules.
+    pit_words: Vec<fast::PitWords>,
 }
 
 /// One lap of a sowing of laps, as the narration tells it: its origin and direction, where it ended, the
@@ -160,7 +164,12 @@ impl Engine {
                 .collect()
         });
         let limits = rules.phases.iter().map(|p| p.end.limit.or(rules.end.limit).unwrap_or(rules.limit)).collect();
-        let shape = compile::Shape { plain: k == 1, fixed_pits: fixed_pits.clone(), n_pits: rules.n_pits };
+        let shape = compile::Shape {
+            plain: k == 1,
+            fixed_pits: fixed_pits.clone(),
+            n_pits: rules.n_pits,
+            places: rules.places.len(),
+        };
         let offer_prunes = rules
             .phases
             .iter()
@@ -254,7 +263,7 @@ impl Engine {
             })
             .collect();
         let ply_marks = rules.marks.iter().any(|m| m.one_ply);
-        Engine {
+        let mut engine = Engine {
             rules,
             lowered,
             k,
@@ -275,6 +284,23 @@ impl Engine {
             lap_log: None,
             ply_marks,
             owned_starts: true,
+            ply_plans: Vec::new(),
+            pit_words: Vec::new(),
+        };
+        if let (Some(pits), 1) = (&engine.fixed_pits, engine.k) {
+            let len = engine.rules.places.len();
+            engine.pit_words = pits.iter().map(|own| fast::PitWords::new(own, len)).collect();
+        }
+        engine.ply_plans = (0..engine.rules.phases.len()).map(|p| engine.ply_plan(p)).collect();
+        engine
+    }
+
+    /// The whole-ply form of a phase that sows plainly, where its rules allow one.
+    fn ply_plan(&self, phase: usize) -> Option<fast::PlyPlan> {
+        self.plain_sow[phase]?;
+        match self.rules.phases[phase].actions.as_slice() {
+            [Action { kind: ActionKind::Sow(sow), .. }] => fast::PlyPlan::new(self, phase, sow),
+            _ => None,
         }
     }
 
@@ -321,6 +347,7 @@ impl Engine {
         self.plain_sow.fill(None);
         self.moves_known.fill(false);
         self.owned_starts = false;
+        self.ply_plans.iter_mut().for_each(|plan| *plan = None);
         self
     }
 
@@ -338,6 +365,13 @@ impl Engine {
     pub fn fast_forms(&self, phase: usize) -> (bool, bool) {
         let laps = self.sows_plainly(phase) && self.tracks.get(phase).is_some_and(|t| t.any());
         (laps, self.moves_known.get(phase).copied().unwrap_or(false))
+    }
+
+    /// Whether the plies of a phase are played whole by `whole_ply` (its `fast::PlyPlan`). For tests, which
+    /// check that the games meant to take it do, so that it cannot be lost without notice.
+    #[doc(hidden)]
+    pub fn plays_whole_plies(&self, phase: usize) -> bool {
+        self.ply_plans.get(phase).is_some_and(|p| p.is_some())
     }
 
     /// A player's pits when they never change hands (`fixed_pits`); none otherwise.

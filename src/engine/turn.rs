@@ -14,6 +14,9 @@ impl Engine {
         }
         if let (Stage::Start, Move::Begin { action: 0, place }) = (st.stage, mv) {
             if let Some(dir) = self.plain_sow[st.phase as usize] {
+                if let (Some(plan), false) = (&self.ply_plans[st.phase as usize], probe) {
+                    return self.whole_ply(st, plan, dir, place);
+                }
                 return self.plain_ply(st, dir, place, probe);
             }
         }

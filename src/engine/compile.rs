@@ -180,10 +180,14 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
                 any_player_empty::<false>(lists)
             }
         }
-        Cond::AnyPlayers(body) => {
-            let f = cond(body, shape);
-            Arc::new(move |e, st, cx| e.active_players(st).any(|p| f(e, st, cx.bound(p))))
-        }
+        // A test of one place's count per player (`count(captured(player)) >= 25`): in one loop.
+        Cond::AnyPlayers(body) => match CountTests::of(&[&**body]).filter(|_| shape.plain) {
+            Some(tests) => Arc::new(move |e, st, cx| e.active_players(st).any(|p| tests.hold(e, st, cx.bound(p)))),
+            None => {
+                let f = cond(body, shape);
+                Arc::new(move |e, st, cx| e.active_players(st).any(|p| f(e, st, cx.bound(p))))
+            }
+        },
         Cond::AllPlayers(body) => {
             let f = cond(body, shape);
             Arc::new(move |e, st, cx| e.active_players(st).all(|p| f(e, st, cx.bound(p))))
@@ -411,50 +415,60 @@ impl CountAt {
     }
 }
 
-/// A conjunction of tests of single places' counts (`count = 1`, `count(opposite) > 0`, `count in {2, 3}`),
-/// evaluated in one loop without a closure per part: the residue of a capture's condition once what the
-/// mover and the last place settle is taken out (`fast::PlyPlan`). One kind of piece only.
+/// A conjunction of up to three tests of single places' counts (`count = 1`, `count(opposite) > 0`,
+/// `count in {2, 3}`), evaluated in one loop without a closure per part: the residue of a capture's
+/// condition once what the mover and the last place settle is taken out (`fast::PlyPlan`). One kind of
+/// piece only, so a count is a byte, and every test is the set of the bytes that pass it.
 #[derive(Clone)]
-pub(crate) struct CountTests(Vec<(CountAt, CountTest)>);
-
-#[derive(Clone, Copy)]
-enum CountTest {
-    Cmp(CmpOp, i32),
-    In(IntSet),
+pub(crate) struct CountTests {
+    tests: [(CountAt, IntSet); 3],
+    len: usize,
 }
 
 impl CountTests {
-    /// The tests of `conds`, all to hold; none when one of them is of another shape.
+    /// The tests of `conds`, all to hold; none when one of them is of another shape, or past three.
     pub(crate) fn of(conds: &[&Cond]) -> Option<CountTests> {
+        let passing = |test: &dyn Fn(i32) -> bool| {
+            let mut set = IntSet::default();
+            (0..=IntSet::MAX).filter(|&n| test(n as i32)).for_each(|n| _ = set.insert(n));
+            set
+        };
         let test = |c: &Cond| match c {
-            Cond::Cmp(a, op, Num::Const(v)) => Some((CountAt::of(a)?, CountTest::Cmp(*op, *v))),
-            Cond::InInts(a, set) => Some((CountAt::of(a)?, CountTest::In(*set))),
+            Cond::Cmp(a, op, Num::Const(v)) => {
+                let (op, v) = (*op, *v);
+                Some((CountAt::of(a)?, passing(&|n| compare(n, op, v))))
+            }
+            Cond::InInts(a, set) => Some((CountAt::of(a)?, *set)),
             _ => None,
         };
-        conds.iter().map(|c| test(c)).collect::<Option<Vec<_>>>().map(CountTests)
+        let mut tests = CountTests { tests: [(CountAt::Here, IntSet::default()); 3], len: 0 };
+        for c in conds {
+            *tests.tests.get_mut(tests.len)? = test(c)?;
+            tests.len += 1;
+        }
+        Some(tests)
     }
 
     #[inline]
     pub(crate) fn hold(&self, e: &Engine, st: &State, cx: Ctx) -> bool {
-        self.0.iter().all(|&(at, test)| {
-            let n = at.count(e, st, cx);
-            match test {
-                CountTest::Cmp(op, v) => match op {
-                    CmpOp::Eq => n == v,
-                    CmpOp::Ne => n != v,
-                    CmpOp::Lt => n < v,
-                    CmpOp::Le => n <= v,
-                    CmpOp::Gt => n > v,
-                    CmpOp::Ge => n >= v,
-                },
-                CountTest::In(set) => set.contains(n),
-            }
-        })
+        self.tests[..self.len.min(3)].iter().all(|(at, set)| set.contains(at.count(e, st, cx)))
+    }
+}
+
+/// `n OP v`.
+fn compare(n: i32, op: CmpOp, v: i32) -> bool {
+    match op {
+        CmpOp::Eq => n == v,
+        CmpOp::Ne => n != v,
+        CmpOp::Lt => n < v,
+        CmpOp::Le => n <= v,
+        CmpOp::Gt => n > v,
+        CmpOp::Ge => n >= v,
     }
 }
 
 impl std::fmt::Debug for CountTests {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} count tests", self.0.len())
+        write!(f, "{} count tests", self.len)
     }
 }

@@ -97,7 +97,7 @@ impl Engine {
 
     /// Drops every seed in hand along the mover's track in whole laps (each place gets `n / len`, the first
     /// `n % len` one more): what `drop_plain` does piece by piece, for a phase with tracks.
-    #[inline]
+    #[inline(always)]
     pub(super) fn sow_laps(&self, st: &mut State, tracks: &Tracks, skip_origin: bool) {
         let Some(track) = tracks.get(self.rules.places.len(), st.to_move, st.origin) else {
             return self.drop_plain(st, skip_origin);
@@ -133,9 +133,9 @@ pub(super) fn position_key(parts: &[&[u8]], extra: u64) -> u64 {
         for w in &mut words {
             h = mix(h, u64::from_le_bytes(w.try_into().unwrap_or([0; 8])));
         }
-        let mut tail = [0u8; 8];
-        tail[..words.remainder().len()].copy_from_slice(words.remainder());
-        h = mix(h, u64::from_le_bytes(tail) ^ ((part.len() as u64) << 56));
+        // The last bytes as a little-endian word, byte by byte: a copy of a few bytes would call memcpy.
+        let tail = words.remainder().iter().rev().fold(0u64, |w, &b| w << 8 | b as u64);
+        h = mix(h, tail ^ ((part.len() as u64) << 56));
     }
     // A last avalanche, so that every input bit reaches every output bit.
     h ^= h >> 33;
@@ -195,10 +195,15 @@ impl Saved {
     }
 
     /// Puts the saved pieces, marks and owners back.
-    pub(super) fn restore(self, st: &mut State) {
+    pub(super) fn restore(&self, st: &mut State) {
         match self {
-            Saved::Heap(counts, marks, owner) => (st.counts, st.marks, st.owner) = (counts, marks, owner),
+            Saved::Heap(counts, marks, owner) => {
+                st.counts.copy_from_slice(counts);
+                st.marks.copy_from_slice(marks);
+                st.owner.copy_from_slice(owner);
+            }
             Saved::Inline { bytes, counts, marks, owner } => {
+                let (counts, marks, owner) = (*counts, *marks, *owner);
                 st.counts.copy_from_slice(&bytes[..counts]);
                 st.marks.copy_from_slice(&bytes[counts..counts + marks]);
                 st.owner.copy_from_slice(&bytes[counts + marks..counts + marks + owner]);
@@ -280,9 +285,12 @@ enum FastEnd {
 }
 
 /// The pits of one player as masked eight-byte words of `counts`: whether any holds a piece in a few loads.
+/// Rows of up to 16 pits in a row take one or two words, kept inline; longer or scattered ones a list.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PitWords {
-    words: Vec<(usize, u64)>,
+    first: (usize, u64),
+    second: (usize, u64),
+    rest: Vec<(usize, u64)>,
 }
 
 impl PitWords {
@@ -301,13 +309,19 @@ impl PitWords {
                 }
             }
         }
-        PitWords { words }
+        let mut words = words.into_iter();
+        let first = words.next().unwrap_or((0, 0));
+        let second = words.next().unwrap_or((0, 0));
+        PitWords { first, second, rest: words.collect() }
     }
 
     /// Whether some pit holds a piece.
     #[inline]
     pub(crate) fn any(&self, counts: &[u8]) -> bool {
-        self.words.iter().any(|&(start, mask)| word_at(counts, start) & mask != 0)
+        let (a, b) = (self.first, self.second);
+        word_at(counts, a.0) & a.1 != 0
+            || (b.1 != 0 && word_at(counts, b.0) & b.1 != 0)
+            || self.rest.iter().any(|&(start, mask)| word_at(counts, start) & mask != 0)
     }
 }
 
@@ -316,12 +330,7 @@ impl PitWords {
 fn word_at(counts: &[u8], start: usize) -> u64 {
     match counts.get(start..start + 8) {
         Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
-        None => {
-            let mut w = [0u8; 8];
-            let tail = counts.get(start..).unwrap_or(&[]);
-            w[..tail.len().min(8)].copy_from_slice(&tail[..tail.len().min(8)]);
-            u64::from_le_bytes(w)
-        }
+        None => counts.get(start..).unwrap_or(&[]).iter().rev().fold(0u64, |w, &b| w << 8 | b as u64),
     }
 }
 
@@ -531,10 +540,24 @@ fn may_hold(engine: &Engine, probe: &State, cx: super::Ctx, c: &Cond) -> bool {
 }
 
 impl Engine {
+    /// Plays `mv` as a whole ply when it starts one in a phase with a `PlyPlan`; false otherwise.
+    #[inline(always)]
+    pub(super) fn try_whole_ply(&self, st: &mut State, mv: Move) -> bool {
+        let (super::Stage::Start, Move::Begin { action: 0, place }) = (st.stage, mv) else { return false };
+        let phase = st.phase as usize;
+        let (Some(Some(plan)), Some(Some(dir))) = (self.ply_plans.get(phase), self.plain_sow.get(phase)) else {
+            return false;
+        };
+        if self.ply_marks {
+            self.clear_ply_marks(st);
+        }
+        self.whole_ply(st, plan, *dir, place);
+        true
+    }
+
     /// A whole ply of a phase with a `PlyPlan`: the sowing of `plain_ply`, then its captures and extra
     /// turn off the plan's tables, then the end of the ply. What the general stages would do, step for step.
-    #[inline]
-    pub(super) fn whole_ply(&self, st: &mut State, plan: &PlyPlan, dir: Dir, place: PlaceId) {
+    fn whole_ply(&self, st: &mut State, plan: &PlyPlan, dir: Dir, place: PlaceId) {
         let sow = self.sow_rule(st, 0);
         st.origin = place;
         st.dir = dir;
@@ -637,7 +660,8 @@ impl Engine {
                 None => break,
             }
         }
-        if let (Some(cancel), Some(snapshot)) = (&rule.cancel, snapshot) {
+        // By reference: moving the snapshot would copy it, there or not.
+        if let (Some(cancel), Some(snapshot)) = (&rule.cancel, &snapshot) {
             if self.test(st, super::Ctx::new(mover).at(st.last), cancel) {
                 snapshot.restore(st);
                 st.captured = false;

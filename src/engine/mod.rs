@@ -496,7 +496,9 @@ impl Engine {
     /// Applies a decision taken from `legal_moves` for this very state.
     #[inline]
     pub fn apply_unchecked(&self, st: &mut State, mv: Move) {
-        self.step(st, mv, false);
+        if !self.try_whole_ply(st, mv) {
+            self.step(st, mv, false);
+        }
     }
 }
 

@@ -9,14 +9,14 @@ impl Engine {
     /// Runs one decision. `probe`: we are only looking ahead, so the ply's aftermath (turn passing, end rules)
     /// is skipped.
     pub(super) fn step(&self, st: &mut State, mv: Move, probe: bool) {
+        if !probe && self.try_whole_ply(st, mv) {
+            return;
+        }
         if self.ply_marks && matches!(st.stage, Stage::Start | Stage::Respond) {
             self.clear_ply_marks(st);
         }
         if let (Stage::Start, Move::Begin { action: 0, place }) = (st.stage, mv) {
             if let Some(dir) = self.plain_sow[st.phase as usize] {
-                if let (Some(plan), false) = (&self.ply_plans[st.phase as usize], probe) {
-                    return self.whole_ply(st, plan, dir, place);
-                }
                 return self.plain_ply(st, dir, place, probe);
             }
         }

@@ -182,7 +182,10 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
         }
         // A test of one place's count per player (`count(captured(player)) >= 25`): in one loop.
         Cond::AnyPlayers(body) => match CountTests::of(&[&**body]).filter(|_| shape.plain) {
-            Some(tests) => Arc::new(move |e, st, cx| e.active_players(st).any(|p| tests.hold(e, st, cx.bound(p)))),
+            Some(tests) => Arc::new(move |e, st, cx| {
+                let (players, out) = (e.rules.players, st.eliminated);
+                (0..players).any(|p| out & (1 << p) == 0 && tests.hold(e, st, cx.bound(p)))
+            }),
             None => {
                 let f = cond(body, shape);
                 Arc::new(move |e, st, cx| e.active_players(st).any(|p| f(e, st, cx.bound(p))))
@@ -402,7 +405,7 @@ impl CountAt {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn count(self, e: &Engine, st: &State, cx: Ctx) -> i32 {
         let place = match self {
             CountAt::Here => cx.here as usize,
@@ -449,9 +452,12 @@ impl CountTests {
         Some(tests)
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn hold(&self, e: &Engine, st: &State, cx: Ctx) -> bool {
-        self.tests[..self.len.min(3)].iter().all(|(at, set)| set.contains(at.count(e, st, cx)))
+        self.tests[..self.len.min(3)].iter().all(|(at, set)| {
+            let n = at.count(e, st, cx) as u8;
+            set.0[(n >> 6) as usize] >> (n & 63) & 1 != 0
+        })
     }
 }
 

@@ -121,6 +121,51 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// Drops every piece in hand as a lap from its origin by arithmetic, for a sowing that is not plain
+    /// (`lap_tracks`): what `drop_one` does piece by piece, the first piece back into the origin when the lap
+    /// starts there (`start at origin`), each piece for a pit with a `divert` mark sent on. Neither the marks
+    /// nor the owners change while a lap is sown, so where a pit sends its pieces holds for the whole lap,
+    /// and only the last pit says whether the last piece went on. Returns false, having done nothing, where
+    /// there is no track (the lap does not start at its origin, or goes another way).
+    #[inline]
+    pub(super) fn sow_track(&self, st: &mut State, sow: &Sow) -> bool {
+        let Some(Some((dir, tracks))) = self.lap_tracks.get(st.phase as usize) else { return false };
+        if *dir != st.dir || st.cursor != st.origin || self.k != 1 {
+            return false;
+        }
+        let Some(track) = tracks.get(self.rules.places.len(), st.to_move, st.origin) else { return false };
+        let mut n = st.hand[0] as usize;
+        if n == 0 {
+            return true;
+        }
+        st.hand[0] = 0;
+        let mut last = st.origin;
+        if std::mem::take(&mut st.at_origin) {
+            self.drop_into(st, sow, last, 1);
+            n -= 1;
+        }
+        if n > 0 {
+            let (laps, rest) = (n / track.len(), n % track.len());
+            let reached = if laps > 0 { track.len() } else { rest };
+            for (i, &p) in track[..reached].iter().enumerate() {
+                self.drop_into(st, sow, p, laps + (i < rest) as usize);
+            }
+            last = track[if rest == 0 { track.len() - 1 } else { rest - 1 }];
+        }
+        st.diverted = !sow.divert.is_empty() && self.diverted_to(st, sow, last).is_some();
+        st.cursor = last;
+        true
+    }
+
+    /// `n` pieces dropped into pit `p`, or where its marks send them.
+    #[inline]
+    fn drop_into(&self, st: &mut State, sow: &Sow, p: PlaceId, n: usize) {
+        let to = if sow.divert.is_empty() { p } else { self.diverted_to(st, sow, p).unwrap_or(p) };
+        st.counts[to as usize] = st.counts[to as usize].saturating_add(n.min(255) as u8);
+    }
+}
+
 /// A position key over byte slices and one extra word, eight bytes at a time: what `seen_before` hashes at
 /// every turn of a game with a repetition rule. Each part is mixed with its length, so that parts of other
 /// lengths cannot line up into the same words.

@@ -78,6 +78,10 @@ pub struct Engine {
     ply_plans: Vec<Option<fast::PlyPlan>>,
     /// Each player's fixed pits as words of `counts` (one kind of piece), for the plans' end rules.
     pit_words: Vec<fast::PitWords>,
+    /// Per phase whose one action sows one kind of piece in a fixed direction but not plainly (its laps
+    /// may start at the origin, a marked pit may divert pieces; pits may change hands): the places its laps
+    /// visit from every pit, so that `drop_hand` sows whole laps by arithmetic there too (`fast::sow_track`).
+    lap_tracks: Vec<Option<(Dir, fast::Tracks)>>,
 }
 
 /// One lap of a sowing of laps, as the narration tells it: its origin and direction, where it ended, the
@@ -286,13 +290,31 @@ impl Engine {
             owned_starts: true,
             ply_plans: Vec::new(),
             pit_words: Vec::new(),
+            lap_tracks: Vec::new(),
         };
+        engine.lap_tracks = (0..engine.rules.phases.len()).map(|p| engine.lap_track(p)).collect();
         if let (Some(pits), 1) = (&engine.fixed_pits, engine.k) {
             let len = engine.rules.places.len();
             engine.pit_words = pits.iter().map(|own| fast::PitWords::new(own, len)).collect();
         }
         engine.ply_plans = (0..engine.rules.phases.len()).map(|p| engine.ply_plan(p)).collect();
         engine
+    }
+
+    /// The tracks of every pit for a phase whose one sowing is not plain but could go by whole laps: one kind
+    /// of piece, a fixed direction, no per-drop records; none for a phase that sows plainly (it has its own).
+    fn lap_track(&self, phase: usize) -> Option<(Dir, fast::Tracks)> {
+        if self.plain_sow[phase].is_some() || self.k != 1 || self.rules.needs.drops {
+            return None;
+        }
+        let [Action { kind: ActionKind::Sow(sow), .. }] = self.rules.phases[phase].actions.as_slice() else {
+            return None;
+        };
+        let DirRule::Fixed(dir) = sow.dir else { return None };
+        let every_pit: Vec<PlaceId> = (0..self.rules.n_pits as PlaceId).collect();
+        let pits = vec![every_pit; self.rules.players as usize];
+        let tracks = fast::Tracks::new(&self.rules, &pits, dir, sow.skip_origin);
+        tracks.any().then_some((dir, tracks))
     }
 
     /// The whole-ply form of a phase that sows plainly, where its rules allow one.
@@ -348,6 +370,7 @@ impl Engine {
         self.moves_known.fill(false);
         self.owned_starts = false;
         self.ply_plans.iter_mut().for_each(|plan| *plan = None);
+        self.lap_tracks.iter_mut().for_each(|t| *t = None);
         self
     }
 
@@ -363,7 +386,8 @@ impl Engine {
     /// to take them do.
     #[doc(hidden)]
     pub fn fast_forms(&self, phase: usize) -> (bool, bool) {
-        let laps = self.sows_plainly(phase) && self.tracks.get(phase).is_some_and(|t| t.any());
+        let laps = (self.sows_plainly(phase) && self.tracks.get(phase).is_some_and(|t| t.any()))
+            || self.lap_tracks.get(phase).is_some_and(|t| t.is_some());
         (laps, self.moves_known.get(phase).copied().unwrap_or(false))
     }
 

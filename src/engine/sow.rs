@@ -295,6 +295,9 @@ impl Engine {
         if self.k == 1 && !self.rules.needs.drops && plain {
             self.drop_plain(st, sow.skip_origin);
         } else if self.k == 1 {
+            if self.sow_track(st, sow) {
+                return true;
+            }
             while st.hand[0] > 0 {
                 self.drop_one(st, 0, sow);
             }

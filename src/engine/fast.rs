@@ -95,6 +95,19 @@ impl Engine {
         true
     }
 
+    /// The starts of a phase of plain starts where pits change hands (`owned_plain_starts`): what
+    /// `each_owned_start` finds, pushed in one loop.
+    #[inline]
+    pub(super) fn owned_start_list(&self, st: &State, out: &mut Vec<Move>) {
+        let n = self.rules.n_pits;
+        let (owners, counts) = (&st.owner[..n.min(st.owner.len())], &st.counts[..n.min(st.counts.len())]);
+        for (p, (&owner, &count)) in owners.iter().zip(counts).enumerate() {
+            if owner == st.to_move && count > 0 {
+                out.push(Move::Begin { action: 0, place: p as PlaceId });
+            }
+        }
+    }
+
     /// Drops every seed in hand along the mover's track in whole laps (each place gets `n / len`, the first
     /// `n % len` one more): what `drop_plain` does piece by piece, for a phase with tracks.
     #[inline(always)]

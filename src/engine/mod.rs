@@ -82,6 +82,9 @@ pub struct Engine {
     /// may start at the origin, a marked pit may divert pieces; pits may change hands): the places its laps
     /// visit from every pit, so that `drop_hand` sows whole laps by arithmetic there too (`fast::sow_track`).
     lap_tracks: Vec<Option<(Dir, fast::Tracks)>>,
+    /// Per phase: one plain sowing from any non-empty pit of the mover, and nothing to probe, where pits
+    /// change hands: its starts are listed straight off the owners and counts (`owned_start_list`).
+    owned_plain_starts: Vec<bool>,
 }
 
 /// One lap of a sowing of laps, as the narration tells it: its origin and direction, where it ended, the
@@ -291,7 +294,17 @@ impl Engine {
             ply_plans: Vec::new(),
             pit_words: Vec::new(),
             lap_tracks: Vec::new(),
+            owned_plain_starts: Vec::new(),
         };
+        engine.owned_plain_starts = (0..engine.rules.phases.len())
+            .map(|p| {
+                engine.fixed_pits.is_none()
+                    && engine.k == 1
+                    && engine.simple_phase[p]
+                    && matches!(engine.rules.phases[p].actions.as_slice(),
+                        [Action { kind: ActionKind::Sow(sow), .. }] if is_plain_start(sow))
+            })
+            .collect();
         engine.lap_tracks = (0..engine.rules.phases.len()).map(|p| engine.lap_track(p)).collect();
         if let (Some(pits), 1) = (&engine.fixed_pits, engine.k) {
             let len = engine.rules.places.len();
@@ -492,6 +505,9 @@ impl Engine {
         }
         match st.stage {
             Stage::Start if self.plain_starts[st.phase as usize] && !st.obliged => self.plain_start_list(st, out),
+            Stage::Start if self.owned_starts && self.owned_plain_starts[st.phase as usize] && !st.obliged => {
+                self.owned_start_list(st, out)
+            }
             Stage::Start => self.start_options(st, out, true),
             _ => {
                 let start = out.len();

@@ -317,6 +317,9 @@ pub(crate) struct PlyPlan {
     places: usize,
     /// The phase has an obligation (`must`), which the turn's start looks at.
     must: bool,
+    /// The obligation applies only when the opponent's pits are empty (`when count(pits(opponent)) = 0`,
+    /// Oware's feeding): read off the pits' words before anything else is looked at.
+    must_when_opponent_empty: bool,
     /// The end rules of the phase and the game, in order, as the turn after a ply checks them; none where
     /// one can take a player out (the general loop then looks at them all again).
     ends: Option<Vec<FastEnd>>,
@@ -338,6 +341,12 @@ enum FastEnd {
     RowEmpty { any: bool },
     /// `when stuck` where the starts are the mover's non-empty pits: whether they are all empty.
     Stuck,
+    /// `when any players(TESTS)` where the tests read single places' counts (`count(store(player)) >= 25`).
+    AnyPlayerCounts(CountTests),
+    /// `when repetition` (`draw`: `draw when repetition`).
+    Repetition { draw: bool },
+    /// `when CONDITION` of another shape, its compiled condition.
+    When(Cond),
     /// Any other rule, as written (its conditions are the engine's compiled ones).
     Rule(EndRule),
 }
@@ -437,6 +446,12 @@ impl PlyPlan {
             phase: phase as u8,
             places,
             must: rules.phases[phase].must.is_some(),
+            must_when_opponent_empty: rules.phases[phase].must.as_ref().is_some_and(|m| {
+                matches!(
+                    source(&m.when),
+                    Cond::Cmp(Num::PitsCount(PlayerExpr::Opponent), CmpOp::Eq | CmpOp::Le, Num::Const(0))
+                )
+            }),
             ends: fast_ends(engine, phase, &source),
             capture_at: vec![0; rules.players as usize * places],
             captures: sow.captures.iter().map(|c| FastCapture::new(engine, &mut probe, c)).collect(),
@@ -489,9 +504,15 @@ fn fast_ends(engine: &Engine, phase: usize, source: &dyn Fn(&Cond) -> Cond) -> O
             EndRule::Stuck if engine.plain_starts[phase] => Some(FastEnd::Stuck),
             EndRule::When(c) => Some(match source(c) {
                 Cond::AnyPlayers(body) if row_empty(&body, true) => FastEnd::RowEmpty { any: true },
-                c if row_empty(&c, false) => FastEnd::RowEmpty { any: false },
-                _ => FastEnd::Rule(rule.clone()),
+                Cond::AnyPlayers(body) => match CountTests::of(&[&*body]) {
+                    Some(tests) => FastEnd::AnyPlayerCounts(tests),
+                    None => FastEnd::When(c.clone()),
+                },
+                source if row_empty(&source, false) => FastEnd::RowEmpty { any: false },
+                _ => FastEnd::When(c.clone()),
             }),
+            EndRule::Repetition => Some(FastEnd::Repetition { draw: false }),
+            EndRule::DrawRepetition => Some(FastEnd::Repetition { draw: true }),
             _ => Some(FastEnd::Rule(rule.clone())),
         })
         .collect()
@@ -678,6 +699,13 @@ impl Engine {
                     let pits = self.pit_words.get(st.to_move as usize);
                     (!pits.is_some_and(|p| p.any(&st.counts))).then_some(reason)
                 }
+                FastEnd::AnyPlayerCounts(tests) => {
+                    let cx = super::Ctx::new(st.to_move);
+                    (0..self.rules.players).any(|p| tests.hold(self, st, cx.bound(p))).then_some(EndReason::Condition)
+                }
+                FastEnd::Repetition { draw: false } => self.seen_before(st).then_some(EndReason::Repetition),
+                FastEnd::Repetition { draw: true } => self.seen_before(st).then_some(EndReason::RepetitionDraw),
+                FastEnd::When(c) => self.test(st, super::Ctx::new(st.to_move), c).then_some(EndReason::Condition),
                 FastEnd::Rule(rule) => self.end_rule_fires(st, rule),
             };
             if let Some(reason) = reason {
@@ -689,7 +717,11 @@ impl Engine {
             return self.finish(st, EndReason::Limit);
         }
         // Without an obligation, `check_can_move` comes down to the stuck check, when one is needed.
-        if plan.must {
+        let free = plan.must_when_opponent_empty && {
+            let opponent = self.next_active(st, st.to_move);
+            self.pit_words.get(opponent as usize).is_some_and(|w| w.any(&st.counts))
+        };
+        if plan.must && !free {
             self.check_can_move(st, true);
         } else if !self.moves_known[st.phase as usize] && !self.has_any_move(st) {
             self.finish(st, EndReason::Stuck);

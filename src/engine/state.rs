@@ -81,6 +81,26 @@ pub struct State {
 }
 
 impl State {
+    /// Makes this state a probe copy of `from` (`probe_copy`), reusing its own buffers: a look-ahead that
+    /// tries one candidate after another allocates once, not once per candidate.
+    pub(crate) fn reset_probe(&mut self, from: &State) {
+        let mut counts = std::mem::take(&mut self.counts);
+        let mut owner = std::mem::take(&mut self.owner);
+        let mut hand = std::mem::take(&mut self.hand);
+        let mut before = std::mem::take(&mut self.before);
+        let mut dropped = std::mem::take(&mut self.dropped);
+        let mut marks = std::mem::take(&mut self.marks);
+        let mut history = std::mem::take(&mut self.history);
+        counts.clone_from(&from.counts);
+        owner.clone_from(&from.owner);
+        hand.clone_from(&from.hand);
+        before.clone_from(&from.before);
+        dropped.clone_from(&from.dropped);
+        marks.clone_from(&from.marks);
+        history.clear();
+        *self = State { counts, owner, hand, before, dropped, marks, history, result: from.result.clone(), ..*from };
+    }
+
     /// A copy for looking ahead within one ply: everything but the history of positions, which a ply
     /// never reads.
     pub(crate) fn probe_copy(&self) -> State {

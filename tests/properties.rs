@@ -206,7 +206,7 @@ fn a_put_that_can_get_stuck_never_leaves_a_player_without_a_decision() {
 }
 
 /// The games meant to take the compiled forms of plain phases do: Kalah, Oware (whose feeding obligation is
-/// checked at the ply's end) and Bohnenspiel sow by whole laps; Kalah's empty-row end rule and Oware's
+/// checked at the ply's end), Bohnenspiel and Toguz Kumalak sow by whole laps; Kalah's empty-row end rule and Oware's
 /// `when stuck` make the stuck check after the end rules needless, as the `count(pits(mover)) = 0` of
 /// Bohnenspiel and Toguz Kumalak does.
 #[test]
@@ -218,7 +218,27 @@ fn plain_games_take_the_compiled_forms() {
     assert_eq!(form("kalah"), (true, true));
     assert_eq!(form("oware"), (true, true));
     assert_eq!(form("bohnenspiel"), (true, true));
-    // Its pits change hands and a tuzdyk diverts pieces: no laps by arithmetic, but its end rule
-    // `count(pits(mover)) = 0` says the mover can move.
-    assert_eq!(form("toguz-kumalak"), (false, true));
+    // Its pits change hands, its laps start at the origin and a tuzdyk diverts pieces: it is not a plain
+    // sowing, but its laps still go by arithmetic over the track of every pit (`fast::sow_track`), and its
+    // end rule `count(pits(mover)) = 0` says the mover can move.
+    assert_eq!(form("toguz-kumalak"), (true, true));
+}
+
+/// The plain games play each ply whole (`whole_ply`: captures, extra turns and end rules off tables made
+/// once), so that the fast form cannot be lost without notice; `fast_paths_play_as_the_general_stages`
+/// checks that it plays as the general stages.
+#[test]
+fn plain_games_play_whole_plies() {
+    let whole = |file: &str, variant: Option<&str>| {
+        let src = std::fs::read_to_string(format!("games/{file}.mancala")).expect("shipped game");
+        mancala::compile(&src, variant, None).expect("valid rules").plays_whole_plies(0)
+    };
+    assert!(whole("kalah", None));
+    assert!(whole("kalah", Some("empty-capture")));
+    assert!(whole("oware", None));
+    assert!(whole("bohnenspiel", None));
+    assert!(whole("bohnenspiel", Some("skip-origin")));
+    // The general stages themselves never take it.
+    let src = std::fs::read_to_string("games/kalah.mancala").expect("kalah");
+    assert!(!mancala::compile(&src, None, None).expect("valid rules").without_fast_paths().plays_whole_plies(0));
 }

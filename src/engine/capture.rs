@@ -131,7 +131,7 @@ impl Engine {
                 None => break,
             }
         }
-        if let (Some(cancel), Some(snapshot)) = (&rule.cancel, snapshot) {
+        if let (Some(cancel), Some(snapshot)) = (&rule.cancel, &snapshot) {
             if self.test(st, Ctx::new(mover).at(st.last), cancel) {
                 snapshot.restore(st);
                 st.captured = false;

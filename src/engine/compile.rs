@@ -12,6 +12,7 @@ use std::sync::Arc;
 use crate::ir::*;
 
 use super::eval::Ctx;
+use super::fast::PitWords;
 use super::state::State;
 use super::Engine;
 
@@ -25,6 +26,8 @@ pub(crate) struct Shape {
     /// Each player's pits never change.
     pub fixed_pits: Option<Vec<Vec<PlaceId>>>,
     pub n_pits: usize,
+    /// The places of the board: the length of `counts` with one kind of piece.
+    pub places: usize,
 }
 
 /// Replaces every top-level condition of the rules by a compiled one, returning the table and the
@@ -101,7 +104,7 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
             let lists = shape.fixed_pits.clone().unwrap_or_default();
             let empty = matches!(op, CmpOp::Eq | CmpOp::Le);
             if shape.plain {
-                pits_empty::<true>(lists, who, empty)
+                pits_empty_words(words_of(&lists, shape.places), who, empty)
             } else {
                 pits_empty::<false>(lists, who, empty)
             }
@@ -169,15 +172,25 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
         {
             let lists = shape.fixed_pits.clone().unwrap_or_default();
             if shape.plain {
-                any_player_empty::<true>(lists)
+                let words = words_of(&lists, shape.places);
+                Arc::new(move |e, st, _| {
+                    e.active_players(st).any(|p| words.get(p as usize).map_or(true, |w| !w.any(&st.counts)))
+                })
             } else {
                 any_player_empty::<false>(lists)
             }
         }
-        Cond::AnyPlayers(body) => {
-            let f = cond(body, shape);
-            Arc::new(move |e, st, cx| e.active_players(st).any(|p| f(e, st, cx.bound(p))))
-        }
+        // A test of one place's count per player (`count(captured(player)) >= 25`): in one loop.
+        Cond::AnyPlayers(body) => match CountTests::of(&[&**body]).filter(|_| shape.plain) {
+            Some(tests) => Arc::new(move |e, st, cx| {
+                let (players, out) = (e.rules.players, st.eliminated);
+                (0..players).any(|p| out & (1 << p) == 0 && tests.hold(e, st, cx.bound(p)))
+            }),
+            None => {
+                let f = cond(body, shape);
+                Arc::new(move |e, st, cx| e.active_players(st).any(|p| f(e, st, cx.bound(p))))
+            }
+        },
         Cond::AllPlayers(body) => {
             let f = cond(body, shape);
             Arc::new(move |e, st, cx| e.active_players(st).all(|p| f(e, st, cx.bound(p))))
@@ -205,12 +218,32 @@ fn all_empty<const PLAIN: bool>(lists: &[Vec<PlaceId>], e: &Engine, st: &State, 
     lists.get(p as usize).map_or(true, |l| l.iter().all(|&i| pit_count::<PLAIN>(e, st, i) == 0))
 }
 
+/// Each player's pits as words of `counts` (`fast::PitWords`).
+fn words_of(lists: &[Vec<PlaceId>], places: usize) -> Vec<PitWords> {
+    lists.iter().map(|l| PitWords::new(l, places)).collect()
+}
+
+/// `count(pits(WHO)) = 0` (or, with `empty` false, `> 0`) with one kind of piece, a few words at a time.
+fn pits_empty_words(words: Vec<PitWords>, who: &PlayerExpr, empty: bool) -> CondFn {
+    let is_empty = move |st: &State, p: u8| words.get(p as usize).map_or(true, |w| !w.any(&st.counts));
+    match who {
+        PlayerExpr::Mover => Arc::new(move |_, st, cx| is_empty(st, cx.mover) == empty),
+        PlayerExpr::Bound => Arc::new(move |_, st, cx| is_empty(st, cx.bound) == empty),
+        PlayerExpr::Opponent => Arc::new(move |e, st, cx| is_empty(st, e.next_active(st, cx.mover)) == empty),
+        other => {
+            let who = other.clone();
+            Arc::new(move |e, st, cx| is_empty(st, e.player(st, cx, &who)) == empty)
+        }
+    }
+}
+
 /// `count(pits(WHO)) = 0` (or, with `empty` false, `> 0`).
 fn pits_empty<const PLAIN: bool>(lists: Vec<Vec<PlaceId>>, who: &PlayerExpr, empty: bool) -> CondFn {
     let is_empty = move |e: &Engine, st: &State, p: u8| all_empty::<PLAIN>(&lists, e, st, p);
     match who {
         PlayerExpr::Mover => Arc::new(move |e, st, cx| is_empty(e, st, cx.mover) == empty),
         PlayerExpr::Bound => Arc::new(move |e, st, cx| is_empty(e, st, cx.bound) == empty),
+        PlayerExpr::Opponent => Arc::new(move |e, st, cx| is_empty(e, st, e.next_active(st, cx.mover)) == empty),
         other => {
             let who = other.clone();
             Arc::new(move |e, st, cx| is_empty(e, st, e.player(st, cx, &who)) == empty)
@@ -228,6 +261,7 @@ fn owned_pits_empty(n_pits: usize, who: &PlayerExpr, empty: bool) -> CondFn {
     match who {
         PlayerExpr::Mover => Arc::new(move |_, st, cx| is_empty(st, cx.mover) == empty),
         PlayerExpr::Bound => Arc::new(move |_, st, cx| is_empty(st, cx.bound) == empty),
+        PlayerExpr::Opponent => Arc::new(move |e, st, cx| is_empty(st, e.next_active(st, cx.mover)) == empty),
         other => {
             let who = other.clone();
             Arc::new(move |e, st, cx| is_empty(st, e.player(st, cx, &who)) == empty)
@@ -371,7 +405,7 @@ impl CountAt {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn count(self, e: &Engine, st: &State, cx: Ctx) -> i32 {
         let place = match self {
             CountAt::Here => cx.here as usize,
@@ -381,5 +415,66 @@ impl CountAt {
             CountAt::OfBound(base) => base + cx.bound as usize,
         };
         st.counts[place] as i32
+    }
+}
+
+/// A conjunction of up to three tests of single places' counts (`count = 1`, `count(opposite) > 0`,
+/// `count in {2, 3}`), evaluated in one loop without a closure per part: the residue of a capture's
+/// condition once what the mover and the last place settle is taken out (`fast::PlyPlan`). One kind of
+/// piece only, so a count is a byte, and every test is the set of the bytes that pass it.
+#[derive(Clone)]
+pub(crate) struct CountTests {
+    tests: [(CountAt, IntSet); 3],
+    len: usize,
+}
+
+impl CountTests {
+    /// The tests of `conds`, all to hold; none when one of them is of another shape, or past three.
+    pub(crate) fn of(conds: &[&Cond]) -> Option<CountTests> {
+        let passing = |test: &dyn Fn(i32) -> bool| {
+            let mut set = IntSet::default();
+            (0..=IntSet::MAX).filter(|&n| test(n as i32)).for_each(|n| _ = set.insert(n));
+            set
+        };
+        let test = |c: &Cond| match c {
+            Cond::Cmp(a, op, Num::Const(v)) => {
+                let (op, v) = (*op, *v);
+                Some((CountAt::of(a)?, passing(&|n| compare(n, op, v))))
+            }
+            Cond::InInts(a, set) => Some((CountAt::of(a)?, *set)),
+            _ => None,
+        };
+        let mut tests = CountTests { tests: [(CountAt::Here, IntSet::default()); 3], len: 0 };
+        for c in conds {
+            *tests.tests.get_mut(tests.len)? = test(c)?;
+            tests.len += 1;
+        }
+        Some(tests)
+    }
+
+    #[inline(always)]
+    pub(crate) fn hold(&self, e: &Engine, st: &State, cx: Ctx) -> bool {
+        self.tests[..self.len.min(3)].iter().all(|(at, set)| {
+            let n = at.count(e, st, cx) as u8;
+            set.0[(n >> 6) as usize] >> (n & 63) & 1 != 0
+        })
+    }
+}
+
+/// `n OP v`.
+fn compare(n: i32, op: CmpOp, v: i32) -> bool {
+    match op {
+        CmpOp::Eq => n == v,
+        CmpOp::Ne => n != v,
+        CmpOp::Lt => n < v,
+        CmpOp::Le => n <= v,
+        CmpOp::Gt => n > v,
+        CmpOp::Ge => n >= v,
+    }
+}
+
+impl std::fmt::Debug for CountTests {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} count tests", self.len)
     }
 }

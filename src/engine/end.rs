@@ -17,6 +17,16 @@ pub(super) enum Bound {
 
 impl Engine {
     pub(super) fn end_ply(&self, st: &mut State, next: Next, probe: bool) {
+        if self.hand_over(st, next, probe) {
+            self.begin_turn(st);
+        }
+    }
+
+    /// The end of a ply up to the next turn's checks: the obligation it had to meet, the ply counted, the
+    /// turn passed (or kept), phases advanced. Returns false when only looking ahead (`probe`), where the
+    /// ply's aftermath is skipped.
+    #[inline(always)]
+    pub(super) fn hand_over(&self, st: &mut State, next: Next, probe: bool) -> bool {
         let mover = st.to_move;
         if st.obliged {
             if let Some(must) = &self.phase(st).must {
@@ -28,7 +38,7 @@ impl Engine {
         st.ply += 1;
         st.stage = Stage::Start;
         if probe {
-            return;
+            return false;
         }
         st.last_mover = mover;
         let next = if self.phase_again && next == Next::Switch { self.phase_again(st, mover) } else { next };
@@ -57,7 +67,7 @@ impl Engine {
         st.again = false;
         st.obliged = false;
         self.advance_phase(st);
-        self.begin_turn(st);
+        true
     }
 
     /// `again when` of the phase: the mover keeps the turn while it holds.

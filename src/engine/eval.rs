@@ -409,8 +409,13 @@ impl Engine {
     }
 
     /// The next player after `p` still in the game (`p` itself when it is the only one).
+    #[inline]
     pub(crate) fn next_active(&self, st: &State, p: u8) -> u8 {
         let n = self.rules.players;
+        // Nobody out (every game but those that eliminate): the next seat, without a division.
+        if st.eliminated == 0 && p < n {
+            return if p + 1 == n { 0 } else { p + 1 };
+        }
         for i in 1..=n {
             let q = (p + i) % n;
             if st.eliminated & (1 << q) == 0 {

@@ -4,7 +4,8 @@
 
 use crate::ir::*;
 
-use super::{Engine, Move, State};
+use super::compile::CountTests;
+use super::{EndReason, Engine, Move, State};
 
 /// The places a plain sowing visits, for every mover and origin of one phase: where the sowing from
 /// `origin` drops its i-th piece is `cells[start + i % len]`, skips (of the rules and of the origin) already
@@ -94,9 +95,22 @@ impl Engine {
         true
     }
 
+    /// The starts of a phase of plain starts where pits change hands (`owned_plain_starts`): what
+    /// `each_owned_start` finds, pushed in one loop.
+    #[inline]
+    pub(super) fn owned_start_list(&self, st: &State, out: &mut Vec<Move>) {
+        let n = self.rules.n_pits;
+        let (owners, counts) = (&st.owner[..n.min(st.owner.len())], &st.counts[..n.min(st.counts.len())]);
+        for (p, (&owner, &count)) in owners.iter().zip(counts).enumerate() {
+            if owner == st.to_move && count > 0 {
+                out.push(Move::Begin { action: 0, place: p as PlaceId });
+            }
+        }
+    }
+
     /// Drops every seed in hand along the mover's track in whole laps (each place gets `n / len`, the first
     /// `n % len` one more): what `drop_plain` does piece by piece, for a phase with tracks.
-    #[inline]
+    #[inline(always)]
     pub(super) fn sow_laps(&self, st: &mut State, tracks: &Tracks, skip_origin: bool) {
         let Some(track) = tracks.get(self.rules.places.len(), st.to_move, st.origin) else {
             return self.drop_plain(st, skip_origin);
@@ -120,6 +134,51 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// Drops every piece in hand as a lap from its origin by arithmetic, for a sowing that is not plain
+    /// (`lap_tracks`): what `drop_one` does piece by piece, the first piece back into the origin when the lap
+    /// starts there (`start at origin`), each piece for a pit with a `divert` mark sent on. Neither the marks
+    /// nor the owners change while a lap is sown, so where a pit sends its pieces holds for the whole lap,
+    /// and only the last pit says whether the last piece went on. Returns false, having done nothing, where
+    /// there is no track (the lap does not start at its origin, or goes another way).
+    #[inline]
+    pub(super) fn sow_track(&self, st: &mut State, sow: &Sow) -> bool {
+        let Some(Some((dir, tracks))) = self.lap_tracks.get(st.phase as usize) else { return false };
+        if *dir != st.dir || st.cursor != st.origin || self.k != 1 {
+            return false;
+        }
+        let Some(track) = tracks.get(self.rules.places.len(), st.to_move, st.origin) else { return false };
+        let mut n = st.hand[0] as usize;
+        if n == 0 {
+            return true;
+        }
+        st.hand[0] = 0;
+        let mut last = st.origin;
+        if std::mem::take(&mut st.at_origin) {
+            self.drop_into(st, sow, last, 1);
+            n -= 1;
+        }
+        if n > 0 {
+            let (laps, rest) = (n / track.len(), n % track.len());
+            let reached = if laps > 0 { track.len() } else { rest };
+            for (i, &p) in track[..reached].iter().enumerate() {
+                self.drop_into(st, sow, p, laps + (i < rest) as usize);
+            }
+            last = track[if rest == 0 { track.len() - 1 } else { rest - 1 }];
+        }
+        st.diverted = !sow.divert.is_empty() && self.diverted_to(st, sow, last).is_some();
+        st.cursor = last;
+        true
+    }
+
+    /// `n` pieces dropped into pit `p`, or where its marks send them.
+    #[inline]
+    fn drop_into(&self, st: &mut State, sow: &Sow, p: PlaceId, n: usize) {
+        let to = if sow.divert.is_empty() { p } else { self.diverted_to(st, sow, p).unwrap_or(p) };
+        st.counts[to as usize] = st.counts[to as usize].saturating_add(n.min(255) as u8);
+    }
+}
+
 /// A position key over byte slices and one extra word, eight bytes at a time: what `seen_before` hashes at
 /// every turn of a game with a repetition rule. Each part is mixed with its length, so that parts of other
 /// lengths cannot line up into the same words.
@@ -132,9 +191,9 @@ pub(super) fn position_key(parts: &[&[u8]], extra: u64) -> u64 {
         for w in &mut words {
             h = mix(h, u64::from_le_bytes(w.try_into().unwrap_or([0; 8])));
         }
-        let mut tail = [0u8; 8];
-        tail[..words.remainder().len()].copy_from_slice(words.remainder());
-        h = mix(h, u64::from_le_bytes(tail) ^ ((part.len() as u64) << 56));
+        // The last bytes as a little-endian word, byte by byte: a copy of a few bytes would call memcpy.
+        let tail = words.remainder().iter().rev().fold(0u64, |w, &b| w << 8 | b as u64);
+        h = mix(h, tail ^ ((part.len() as u64) << 56));
     }
     // A last avalanche, so that every input bit reaches every output bit.
     h ^= h >> 33;
@@ -194,10 +253,15 @@ impl Saved {
     }
 
     /// Puts the saved pieces, marks and owners back.
-    pub(super) fn restore(self, st: &mut State) {
+    pub(super) fn restore(&self, st: &mut State) {
         match self {
-            Saved::Heap(counts, marks, owner) => (st.counts, st.marks, st.owner) = (counts, marks, owner),
+            Saved::Heap(counts, marks, owner) => {
+                st.counts.copy_from_slice(counts);
+                st.marks.copy_from_slice(marks);
+                st.owner.copy_from_slice(owner);
+            }
             Saved::Inline { bytes, counts, marks, owner } => {
+                let (counts, marks, owner) = (*counts, *marks, *owner);
                 st.counts.copy_from_slice(&bytes[..counts]);
                 st.marks.copy_from_slice(&bytes[counts..counts + marks]);
                 st.owner.copy_from_slice(&bytes[counts + marks..counts + marks + owner]);
@@ -239,5 +303,460 @@ impl Engine {
             }
         }
         None
+    }
+}
+
+/// The whole-ply compiled form of a plain sowing phase: what its captures and its extra turn can do at the
+/// end of a sowing, found once per mover and last place when the engine is made, so that a ply tests only
+/// what the position can change. Everything static in the mover and the last place (`here in pits(mover)`
+/// with fixed pits, `last = store(mover)`) is settled by the tables; the rest is the compiled conditions.
+/// A capture of a shape the plan does not know hands the ply over to the general stages at that capture.
+#[derive(Debug, Clone)]
+pub(crate) struct PlyPlan {
+    phase: u8,
+    places: usize,
+    /// The phase has an obligation (`must`), which the turn's start looks at.
+    must: bool,
+    /// The obligation applies only when the opponent's pits are empty (`when count(pits(opponent)) = 0`,
+    /// Oware's feeding): read off the pits' words before anything else is looked at.
+    must_when_opponent_empty: bool,
+    /// The end rules of the phase and the game, in order, as the turn after a ply checks them; none where
+    /// one can take a player out (the general loop then looks at them all again).
+    ends: Option<Vec<FastEnd>>,
+    /// Per `mover * places + last`: the capture rules (as bits) whose condition can hold there.
+    capture_at: Vec<u32>,
+    /// Per capture rule: its compiled form, when it has one.
+    captures: Vec<Option<FastCapture>>,
+    /// Per capture rule: what is left to test of its condition where `capture_at` says it can hold, as
+    /// tests of counts, when it is made of them (else its compiled condition is tested).
+    residues: Vec<Option<CountTests>>,
+    /// Per `mover * places + last`: whether the mover plays again.
+    again_at: Vec<Again>,
+}
+
+/// An end rule as the whole-ply form checks it.
+#[derive(Debug, Clone)]
+enum FastEnd {
+    /// `when any players(count(pits(player)) = 0)` (`any`) or `when count(pits(mover)) = 0`.
+    RowEmpty { any: bool },
+    /// `when stuck` where the starts are the mover's non-empty pits: whether they are all empty.
+    Stuck,
+    /// `when any players(TESTS)` where the tests read single places' counts (`count(store(player)) >= 25`).
+    AnyPlayerCounts(CountTests),
+    /// `when repetition` (`draw`: `draw when repetition`).
+    Repetition { draw: bool },
+    /// `when CONDITION` of another shape, its compiled condition.
+    When(Cond),
+    /// Any other rule, as written (its conditions are the engine's compiled ones).
+    Rule(EndRule),
+}
+
+/// The pits of one player as masked eight-byte words of `counts`: whether any holds a piece in a few loads.
+/// Rows of up to 16 pits in a row take one or two words, kept inline; longer or scattered ones a list.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PitWords {
+    first: (usize, u64),
+    second: (usize, u64),
+    rest: Vec<(usize, u64)>,
+}
+
+impl PitWords {
+    /// The words covering `pits` in a `counts` of `len` bytes (one byte per pit: one kind of piece).
+    pub(crate) fn new(pits: &[PlaceId], len: usize) -> PitWords {
+        let mut sorted = pits.to_vec();
+        sorted.sort_unstable();
+        let mut words: Vec<(usize, u64)> = Vec::new();
+        for p in sorted.into_iter().map(|p| p as usize) {
+            match words.last_mut() {
+                Some((start, mask)) if p < *start + 8 => *mask |= 0xff << ((p - *start) * 8),
+                _ => {
+                    // A word starts at the pit, or earlier where it would run past the end.
+                    let start = p.min(len.saturating_sub(8));
+                    words.push((start, 0xff << ((p - start) * 8)));
+                }
+            }
+        }
+        let mut words = words.into_iter();
+        let first = words.next().unwrap_or((0, 0));
+        let second = words.next().unwrap_or((0, 0));
+        PitWords { first, second, rest: words.collect() }
+    }
+
+    /// Whether some pit holds a piece.
+    #[inline]
+    pub(crate) fn any(&self, counts: &[u8]) -> bool {
+        let (a, b) = (self.first, self.second);
+        word_at(counts, a.0) & a.1 != 0
+            || (b.1 != 0 && word_at(counts, b.0) & b.1 != 0)
+            || self.rest.iter().any(|&(start, mask)| word_at(counts, start) & mask != 0)
+    }
+}
+
+/// Eight bytes of `counts` from `start` as a little-endian word, zeros past its end.
+#[inline(always)]
+fn word_at(counts: &[u8], start: usize) -> u64 {
+    match counts.get(start..start + 8) {
+        Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
+        None => counts.get(start..).unwrap_or(&[]).iter().rev().fold(0u64, |w, &b| w << 8 | b as u64),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Again {
+    Never,
+    Always,
+    Test,
+}
+
+/// A capture made only of takes of every piece from a few places fixed by the mover and the pit (`here`,
+/// `opposite`, a store) to one such place, with its chain and `cancel` as written.
+#[derive(Debug, Clone)]
+struct FastCapture {
+    /// Per take, per `mover * places + here`: the places taken from, and where to.
+    takes: Vec<Vec<FastTake>>,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct FastTake {
+    from: [PlaceId; 4],
+    len: u8,
+    to: Option<PlaceId>,
+}
+
+impl PlyPlan {
+    /// The plan of a phase whose single action is `sow`, a plain sowing (`plain_sow`); none where the
+    /// rules can take a player out (then `opponent` is not fixed by the mover) or owners change.
+    pub(crate) fn new(engine: &Engine, phase: usize, sow: &Sow) -> Option<PlyPlan> {
+        let rules = &engine.rules;
+        if rules.needs.elimination || engine.fixed_pits.is_none() || sow.then.is_some() || sow.laps {
+            return None;
+        }
+        if sow.captures.len() > 32 {
+            return None;
+        }
+        let places = rules.places.len();
+        let source = |c: &Cond| -> Cond {
+            match c {
+                Cond::Compiled(i) => engine.compiled.1.get(*i as usize).cloned().unwrap_or(Cond::True),
+                other => other.clone(),
+            }
+        };
+        let mut probe = engine.initial_state();
+        let mut plan = PlyPlan {
+            phase: phase as u8,
+            places,
+            must: rules.phases[phase].must.is_some(),
+            must_when_opponent_empty: rules.phases[phase].must.as_ref().is_some_and(|m| {
+                matches!(
+                    source(&m.when),
+                    Cond::Cmp(Num::PitsCount(PlayerExpr::Opponent), CmpOp::Eq | CmpOp::Le, Num::Const(0))
+                )
+            }),
+            ends: fast_ends(engine, phase, &source),
+            capture_at: vec![0; rules.players as usize * places],
+            captures: sow.captures.iter().map(|c| FastCapture::new(engine, &mut probe, c)).collect(),
+            again_at: vec![Again::Never; rules.players as usize * places],
+            residues: Vec::new(),
+        };
+        let whens: Vec<Cond> = sow.captures.iter().map(|c| source(&c.when)).collect();
+        plan.residues = whens.iter().map(residue).collect();
+        let again = sow.again.as_ref().map(source);
+        for mover in 0..rules.players {
+            for last in 0..places as PlaceId {
+                let at = mover as usize * places + last as usize;
+                probe.last = last;
+                let cx = super::Ctx::new(mover).at(last);
+                for (r, when) in whens.iter().enumerate() {
+                    if may_hold(engine, &probe, cx, when) {
+                        plan.capture_at[at] |= 1 << r;
+                    }
+                }
+                plan.again_at[at] = match &again {
+                    None => Again::Never,
+                    Some(c) if is_static(c) => {
+                        if engine.cond(&probe, cx, c) {
+                            Again::Always
+                        } else {
+                            Again::Never
+                        }
+                    }
+                    Some(_) => Again::Test,
+                };
+            }
+        }
+        Some(plan)
+    }
+}
+
+/// The end rules of a phase in the whole-ply form; none where a rule can take a player out.
+fn fast_ends(engine: &Engine, phase: usize, source: &dyn Fn(&Cond) -> Cond) -> Option<Vec<FastEnd>> {
+    let rules = &engine.rules;
+    let items = rules.phases[phase].end.items.iter().chain(&rules.end.items);
+    let row_empty = |c: &Cond, bound: bool| match c {
+        Cond::Cmp(Num::PitsCount(who), CmpOp::Eq | CmpOp::Le, Num::Const(0)) => {
+            matches!((who, bound), (PlayerExpr::Bound, true) | (PlayerExpr::Mover, false))
+        }
+        _ => false,
+    };
+    items
+        .map(|rule| match rule {
+            EndRule::Eliminate(_) | EndRule::EliminateStuck => None,
+            EndRule::Stuck if engine.plain_starts[phase] => Some(FastEnd::Stuck),
+            EndRule::When(c) => Some(match source(c) {
+                Cond::AnyPlayers(body) if row_empty(&body, true) => FastEnd::RowEmpty { any: true },
+                Cond::AnyPlayers(body) => match CountTests::of(&[&*body]) {
+                    Some(tests) => FastEnd::AnyPlayerCounts(tests),
+                    None => FastEnd::When(c.clone()),
+                },
+                source if row_empty(&source, false) => FastEnd::RowEmpty { any: false },
+                _ => FastEnd::When(c.clone()),
+            }),
+            EndRule::Repetition => Some(FastEnd::Repetition { draw: false }),
+            EndRule::DrawRepetition => Some(FastEnd::Repetition { draw: true }),
+            _ => Some(FastEnd::Rule(rule.clone())),
+        })
+        .collect()
+}
+
+impl FastCapture {
+    fn new(engine: &Engine, probe: &mut State, rule: &CaptureRule) -> Option<FastCapture> {
+        let rules = &engine.rules;
+        if rule.may || !rule.steps.is_empty() || rule.resow.is_some() {
+            return None;
+        }
+        let places = rules.places.len();
+        let mut takes = Vec::new();
+        for take in &rule.takes {
+            let simple = !take.chosen && take.count.is_none() && matches!(take.kinds, KindSel::All);
+            let (TakeTo::Place(to), [group]) = (&take.to, take.from.as_slice()) else { return None };
+            // Along a chain `here` moves on while `last` stays: only places fixed by `here` are tabled.
+            if !simple || group.len() > 4 || !static_place(to) || mentions_last(to) {
+                return None;
+            }
+            let mut from = Vec::new();
+            for set in group {
+                let Set::One(p) = set else { return None };
+                if !static_place(p) || mentions_last(p) {
+                    return None;
+                }
+                from.push(p);
+            }
+            let mut table = vec![FastTake::default(); rules.players as usize * places];
+            for mover in 0..rules.players {
+                for here in 0..places as PlaceId {
+                    probe.last = here;
+                    let cx = super::Ctx::new(mover).at(here);
+                    let t = &mut table[mover as usize * places + here as usize];
+                    t.to = engine.place(probe, cx, to);
+                    for p in from.iter().filter_map(|p| engine.place(probe, cx, p)) {
+                        t.from[t.len as usize] = p;
+                        t.len += 1;
+                    }
+                }
+            }
+            takes.push(table);
+        }
+        Some(FastCapture { takes })
+    }
+}
+
+/// Whether a player expression names the same player whatever the position, given the mover: no player
+/// can be taken out, so the opponent is the next seat.
+fn static_player(p: &PlayerExpr) -> bool {
+    matches!(p, PlayerExpr::Mover | PlayerExpr::Opponent)
+}
+
+/// Whether a place expression names a place fixed by the mover and `here` (= `last` at a sowing's end).
+fn static_place(p: &PlaceExpr) -> bool {
+    match p {
+        PlaceExpr::Here | PlaceExpr::Last | PlaceExpr::Fixed(_) => true,
+        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) => static_place(p),
+        PlaceExpr::OfPlayer(_, who) => static_player(who),
+        PlaceExpr::Origin | PlaceExpr::RegionPit(..) | PlaceExpr::Next(..) => false,
+    }
+}
+
+/// Whether a place expression reads `last`.
+fn mentions_last(p: &PlaceExpr) -> bool {
+    match p {
+        PlaceExpr::Last => true,
+        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) => mentions_last(p),
+        _ => false,
+    }
+}
+
+/// Whether a condition is fixed by the mover and the last place, with pits that never change hands.
+fn is_static(c: &Cond) -> bool {
+    match c {
+        Cond::True => true,
+        Cond::And(cs) | Cond::Or(cs) => cs.iter().all(is_static),
+        Cond::Not(c) => is_static(c),
+        Cond::HereOwnedBy(who) => static_player(who),
+        Cond::PlaceEq(a, b, _) => static_place(a) && static_place(b),
+        _ => false,
+    }
+}
+
+/// What is left to test of a capture's condition where the mover and the last place let it hold: its
+/// parts that they do not settle, when those are tests of counts.
+fn residue(c: &Cond) -> Option<CountTests> {
+    let parts: Vec<&Cond> = match c {
+        Cond::And(cs) => cs.iter().collect(),
+        c => vec![c],
+    };
+    CountTests::of(&parts.into_iter().filter(|c| !is_static(c)).collect::<Vec<_>>())
+}
+
+/// Whether a condition can hold at the end of a sowing by `cx.mover` ending at `cx.here`: false only
+/// when a part of it that the position cannot change rules it out.
+fn may_hold(engine: &Engine, probe: &State, cx: super::Ctx, c: &Cond) -> bool {
+    match c {
+        c if is_static(c) => engine.cond(probe, cx, c),
+        Cond::And(cs) => cs.iter().all(|c| may_hold(engine, probe, cx, c)),
+        Cond::Or(cs) => cs.iter().any(|c| may_hold(engine, probe, cx, c)),
+        _ => true,
+    }
+}
+
+impl Engine {
+    /// Plays `mv` as a whole ply when it starts one in a phase with a `PlyPlan`; false otherwise.
+    #[inline(always)]
+    pub(super) fn try_whole_ply(&self, st: &mut State, mv: Move) -> bool {
+        let (super::Stage::Start, Move::Begin { action: 0, place }) = (st.stage, mv) else { return false };
+        let phase = st.phase as usize;
+        let (Some(Some(plan)), Some(Some(dir))) = (self.ply_plans.get(phase), self.plain_sow.get(phase)) else {
+            return false;
+        };
+        if self.ply_marks {
+            self.clear_ply_marks(st);
+        }
+        self.whole_ply(st, plan, *dir, place);
+        true
+    }
+
+    /// A whole ply of a phase with a `PlyPlan`: the sowing of `plain_ply`, then its captures and extra
+    /// turn off the plan's tables, then the end of the ply. What the general stages would do, step for step.
+    fn whole_ply(&self, st: &mut State, plan: &PlyPlan, dir: Dir, place: PlaceId) {
+        let sow = self.sow_rule(st, 0);
+        st.origin = place;
+        st.dir = dir;
+        st.cursor = place;
+        st.lap = 1;
+        st.diverted = false;
+        self.lift(st, place);
+        self.sow_laps(st, &self.tracks[st.phase as usize], sow.skip_origin);
+        st.last = st.cursor;
+        st.stage = super::Stage::Start;
+        let mover = st.to_move;
+        let at = mover as usize * plan.places + st.last as usize;
+        let cx = super::Ctx::new(mover).at(st.last);
+        let mut rules = plan.capture_at[at];
+        while rules != 0 {
+            let r = rules.trailing_zeros() as usize;
+            rules &= rules - 1;
+            let holds = match &plan.residues[r] {
+                Some(tests) => tests.hold(self, st, cx),
+                None => self.test(st, cx, &sow.captures[r].when),
+            };
+            if !holds {
+                continue;
+            }
+            match &plan.captures[r] {
+                Some(fast) => {
+                    self.fast_capture(st, &sow.captures[r], fast, plan.places);
+                    break;
+                }
+                // The general stages take the ply on from this capture (which may wait for a choice).
+                None => return self.capture_from(st, 0, sow, r, false),
+            }
+        }
+        st.again = match plan.again_at[at] {
+            Again::Never => false,
+            Again::Always => true,
+            Again::Test => sow.again.as_ref().is_some_and(|c| self.test(st, cx, c)),
+        };
+        let next = if st.again { super::Next::Keep } else { super::Next::Switch };
+        if self.hand_over(st, next, false) {
+            self.begin_planned_turn(st, plan);
+        }
+    }
+
+    /// `begin_turn` after a ply of a phase with a plan: its end rules off the plan, then the ply limit
+    /// and whether the mover can move.
+    #[inline]
+    fn begin_planned_turn(&self, st: &mut State, plan: &PlyPlan) {
+        let (Some(ends), true) = (&plan.ends, st.phase == plan.phase) else {
+            return self.begin_turn(st);
+        };
+        for end in ends {
+            let reason = match end {
+                FastEnd::RowEmpty { any: true } => {
+                    let pits = &self.pit_words;
+                    pits.iter().any(|p| !p.any(&st.counts)).then_some(EndReason::Condition)
+                }
+                FastEnd::RowEmpty { any: false } | FastEnd::Stuck => {
+                    let reason = if matches!(end, FastEnd::Stuck) { EndReason::Stuck } else { EndReason::Condition };
+                    let pits = self.pit_words.get(st.to_move as usize);
+                    (!pits.is_some_and(|p| p.any(&st.counts))).then_some(reason)
+                }
+                FastEnd::AnyPlayerCounts(tests) => {
+                    let cx = super::Ctx::new(st.to_move);
+                    (0..self.rules.players).any(|p| tests.hold(self, st, cx.bound(p))).then_some(EndReason::Condition)
+                }
+                FastEnd::Repetition { draw: false } => self.seen_before(st).then_some(EndReason::Repetition),
+                FastEnd::Repetition { draw: true } => self.seen_before(st).then_some(EndReason::RepetitionDraw),
+                FastEnd::When(c) => self.test(st, super::Ctx::new(st.to_move), c).then_some(EndReason::Condition),
+                FastEnd::Rule(rule) => self.end_rule_fires(st, rule),
+            };
+            if let Some(reason) = reason {
+                return self.finish(st, reason);
+            }
+        }
+        st.endless = false;
+        if st.ply >= self.limits[st.phase as usize] {
+            return self.finish(st, EndReason::Limit);
+        }
+        // Without an obligation, `check_can_move` comes down to the stuck check, when one is needed.
+        let free = plan.must_when_opponent_empty && {
+            let opponent = self.next_active(st, st.to_move);
+            self.pit_words.get(opponent as usize).is_some_and(|w| w.any(&st.counts))
+        };
+        if plan.must && !free {
+            self.check_can_move(st, true);
+        } else if !self.moves_known[st.phase as usize] && !self.has_any_move(st) {
+            self.finish(st, EndReason::Stuck);
+        }
+    }
+
+    /// A capture with a `FastCapture`: `capture_steps` without the choices it cannot have.
+    fn fast_capture(&self, st: &mut State, rule: &CaptureRule, fast: &FastCapture, places: usize) {
+        let snapshot = rule.cancel.as_ref().map(|_| Saved::take(st));
+        let mover = st.to_move;
+        let mut cur = super::CaptureCursor::at(0, st.last);
+        loop {
+            for take in &fast.takes {
+                let t = take[mover as usize * places + cur.here as usize];
+                let Some(to) = t.to else { continue };
+                for &p in &t.from[..t.len as usize] {
+                    if p != to {
+                        let n = std::mem::take(&mut st.counts[p as usize]);
+                        st.counts[to as usize] = st.counts[to as usize].saturating_add(n);
+                        st.captured |= n > 0;
+                    }
+                }
+            }
+            match self.next_chain_pit(st, rule, &mut cur) {
+                Some(p) => cur.here = p,
+                None => break,
+            }
+        }
+        // By reference: moving the snapshot would copy it, there or not.
+        if let (Some(cancel), Some(snapshot)) = (&rule.cancel, &snapshot) {
+            if self.test(st, super::Ctx::new(mover).at(st.last), cancel) {
+                snapshot.restore(st);
+                st.captured = false;
+            }
+        }
+        st.stage = super::Stage::Start;
     }
 }

@@ -79,6 +79,17 @@ pub struct Engine {
     /// The starts of a plain sowing where pits change hands are read off the owners and counts
     /// (`fast::each_owned_start`) instead of walking the set `pits(mover)`.
     owned_starts: bool,
+    /// Per phase with a `plain_sow`: its whole-ply form (`fast::PlyPlan`), which `whole_ply` plays.
+    ply_plans: Vec<Option<fast::PlyPlan>>,
+    /// Each player's fixed pits as words of `counts` (one kind of piece), for the plans' end rules.
+    pit_words: Vec<fast::PitWords>,
+    /// Per phase whose one action sows one kind of piece in a fixed direction but not plainly (its laps
+    /// may start at the origin, a marked pit may divert pieces; pits may change hands): the places its laps
+    /// visit from every pit, so that `drop_hand` sows whole laps by arithmetic there too (`fast::sow_track`).
+    lap_tracks: Vec<Option<(Dir, fast::Tracks)>>,
+    /// Per phase: one plain sowing from any non-empty pit of the mover, and nothing to probe, where pits
+    /// change hands: its starts are listed straight off the owners and counts (`owned_start_list`).
+    owned_plain_starts: Vec<bool>,
 }
 
 /// One lap of a sowing of laps, as the narration tells it: its origin and direction, where it ended, the
@@ -167,7 +178,12 @@ impl Engine {
                 .collect()
         });
         let limits = rules.phases.iter().map(|p| p.end.limit.or(rules.end.limit).unwrap_or(rules.limit)).collect();
-        let shape = compile::Shape { plain: k == 1, fixed_pits: fixed_pits.clone(), n_pits: rules.n_pits };
+        let shape = compile::Shape {
+            plain: k == 1,
+            fixed_pits: fixed_pits.clone(),
+            n_pits: rules.n_pits,
+            places: rules.places.len(),
+        };
         let offer_prunes = rules
             .phases
             .iter()
@@ -269,7 +285,7 @@ impl Engine {
             .collect();
         let ply_marks = rules.marks.iter().any(|m| m.one_ply);
         let empty_marks = (0..rules.marks.len() as MarkId).filter(|&m| rules.marks[m as usize].until_empty).collect();
-        Engine {
+        let mut engine = Engine {
             rules,
             lowered,
             k,
@@ -292,6 +308,56 @@ impl Engine {
             lap_log: None,
             ply_marks,
             owned_starts: true,
+            ply_plans: Vec::new(),
+            pit_words: Vec::new(),
+            lap_tracks: Vec::new(),
+            owned_plain_starts: Vec::new(),
+        };
+        engine.owned_plain_starts = (0..engine.rules.phases.len())
+            .map(|p| {
+                engine.fixed_pits.is_none()
+                    && engine.k == 1
+                    && engine.simple_phase[p]
+                    && matches!(engine.rules.phases[p].actions.as_slice(),
+                        [Action { kind: ActionKind::Sow(sow), .. }] if is_plain_start(sow))
+            })
+            .collect();
+        engine.lap_tracks = (0..engine.rules.phases.len()).map(|p| engine.lap_track(p)).collect();
+        if let (Some(pits), 1) = (&engine.fixed_pits, engine.k) {
+            let len = engine.rules.places.len();
+            engine.pit_words = pits.iter().map(|own| fast::PitWords::new(own, len)).collect();
+        }
+        engine.ply_plans = (0..engine.rules.phases.len()).map(|p| engine.ply_plan(p)).collect();
+        engine
+    }
+
+    /// The tracks of every pit for a phase whose one sowing is not plain but could go by whole laps: one kind
+    /// of piece, a fixed direction, no per-drop records; none for a phase that sows plainly (it has its own).
+    fn lap_track(&self, phase: usize) -> Option<(Dir, fast::Tracks)> {
+        if self.plain_sow[phase].is_some() || self.k != 1 || self.rules.needs.drops {
+            return None;
+        }
+        let [Action { kind: ActionKind::Sow(sow), .. }] = self.rules.phases[phase].actions.as_slice() else {
+            return None;
+        };
+        let DirRule::Fixed(dir) = sow.dir else { return None };
+        // Pieces taken as they fall, pits passed over by their marks, and drops counted per place all need
+        // the piece-by-piece walk.
+        if !sow.drop_captures.is_empty() || sow.skip_marks != 0 || self.rules.needs.passed {
+            return None;
+        }
+        let every_pit: Vec<PlaceId> = (0..self.rules.n_pits as PlaceId).collect();
+        let pits = vec![every_pit; self.rules.players as usize];
+        let tracks = fast::Tracks::new(&self.rules, &pits, dir, sow.skip_origin);
+        tracks.any().then_some((dir, tracks))
+    }
+
+    /// The whole-ply form of a phase that sows plainly, where its rules allow one.
+    fn ply_plan(&self, phase: usize) -> Option<fast::PlyPlan> {
+        self.plain_sow[phase]?;
+        match self.rules.phases[phase].actions.as_slice() {
+            [Action { kind: ActionKind::Sow(sow), .. }] => fast::PlyPlan::new(self, phase, sow),
+            _ => None,
         }
     }
 
@@ -339,6 +405,8 @@ impl Engine {
         self.plain_sow.fill(None);
         self.moves_known.fill(false);
         self.owned_starts = false;
+        self.ply_plans.iter_mut().for_each(|plan| *plan = None);
+        self.lap_tracks.iter_mut().for_each(|t| *t = None);
         self
     }
 
@@ -354,8 +422,16 @@ impl Engine {
     /// to take them do.
     #[doc(hidden)]
     pub fn fast_forms(&self, phase: usize) -> (bool, bool) {
-        let laps = self.sows_plainly(phase) && self.tracks.get(phase).is_some_and(|t| t.any());
+        let laps = (self.sows_plainly(phase) && self.tracks.get(phase).is_some_and(|t| t.any()))
+            || self.lap_tracks.get(phase).is_some_and(|t| t.is_some());
         (laps, self.moves_known.get(phase).copied().unwrap_or(false))
+    }
+
+    /// Whether the plies of a phase are played whole by `whole_ply` (its `fast::PlyPlan`). For tests, which
+    /// check that the games meant to take it do, so that it cannot be lost without notice.
+    #[doc(hidden)]
+    pub fn plays_whole_plies(&self, phase: usize) -> bool {
+        self.ply_plans.get(phase).is_some_and(|p| p.is_some())
     }
 
     /// A player's pits when they never change hands (`fixed_pits`); none otherwise.
@@ -466,6 +542,9 @@ impl Engine {
         }
         match st.stage {
             Stage::Start if self.plain_starts[st.phase as usize] && !st.obliged => self.plain_start_list(st, out),
+            Stage::Start if self.owned_starts && self.owned_plain_starts[st.phase as usize] && !st.obliged => {
+                self.owned_start_list(st, out)
+            }
             Stage::Start => self.start_options(st, out, true),
             _ => {
                 let start = out.len();
@@ -494,7 +573,9 @@ impl Engine {
     /// Applies a decision taken from `legal_moves` for this very state.
     #[inline]
     pub fn apply_unchecked(&self, st: &mut State, mv: Move) {
-        self.step(st, mv, false);
+        if !self.try_whole_ply(st, mv) {
+            self.step(st, mv, false);
+        }
     }
 }
 

@@ -39,9 +39,27 @@ impl Engine {
     /// Keeps in `out[start..]` only the moves that can be completed into a legal ply.
     pub(super) fn retain_completable(&self, st: &State, out: &mut Vec<Move>, start: usize) {
         let mut keep = start;
+        // One copy of the position for every candidate that is probed.
+        let mut scratch: Option<State> = None;
         for i in start..out.len() {
             let mv = out[i];
-            if self.completable(st, mv) {
+            let ok = match self.offer_completable_after(st, mv) {
+                Some(ok) => {
+                    debug_assert_eq!(ok, self.completable_by_probing(st, mv), "offer shortcut for {mv:?}");
+                    ok
+                }
+                None => {
+                    let probe = match &mut scratch {
+                        Some(probe) => {
+                            probe.reset_probe(st);
+                            probe
+                        }
+                        None => scratch.insert(st.probe_copy()),
+                    };
+                    self.probe_from(probe, mv)
+                }
+            };
+            if ok {
                 out[keep] = mv;
                 keep += 1;
             }
@@ -58,11 +76,15 @@ impl Engine {
     }
 
     pub(super) fn completable_by_probing(&self, st: &State, mv: Move) -> bool {
-        let mut probe = st.probe_copy();
+        self.probe_from(&mut st.probe_copy(), mv)
+    }
+
+    /// Whether `mv`, played in `probe` (a probe copy of the position, which it changes), completes.
+    fn probe_from(&self, probe: &mut State, mv: Move) -> bool {
         let ply = probe.ply;
-        self.step(&mut probe, mv, true);
+        self.step(probe, mv, true);
         let mut budget = MAX_PROBE_STEPS;
-        self.probe_rest(&probe, ply, &mut budget, MAX_PROBE_DEPTH)
+        self.probe_rest(probe, ply, &mut budget, MAX_PROBE_DEPTH)
     }
 
     /// Whether the ply under way in `st` can be completed, looking at no more than `budget` continuations
@@ -82,10 +104,17 @@ impl Engine {
         let mut options = Vec::new();
         self.mid_options(st, &mut options);
         // Latest first: a selection lists `stop` last, and stopping is the quickest way to a whole ply.
+        let mut next: Option<State> = None;
         options.into_iter().rev().any(|mv| {
-            let mut next = st.probe_copy();
-            self.step(&mut next, mv, true);
-            self.probe_rest(&next, ply, budget, depth - 1)
+            let next = match &mut next {
+                Some(next) => {
+                    next.reset_probe(st);
+                    next
+                }
+                None => next.insert(st.probe_copy()),
+            };
+            self.step(next, mv, true);
+            self.probe_rest(next, ply, budget, depth - 1)
         })
     }
 

@@ -110,7 +110,7 @@ impl Engine {
     /// Before a lap with a direction per lap: pauses for the mover's choice (returns true) where the lap may
     /// go the other way, and sets the usual direction otherwise.
     fn ask_lap_direction(&self, st: &mut State, action: u8, usual: Dir) -> bool {
-        if self.may_turn(st, action, usual) {
+        if self.may_turn_in_place(st, action, usual) {
             st.stage = Stage::LapDirection { action };
             return true;
         }
@@ -118,20 +118,57 @@ impl Engine {
         false
     }
 
+    /// `may_turn`, tried on the state itself and put back, without the copy's allocations: the lap changes
+    /// only the pieces (on the board and in hand), the records of drops and the sowing's position, which are
+    /// saved on the stack first. On a board too large for that, on a copy.
+    fn may_turn_in_place(&self, st: &mut State, action: u8, usual: Dir) -> bool {
+        let sow = self.sow_rule(st, action);
+        if sow.lap_dir.is_none() {
+            return false;
+        }
+        let (b, d) = (st.before.len(), st.dropped.len());
+        if st.hand.len() > 64 || b > 128 || d > 128 {
+            return self.may_turn(st, action, usual);
+        }
+        let board = super::fast::Saved::take(st);
+        let mut hand = [0u8; 64];
+        hand[..st.hand.len()].copy_from_slice(&st.hand);
+        // The records of drops, where kept (`Needs::drops`; empty otherwise).
+        let (mut before, mut dropped) = ([0u8; 128], [0u8; 128]);
+        before[..b].copy_from_slice(&st.before);
+        dropped[..d].copy_from_slice(&st.dropped);
+        let (dir, cursor, last, diverted, at_origin, stage) =
+            (st.dir, st.cursor, st.last, st.diverted, st.at_origin, st.stage);
+        let turns = self.may_turn_here(st, action, usual);
+        board.restore(st);
+        let k = st.hand.len();
+        st.hand.copy_from_slice(&hand[..k]);
+        st.before.copy_from_slice(&before[..b]);
+        st.dropped.copy_from_slice(&dropped[..d]);
+        (st.dir, st.cursor, st.last, st.diverted, st.at_origin, st.stage) =
+            (dir, cursor, last, diverted, at_origin, stage);
+        turns
+    }
+
     /// Whether the lap whose pieces are in hand may go the other way: its condition holds at the end of the
     /// lap sown so (tried on a copy).
     #[cold]
     fn may_turn(&self, st: &State, action: u8, usual: Dir) -> bool {
-        let sow = self.sow_rule(st, action);
-        let Some(when) = &sow.lap_dir else { return false };
         let mut trial = st.probe_copy();
+        self.may_turn_here(&mut trial, action, usual)
+    }
+
+    /// The lap in hand sown the other way in `trial` itself, and whether the lap's condition then holds.
+    fn may_turn_here(&self, trial: &mut State, action: u8, usual: Dir) -> bool {
+        let sow = self.sow_rule(trial, action);
+        let Some(when) = &sow.lap_dir else { return false };
         trial.dir = usual.reverse();
         // `check` refuses `order choose` here, so the drops never pause.
-        if !self.drop_hand(&mut trial, action, sow) {
+        if !self.drop_hand(trial, action, sow) {
             return false;
         }
         trial.last = trial.cursor;
-        !trial.diverted && self.test(&trial, Ctx::new(st.to_move).at(trial.last), when)
+        !trial.diverted && self.test(trial, Ctx::new(trial.to_move).at(trial.last), when)
     }
 
     /// The start of a lap, once its pieces are lifted from `cursor`: `lifted`, and whether the first piece
@@ -459,6 +496,9 @@ impl Engine {
         if self.k == 1 && !self.rules.needs.drops && plain {
             self.drop_plain(st, sow.skip_origin);
         } else if self.k == 1 {
+            if self.sow_track(st, sow) {
+                return true;
+            }
             while st.hand[0] > 0 {
                 self.drop_one(st, 0, sow);
             }

@@ -123,6 +123,40 @@ pub struct RoundResult {
 }
 
 impl State {
+    /// Makes this state a probe copy of `from` (`probe_copy`), reusing its own buffers: a look-ahead that
+    /// tries one candidate after another allocates once, not once per candidate.
+    pub(crate) fn reset_probe(&mut self, from: &State) {
+        let mut counts = std::mem::take(&mut self.counts);
+        let mut owner = std::mem::take(&mut self.owner);
+        let mut hand = std::mem::take(&mut self.hand);
+        let mut before = std::mem::take(&mut self.before);
+        let mut dropped = std::mem::take(&mut self.dropped);
+        let mut marks = std::mem::take(&mut self.marks);
+        let mut history = std::mem::take(&mut self.history);
+        counts.clone_from(&from.counts);
+        owner.clone_from(&from.owner);
+        hand.clone_from(&from.hand);
+        before.clone_from(&from.before);
+        dropped.clone_from(&from.dropped);
+        marks.clone_from(&from.marks);
+        history.clear();
+        // A ply never reads the rounds played before it.
+        let mut rounds = std::mem::take(&mut self.rounds);
+        rounds.clear();
+        *self = State {
+            counts,
+            owner,
+            hand,
+            before,
+            dropped,
+            marks,
+            history,
+            rounds,
+            result: from.result.clone(),
+            ..*from
+        };
+    }
+
     /// A copy for looking ahead within one ply: everything but the history of positions, which a ply
     /// never reads.
     pub(crate) fn probe_copy(&self) -> State {
@@ -140,31 +174,6 @@ impl State {
             // The remaining fields are plain values.
             ..*self
         }
-    }
-}
-
-impl State {
-    /// Makes `dst` a copy of this state for looking ahead within one ply, as `probe_copy` does, reusing its
-    /// buffers: once they are large enough, no allocation.
-    pub(crate) fn copy_into(&self, dst: &mut State) {
-        let mut counts = std::mem::take(&mut dst.counts);
-        counts.clone_from(&self.counts);
-        let mut owner = std::mem::take(&mut dst.owner);
-        owner.clone_from(&self.owner);
-        let mut hand = std::mem::take(&mut dst.hand);
-        hand.clone_from(&self.hand);
-        let mut before = std::mem::take(&mut dst.before);
-        before.clone_from(&self.before);
-        let mut dropped = std::mem::take(&mut dst.dropped);
-        dropped.clone_from(&self.dropped);
-        let mut marks = std::mem::take(&mut dst.marks);
-        marks.clone_from(&self.marks);
-        let mut history = std::mem::take(&mut dst.history);
-        history.clear();
-        // A ply never reads the rounds played before it.
-        let mut rounds = std::mem::take(&mut dst.rounds);
-        rounds.clear();
-        *dst = State { counts, owner, hand, before, dropped, marks, history, rounds, result: None, ..*self };
     }
 }
 

@@ -9,6 +9,9 @@ impl Engine {
     /// Runs one decision. `probe`: we are only looking ahead, so the ply's aftermath (turn passing, end rules)
     /// is skipped.
     pub(super) fn step(&self, st: &mut State, mv: Move, probe: bool) {
+        if !probe && self.try_whole_ply(st, mv) {
+            return;
+        }
         if self.ply_marks && matches!(st.stage, Stage::Start | Stage::Respond) {
             self.clear_ply_marks(st);
         }

@@ -47,7 +47,7 @@ impl Engine {
         TRIAL.with(|cell| match cell.try_borrow_mut() {
             Ok(mut slot) => {
                 let trial = slot.get_or_insert_with(|| st.probe_copy());
-                st.copy_into(trial);
+                trial.reset_probe(st);
                 self.try_first_lap(trial, mover, action, place, dir)
             }
             // A trial within a trial (no rule makes one today) uses a copy of its own.

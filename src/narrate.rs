@@ -113,7 +113,10 @@ impl Narrator<'_> {
             Some(Move::Decline) => clauses.push("declined the offer".into()),
             _ => {}
         }
-        if after.result.is_some() {
+        let round_ended = after.rounds.len() > before.rounds.len();
+        if round_ended {
+            clauses.extend(self.round_end(after));
+        } else if after.result.is_some() {
             let swept = self.moved("at the end,", &end_of_ply, after);
             if !swept.is_empty() {
                 clauses.push(swept);
@@ -129,6 +132,29 @@ impl Narrator<'_> {
         }
         told.text = clauses.into_iter().filter(|c| !c.is_empty()).collect::<Vec<_>>().join("; ");
         told
+    }
+
+    /// In a match of rounds, the round this ply ended: who won it and by how much, and who starts the next.
+    fn round_end(&self, after: &State) -> Vec<String> {
+        let Some(round) = after.rounds.last() else { return Vec::new() };
+        let number = after.rounds.len();
+        let scores: Vec<String> = round.scores.iter().map(|s| s.to_string()).collect();
+        let score = scores.join(" to ");
+        let winners: Vec<u8> = (0..self.engine.rules.players).filter(|p| round.winners & (1 << p) != 0).collect();
+        let verdict = match winners.as_slice() {
+            [] => format!("round {number} is drawn, {score}"),
+            [w] => format!(
+                "{} {} round {number}, {score}",
+                self.name(*w),
+                if self.name(*w) == "you" { "win" } else { "wins" }
+            ),
+            ws => format!("{} share round {number}, {score}", self.list(ws.iter().map(|&w| self.name(w)))),
+        };
+        let mut out = vec![verdict];
+        if after.result.is_none() {
+            out.push(format!("round {} begins, {} to move", after.round, self.name(after.to_move)));
+        }
+        out
     }
 
     /// A sowing: where from, how many, relays, where it ended; then captures, pits taken, another turn.
@@ -201,7 +227,11 @@ impl Narrator<'_> {
             told.marks.extend(picks);
         }
         let ended = end_of_ply.ply != before.ply;
-        if ended && end_of_ply.result.is_none() && self.engine.rules.players > 1 && end_of_ply.to_move == before.to_move
+        if ended
+            && end_of_ply.result.is_none()
+            && self.engine.rules.players > 1
+            && end_of_ply.to_move == before.to_move
+            && end_of_ply.rounds.len() == before.rounds.len()
         {
             clauses.push(format!("{} again", if self.name(before.to_move) == "you" { "you move" } else { "moves" }));
         }
@@ -304,6 +334,7 @@ impl Narrator<'_> {
             && end_of_ply.result.is_none()
             && self.engine.rules.players > 1
             && end_of_ply.to_move == before.to_move
+            && end_of_ply.rounds.len() == before.rounds.len()
         {
             clauses.push(format!("{} again", if self.name(before.to_move) == "you" { "you move" } else { "moves" }));
         }

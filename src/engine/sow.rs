@@ -154,7 +154,7 @@ impl Engine {
 
     /// Lifts the pieces of a lap about to start from pit `p` (its lap number set): all of them, or what the
     /// first `lift` rule whose condition holds there says.
-    #[inline]
+    #[inline(always)]
     pub(super) fn lift_lap(&self, st: &mut State, sow: &Sow, p: PlaceId) {
         if sow.lifts.is_empty() {
             return self.lift(st, p);
@@ -183,6 +183,7 @@ impl Engine {
     }
 
     /// A relay: the last pit's pieces lifted as the next lap, whose origin it is (what `skip origin` skips).
+    #[inline(always)]
     fn relay_from_last(&self, st: &mut State, sow: &Sow) {
         let last = st.last;
         st.origin = last;
@@ -484,6 +485,7 @@ impl Engine {
 /// The key of a position within a sowing of laps, its new lap in hand: everything the rest of the sowing
 /// depends on (the pieces on the board and in hand, the lap's origin and direction, and the records of this
 /// move's drops, which conditions may read).
+#[inline(always)]
 fn lap_key(st: &State) -> u64 {
     let extra = st.origin as u64 | (st.cursor as u64) << 16 | (st.dir as u64) << 32;
     hash_parts(&[&st.counts, &st.hand, &st.before, &st.dropped], extra)

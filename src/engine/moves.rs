@@ -138,26 +138,29 @@ impl Engine {
     fn ranked_sow_starts(&self, st: &State, mover: u8, a: u8, sow: &Sow, emit: &mut impl FnMut(Move) -> bool) -> bool {
         let cx = Ctx::new(mover);
         let own = self.colour_mask(mover);
-        let groups = std::iter::once((&sow.from, &sow.filter)).chain(sow.from_else.iter().map(|(s, f)| (s, f)));
-        for (set, filter) in groups {
-            let (mut any, mut go) = (false, true);
-            self.for_each_in_set(st, cx, set, |p| {
-                if (p as usize) < self.rules.n_pits
-                    && self.count(st, p) > 0
-                    && (!sow.last_own || self.count_masked(st, p, own) > 0)
-                    && (matches!(filter, Cond::True) || self.test(st, cx.at(p), filter))
-                    && self.some_way_ok(st, mover, a, sow, p)
-                {
-                    any = true;
-                    go = emit(Move::Begin { action: a, place: p });
+        let ways = sow.ways_checked();
+        self.with_trial(st, sow, |trial| {
+            let groups = std::iter::once((&sow.from, &sow.filter)).chain(sow.from_else.iter().map(|(s, f)| (s, f)));
+            for (set, filter) in groups {
+                let (mut any, mut go) = (false, true);
+                self.for_each_in_set(st, cx, set, |p| {
+                    if (p as usize) < self.rules.n_pits
+                        && self.count(st, p) > 0
+                        && (!sow.last_own || self.count_masked(st, p, own) > 0)
+                        && (matches!(filter, Cond::True) || self.test(st, cx.at(p), filter))
+                        && (!ways || self.some_way_ok_in(st, trial, mover, a, sow, p))
+                    {
+                        any = true;
+                        go = emit(Move::Begin { action: a, place: p });
+                    }
+                    go
+                });
+                if any || !go {
+                    return go;
                 }
-                go
-            });
-            if any || !go {
-                return go;
             }
-        }
-        true
+            true
+        })
     }
 
     /// The starts of a phase of plain starts: the mover's non-empty pits.

@@ -158,6 +158,34 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
                 (cx.here as usize) < n && st.owner[cx.here as usize] == e.next_active(st, cx.mover)
             })
         }
+        // `here in REGION(mover)`, `here in REGION`: a bit of the region's mask (the four-row games' tests).
+        Cond::InSet(PlaceExpr::Here, Set::RegionOf(id, PlayerExpr::Mover)) => {
+            let id = *id as usize;
+            Arc::new(move |e, _, cx| {
+                let region = &e.rules.regions[id];
+                let mask = if region.per_player {
+                    region.masks.get(cx.mover as usize).copied().unwrap_or(0)
+                } else {
+                    region.all
+                };
+                cx.here < 64 && mask & (1u64 << cx.here) != 0
+            })
+        }
+        Cond::InSet(PlaceExpr::Here, Set::Region(id)) => {
+            let id = *id as usize;
+            Arc::new(move |e, _, cx| cx.here < 64 && e.rules.regions[id].all & (1u64 << cx.here) != 0)
+        }
+        // `here in MARK(mover)`: the pit's cell of the mark.
+        Cond::InSet(PlaceExpr::Here, Set::Marked(mark, Some(PlayerExpr::Mover))) => {
+            let mark = *mark;
+            Arc::new(move |e, st, cx| {
+                (cx.here as usize) < e.rules.n_pits && e.mark_cell(st, mark, cx.here) == cx.mover.wrapping_add(1)
+            })
+        }
+        Cond::Direction(dir, eq) => {
+            let (dir, eq) = (*dir, *eq);
+            Arc::new(move |_, st, cx| (cx.way.unwrap_or(st.dir) == dir) == eq)
+        }
         Cond::PlaceEq(PlaceExpr::Last, PlaceExpr::OfPlayer(base, PlayerExpr::Mover), eq) => {
             let (base, eq) = (*base, *eq);
             Arc::new(move |_, st, cx| (st.last == base + cx.mover as PlaceId) == eq)
@@ -339,6 +367,29 @@ fn num(n: &Num, shape: &Shape) -> NumFn {
             Arc::new(move |e, st, cx| st.counts[base + e.next_active(st, cx.mover) as usize] as i32)
         }
         Num::Size(Set::Offered) => Arc::new(|_, st, _| st.offered.count_ones() as i32),
+        // `count(REGION(P))` with one kind of piece: the pits of the region's mask for that player.
+        Num::Count(Set::RegionOf(id, who), KindSel::All) if shape.plain => {
+            let (id, who) = (*id as usize, who.clone());
+            Arc::new(move |e, st, cx| {
+                let region = &e.rules.regions[id];
+                let mut mask = if region.per_player {
+                    let p = match who {
+                        PlayerExpr::Mover => cx.mover,
+                        PlayerExpr::Bound => cx.bound,
+                        ref other => e.player(st, cx, other),
+                    };
+                    region.masks.get(p as usize).copied().unwrap_or(0)
+                } else {
+                    region.all
+                };
+                let mut total = 0i32;
+                while mask != 0 {
+                    total += st.counts[mask.trailing_zeros() as usize] as i32;
+                    mask &= mask - 1;
+                }
+                total
+            })
+        }
         Num::Mul(ns) => {
             let fs: Vec<NumFn> = ns.iter().map(|n| num(n, shape)).collect();
             Arc::new(move |e, st, cx| fs.iter().map(|f| f(e, st, cx)).product())

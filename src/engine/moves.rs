@@ -88,27 +88,21 @@ impl Engine {
                 if self.owned_starts && self.k == 1 && is_plain_start(sow) {
                     return self.each_owned_start(st, mover, a, emit);
                 }
-                let own = self.colour_mask(mover);
-                // `from A else B`: the pits of each group only when no pit of the groups before can start.
-                let groups = std::iter::once((&sow.from, &sow.filter)).chain(sow.from_else.iter().map(|(s, f)| (s, f)));
-                for (set, filter) in groups {
-                    let mut any = false;
-                    self.for_each_in_set(st, cx, set, |p| {
-                        if (p as usize) < self.rules.n_pits
-                            && self.count(st, p) > 0
-                            && (!sow.last_own || self.count_masked(st, p, own) > 0)
-                            && (matches!(filter, Cond::True) || self.test(st, cx.at(p), filter))
-                            && self.some_way_ok(st, mover, a, sow, p)
-                        {
-                            any = true;
-                            go = emit(Move::Begin { action: a, place: p });
-                        }
-                        go
-                    });
-                    if any || !go {
-                        break;
-                    }
+                // Ways to check or groups after `else`: the long way, out of the common loop below.
+                if sow.ways_checked() || !sow.from_else.is_empty() {
+                    return self.ranked_sow_starts(st, mover, a, sow, &mut emit);
                 }
+                let own = self.colour_mask(mover);
+                self.for_each_in_set(st, cx, &sow.from, |p| {
+                    if (p as usize) < self.rules.n_pits
+                        && self.count(st, p) > 0
+                        && (!sow.last_own || self.count_masked(st, p, own) > 0)
+                        && (matches!(sow.filter, Cond::True) || self.test(st, cx.at(p), &sow.filter))
+                    {
+                        go = emit(Move::Begin { action: a, place: p });
+                    }
+                    go
+                });
             }
             ActionKind::Put(put) => {
                 if !self.put_source_ready(st, cx, put, put.start_needs()) {
@@ -135,6 +129,38 @@ impl Engine {
             }
         }
         go
+    }
+
+    /// The starts of a sowing whose ways are checked (`direction ... where`, `must capture`) or whose `from`
+    /// has groups after `else`: the pits of the first group with any start, each with a way it may go.
+    /// Returns false when `emit` stopped early.
+    #[inline(never)]
+    fn ranked_sow_starts(&self, st: &State, mover: u8, a: u8, sow: &Sow, emit: &mut impl FnMut(Move) -> bool) -> bool {
+        let cx = Ctx::new(mover);
+        let own = self.colour_mask(mover);
+        let ways = sow.ways_checked();
+        self.with_trial(st, sow, |trial| {
+            let groups = std::iter::once((&sow.from, &sow.filter)).chain(sow.from_else.iter().map(|(s, f)| (s, f)));
+            for (set, filter) in groups {
+                let (mut any, mut go) = (false, true);
+                self.for_each_in_set(st, cx, set, |p| {
+                    if (p as usize) < self.rules.n_pits
+                        && self.count(st, p) > 0
+                        && (!sow.last_own || self.count_masked(st, p, own) > 0)
+                        && (matches!(filter, Cond::True) || self.test(st, cx.at(p), filter))
+                        && (!ways || self.some_way_ok_in(st, trial, mover, a, sow, p))
+                    {
+                        any = true;
+                        go = emit(Move::Begin { action: a, place: p });
+                    }
+                    go
+                });
+                if any || !go {
+                    return go;
+                }
+            }
+            true
+        })
     }
 
     /// The starts of a phase of plain starts: the mover's non-empty pits.

@@ -214,7 +214,7 @@ impl Engine {
 
     /// Lifts the pieces of a lap about to start from pit `p` (its lap number set): all of them, or what the
     /// first `lift` rule whose condition holds there says.
-    #[inline]
+    #[inline(always)]
     pub(super) fn lift_lap(&self, st: &mut State, sow: &Sow, p: PlaceId) {
         if sow.lifts.is_empty() {
             return self.lift(st, p);
@@ -244,6 +244,7 @@ impl Engine {
 
     /// A relay: the pieces of `pit` (the last pit, or with `relay from next` the one after it) lifted as the
     /// next lap, whose origin it is (what `skip origin` skips).
+    #[inline(always)]
     fn relay_from(&self, st: &mut State, sow: &Sow, pit: PlaceId) {
         st.origin = pit;
         st.cursor = pit;
@@ -634,6 +635,7 @@ impl Engine {
 /// The key of a position within a sowing of laps, its new lap in hand: everything the rest of the sowing
 /// depends on (the pieces on the board and in hand, the lap's origin and direction, and the records of this
 /// move's drops, which conditions may read, and the marks, which a lap's lifting or a capture may change).
+#[inline(always)]
 fn lap_key(st: &State) -> u64 {
     let extra = st.origin as u64 | (st.cursor as u64) << 16 | (st.dir as u64) << 32;
     hash_parts(&[&st.counts, &st.hand, &st.before, &st.dropped, &st.marks], extra)

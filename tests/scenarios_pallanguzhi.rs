@@ -186,6 +186,10 @@ fn engine1_a_continue_that_comes_back_to_its_position_draws_the_game() {
     let mut st = position(&e, "a1 A1 to_move=1");
     play(&e, &mut st, "a");
     assert_eq!(result(&st).map(|r| r.2), Some(EndReason::Endless));
+    // Without `draw when endless`, such a sowing is not a move: here no sowing ends, so none is offered.
+    let e =
+        mancala::compile(&source.replacen("draw when endless", "", 1), None, None).unwrap_or_else(|d| panic!("{d:?}"));
+    assert!(legal(&e, "a1 A1 to_move=1").is_empty());
 }
 
 /// A small board with stores on the track, for `next` past what a sowing skips.

@@ -83,6 +83,40 @@ pub enum Item {
     Region(Spanned<RegionDecl>),
     /// `mark NAME [per player] [for one ply]`
     Mark(Spanned<MarkDecl>),
+    /// `rounds { ... }`: the game is a match of rounds.
+    Rounds(Spanned<Vec<RoundsItem>>),
+}
+
+/// A rule of a `rounds { ... }` block.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum RoundsItem {
+    Refill(Spanned<Refill>),
+    First(Spanned<FirstRule>),
+    /// `match when CONDITION`
+    MatchWhen(Cond),
+    /// `limit N rounds`
+    Limit(Spanned<u32>),
+}
+
+/// `refill SET from PLACE with N [backward] [else mark NAME]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Refill {
+    pub set: SetExpr,
+    pub from: Place,
+    pub count: Spanned<u32>,
+    /// From the pit of the highest number down.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub backward: bool,
+    /// The mark a pit that cannot be filled carries.
+    pub mark: Option<Name>,
+}
+
+/// Who starts the next round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FirstRule {
+    Winner,
+    Loser,
+    Alternate,
 }
 
 /// `mark NAME [per player] [for one ply]`: a mark that pits carry or not.
@@ -93,6 +127,9 @@ pub struct MarkDecl {
     pub per_player: bool,
     /// The mark is cleared when the next ply starts.
     pub one_ply: bool,
+    /// `until empty`: the mark is lost when its pit is emptied.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub until_empty: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -151,6 +188,9 @@ pub struct SetupLine {
     pub targets: Vec<Spanned<Target>>,
     pub contents: Vec<Spanned<Content>>,
     pub span: Span,
+    /// `mark TARGETS as NAME`: the targets carry this mark at the start (and `contents` is empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mark: Option<Name>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -194,6 +234,8 @@ pub enum PhaseItem {
     End(Spanned<Vec<EndItem>>),
     /// `again when COND`: the mover plays again after a ply of this phase while it holds.
     Again(Spanned<Cond>),
+    /// `prefer A, B, ...`: of these actions, only the first that can start is allowed.
+    Prefer(Spanned<Vec<Name>>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -208,6 +250,9 @@ pub enum SowItem {
         set: SetExpr,
         filter: Option<Cond>,
         span: Span,
+        /// `else SET [where COND]`: further groups of pits, each used only when none before can start.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        alternatives: Vec<(SetExpr, Option<Cond>)>,
     },
     Direction(Spanned<DirWord>),
     Order {
@@ -218,6 +263,10 @@ pub enum SowItem {
     Relay(Spanned<Cond>),
     /// `relay from next when COND`: the pit after the last one is lifted and sown on from the pit after it.
     RelayFromNext(Spanned<Cond>),
+    /// `relay may when COND`: the mover chooses whether to relay there.
+    RelayMay(Spanned<Cond>),
+    /// `lift N [from PLACE] [when COND]`
+    Lift(Spanned<Lift>),
     Require(Spanned<Cond>),
     Capture(Spanned<Capture>),
     Again(Spanned<Cond>),
@@ -228,6 +277,24 @@ pub enum SowItem {
     Divert(Spanned<Divert>),
     /// `direction ccw or cw when COND`: a direction per lap.
     LapDirection(Spanned<LapDirection>),
+    /// `mark PLACE as NAME[(PLAYER)]` outside a capture: made as each lap is lifted.
+    Mark(Spanned<MarkAction>),
+    /// `unmark PLACE [NAME]` outside a capture: made as each lap is lifted.
+    Unmark(Spanned<Unmark>),
+    /// `direction choose where COND` (or a fixed direction with `where`): a start may go only the ways for
+    /// which the condition holds.
+    DirectionWhere(Spanned<(DirWord, Cond)>),
+    /// `must capture`: the first lap must end where a capture of the sowing applies.
+    MustCapture(Span),
+}
+
+/// `lift N [from PLACE] [when COND]`: where the condition holds as a lap starts, the lap lifts `count`
+/// pieces, from `from` instead of its own pit when given.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Lift {
+    pub count: Spanned<u32>,
+    pub from: Option<Place>,
+    pub when: Option<Cond>,
 }
 
 /// `divert NAME to PLACE`
@@ -287,6 +354,18 @@ pub enum CaptureItem {
     /// `continue at PLACE`: after the capture the lap ends again at that place, as if its last piece had
     /// fallen there.
     ContinueAt(Spanned<Place>),
+    /// `sow into PLACE [cw|ccw]` or `sow from PLACE cw|ccw`: the same with the first piece into the place
+    /// itself (`into`), or in the direction given.
+    Resow(Spanned<Resow>),
+}
+
+/// `sow from|into PLACE [cw|ccw]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Resow {
+    pub place: Place,
+    /// The first piece goes into the place itself, not the one after it.
+    pub into: bool,
+    pub dir: Option<DirWord>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -429,6 +508,8 @@ pub enum EndItem {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum EndWhen {
     Cond(Cond),
+    /// `when COND at every lap`: also tested at the end of every lap of a sowing.
+    AtEveryLap(Cond),
     Repetition,
     Stuck,
     NobodyCanMove,
@@ -501,6 +582,11 @@ pub enum CondKind {
     },
     /// `capturing`: a capture rule of the sowing applies at `here`.
     Capturing,
+    /// `direction = cw` (`eq`) or `direction != cw`: the way the current lap goes.
+    Direction {
+        dir: DirWord,
+        eq: bool,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -560,6 +646,10 @@ pub enum TermKind {
     Lap,
     /// `captures(PLAYER)`: how many of that player's plies so far made a capture.
     Captures(PlayerRef),
+    /// `round`: the number of the round being played, from 1.
+    Round,
+    /// `passed(PLACE)`: 1 when a piece was dropped into the place during this turn.
+    Passed(Box<Place>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

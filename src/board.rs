@@ -448,7 +448,12 @@ impl Painter<'_> {
         if let Some(outcome) = &st.result {
             let scores: Vec<String> =
                 outcome.scores.iter().enumerate().map(|(i, s)| format!("{} {s}", self.view.name(i as u8))).collect();
-            return format!("game over — scores: {}\n", scores.join(", "));
+            let rounds = if self.engine.rules.rounds.is_some() {
+                format!("; {} rounds{}", st.rounds.len(), self.rounds_won(st))
+            } else {
+                String::new()
+            };
+            return format!("game over — scores: {}{rounds}\n", scores.join(", "));
         }
         let phase = &self.engine.phase(st).name;
         let phase = if self.engine.rules.phases.len() > 1 { format!(" ({phase})") } else { String::new() };
@@ -458,7 +463,30 @@ impl Painter<'_> {
             .map(|p| self.view.name(p))
             .collect();
         let out = if out.is_empty() { String::new() } else { format!("; out: {}", out.join(", ")) };
-        format!("ply {}: {who} to move{phase}{out}\n", st.ply + 1)
+        let round = if self.engine.rules.rounds.is_some() {
+            format!("; round {}{}", st.round, self.rounds_won(st))
+        } else {
+            String::new()
+        };
+        format!("ply {}: {who} to move{phase}{out}{round}\n", st.ply + 1)
+    }
+
+    /// In a match of rounds, the rounds each player has won so far: ` (won: you 2, computer 1, drawn 1)`.
+    fn rounds_won(&self, st: &State) -> String {
+        if st.rounds.is_empty() {
+            return String::new();
+        }
+        let mut parts: Vec<String> = (0..self.engine.rules.players)
+            .map(|p| {
+                let won = st.rounds.iter().filter(|r| r.winners & (1 << p) != 0).count();
+                format!("{} {won}", self.view.name(p))
+            })
+            .collect();
+        let drawn = st.rounds.iter().filter(|r| r.winners == 0).count();
+        if drawn > 0 {
+            parts.push(format!("drawn {drawn}"));
+        }
+        format!(" (won: {})", parts.join(", "))
     }
 }
 

@@ -63,6 +63,55 @@ pub struct Rules {
     /// those `for one ply`. A state keeps them in `State::marks`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub marks: Vec<MarkInfo>,
+    /// The marks of the pits at the start (`mark TARGETS as NAME` in the setup), laid out as
+    /// `State::marks`; empty when the setup marks nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub setup_marks: Vec<u8>,
+    /// `rounds { ... }`: the game is a match of rounds; `None` for a game of one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<RoundRules>,
+}
+
+/// A match of rounds: what happens when the end rules end a round.
+#[derive(Debug, Clone, Serialize)]
+pub struct RoundRules {
+    /// The refills of the next round's pits, in the order written.
+    pub refills: Vec<Refill>,
+    pub first: FirstRule,
+    /// `match when COND`: checked after the refills; when it holds, the match is over.
+    pub match_when: Option<Cond>,
+    /// `limit N rounds`: the match is over after this many rounds.
+    pub limit: Option<u32>,
+    /// The rule file's own sentences for the refills, the starter rule and the match rule.
+    pub refill_docs: Vec<Option<String>>,
+    pub first_doc: Option<String>,
+    pub match_doc: Option<String>,
+}
+
+/// `refill SET from PLACE with N [backward] [else mark MARK]`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Refill {
+    /// The pits to fill, evaluated for each player in turn (`player` bound).
+    pub set: Set,
+    /// Where the pieces come from (`player` bound, `here` the pit being filled).
+    pub from: PlaceExpr,
+    pub count: u32,
+    /// From the pit of the highest number (`Rules::number`) down, instead of up from the lowest.
+    pub backward: bool,
+    /// The mark a pit carries when it cannot be filled (for its owner, for a mark per player); a filled pit
+    /// loses it.
+    pub mark: Option<MarkId>,
+}
+
+/// Who starts the next round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum FirstRule {
+    /// The round's winner; after a drawn round, the player after the one who started it.
+    Winner,
+    /// The round's loser (the lowest score); after a drawn round, the player after the one who started it.
+    Loser,
+    /// The player after the one who started the round.
+    Alternate,
 }
 
 /// A mark that pits can carry.
@@ -73,6 +122,9 @@ pub struct MarkInfo {
     pub per_player: bool,
     /// Cleared when the next ply starts.
     pub one_ply: bool,
+    /// `until empty`: lost when its pit is emptied (by a lift, a take or a sweep).
+    #[serde(skip_serializing_if = "is_false")]
+    pub until_empty: bool,
 }
 
 /// A mark's index in `Rules::marks`.
@@ -203,7 +255,7 @@ pub struct KindInfo {
     pub owner: u8,
 }
 
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(Clone, Copy, Default, Serialize)]
 pub struct Needs {
     /// Record, per place, the count before and the kind of the last drop of this move (`before`, `dropped`).
     pub drops: bool,
@@ -215,6 +267,24 @@ pub struct Needs {
     pub refills: bool,
     pub rounds: bool,
     pub elimination: bool,
+    /// Record the places dropped into during the current turn (`passed`).
+    pub passed: bool,
+}
+
+/// As derived, but `passed` is written only when set, so that the dumps of games without it read as before.
+impl std::fmt::Debug for Needs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("Needs");
+        d.field("drops", &self.drops)
+            .field("repetition", &self.repetition)
+            .field("refills", &self.refills)
+            .field("rounds", &self.rounds)
+            .field("elimination", &self.elimination);
+        if self.passed {
+            d.field("passed", &self.passed);
+        }
+        d.finish()
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -230,6 +300,9 @@ pub struct PhaseRules {
     /// `again when COND`: after a ply of this phase, the mover plays again while it holds.
     pub again: Option<Cond>,
     pub again_doc: Option<String>,
+    /// `prefer A, B, ...`: actions by rank (indices); of these, only the first that can start is allowed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub prefer: Vec<u8>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -319,11 +392,56 @@ pub struct Sow {
     /// `divert NAME to PLACE`: a piece dropped into a pit carrying the mark goes on to the place at once
     /// (`here` is that pit); such a last piece triggers no capture, relay or extra turn.
     pub divert: Vec<(MarkId, PlaceExpr)>,
+    /// `mark` and `unmark` written in the sowing itself: made as each lap is lifted from a pit (the first
+    /// and each relay), with `here` and `origin` that pit.
+    pub lift_steps: Vec<MarkStep>,
+    /// `skip NAME`: the marks (as bits of their indices) whose pits every lap passes over.
+    pub skip_marks: u32,
     /// With `DirRule::PerLap`: when a lap may go the other way, tested at the end of that lap sown so.
     pub lap_dir: Option<Cond>,
     /// What ends a lap may start another (a relay, a capture that sows its pieces, a direction per lap):
     /// the end of each lap is decided lap by lap (`Engine::end_lap`).
     pub laps: bool,
+    /// `from A else B ...`: further groups of pits and their filters, each used only when no pit of the
+    /// groups before can start.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub from_else: Vec<(Set, Cond)>,
+    /// `direction ... where COND`: the ways a start may go (`direction` in it is the way considered).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dir_filter: Option<Cond>,
+    /// `must capture`: a start may go only the ways whose first lap ends where a capture applies.
+    #[serde(skip_serializing_if = "is_false")]
+    pub must_capture: bool,
+    /// `lift N [from PLACE] [when COND]`: the first whose condition holds as a lap starts says how many
+    /// pieces it lifts, and from where; without one, a lap lifts all the pieces of its pit.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lifts: Vec<LiftRule>,
+    /// `relay may when COND`: where it holds at a lap's end (after the captures), the mover chooses whether
+    /// to relay; declined, `relay` is tried.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relay_may: Option<Cond>,
+}
+
+/// `lift N [from PLACE] [when COND]`
+#[derive(Debug, Clone, Serialize)]
+pub struct LiftRule {
+    pub count: u32,
+    /// Where the pieces come from: the lap's own pit when `None`.
+    pub from: Option<PlaceExpr>,
+    /// Tested at the pit to be lifted (`here`), with `lap` the number of the lap that starts.
+    pub when: Cond,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl Sow {
+    /// Whether which ways a start may go depends on more than the direction rule: a filter on the
+    /// direction, or the first lap's capture.
+    pub fn ways_checked(&self) -> bool {
+        self.dir_filter.is_some() || self.must_capture
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -342,6 +460,12 @@ pub struct CaptureRule {
     /// `continue at PLACE`: after the capture, the lap ends again at this place, as if its last piece had
     /// fallen there (its captures and relay are tried anew).
     pub go_on: Option<PlaceExpr>,
+    /// `sow into PLACE`: the first of them goes into the place itself.
+    #[serde(skip_serializing_if = "is_false")]
+    pub resow_into: bool,
+    /// `sow ... cw|ccw`: the new lap goes this way (and the sowing from then on); otherwise the way it went.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resow_dir: Option<Dir>,
 }
 
 /// A mark or gift of a capture, made just before take number `before` of the pit (after them all when
@@ -480,6 +604,9 @@ pub enum EndRule {
     /// `draw when repetition`: a position that comes back draws the game (ENGINE-2 for games won by leaving
     /// the opponent without a move, where comparing scores would mean nothing).
     DrawRepetition,
+    /// `when COND at every lap`: as `When`, and also tested at the end of each lap of a sowing of laps, where
+    /// it stops the move (`mover` there is the player making it).
+    AtEveryLap(Cond),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -511,6 +638,9 @@ pub enum Cond {
     AnyPlayers(Box<Cond>),
     /// Fast form of `here in pits(P)`, made by `optimize`.
     HereOwnedBy(PlayerExpr),
+    /// `direction = D` (or `!=` with `false`): the way the current lap goes, or the way a start considered
+    /// by `direction ... where` would go (`Ctx::dir`).
+    Direction(Dir, bool),
     /// A condition the engine compiled to a closure (its index in the engine's table).
     Compiled(u32),
 }
@@ -594,6 +724,10 @@ pub enum Num {
     Lap,
     /// `captures(P)`: the plies of player P so far that made a capture (`State::capture_plies`).
     Captures(PlayerExpr),
+    /// `round`: the round being played, from 1 (`State::round`).
+    Round,
+    /// `passed(P)`: 1 when a piece was dropped into P during this turn (`State::passed`), else 0.
+    Passed(PlaceExpr),
 }
 
 impl Num {
@@ -693,6 +827,8 @@ fn num_trend(n: &Num) -> Trend {
         | Num::Number(_)
         | Num::Lifted
         | Num::Lap
+        | Num::Round
+        | Num::Passed(_)
         | Num::Captures(_) => Trend::Fixed,
         // Counts and sizes are never negative: over more pits they can only grow.
         Num::Count(Set::Offered, _) | Num::Size(Set::Offered) => Trend::Grows,
@@ -727,7 +863,12 @@ fn num_trend(n: &Num) -> Trend {
 /// Whether the condition cannot depend on which pits are offered.
 fn offer_blind(c: &Cond) -> bool {
     match c {
-        Cond::True | Cond::PlaceEq(..) | Cond::PlayerEq(..) | Cond::Dropped(..) | Cond::HereOwnedBy(_) => true,
+        Cond::True
+        | Cond::PlaceEq(..)
+        | Cond::PlayerEq(..)
+        | Cond::Dropped(..)
+        | Cond::HereOwnedBy(_)
+        | Cond::Direction(..) => true,
         Cond::And(cs) | Cond::Or(cs) => cs.iter().all(offer_blind),
         Cond::Not(c) | Cond::AllPlayers(c) | Cond::AnyPlayers(c) => offer_blind(c),
         Cond::Cmp(a, _, b) => num_trend(a) == Trend::Fixed && num_trend(b) == Trend::Fixed,
@@ -765,7 +906,9 @@ pub fn pieces_can_return(rules: &Rules) -> bool {
         ActionKind::Sow(sow) => {
             let takes = sow.captures.iter().chain(&sow.drop_captures).flat_map(|c| &c.takes);
             let then = sow.then.as_ref().is_some_and(|t| w.set_may_be_off(&t.set) && w.may_be_pit(&t.to));
-            then || takes.into_iter().any(|t| w.take_returns(t))
+            // A lap lifted from a place off the board sows its pieces onto the track.
+            let lifts = sow.lifts.iter().any(|l| l.from.as_ref().is_some_and(|p| w.may_be_off(p)));
+            then || lifts || takes.into_iter().any(|t| w.take_returns(t))
         }
         ActionKind::Offer(offer) => offer.on_accept.iter().any(|e| matches!(e, Effect::Take(t) if w.take_returns(t))),
     })
@@ -865,7 +1008,8 @@ fn bounds_at_last(n: &Num) -> (Option<i64>, Option<i64>) {
         }
         Num::Number(_) => (Some(0), Some(64)),
         Num::Value(_) => (None, None),
-        Num::Lap => (Some(1), None),
+        Num::Lap | Num::Round => (Some(1), None),
+        Num::Passed(_) => (Some(0), Some(1)),
         Num::Captures(_) => (Some(0), None),
         Num::Add(ns) => ns.iter().map(bounds_at_last).fold((Some(0), Some(0)), |(lo, hi), (l, h)| {
             (lo.zip(l).map(|(a, b)| a.saturating_add(b)), hi.zip(h).map(|(a, b)| a.saturating_add(b)))
@@ -921,6 +1065,18 @@ pub fn visit_conds_mut(rules: &mut Rules, f: &mut impl FnMut(&mut Cond)) {
                     if let Some(c) = &mut sow.start_origin {
                         f(c);
                     }
+                    if let Some(c) = &mut sow.dir_filter {
+                        f(c);
+                    }
+                    if let Some(c) = &mut sow.relay_may {
+                        f(c);
+                    }
+                    for lift in &mut sow.lifts {
+                        f(&mut lift.when);
+                    }
+                    for (_, c) in &mut sow.from_else {
+                        f(c);
+                    }
                 }
                 ActionKind::Put(put) => f(&mut put.filter),
                 ActionKind::Offer(offer) => offer.requires.iter_mut().for_each(&mut *f),
@@ -943,7 +1099,7 @@ pub fn visit_conds_mut(rules: &mut Rules, f: &mut impl FnMut(&mut Cond)) {
 
 fn visit_end(end: &mut EndRules, f: &mut impl FnMut(&mut Cond)) {
     for item in &mut end.items {
-        if let EndRule::When(c) | EndRule::Eliminate(c) = item {
+        if let EndRule::When(c) | EndRule::Eliminate(c) | EndRule::AtEveryLap(c) = item {
             f(c);
         }
     }

@@ -300,6 +300,10 @@ impl Narrator<'_> {
             clauses.push(taken);
         }
         let end_of_ply = states.last().unwrap_or(before);
+        // The lasting marks the move made (`O1 becomes your wegue`) and the pits that changed hands; the
+        // marks its laps took off as they lifted pits would only repeat the relays.
+        clauses.extend(self.marks_made(before, end_of_ply));
+        clauses.extend(self.owners_changed(before, end_of_ply));
         if end_of_ply.ply != before.ply
             && end_of_ply.result.is_none()
             && self.engine.rules.players > 1
@@ -495,14 +499,24 @@ impl Narrator<'_> {
 
     /// The marks a ply made or removed: `C becomes your tuzdyk`, `a is no longer burnt`.
     fn marks_changed(&self, from: &State, to: &State) -> Vec<String> {
+        self.mark_changes(from, to, self.engine.rules.marks.len(), true)
+    }
+
+    /// The lasting marks a ply made, none it removed.
+    fn marks_made(&self, from: &State, to: &State) -> Vec<String> {
+        self.mark_changes(from, to, self.engine.rules.lasting_marks(), false)
+    }
+
+    /// The changes of the first `marks` marks (the lasting ones come first), removals too or not.
+    fn mark_changes(&self, from: &State, to: &State, marks: usize, removals: bool) -> Vec<String> {
         let rules = &self.engine.rules;
         let n = rules.n_pits;
         let mut out = Vec::new();
-        for (m, info) in rules.marks.iter().enumerate() {
+        for (m, info) in rules.marks.iter().enumerate().take(marks) {
             for p in 0..n {
                 let (was, now) = (from.marks.get(m * n + p), to.marks.get(m * n + p));
                 let (Some(&was), Some(&now)) = (was, now) else { continue };
-                if was == now {
+                if was == now || (now == 0 && !removals) {
                     continue;
                 }
                 let label = self.label(p as PlaceId);

@@ -61,13 +61,15 @@
 //!   before him.
 //! * `NAME=c,d` (a mark) or `NAME(N)=c,d` (a mark per player, carried for player N): the pits that carry
 //!   the mark; pits not written carry none.
+//! * `round=N` and `starter=N`, in a match of rounds: the round being played (from 1, the default) and the
+//!   player who started it (by default the player to move).
 //!
 //! [`format_position`] prints every pit and every store on the track, other places (captures, supplies) only
 //! when not empty, `to_move`, and `phase`, `owner`, marks, `eliminated`, `offered` only when they say something. It
 //! glues the contents to the label only for one kind of piece and a pit whose label ends in a letter (`a4`,
 //! but `7=4`, `store(1)=0`, `captured(1)=5`).
 //!
-//! [`parse_position`] starts from [`Engine::initial_state`] with every place empty and overrides what the text
+//! [`parse_position`] starts from [`Engine::initial_state`] with every place empty and no mark, and overrides what the text
 //! says; the result is at the start of a ply (stage `Start`, or `Respond` with `offered`), ply 0, with the
 //! obligation (`must`) worked out for the player to move. A text starting with `{` is read as the state's JSON
 //! (kept as it is, with its ply count and history), which must also be at the start of a ply with nothing in
@@ -375,6 +377,8 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
     let mut extra: Vec<String> = Vec::new();
     // The optional captures made (`x`) or declined (`-x`), and the capture pieces chosen after each.
     let mut optional: Vec<(bool, usize)> = Vec::new();
+    // The optional relays made (`relay`) or declined (`-relay`), in order.
+    let mut relays: Vec<bool> = Vec::new();
     let mut broken = false;
     for &mv in moves {
         if broken || st.ply != ply0 || st.result.is_some() {
@@ -408,6 +412,7 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
             (_, Move::Pick(p)) => places.push(p),
             (_, Move::Stop) => {}
             (_, Move::Capture(make)) => optional.push((make, captures.len())),
+            (_, Move::Relay(go)) => relays.push(go),
         }
     }
     let mut tokens: Vec<String> = Vec::new();
@@ -440,6 +445,7 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
         tokens.push(text);
         // The directions chosen for later laps of a sowing with a direction per lap, in order.
         tokens.extend(dirs.iter().skip(glued as usize).map(|&(d, _)| dir_text(d).to_string()));
+        tokens.extend(relays.iter().map(|&go| if go { "relay" } else { "-relay" }.to_string()));
     }
     let piece = |&(p, k): &(PlaceId, u8)| format!("{}{}", label(engine, p), symbol(engine, k));
     let mut shown = 0;
@@ -484,6 +490,8 @@ struct PlyText<'t> {
     picks: Vec<PlaceId>,
     /// The answers to optional captures, in order: `x` makes one, `-x` declines it.
     optional: Vec<bool>,
+    /// The answers to optional relays, in order: `relay` relays, `-relay` stops.
+    relays: Vec<bool>,
 }
 
 /// The first move of each legal ply from a start-of-ply state, in notation (`a`, `enter 4`, `pass`).
@@ -584,6 +592,9 @@ pub fn parse_ply(engine: &Engine, state: &State, text: &str) -> Result<Vec<Move>
         } else if tok.eq_ignore_ascii_case("-x") {
             mode = Mode::None;
             ply.optional.push(false);
+        } else if tok.eq_ignore_ascii_case("relay") || tok.eq_ignore_ascii_case("-relay") {
+            mode = Mode::None;
+            ply.relays.push(!tok.starts_with('-'));
         } else if tok.eq_ignore_ascii_case("take") {
             mode = Mode::Picks;
         } else {
@@ -730,6 +741,8 @@ struct Replay<'e> {
     lap_dirs: std::collections::VecDeque<Dir>,
     /// The answers to optional captures not used yet.
     optional: std::collections::VecDeque<bool>,
+    /// The answers to optional relays not used yet.
+    relays: std::collections::VecDeque<bool>,
 }
 
 impl Replay<'_> {
@@ -804,6 +817,7 @@ fn replay(engine: &Engine, state: &State, mut ply: PlyText<'_>) -> Result<Vec<Mo
         dir_used: false,
         lap_dirs,
         optional: ply.optional.iter().copied().collect(),
+        relays: ply.relays.iter().copied().collect(),
     };
     let plan = Plan {
         engine,
@@ -923,6 +937,14 @@ impl<'e> Plan<'e, '_> {
                     };
                     take_capture(&mut r, fit);
                 }
+                Stage::Relay { .. } => {
+                    let at = label(engine, r.st.last).to_string();
+                    let opts = vec![format!("relay (sow on from {at})"), format!("-relay (stop in {at})")];
+                    let Some(go) = r.relays.pop_front() else {
+                        return Err(NotationError::expecting(format!("say whether to relay from {at}"), opts));
+                    };
+                    r.apply(Move::Relay(go));
+                }
                 Stage::Capture { .. } => {
                     let opts = vec![format!("{here} x (capture)"), format!("{here} -x (do not capture)")];
                     let Some(make) = r.optional.pop_front() else {
@@ -1030,6 +1052,10 @@ impl<'e> Plan<'e, '_> {
                 "unexpected `{}`: no (more) lap has a direction to choose",
                 dir_text(d)
             )));
+        }
+        if let Some(&go) = r.relays.front() {
+            let word = if go { "relay" } else { "-relay" };
+            return Err(NotationError::new(format!("unexpected `{word}`: no (more) relay is for the mover to choose")));
         }
         if !r.chosen.is_empty() {
             return Err(NotationError::new(format!(
@@ -1351,6 +1377,10 @@ pub fn format_position(engine: &Engine, st: &State) -> String {
     }
     out.extend(mark_entries(engine, st));
     out.push(format!("to_move={}", st.to_move as u32 + 1));
+    if rules.rounds.is_some() {
+        out.push(format!("round={}", st.round));
+        out.push(format!("starter={}", st.round_starter as u32 + 1));
+    }
     if rules.phases.len() > 1 {
         let name =
             rules.phases.get(st.phase as usize).map_or_else(|| (st.phase as u32 + 1).to_string(), |ph| ph.name.clone());
@@ -1488,10 +1518,13 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
     let k = kinds(engine);
     let mut st = engine.initial_state();
     st.counts.iter_mut().for_each(|c| *c = 0);
+    // Pits not written carry no mark, whatever the setup marks.
+    st.marks.fill(UNMARKED);
     let mut counts: Vec<u32> = vec![0; rules.places.len() * k];
     let mut given: Vec<bool> = vec![false; rules.places.len()];
     let mut last_place: Option<usize> = None;
     let mut phase_given = false;
+    let mut starter: Option<u8> = None;
     let mut offered: Option<u64> = None;
     for tok in text.split_whitespace() {
         let key_value = tok.split_once('=');
@@ -1515,6 +1548,17 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
                     };
                     st.phase = ph as u8;
                     phase_given = true;
+                    last_place = None;
+                    continue;
+                }
+                "round" | "starter" if rules.rounds.is_some() => {
+                    if lower == "starter" {
+                        starter = Some(parse_player(engine, value, "starter")?);
+                    } else {
+                        st.round = value.parse::<u16>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                            NotationError::new(format!("`round={value}`: a round is numbered from 1"))
+                        })?;
+                    }
                     last_place = None;
                     continue;
                 }
@@ -1630,6 +1674,7 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
     if !phase_given {
         advance_phase(engine, &mut st);
     }
+    st.round_starter = starter.unwrap_or(st.to_move);
     st.ply = 0;
     st.result = None;
     st.hand.iter_mut().for_each(|h| *h = 0);

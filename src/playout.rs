@@ -344,6 +344,8 @@ pub fn reason_name(reason: EndReason) -> &'static str {
         EndReason::Limit => "limit",
         EndReason::Endless => "endless",
         EndReason::RepetitionDraw => "repetition_draw",
+        EndReason::Match => "match",
+        EndReason::RoundLimit => "round_limit",
     }
 }
 
@@ -360,6 +362,8 @@ pub fn reason_words(reason: EndReason) -> &'static str {
         EndReason::Limit => "the ply limit was reached",
         EndReason::Endless => "a move would never have ended",
         EndReason::RepetitionDraw => "a position came back (a draw)",
+        EndReason::Match => "the match rule held after a round",
+        EndReason::RoundLimit => "the match's rounds were played",
     }
 }
 
@@ -393,6 +397,25 @@ pub struct Summary {
     pub reasons: ReasonCounts,
     /// Games the engine could not finish (no legal move in a position not over): should stay 0.
     pub abandoned: u64,
+    /// A match of rounds: the rounds of every match, the most in one, and per seat the rounds won (shared
+    /// wins counting for each winner), and the drawn rounds. All 0 for a game of one round.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub total_rounds: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub max_rounds: u64,
+    #[serde(skip_serializing_if = "all_zero")]
+    pub round_wins: Vec<u64>,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub round_draws: u64,
+}
+
+/// The figures of rounds are left out of the JSON of games of one round.
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+fn all_zero(ns: &[u64]) -> bool {
+    ns.iter().all(|&n| n == 0)
 }
 
 /// Counts per end reason; serialised as a JSON object `{"condition": 93, "limit": 7}`.
@@ -453,6 +476,10 @@ impl Summary {
             mean_captures: 0.0,
             reasons: ReasonCounts::default(),
             abandoned: 0,
+            total_rounds: 0,
+            max_rounds: 0,
+            round_wins: vec![0; rules.players as usize],
+            round_draws: 0,
         }
     }
 
@@ -468,6 +495,7 @@ impl Summary {
             return;
         };
         self.reasons.add(outcome.reason);
+        self.add_rounds(outcome);
         if outcome.reason == EndReason::Limit {
             self.capped += 1;
         }
@@ -488,6 +516,28 @@ impl Summary {
         }
     }
 
+    /// The rounds of a match.
+    fn add_rounds(&mut self, outcome: &Outcome) {
+        let rounds = &outcome.rounds;
+        self.total_rounds += rounds.len() as u64;
+        self.max_rounds = self.max_rounds.max(rounds.len() as u64);
+        for r in rounds {
+            if r.winners == 0 {
+                self.round_draws += 1;
+            }
+            for (seat, n) in self.round_wins.iter_mut().enumerate() {
+                if r.winners & (1 << seat) != 0 {
+                    *n += 1;
+                }
+            }
+        }
+    }
+
+    /// The mean number of rounds a match.
+    pub fn mean_rounds(&self) -> f64 {
+        mean(self.total_rounds, self.games)
+    }
+
     /// Adds the games of `other`, a summary of other games of the same engine.
     pub fn merge(&mut self, other: &Summary) {
         self.games += other.games;
@@ -505,6 +555,12 @@ impl Summary {
             self.reasons.add_many(reason, n);
         }
         self.abandoned += other.abandoned;
+        self.total_rounds += other.total_rounds;
+        self.max_rounds = self.max_rounds.max(other.max_rounds);
+        for (mine, theirs) in self.round_wins.iter_mut().zip(&other.round_wins) {
+            *mine += theirs;
+        }
+        self.round_draws += other.round_draws;
         self.mean_plies = mean(self.total_plies, self.games);
         self.mean_captures = mean(self.total_captures, self.games);
     }

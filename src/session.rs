@@ -878,6 +878,7 @@ impl Session {
             Stage::Put { .. } => "next pit (or stop)",
             Stage::Offer { .. } => "next pit to offer (or stop)",
             Stage::Capture { .. } => "capture or not",
+            Stage::Relay { .. } => "relay or stop",
         }
     }
 
@@ -907,6 +908,8 @@ impl Session {
             Move::Stop => "stop".into(),
             Move::Capture(true) => "x".into(),
             Move::Capture(false) => "-x".into(),
+            Move::Relay(true) => "relay".into(),
+            Move::Relay(false) => "-relay".into(),
         }
     }
 

@@ -61,6 +61,11 @@ pub fn summarize_width(engine: &Engine, width: usize) -> String {
             let text = doc_or(&pass.doc, || format!("Pass, only when you cannot {}.", or_list(&names)));
             item(&mut out, &text);
         }
+        if !phase.prefer.is_empty() {
+            let names: Vec<&str> =
+                phase.prefer.iter().filter_map(|&i| phase.actions.get(i as usize).map(|a| a.name.as_str())).collect();
+            para(&mut out, 2, &format!("Of {}, play the first you can.", or_list(&names)));
+        }
         if let Some(m) = &phase.must {
             let otherwise = if m.otherwise_end { "the game ends" } else { "you may play any move" };
             para(
@@ -91,6 +96,12 @@ pub fn summarize_width(engine: &Engine, width: usize) -> String {
     }
     for line in end {
         para(&mut out, 0, &line);
+    }
+    if let Some(rounds) = &r.rounds {
+        para(&mut out, 0, "");
+        for line in w.rounds(rounds) {
+            para(&mut out, 0, &line);
+        }
     }
     match &r.goal {
         Some(goal) => para(&mut out, 0, &doc_or(&r.goal_doc, || format!("You win when {}.", w.cond(goal, Here::Each)))),
@@ -125,7 +136,8 @@ pub fn dump(rules: &Rules) -> String {
     for m in &rules.marks {
         let per = if m.per_player { " per player" } else { "" };
         let ply = if m.one_ply { " for one ply" } else { "" };
-        let _ = writeln!(out, "mark {}{per}{ply}", m.name);
+        let empty = if m.until_empty { " until empty" } else { "" };
+        let _ = writeln!(out, "mark {}{per}{ply}{empty}", m.name);
     }
     let labels: Vec<&str> = rules.places.iter().map(|i| i.label.as_str()).collect();
     let _ = writeln!(out, "places {}", labels.join(" "));
@@ -149,6 +161,17 @@ pub fn dump(rules: &Rules) -> String {
         })
         .collect();
     let _ = writeln!(out, "setup {}", setup.join(" "));
+    if !rules.setup_marks.is_empty() {
+        let n = rules.n_pits;
+        let marked: Vec<String> = (0..rules.setup_marks.len())
+            .filter(|&i| rules.setup_marks[i] != UNMARKED)
+            .map(|i| {
+                let name = rules.marks.get(i / n).map_or("?", |m| m.name.as_str());
+                format!("{}={name}", rules.places[i % n].label)
+            })
+            .collect();
+        let _ = writeln!(out, "setup marks {}", marked.join(" "));
+    }
     let _ = writeln!(out, "needs {:?} limit {}", rules.needs, rules.limit);
     for phase in &rules.phases {
         let _ = writeln!(out, "phase {}", phase.name);
@@ -157,6 +180,9 @@ pub fn dump(rules: &Rules) -> String {
         }
         if let Some(pass) = &phase.pass {
             let _ = writeln!(out, "  pass unless actions {:?}", pass.unless);
+        }
+        if !phase.prefer.is_empty() {
+            let _ = writeln!(out, "  prefer actions {:?}", phase.prefer);
         }
         if let Some(m) = &phase.must {
             let _ = writeln!(
@@ -176,6 +202,9 @@ pub fn dump(rules: &Rules) -> String {
         out.push_str(&p.end(&phase.end, "  "));
     }
     out.push_str(&p.end(&rules.end, ""));
+    if let Some(rounds) = &rules.rounds {
+        out.push_str(&p.rounds(rounds));
+    }
     let _ = writeln!(out, "score {} ties {:?}", p.num(&rules.score), rules.ties);
     if let Some(g) = &rules.goal {
         let _ = writeln!(out, "goal {}", p.cond(g));
@@ -270,11 +299,33 @@ impl Printer<'_> {
                 if s.skip_origin {
                     out.push_str(", skipping the pit sown from");
                 }
+                for (set, filter) in &s.from_else {
+                    let _ = write!(out, "\n      else from {} where {}", self.set(set), self.cond(filter));
+                }
+                if let Some(c) = &s.dir_filter {
+                    let _ = write!(out, "\n      only the ways where {}", self.cond(c));
+                }
+                if s.must_capture {
+                    out.push_str("\n      only the ways whose first lap captures");
+                }
+                for l in &s.lifts {
+                    let from = l.from.as_ref().map_or(String::new(), |p| format!(" from {}", self.place(p)));
+                    let _ = write!(out, "\n      lift {}{from} when {}", l.count, self.cond(&l.when));
+                }
+                if let Some(r) = &s.relay_may {
+                    let _ = write!(out, "\n      relay if the mover wants when {}", self.cond(r));
+                }
+                for m in (0..self.rules.marks.len()).filter(|m| s.skip_marks & (1 << m) != 0) {
+                    let _ = write!(out, ", skipping pits marked {}", self.mark_name(m as MarkId));
+                }
                 if let Some(c) = &s.start_origin {
                     let _ = write!(out, "\n      start at origin when {}", self.cond(c));
                 }
                 for (mark, to) in &s.divert {
                     let _ = write!(out, "\n      divert {} to {}", self.mark_name(*mark), self.place(to));
+                }
+                for step in &s.lift_steps {
+                    let _ = write!(out, "\n      on lifting: {}", self.step(step));
                 }
                 if let Some(r) = &s.relay {
                     let what = if s.relay_next { "the pit after the last" } else { "the last pit" };
@@ -303,7 +354,11 @@ impl Printer<'_> {
                         let _ = write!(out, "; but nothing is taken if then {}", self.cond(cancel));
                     }
                     if let Some(from) = &c.resow {
-                        let _ = write!(out, "; then sow the hand on from {}", self.place(from));
+                        let how = if c.resow_into { "into" } else { "from" };
+                        let _ = write!(out, "; then sow the hand on {how} {}", self.place(from));
+                        if let Some(d) = c.resow_dir {
+                            let _ = write!(out, " {}", dir_short(d));
+                        }
                     }
                     if let Some(at) = &c.go_on {
                         let _ = write!(out, "; then continue at {}", self.place(at));
@@ -408,11 +463,35 @@ impl Printer<'_> {
         format!("take {count}{kinds}{chosen}from {} to {to}", from.join(" else "))
     }
 
+    fn rounds(&self, rounds: &RoundRules) -> String {
+        let mut out = String::from("rounds\n");
+        for r in &rounds.refills {
+            let order = if r.backward { " backward" } else { "" };
+            let mark = r.mark.map_or(String::new(), |m| format!(" else mark {}", self.mark_name(m)));
+            let _ = writeln!(
+                out,
+                "  refill {} from {} with {}{order}{mark}",
+                self.set(&r.set),
+                self.place(&r.from),
+                r.count
+            );
+        }
+        let _ = writeln!(out, "  first {:?}", rounds.first);
+        if let Some(c) = &rounds.match_when {
+            let _ = writeln!(out, "  match when {}", self.cond(c));
+        }
+        if let Some(n) = rounds.limit {
+            let _ = writeln!(out, "  limit {n} rounds");
+        }
+        out
+    }
+
     fn end(&self, end: &EndRules, indent: &str) -> String {
         let mut out = String::new();
         for item in &end.items {
             let line = match item {
                 EndRule::When(c) => format!("The game ends when {}.", self.cond(c)),
+                EndRule::AtEveryLap(c) => format!("The game ends when {}, tested at every lap too.", self.cond(c)),
                 EndRule::Repetition => "The game ends when a position repeats.".into(),
                 EndRule::Stuck => "The game ends when the player to move cannot move.".into(),
                 EndRule::NobodyCanMove => "The game ends when nobody can move.".into(),
@@ -451,6 +530,7 @@ impl Printer<'_> {
             }
             Cond::InSet(p, s) => format!("{} in {}", self.place(p), self.set(s)),
             Cond::HereOwnedBy(who) => format!("here in pits({})", self.player(who)),
+            Cond::Direction(d, eq) => format!("direction {} {}", if *eq { "=" } else { "!=" }, dir_short(*d)),
             Cond::PlaceEq(a, b, eq) => format!("{} {} {}", self.place(a), if *eq { "=" } else { "!=" }, self.place(b)),
             Cond::PlayerEq(a, b, eq) => {
                 format!("{} {} {}", self.player(a), if *eq { "=" } else { "!=" }, self.player(b))
@@ -491,6 +571,8 @@ impl Printer<'_> {
             Num::PlaceCount(p) => format!("count({})", self.place(p)),
             Num::PitsCount(who) => format!("count(pits({}))", self.player(who)),
             Num::Lap => "lap".into(),
+            Num::Round => "round".into(),
+            Num::Passed(p) => format!("passed({})", self.place(p)),
             Num::Captures(p) => format!("captures({})", self.player(p)),
             Num::Number(p) => format!("number({})", self.place(p)),
             Num::Lifted => "lifted".into(),
@@ -604,6 +686,13 @@ impl Printer<'_> {
                 }
             }
         }
+    }
+}
+
+fn dir_short(dir: Dir) -> &'static str {
+    match dir {
+        Dir::Ccw => "ccw",
+        Dir::Cw => "cw",
     }
 }
 
@@ -732,6 +821,13 @@ impl Words<'_> {
                 for c in &s.drop_captures {
                     lines.push(doc_or(&c.doc, || self.drop_capture(c)));
                 }
+                if let Some(r) = &s.relay_may {
+                    lines.push(format!(
+                        "If {}, you may lift all the {} there and sow on from it, or stop.",
+                        self.cond(r, Here::Last),
+                        self.piece_word()
+                    ));
+                }
                 if let Some(r) = &s.relay {
                     lines.push(doc_or(&s.relay_doc, || {
                         let (from, on) = if s.relay_next {
@@ -817,12 +913,41 @@ impl Words<'_> {
         if s.skip_origin {
             text.push_str(", skipping the pit they came from");
         }
+        for (set, filter) in &s.from_else {
+            let filter = if matches!(filter, Cond::True) {
+                String::new()
+            } else {
+                format!(" where {}", self.cond(filter, Here::Each))
+            };
+            let _ = write!(text, "; only if none of those can, {}{filter}", self.one_of(set));
+        }
+        if let Some(c) = &s.dir_filter {
+            let _ = write!(text, "; only in a direction where {}", self.cond(c, Here::Each));
+        }
+        if s.must_capture {
+            text.push_str("; only in a direction whose first lap ends in a capture");
+        }
+        for l in &s.lifts {
+            let what = singular(self.piece_word(), l.count as i32);
+            let from = l.from.as_ref().map_or(String::new(), |p| format!(" from {}", self.place(p, Here::Each)));
+            let when = match &l.when {
+                Cond::True => String::new(),
+                c => format!(" when {}", self.cond(c, Here::Each)),
+            };
+            let _ = write!(text, "; a lap lifts only {} {what}{from}{when}", l.count);
+        }
+        for m in (0..self.rules.marks.len()).filter(|m| s.skip_marks & (1 << m) != 0) {
+            let _ = write!(text, ", passing over the pits marked {}", self.mark_name(m as MarkId));
+        }
         match &s.start_origin {
             Some(Cond::True) => text.push_str(", the first back into the pit they came from"),
             Some(c) => {
                 let _ = write!(text, ", the first back into the pit they came from when {}", self.cond(c, Here::None));
             }
             None => {}
+        }
+        for step in &s.lift_steps {
+            let _ = write!(text, "; as a pit is lifted, {}", self.step(step));
         }
         for (mark, to) in &s.divert {
             let _ = write!(
@@ -890,9 +1015,11 @@ impl Words<'_> {
             let _ = write!(text, "; but nothing is taken if, after it, {}", self.cond(cancel, Here::None));
         }
         if let Some(from) = &c.resow {
+            let first = if c.resow_into { "itself" } else { "the pit after it" };
+            let way = c.resow_dir.map_or(String::new(), |d| format!(", {}", dir_word(d)));
             let _ = write!(
                 text,
-                "; then sow them on as a new lap from {}, the first into the pit after it",
+                "; then sow them on as a new lap from {}{way}, the first into {first}",
                 self.place(from, Here::Last)
             );
         }
@@ -930,10 +1057,29 @@ impl Words<'_> {
             .map(|m| {
                 let per = if m.per_player { ", for one player" } else { "" };
                 let ply = if m.one_ply { ", until the next move" } else { "" };
-                format!("{}{per}{ply}", m.name)
+                let empty = if m.until_empty { ", until its pit is emptied" } else { "" };
+                format!("{}{per}{ply}{empty}", m.name)
             })
             .collect();
-        format!("Pits can be marked {}.", and_list(&said))
+        let mut text = format!("Pits can be marked {}.", and_list(&said));
+        let n = self.rules.n_pits;
+        for (m, info) in self.rules.marks.iter().enumerate() {
+            let Some(cells) = self.rules.setup_marks.get(m * n..m * n + n) else { continue };
+            let marked: Vec<String> =
+                (0..n).filter(|&p| cells[p] != UNMARKED).map(|p| self.rules.places[p].label.clone()).collect();
+            if marked.len() == n {
+                let _ = write!(text, " At the start every pit is {}.", info.name);
+            } else if !marked.is_empty() {
+                let _ = write!(
+                    text,
+                    " At the start {} {} {}.",
+                    and_list(&marked),
+                    if marked.len() == 1 { "is" } else { "are" },
+                    info.name
+                );
+            }
+        }
+        text
     }
 
     fn mark_name(&self, m: MarkId) -> &str {
@@ -1030,12 +1176,55 @@ impl Words<'_> {
         text
     }
 
+    /// A match of rounds in words: what happens when the end rules end a round.
+    fn rounds(&self, rounds: &RoundRules) -> Vec<String> {
+        let mut lines = vec![
+            "The game is a match of rounds: when the end rules end a round, it is scored as a game would be, and its winner noted.".to_string(),
+        ];
+        for (i, r) in rounds.refills.iter().enumerate() {
+            let doc = rounds.refill_docs.get(i).cloned().flatten();
+            lines.push(doc_or(&doc, || {
+                let order = if r.backward { "from the highest number down" } else { "from number 1 up" };
+                let mark = r.mark.map_or(String::new(), |m| {
+                    format!("; a pit that cannot be filled is marked {} for the round, a filled one loses the mark", self.mark_name(m))
+                });
+                format!(
+                    "For the next round, each player fills each of {} ({order}) with {} {} taken from {}, while it has enough{mark}.",
+                    self.set(&r.set),
+                    r.count,
+                    self.piece_word(),
+                    self.place(&r.from, Here::Each)
+                )
+            }));
+        }
+        if let Some(c) = &rounds.match_when {
+            lines.push(doc_or(&rounds.match_doc, || {
+                format!("After the refill, the match is over when {}.", self.cond(c, Here::None))
+            }));
+        }
+        if let Some(n) = rounds.limit {
+            lines.push(format!("The match is over after {n} rounds."));
+        }
+        lines.push(doc_or(&rounds.first_doc, || {
+            match rounds.first {
+                FirstRule::Winner => "The winner of a round starts the next; after a drawn round, the player after the one who started it.",
+                FirstRule::Loser => "The loser of a round starts the next; after a drawn round, the player after the one who started it.",
+                FirstRule::Alternate => "Each round is started by the player after the one who started the round before.",
+            }
+            .to_string()
+        }));
+        lines
+    }
+
     fn end(&self, end: &EndRules) -> Vec<String> {
         let mut lines = Vec::new();
         for (i, item) in end.items.iter().enumerate() {
             let doc = end.docs.get(i).cloned().flatten();
             lines.push(doc_or(&doc, || match item {
                 EndRule::When(c) => format!("The game ends when {}.", self.cond(c, Here::None)),
+                EndRule::AtEveryLap(c) => {
+                    format!("The game ends as soon as {}, even in the middle of a move.", self.cond(c, Here::None))
+                }
                 EndRule::Repetition => "The game ends when a position comes back.".into(),
                 EndRule::Stuck => "The game ends when the player to move cannot move.".into(),
                 EndRule::NobodyCanMove => "The game ends when nobody can move.".into(),
@@ -1107,6 +1296,9 @@ impl Words<'_> {
             }
             Cond::PlayerEq(a, b, eq) => {
                 format!("{} {} {}", self.player(a), if *eq { "is" } else { "is not" }, self.player(b))
+            }
+            Cond::Direction(d, eq) => {
+                format!("the sowing goes {}{}", if *eq { "" } else { "other than " }, dir_word(*d))
             }
             Cond::Dropped(p, k, eq) => format!(
                 "the last piece dropped into {} {} {}",
@@ -1198,6 +1390,8 @@ impl Words<'_> {
                 format!("the number of {} in {}", self.piece_word(), self.set(&Set::PitsOf(who.clone())))
             }
             Num::Lap => "the number of the lap (1 for the first)".into(),
+            Num::Round => "the number of the round (1 for the first)".into(),
+            Num::Passed(p) => format!("1 if a piece fell into {} this turn (else 0)", self.place(p, here)),
             Num::Captures(p) => format!("the number of {} turns that made a capture", self.whose(p)),
             Num::Number(p) => format!("the number of {} in its row", self.place(p, here)),
             Num::Lifted => format!("the number of {} lifted", self.piece_word()),

@@ -428,6 +428,7 @@ fn expected_words(positives: &[Rule]) -> Vec<&'static str> {
             | Rule::turn
             | Rule::phase
             | Rule::end
+            | Rule::rounds
             | Rule::score
             | Rule::winner
             | Rule::goal
@@ -448,7 +449,7 @@ fn expected_words(positives: &[Rule]) -> Vec<&'static str> {
 }
 
 const VARIANT_ITEMS: &str =
-    "an item a variant can change (`about`, `players`, `setup`, `turn`, `phase`, `end`, `score`, `winner`, `goal`)";
+    "an item a variant can change (`about`, `players`, `setup`, `turn`, `phase`, `end`, `rounds`, `score`, `winner`, `goal`)";
 
 fn words_have_items(positives: &[Rule]) -> bool {
     positives.contains(&Rule::game) || positives.contains(&Rule::about)
@@ -543,6 +544,15 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
             "a top-level item"
         }
         Rule::mark_decl => "a top-level item",
+        Rule::rounds => "a top-level item",
+        Rule::refill | Rule::first | Rule::match_when | Rule::round_limit => {
+            "a rule of the rounds (`refill`, `first`, `match when`, `limit N rounds`)"
+        }
+        Rule::backward => "`backward`",
+        Rule::refill_else => "`else mark NAME`",
+        Rule::first_word => "`winner`, `loser` or `alternate`",
+        Rule::round_word => "`round`",
+        Rule::passed_fn => "a number or a count",
         Rule::one_ply => "`for one ply`",
         Rule::turn | Rule::phase | Rule::score | Rule::winner | Rule::goal | Rule::variant => "a top-level item",
         // `end { ... }` is both an item and a phase item: the words for its neighbours cover it.
@@ -559,8 +569,15 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::kind_decl => "a piece kind (`NAME \"SYMBOL\" [value N]`)",
         Rule::setup_line | Rule::targets | Rule::target | Rule::every | Rule::label => "a setup line (`every pit: 4`)",
         Rule::content => "a number of pieces",
-        Rule::sow | Rule::put | Rule::offer | Rule::pass | Rule::must | Rule::until | Rule::phase_again => {
-            "an action (`sow`, `put`, `offer`, `pass`), `must`, `until`, `again` or `end`"
+        Rule::sow
+        | Rule::put
+        | Rule::offer
+        | Rule::pass
+        | Rule::must
+        | Rule::until
+        | Rule::phase_again
+        | Rule::prefer => {
+            "an action (`sow`, `put`, `offer`, `pass`), `must`, `until`, `again`, `prefer` or `end`"
         }
         Rule::from
         | Rule::direction
@@ -569,12 +586,23 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::start_at
         | Rule::divert
         | Rule::relay
+        | Rule::lift
         | Rule::require
+        | Rule::must_capture
         | Rule::capture
         | Rule::again
+        | Rule::lift_mark
+        | Rule::lift_unmark
         | Rule::then => {
-            "a sowing rule (`from`, `direction`, `order`, `skip`, `start`, `divert`, `relay`, `require`, `capture`, `again`, `then`)"
+            "a sowing rule (`from`, `direction`, `order`, `skip`, `start`, `divert`, `lift`, `relay`, `require`, `must capture`, `capture`, `again`, `then`, `mark`, `unmark`)"
         }
+        Rule::from_else => "`else`",
+        Rule::until_empty => "`until empty`",
+        Rule::setup_mark => "a setup line (`every pit: 4` or `mark i5 as NAME`)",
+        Rule::resow_into => "`from` or `into`",
+        Rule::at_every_lap => "`at every lap`",
+        Rule::direction_is => "a condition",
+        Rule::eq_op => "`=` or `!=`",
         Rule::filter => "`where`",
         Rule::dir_word => "`ccw`, `cw` or `choose`",
         Rule::lap_dir => "`ccw or cw when CONDITION`",
@@ -692,10 +720,13 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_divert => Rule::divert,
         Rule::lead_mark_action => Rule::mark_action,
         Rule::lead_unmark => Rule::unmark,
+        Rule::lead_lift_mark => Rule::lift_mark,
+        Rule::lead_lift_unmark => Rule::lift_unmark,
         Rule::lead_give_place => Rule::give_place,
         Rule::lead_colours => Rule::colours,
         Rule::lead_setup => Rule::setup,
         Rule::lead_every => Rule::every,
+        Rule::lead_setup_mark => Rule::setup_mark,
         Rule::lead_turn => Rule::turn,
         Rule::lead_phase => Rule::phase,
         Rule::lead_sow => Rule::sow,
@@ -743,9 +774,21 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_dropped_fn => Rule::dropped_fn,
         Rule::lead_size_fn => Rule::size_fn,
         Rule::lead_captures_fn => Rule::captures_fn,
+        Rule::lead_passed_fn => Rule::passed_fn,
+        Rule::lead_rounds => Rule::rounds,
+        Rule::lead_refill => Rule::refill,
+        Rule::lead_refill_else => Rule::refill_else,
+        Rule::lead_first => Rule::first,
+        Rule::lead_match_when => Rule::match_when,
         Rule::lead_owner_fn => Rule::owner_fn,
         Rule::lead_opposite => Rule::opposite,
         Rule::lead_pits_set => Rule::pits_set,
+        Rule::lead_must_capture => Rule::must_capture,
+        Rule::lead_lift => Rule::lift,
+        Rule::lead_until_empty => Rule::until_empty,
+        Rule::lead_prefer => Rule::prefer,
+        Rule::lead_at_every_lap => Rule::at_every_lap,
+        Rule::lead_direction_is => Rule::direction_is,
         other => other,
     }
 }
@@ -767,6 +810,9 @@ fn token_keyword(rule: Rule) -> Option<(&'static [&'static str], &'static str)> 
         Rule::kw_every => (&["every"], "`every`"),
         Rule::kw_next => (&["next"], "`next`"),
         Rule::kw_else => (&["else"], "`else`"),
+        Rule::kw_with => (&["with"], "`with`"),
+        Rule::kw_mark => (&["mark"], "`mark`"),
+        Rule::kw_rounds_word => (&["rounds"], "`rounds`"),
         Rule::kw_extends => (&["extends"], "`extends`"),
         Rule::kw_for => (&["for"], "`for`"),
         Rule::kw_from => (&["from"], "`from`"),
@@ -793,6 +839,8 @@ fn token_keyword(rule: Rule) -> Option<(&'static [&'static str], &'static str)> 
         Rule::kw_to => (&["to"], "`to`"),
         Rule::kw_value => (&["value"], "`value`"),
         Rule::kw_when => (&["when"], "`when`"),
+        Rule::kw_empty => (&["empty"], "`empty`"),
+        Rule::kw_lap => (&["lap"], "`lap`"),
         Rule::kw_while => (&["while"], "`while`"),
         _ => return None,
     })
@@ -807,11 +855,11 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::board => &["board"],
         Rule::place_decl => &["place"],
         Rule::pieces => &["pieces"],
-        Rule::mark_decl | Rule::mark_action => &["mark"],
+        Rule::mark_decl | Rule::mark_action | Rule::setup_mark | Rule::lift_mark => &["mark"],
         Rule::one_ply => &["for"],
         Rule::start_at => &["start"],
         Rule::divert => &["divert"],
-        Rule::unmark => &["unmark"],
+        Rule::unmark | Rule::lift_unmark => &["unmark"],
         Rule::give_place => &["give"],
         Rule::may_word => &["may"],
         Rule::lifted => &["lifted"],
@@ -858,6 +906,13 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::capture => &["capture"],
         Rule::chain => &["chain"],
         Rule::resow => &["sow"],
+        Rule::must_capture => &["must"],
+        Rule::lift => &["lift"],
+        Rule::until_empty => &["until"],
+        Rule::prefer => &["prefer"],
+        Rule::at_every_lap => &["at"],
+        Rule::direction_is => &["direction"],
+        Rule::resow_into => &["into"],
         Rule::lap_dir | Rule::lap_dir_word => &["ccw", "cw"],
         Rule::hand => &["hand"],
         Rule::endless => &["endless"],
@@ -896,6 +951,16 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::dropped_fn => &["dropped"],
         Rule::size_fn => &["size"],
         Rule::captures_fn => &["captures"],
+        Rule::passed_fn => &["passed"],
+        Rule::round_word => &["round"],
+        Rule::rounds => &["rounds"],
+        Rule::refill => &["refill"],
+        Rule::backward => &["backward"],
+        Rule::refill_else => &["else"],
+        Rule::first => &["first"],
+        Rule::first_word => &["winner", "loser", "alternate"],
+        Rule::match_when => &["match"],
+        Rule::round_limit => &["limit"],
         Rule::owner_fn => &["owner"],
         Rule::kind_word => &["own", "foreign"],
         Rule::player | Rule::player_word => &["mover", "opponent", "player", "owner"],
@@ -1094,14 +1159,15 @@ fn build_item(pair: Pair<Rule>) -> Result<Item, SyntaxError> {
         }
         Rule::mark_decl => {
             let name = name_of(&next_pair(&mut inner, "mark name")?);
-            let (mut per_player, mut one_ply) = (false, false);
+            let (mut per_player, mut one_ply, mut until_empty) = (false, false, false);
             for p in inner {
                 match p.as_rule() {
                     Rule::per_player => per_player = true,
+                    Rule::until_empty => until_empty = true,
                     _ => one_ply = true,
                 }
             }
-            Item::Mark(Spanned::new(MarkDecl { name, per_player, one_ply }, span))
+            Item::Mark(Spanned::new(MarkDecl { name, per_player, one_ply, until_empty }, span))
         }
         Rule::pieces => {
             let body = next_pair(&mut inner, "pieces")?;
@@ -1119,6 +1185,7 @@ fn build_item(pair: Pair<Rule>) -> Result<Item, SyntaxError> {
             Item::Phase(Spanned::new(Phase { name: Some(name), items: build_phase_items(inner)? }, span))
         }
         Rule::end => Item::End(Spanned::new(build_end_items(inner)?, span)),
+        Rule::rounds => Item::Rounds(Spanned::new(inner.map(build_rounds_item).collect::<Result<_, _>>()?, span)),
         Rule::score => Item::Score(build_term(next_pair(&mut inner, "score")?)?),
         Rule::winner => {
             let tie = match inner.next().map(|t| t.as_str().to_string()).as_deref() {
@@ -1170,6 +1237,7 @@ fn build_kind(pair: Pair<Rule>) -> Result<KindDecl, SyntaxError> {
 
 fn build_setup_line(pair: Pair<Rule>) -> Result<SetupLine, SyntaxError> {
     let span = span_of(&pair);
+    let is_mark = pair.as_rule() == Rule::setup_mark;
     let mut inner = children(pair);
     let targets = children(next_pair(&mut inner, "targets")?)
         .map(|t| {
@@ -1187,6 +1255,10 @@ fn build_setup_line(pair: Pair<Rule>) -> Result<SetupLine, SyntaxError> {
             ))
         })
         .collect::<Result<_, SyntaxError>>()?;
+    if is_mark {
+        let mark = name_of(&next_pair(&mut inner, "setup mark")?);
+        return Ok(SetupLine { targets, contents: Vec::new(), span, mark: Some(mark) });
+    }
     let contents = inner
         .map(|c| {
             let cspan = span_of(&c);
@@ -1196,7 +1268,24 @@ fn build_setup_line(pair: Pair<Rule>) -> Result<SetupLine, SyntaxError> {
             Ok(Spanned::new(Content { count, kind }, cspan))
         })
         .collect::<Result<_, SyntaxError>>()?;
-    Ok(SetupLine { targets, contents, span })
+    Ok(SetupLine { targets, contents, span, mark: None })
+}
+
+/// `mark PLACE as NAME[(PLAYER)]`, in a capture or a sowing.
+fn build_mark_action(pair: Pair<Rule>) -> Result<MarkAction, SyntaxError> {
+    let mut parts = children(pair);
+    let place = build_place(next_pair(&mut parts, "mark place")?)?;
+    let mark = name_of(&next_pair(&mut parts, "mark name")?);
+    let player = parts.next().map(build_player).transpose()?;
+    Ok(MarkAction { place, mark, player })
+}
+
+/// `unmark PLACE [NAME]`, in a capture or a sowing.
+fn build_unmark(pair: Pair<Rule>) -> Result<Unmark, SyntaxError> {
+    let mut parts = children(pair);
+    let place = build_place(next_pair(&mut parts, "unmark place")?)?;
+    let mark = parts.next().map(|n| name_of(&n));
+    Ok(Unmark { place, mark })
 }
 
 fn build_kind_sel(pair: Pair<Rule>) -> Result<Spanned<KindSel>, SyntaxError> {
@@ -1258,6 +1347,7 @@ fn build_phase_item(pair: Pair<Rule>) -> Result<PhaseItem, SyntaxError> {
         }
         Rule::until => PhaseItem::Until(build_cond(next_pair(&mut inner, "until")?)?),
         Rule::phase_again => PhaseItem::Again(Spanned::new(build_cond(next_pair(&mut inner, "again")?)?, span)),
+        Rule::prefer => PhaseItem::Prefer(Spanned::new(inner.map(|p| name_of(&p)).collect(), span)),
         Rule::end => PhaseItem::End(Spanned::new(build_end_items(inner)?, span)),
         other => return Err(SyntaxError::internal(&format!("unexpected phase item {other:?}"))),
     })
@@ -1267,13 +1357,27 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
     let span = span_of(&pair);
     let rule = pair.as_rule();
     let text = pair.as_str();
+    let pair_again = pair.clone();
     let mut inner = children(pair);
     Ok(match rule {
         Rule::from => {
             let set = build_set(next_pair(&mut inner, "from set")?)?;
-            let filter = inner.next().map(build_filter).transpose()?;
-            SowItem::From { set, filter, span }
+            let mut filter = None;
+            let mut alternatives = Vec::new();
+            for p in inner {
+                match p.as_rule() {
+                    Rule::filter => filter = Some(build_filter(p)?),
+                    _ => {
+                        let mut parts = children(p);
+                        let set = build_set(next_pair(&mut parts, "else set")?)?;
+                        let filter = parts.next().map(build_filter).transpose()?;
+                        alternatives.push((set, filter));
+                    }
+                }
+            }
+            SowItem::From { set, filter, span, alternatives }
         }
+        Rule::must_capture => SowItem::MustCapture(span),
         Rule::direction => {
             let word = next_pair(&mut inner, "direction")?;
             if word.as_rule() == Rule::lap_dir {
@@ -1288,6 +1392,9 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                 "cw" => DirWord::Cw,
                 _ => DirWord::Choose,
             };
+            if let Some(filter) = inner.next() {
+                return Ok(SowItem::DirectionWhere(Spanned::new((dir, build_filter(filter)?), span)));
+            }
             SowItem::Direction(Spanned::new(dir, span))
         }
         Rule::order => SowItem::Order { last_own: inner.next().is_some(), span },
@@ -1299,11 +1406,24 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
         }
         Rule::relay => {
             let first = next_pair(&mut inner, "relay")?;
-            if first.as_rule() == Rule::from_next {
-                SowItem::RelayFromNext(Spanned::new(build_cond(next_pair(&mut inner, "relay")?)?, span))
-            } else {
-                SowItem::Relay(Spanned::new(build_cond(first)?, span))
+            match first.as_rule() {
+                Rule::from_next => {
+                    SowItem::RelayFromNext(Spanned::new(build_cond(next_pair(&mut inner, "relay")?)?, span))
+                }
+                Rule::may_word => SowItem::RelayMay(Spanned::new(build_cond(next_pair(&mut inner, "relay")?)?, span)),
+                _ => SowItem::Relay(Spanned::new(build_cond(first)?, span)),
             }
+        }
+        Rule::lift => {
+            let count = int_of(&next_pair(&mut inner, "lift count")?)?;
+            let (mut from, mut when) = (None, None);
+            for p in inner {
+                match p.as_rule() {
+                    Rule::place => from = Some(build_place(p)?),
+                    _ => when = Some(build_cond(p)?),
+                }
+            }
+            SowItem::Lift(Spanned::new(Lift { count, from, when }, span))
         }
         Rule::require => SowItem::Require(Spanned::new(build_cond(next_pair(&mut inner, "require")?)?, span)),
         Rule::again => SowItem::Again(Spanned::new(build_cond(next_pair(&mut inner, "again")?)?, span)),
@@ -1311,6 +1431,8 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
             let _origin = next_pair(&mut inner, "start at")?;
             SowItem::StartAt(Spanned::new(inner.next().map(build_cond).transpose()?, span))
         }
+        Rule::lift_mark => SowItem::Mark(Spanned::new(build_mark_action(pair_again)?, span)),
+        Rule::lift_unmark => SowItem::Unmark(Spanned::new(build_unmark(pair_again)?, span)),
         Rule::divert => {
             let mark = name_of(&next_pair(&mut inner, "divert mark")?);
             let to = build_place(next_pair(&mut inner, "divert target")?)?;
@@ -1327,19 +1449,8 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                     Rule::may_word => may = true,
                     Rule::every_drop => every_drop = true,
                     Rule::cond => when = Some(build_cond(p)?),
-                    Rule::mark_action => {
-                        let mut parts = children(p);
-                        let place = build_place(next_pair(&mut parts, "mark place")?)?;
-                        let mark = name_of(&next_pair(&mut parts, "mark name")?);
-                        let player = parts.next().map(build_player).transpose()?;
-                        items.push(CaptureItem::Mark(Spanned::new(MarkAction { place, mark, player }, pspan)));
-                    }
-                    Rule::unmark => {
-                        let mut parts = children(p);
-                        let place = build_place(next_pair(&mut parts, "unmark place")?)?;
-                        let mark = parts.next().map(|n| name_of(&n));
-                        items.push(CaptureItem::Unmark(Spanned::new(Unmark { place, mark }, pspan)));
-                    }
+                    Rule::mark_action => items.push(CaptureItem::Mark(Spanned::new(build_mark_action(p)?, pspan))),
+                    Rule::unmark => items.push(CaptureItem::Unmark(Spanned::new(build_unmark(p)?, pspan))),
                     Rule::give_place => {
                         let mut parts = children(p);
                         let place = build_place(next_pair(&mut parts, "give place")?)?;
@@ -1362,8 +1473,20 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                         items.push(CaptureItem::Cancel(Spanned::new(c, pspan)));
                     }
                     Rule::resow => {
-                        let from = build_place(next_pair(&mut children(p), "sow from")?)?;
-                        items.push(CaptureItem::Sow(Spanned::new(from, pspan)));
+                        let mut parts = children(p);
+                        let mut first = next_pair(&mut parts, "sow from")?;
+                        let into = first.as_rule() == Rule::resow_into;
+                        if into {
+                            first = next_pair(&mut parts, "sow into")?;
+                        }
+                        let place = build_place(first)?;
+                        let dir = parts.next().map(|d| dir_word_of(&d));
+                        // The plain form keeps its old shape in the syntax tree.
+                        if !into && dir.is_none() {
+                            items.push(CaptureItem::Sow(Spanned::new(place, pspan)));
+                        } else {
+                            items.push(CaptureItem::Resow(Spanned::new(Resow { place, into, dir }, pspan)));
+                        }
                     }
                     Rule::go_on => {
                         let at = build_place(next_pair(&mut children(p), "continue at")?)?;
@@ -1521,6 +1644,40 @@ fn build_offer(pairs: Children) -> Result<Offer, SyntaxError> {
     Ok(Offer { name, size: Spanned::new(Range { min, max }, cspan), from, keeping, requires, on_accept })
 }
 
+/// A rule of a `rounds { ... }` block.
+fn build_rounds_item(pair: Pair<Rule>) -> Result<RoundsItem, SyntaxError> {
+    let span = span_of(&pair);
+    let rule = pair.as_rule();
+    let mut inner = children(pair);
+    Ok(match rule {
+        Rule::refill => {
+            let set = build_set(next_pair(&mut inner, "refill set")?)?;
+            let from = build_place(next_pair(&mut inner, "refill source")?)?;
+            let count = int_of(&next_pair(&mut inner, "refill count")?)?;
+            let (mut backward, mut mark) = (false, None);
+            for part in inner {
+                match part.as_rule() {
+                    Rule::backward => backward = true,
+                    _ => mark = children(part).next().map(|n| name_of(&n)),
+                }
+            }
+            RoundsItem::Refill(Spanned::new(Refill { set, from, count, backward, mark }, span))
+        }
+        Rule::first => {
+            let word = next_pair(&mut inner, "first")?;
+            let first = match word.as_str() {
+                "winner" => FirstRule::Winner,
+                "loser" => FirstRule::Loser,
+                _ => FirstRule::Alternate,
+            };
+            RoundsItem::First(Spanned::new(first, span))
+        }
+        Rule::match_when => RoundsItem::MatchWhen(build_cond(next_pair(&mut inner, "match when")?)?),
+        Rule::round_limit => RoundsItem::Limit(int_of(&next_pair(&mut inner, "round limit")?)?),
+        other => return Err(SyntaxError::internal(&format!("unexpected rounds item {other:?}"))),
+    })
+}
+
 fn build_end_items(pairs: Children) -> Result<Vec<EndItem>, SyntaxError> {
     pairs.map(build_end_item).collect()
 }
@@ -1536,6 +1693,7 @@ fn build_end_item(pair: Pair<Rule>) -> Result<EndItem, SyntaxError> {
                 Rule::repetition => EndWhen::Repetition,
                 Rule::stuck => EndWhen::Stuck,
                 Rule::nobody => EndWhen::NobodyCanMove,
+                _ if inner.next().is_some() => EndWhen::AtEveryLap(build_cond(what)?),
                 _ => EndWhen::Cond(build_cond(what)?),
             };
             EndItem::When(Spanned::new(when, span))
@@ -1647,6 +1805,12 @@ fn build_cond(pair: Pair<Rule>) -> Result<Cond, SyntaxError> {
             Ok(Spanned::new(CondKind::Cmp { lhs, op, rhs }, span))
         }
         Rule::capturing => Ok(Spanned::new(CondKind::Capturing, span)),
+        Rule::direction_is => {
+            let mut inner = children(pair);
+            let eq = next_pair(&mut inner, "comparison")?.as_str() == "=";
+            let dir = dir_word_of(&next_pair(&mut inner, "direction")?);
+            Ok(Spanned::new(CondKind::Direction { dir, eq }, span))
+        }
         other => Err(SyntaxError::internal(&format!("unexpected condition {other:?}"))),
     }
 }
@@ -1699,6 +1863,8 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
         Rule::kind_word => TermKind::Kind(if text == "own" { KindSel::Own } else { KindSel::Foreign }),
         Rule::lifted => TermKind::Lifted,
         Rule::lap_word => TermKind::Lap,
+        Rule::round_word => TermKind::Round,
+        Rule::passed_fn => TermKind::Passed(Box::new(build_place(next_pair(&mut inner, "passed")?)?)),
         Rule::captures_fn => TermKind::Captures(build_player(next_pair(&mut inner, "captures")?)?),
         other => return Err(SyntaxError::internal(&format!("unexpected term {other:?}"))),
     };

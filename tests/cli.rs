@@ -680,9 +680,8 @@ fn a_shipped_game_can_be_named_from_any_directory() {
     // Neither a file nor a shipped game: the names are listed.
     let o = run_in(&dir, &["check", "kalha"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("a shipped game can be named instead of a file: ayoayo, bohnenspiel, gore, gulek"),
-        "{}",
-        stderr(&o)
-    );
+    // In name order; the list grows with every game shipped, so only its start and one name are checked.
+    let listed = stderr(&o);
+    assert!(listed.contains("a shipped game can be named instead of a file: ayoayo, "), "{listed}");
+    assert!(listed.contains(", kalah, "), "{listed}");
 }

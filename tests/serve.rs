@@ -442,3 +442,19 @@ fn a_ply_is_shown_step_by_step_the_sowing_then_the_capture() {
     assert_eq!((&steps[1][c], &steps[1][d], &steps[1][store]), (&json!([0]), &json!([0]), &json!([4])));
     assert_eq!(steps[1], v["position"]["counts"]);
 }
+
+#[test]
+fn the_marks_of_each_pit_are_in_the_view() {
+    // Gabata's holes are all fresh at the start; a wegue is carried for the seat that made it.
+    let s = serve("marks");
+    let view = start(&s, json!({ "game": "gabata" }));
+    let marks = view["position"]["marks"].as_array().expect("marks per pit");
+    assert_eq!(marks.len(), 18);
+    assert_eq!(marks[0], json!([{ "name": "fresh", "seat": null }]));
+    let view = start(&s, json!({ "game": "gabata", "position": "i1=1 O1=3 O6=2 to_move=1" }));
+    let id = view["id"].as_str().unwrap().to_string();
+    let (status, view) = play(&s, &id, "i1");
+    assert_eq!(status, 200, "{view}");
+    let o1 = view["board"]["places"].as_array().unwrap().iter().position(|p| p["label"] == "O1").unwrap();
+    assert_eq!(view["position"]["marks"][o1], json!([{ "name": "wegue", "seat": 0 }]));
+}

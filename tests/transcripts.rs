@@ -45,7 +45,18 @@ fn transcript(engine: &Engine, seed: u64) -> String {
         }
     }
     let outcome = st.result.as_ref().expect("finished");
-    out.push_str(&format!("\n{} plies in all; {:?}\n", st.ply, outcome));
+    // A match's rounds are told by their number and the wins, not one by one.
+    let rounds = &outcome.rounds;
+    out.push_str(&format!(
+        "\n{} plies in all; Outcome {{ winners: {}, scores: {:?}, reason: {:?} }}\n",
+        st.ply, outcome.winners, outcome.scores, outcome.reason
+    ));
+    if !rounds.is_empty() {
+        let won: Vec<String> = (0..engine.rules.players)
+            .map(|p| format!("player {} {}", p + 1, rounds.iter().filter(|r| r.winners & (1 << p) != 0).count()))
+            .collect();
+        out.push_str(&format!("{} rounds; won: {}\n", rounds.len(), won.join(", ")));
+    }
     out
 }
 

@@ -20,6 +20,8 @@ pub(crate) struct Game {
     pub setup: Option<Spanned<Vec<SetupLine>>>,
     pub phases: Vec<Spanned<Phase>>,
     pub end: Option<Spanned<Vec<EndItem>>>,
+    /// `rounds { ... }`: the game is a match of rounds.
+    pub rounds: Option<Spanned<Vec<RoundsItem>>>,
     pub score: Option<Term>,
     pub winner: Option<Spanned<TieRule>>,
     pub goal: Option<Cond>,
@@ -158,6 +160,9 @@ fn add_item(game: &mut Game, place_names: &mut HashMap<String, Span>, item: &Ite
             set_once(&mut game.setup, s, "setup", head(s.span, "setup"), |o| head(o.span, "setup"), diags)
         }
         Item::End(e) => set_once(&mut game.end, e, "end", head(e.span, "end"), |o| head(o.span, "end"), diags),
+        Item::Rounds(r) => {
+            set_once(&mut game.rounds, r, "rounds", head(r.span, "rounds"), |o| head(o.span, "rounds"), diags)
+        }
         Item::Score(s) => set_once(&mut game.score, s, "score", s.span, |o| o.span, diags),
         Item::Winner(w) => set_once(&mut game.winner, w, "winner", w.span, |o| o.span, diags),
         Item::Goal(g) => set_once(&mut game.goal, g, "goal", g.span, |o| o.span, diags),
@@ -343,6 +348,7 @@ fn override_item(game: &mut Game, item: &Item, diags: &mut Vec<Diagnostic>) {
         Item::Players(p) => game.players = Some(p.clone()),
         Item::Setup(s) => game.setup = Some(s.clone()),
         Item::End(e) => game.end = Some(e.clone()),
+        Item::Rounds(r) => game.rounds = Some(r.clone()),
         Item::Score(s) => game.score = Some(s.clone()),
         Item::Winner(w) => game.winner = Some(w.clone()),
         Item::Goal(g) => {
@@ -398,6 +404,7 @@ fn phase_key(item: &PhaseItem) -> String {
         PhaseItem::Until(_) => "until".into(),
         PhaseItem::End(_) => "end".into(),
         PhaseItem::Again(_) => "again".into(),
+        PhaseItem::Prefer(_) => "prefer".into(),
     }
 }
 

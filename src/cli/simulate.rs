@@ -285,6 +285,18 @@ pub fn summary_text(s: &Summary, seed: u64, kinds: &[AiKind], position: Option<&
         row(&mut out, "abandoned", s.abandoned);
     }
     let _ = writeln!(out, "  {:<16}mean {:.1}, max {}", "plies", s.mean_plies, s.max_plies);
+    if s.total_rounds > 0 {
+        let _ = writeln!(out, "  {:<16}mean {:.2} a match, max {}", "rounds", s.mean_rounds(), s.max_rounds);
+        let total = s.total_rounds as f64;
+        let shares: Vec<String> = s
+            .round_wins
+            .iter()
+            .enumerate()
+            .map(|(seat, &n)| format!("player {} {n} ({:.1}%)", seat + 1, 100.0 * n as f64 / total))
+            .chain(std::iter::once(format!("drawn {} ({:.1}%)", s.round_draws, 100.0 * s.round_draws as f64 / total)))
+            .collect();
+        let _ = writeln!(out, "  {:<16}{}", "rounds won", shares.join(", "));
+    }
     let _ = writeln!(out, "  {:<16}mean {:.2} per game", "captures", s.mean_captures);
     let _ = writeln!(out, "  {:<16}{:>8}", "cut by limit", s.capped);
     let _ = writeln!(out, "  how the games ended");

@@ -339,6 +339,9 @@ impl Engine {
                 st.hand[k] = st.hand[k].saturating_add(n as u8);
                 left -= n;
             }
+            if !self.empty_marks.is_empty() {
+                self.emptied(st, p);
+            }
         }
         limit - left
     }
@@ -358,6 +361,9 @@ impl Engine {
             st.counts[fi] -= n as u8;
             st.counts[ti] = st.counts[ti].saturating_add(n as u8);
             left -= n;
+        }
+        if !self.empty_marks.is_empty() {
+            self.emptied(st, from);
         }
         limit - left
     }

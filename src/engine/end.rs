@@ -3,7 +3,7 @@
 
 use crate::ir::*;
 
-use super::{hash_parts, Ctx, EndReason, Engine, Next, Outcome, Places, Stage, State};
+use super::{hash_parts, Ctx, EndReason, Engine, Next, Outcome, Places, RoundResult, Stage, State};
 
 /// What an obligation makes of a turn that begins.
 pub(super) enum Bound {
@@ -48,6 +48,10 @@ impl Engine {
                 st.to_move = self.next_active(st, mover);
                 st.stage = Stage::Respond;
             }
+        }
+        // A turn is all the plies of one player in a row: what it dropped into is forgotten when it ends.
+        if self.rules.needs.passed && st.to_move != mover {
+            st.passed = [0; 2];
         }
         st.captured = false;
         st.again = false;
@@ -98,11 +102,15 @@ impl Engine {
         all & !st.eliminated
     }
 
-    #[inline]
+    /// The next phases whose turn has come: none to look at in a game of one phase, the common case.
+    #[inline(always)]
     pub(super) fn advance_phase(&self, st: &mut State) {
-        if self.rules.phases.len() == 1 {
-            return;
+        if self.rules.phases.len() > 1 {
+            self.advance_phases(st);
         }
+    }
+
+    fn advance_phases(&self, st: &mut State) {
         while (st.phase as usize) + 1 < self.rules.phases.len() {
             let Some(until) = &self.phase(st).until else {
                 break;
@@ -181,7 +189,7 @@ impl Engine {
     pub(super) fn end_rule_fires(&self, st: &mut State, rule: &EndRule) -> Option<EndReason> {
         let cx = Ctx::new(st.to_move);
         match rule {
-            EndRule::When(c) => self.test(st, cx, c).then_some(EndReason::Condition),
+            EndRule::When(c) | EndRule::AtEveryLap(c) => self.test(st, cx, c).then_some(EndReason::Condition),
             EndRule::Repetition => self.seen_before(st).then_some(EndReason::Repetition),
             EndRule::Stuck => (matches!(st.stage, Stage::Start) && !self.has_any_move(st)).then_some(EndReason::Stuck),
             EndRule::NobodyCanMove => {
@@ -256,11 +264,17 @@ impl Engine {
             }
         }
         let flags = [st.to_move, st.phase, st.eliminated, (matches!(st.stage, Stage::Respond)) as u8];
+        // What this turn has dropped into changes what a rule reading `passed` does next.
+        let mut passed = [0u8; 16];
+        if self.rules.needs.passed {
+            passed[..8].copy_from_slice(&st.passed[0].to_le_bytes());
+            passed[8..].copy_from_slice(&st.passed[1].to_le_bytes());
+        }
         // Marks that last one ply are not part of the position.
         let marks = &st.marks[..(self.rules.lasting_marks() * self.rules.n_pits).min(st.marks.len())];
         // Owners that never change tell no position from another.
         let owner: &[u8] = if self.fixed_pits.is_some() { &[] } else { &st.owner };
-        let key = hash_parts(&[&st.counts, owner, marks, &flags], st.offered);
+        let key = hash_parts(&[&st.counts, owner, marks, &flags, &passed], st.offered);
         if st.history.contains(&key) {
             return true;
         }
@@ -268,8 +282,133 @@ impl Engine {
         false
     }
 
-    /// Ends the game: sweeps the board, scores, and decides the winners.
+    /// Ends the game, or in a match of rounds the round: sweeps the board, scores, and decides the winners.
+    /// A round that does not end the match is followed at once by the next one (`next_round`).
     pub(super) fn finish(&self, st: &mut State, reason: EndReason) {
+        let Some(rounds) = &self.rules.rounds else {
+            return self.finish_game(st, reason);
+        };
+        // The ply limit and a move that would never end stop the whole match; a player left alone wins it. So
+        // does a round that ends before its first ply: the next one would too, and the match would never end.
+        let stops = matches!(reason, EndReason::Limit | EndReason::Endless | EndReason::LastStanding);
+        if stops || (st.round > 1 && st.ply == st.round_start_ply) {
+            return self.finish_game(st, reason);
+        }
+        self.sweep(st);
+        let scores = self.scores(st);
+        let winners = self.winners(st, reason, &scores);
+        st.rounds.push(RoundResult { winners, scores, reason });
+        if rounds.limit.is_some_and(|n| st.rounds.len() >= n as usize) {
+            return self.finish_game(st, EndReason::RoundLimit);
+        }
+        self.refill(st, rounds);
+        let starter = self.next_starter(st, rounds.first, winners);
+        if rounds.match_when.as_ref().is_some_and(|c| self.test(st, Ctx::new(starter), c)) {
+            return self.finish_game(st, EndReason::Match);
+        }
+        self.next_round(st, starter);
+    }
+
+    /// The scores of every player, as `score` says.
+    fn scores(&self, st: &State) -> Vec<i32> {
+        (0..self.rules.players).map(|p| self.num(st, Ctx::new(p).bound(p), &self.rules.score)).collect()
+    }
+
+    /// The refills between two rounds: for each player in turn, his pits of each refill's set, in the order of
+    /// their numbers, get their pieces while the source holds enough; a pit that cannot be filled carries the
+    /// refill's mark, and one that is filled loses it.
+    #[cold]
+    fn refill(&self, st: &mut State, rounds: &RoundRules) {
+        let n = self.rules.n_pits;
+        for refill in &rounds.refills {
+            for p in 0..self.rules.players {
+                let cx = Ctx::new(p).bound(p);
+                let mut pits = Places::default();
+                self.for_each_in_set(st, cx, &refill.set, |q| {
+                    if (q as usize) < n && st.owner[q as usize] == p {
+                        pits.push(q);
+                    }
+                    true
+                });
+                let mut pits = pits.as_slice().to_vec();
+                pits.sort_by_key(|&q| (self.rules.number[q as usize], q));
+                if refill.backward {
+                    pits.reverse();
+                }
+                for q in pits {
+                    let from = self.place(st, cx.at(q), &refill.from);
+                    let filled = from.is_some_and(|from| self.count(st, from) as u32 >= refill.count);
+                    if let Some(from) = from.filter(|_| filled) {
+                        self.move_pieces(st, from, q, self.all_kinds, refill.count);
+                    }
+                    if let Some(mark) = refill.mark {
+                        let info = &self.rules.marks[mark as usize];
+                        let cell = mark as usize * n + q as usize;
+                        st.marks[cell] = match (filled, info.per_player) {
+                            (true, _) => UNMARKED,
+                            (false, true) => p + 1,
+                            (false, false) => 1,
+                        };
+                    }
+                }
+            }
+        }
+    }
+
+    /// Who starts the round after one won by `winners` (none: a draw): the round's winner or loser, or the
+    /// player after the one who started it, which is also who starts after a drawn round.
+    fn next_starter(&self, st: &State, first: FirstRule, winners: u8) -> u8 {
+        let after = self.next_active(st, st.round_starter);
+        let last = st.rounds.last();
+        match first {
+            FirstRule::Alternate => after,
+            _ if winners == 0 => after,
+            FirstRule::Winner => winners.trailing_zeros() as u8,
+            FirstRule::Loser => {
+                let scores = last.map_or(&[][..], |r| &r.scores[..]);
+                self.active_players(st).min_by_key(|&p| scores.get(p as usize).copied().unwrap_or(0)).unwrap_or(after)
+            }
+        }
+    }
+
+    /// The start of the next round: its first phase, its starter to move, nothing remembered of the round
+    /// before but the pieces, their owners and marks (the marks of one ply and the repetitions forgotten);
+    /// then the turn begins as a game's first does.
+    #[cold]
+    fn next_round(&self, st: &mut State, starter: u8) {
+        st.round = st.round.saturating_add(1);
+        st.round_starter = starter;
+        st.to_move = starter;
+        st.phase = 0;
+        st.stage = Stage::Start;
+        st.quiet = 0;
+        st.round_seen = 0;
+        st.history.clear();
+        st.history_total = 0;
+        st.captured = false;
+        st.again = false;
+        st.obliged = false;
+        st.endless = false;
+        st.passed = [0; 2];
+        if self.ply_marks {
+            let lasting = self.rules.lasting_marks() * self.rules.n_pits;
+            st.marks[lasting..].fill(UNMARKED);
+        }
+        st.round_start_ply = st.ply;
+        self.advance_phase(st);
+        // The end rules look at the new round's first position as at any other turn's start (a rule about
+        // repetitions records it there).
+        if self.check_end_rules(st) {
+            return;
+        }
+        if st.ply >= self.limits[st.phase as usize] {
+            return self.finish(st, EndReason::Limit);
+        }
+        self.check_can_move(st, true);
+    }
+
+    /// The sweeps of the end rules (the phase's, then the top level's).
+    fn sweep(&self, st: &mut State) {
         let phase_sweeps = &self.rules.phases[st.phase as usize].end.sweeps;
         for (set, to) in phase_sweeps.iter().chain(&self.rules.end.sweeps) {
             let mut places = Places::default();
@@ -283,11 +422,18 @@ impl Engine {
                 }
             }
         }
-        let scores: Vec<i32> =
-            (0..self.rules.players).map(|p| self.num(st, Ctx::new(p).bound(p), &self.rules.score)).collect();
+    }
+
+    /// Ends the game (the match): sweeps, scores, and the winners; the rounds played go into the outcome.
+    fn finish_game(&self, st: &mut State, reason: EndReason) {
+        // A match that ends between rounds was swept when its last round ended.
+        if !matches!(reason, EndReason::Match | EndReason::RoundLimit) {
+            self.sweep(st);
+        }
+        let scores = self.scores(st);
         let winners = self.winners(st, reason, &scores);
         st.stage = Stage::Start;
-        st.result = Some(Outcome { winners, scores, reason });
+        st.result = Some(Outcome { winners, scores, reason, rounds: st.rounds.clone() });
     }
 
     pub(super) fn winners(&self, st: &State, reason: EndReason, scores: &[i32]) -> u8 {

@@ -5,17 +5,22 @@ use crate::ir::*;
 use super::state::State;
 use super::Engine;
 
-/// What names mean while evaluating: the mover, the place `here`, and the player bound by a quantifier.
+/// What names mean while evaluating: the mover, the place `here`, the player bound by a quantifier, and
+/// the way a start being considered would go (`direction`, where not the state's).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Ctx {
     pub mover: u8,
     pub here: PlaceId,
     pub bound: u8,
+    pub way: Option<Dir>,
 }
 
 impl Ctx {
     pub fn new(mover: u8) -> Ctx {
-        Ctx { mover, here: PlaceId::MAX, bound: mover }
+        Ctx { mover, here: PlaceId::MAX, bound: mover, way: None }
+    }
+    pub fn way(self, dir: Dir) -> Ctx {
+        Ctx { way: Some(dir), ..self }
     }
     pub fn at(self, here: PlaceId) -> Ctx {
         Ctx { here, ..self }
@@ -67,6 +72,7 @@ impl Engine {
             },
             Cond::PlaceEq(a, b, eq) => (self.place(st, cx, a) == self.place(st, cx, b)) == *eq,
             Cond::PlayerEq(a, b, eq) => (self.player(st, cx, a) == self.player(st, cx, b)) == *eq,
+            Cond::Direction(dir, eq) => (cx.way.unwrap_or(st.dir) == *dir) == *eq,
             Cond::Dropped(p, sel, eq) => {
                 let kind = self.place(st, cx, p).and_then(|p| st.dropped.get(p as usize).copied()).unwrap_or(NO_KIND);
                 let hit = kind != NO_KIND && self.kind_mask(st, cx, sel) & (1u64 << kind) != 0;
@@ -144,6 +150,8 @@ impl Engine {
                 n
             }
             Num::Lap => st.lap.min(i32::MAX as u32) as i32,
+            Num::Round => st.round as i32,
+            Num::Passed(p) => self.place(st, cx, p).map_or(0, |p| super::state::passed(st, p) as i32),
             Num::Captures(p) => st.capture_plies.get(self.player(st, cx, p) as usize).map_or(0, |&n| n as i32),
             Num::Add(ns) => ns.iter().map(|n| self.num(st, cx, n)).sum(),
             Num::Mul(ns) => ns.iter().map(|n| self.num(st, cx, n)).product(),

@@ -59,6 +59,20 @@ impl Engine {
         }
     }
 
+    /// A pit just left empty loses its marks `until empty`. Only games with such marks call this.
+    #[cold]
+    pub(super) fn emptied(&self, st: &mut State, p: PlaceId) {
+        let n = self.rules.n_pits;
+        if (p as usize) >= n || self.count(st, p) > 0 {
+            return;
+        }
+        for &m in &self.empty_marks {
+            if let Some(cell) = st.marks.get_mut(m as usize * n + p as usize) {
+                *cell = UNMARKED;
+            }
+        }
+    }
+
     /// Clears the marks that last one ply, as a new ply starts.
     pub(super) fn clear_ply_marks(&self, st: &mut State) {
         let from = self.rules.lasting_marks() * self.rules.n_pits;

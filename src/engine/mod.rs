@@ -20,13 +20,14 @@ mod put;
 mod sow;
 mod state;
 mod turn;
+mod ways;
 
 use std::fmt;
 
 use crate::ir::*;
 
 pub(crate) use eval::Ctx;
-pub use state::{CaptureCursor, EndReason, Move, Outcome, Stage, State};
+pub use state::{CaptureCursor, EndReason, Move, Outcome, RoundResult, Stage, State};
 
 /// The rules of one game, variant and player count, ready to play.
 #[derive(Debug, Clone)]
@@ -69,6 +70,10 @@ pub struct Engine {
     endless_draw: Vec<bool>,
     /// Some phase has `again when`.
     phase_again: bool,
+    /// Per phase: some end rule is tested at every lap (`when ... at every lap`).
+    lap_ends: Vec<bool>,
+    /// The marks lost when their pit is emptied (`until empty`); none in most games.
+    empty_marks: Vec<MarkId>,
     /// For the narration only: where each lap of a sowing of laps went (`with_lap_log`); `None` in play.
     lap_log: Option<std::sync::Arc<std::sync::Mutex<Vec<LapRecord>>>>,
     /// The starts of a plain sowing where pits change hands are read off the owners and counts
@@ -192,6 +197,11 @@ impl Engine {
             }
         }
         let phase_again = rules.phases.iter().any(|p| p.again.is_some());
+        let lap_ends = rules
+            .phases
+            .iter()
+            .map(|p| p.end.items.iter().chain(&rules.end.items).any(|r| matches!(r, EndRule::AtEveryLap(_))))
+            .collect();
         let (table, sources) = compile::compile_rules(&mut rules, &shape);
         let compiled = Compiled(table, sources);
         let probe_free: Vec<bool> = rules
@@ -223,7 +233,9 @@ impl Engine {
             .iter()
             .zip(&plain_starts)
             .map(|(p, &plain)| match p.actions.as_slice() {
-                [Action { kind: ActionKind::Sow(sow), .. }] if plain && !rules.needs.drops && is_plain_sow(sow) => {
+                [Action { kind: ActionKind::Sow(sow), .. }]
+                    if plain && !rules.needs.drops && !rules.needs.passed && is_plain_sow(sow) =>
+                {
                     match sow.dir {
                         DirRule::Fixed(dir) => Some(dir),
                         DirRule::Choose | DirRule::PerLap(_) => None,
@@ -256,6 +268,7 @@ impl Engine {
             })
             .collect();
         let ply_marks = rules.marks.iter().any(|m| m.one_ply);
+        let empty_marks = (0..rules.marks.len() as MarkId).filter(|&m| rules.marks[m as usize].until_empty).collect();
         Engine {
             rules,
             lowered,
@@ -274,6 +287,8 @@ impl Engine {
             offer_prunes,
             endless_draw,
             phase_again,
+            lap_ends,
+            empty_marks,
             lap_log: None,
             ply_marks,
             owned_starts: true,
@@ -397,14 +412,28 @@ impl Engine {
             result: None,
             lap: 0,
             endless: false,
-            marks: vec![UNMARKED; self.rules.marks.len() * self.rules.n_pits],
+            marks: self.initial_marks(),
             lifted: 0,
             diverted: false,
             at_origin: false,
+            round: 1,
+            round_starter: 0,
+            round_start_ply: 0,
+            rounds: Vec::new(),
+            passed: [0; 2],
         };
         self.advance_phase(&mut st);
         self.begin_turn(&mut st);
         st
+    }
+
+    /// The marks of the pits at the start: the setup's, or none.
+    fn initial_marks(&self) -> Vec<u8> {
+        let cells = self.rules.marks.len() * self.rules.n_pits;
+        if self.rules.setup_marks.len() == cells {
+            return self.rules.setup_marks.clone();
+        }
+        vec![UNMARKED; cells]
     }
 
     /// Redoes the bookkeeping of a turn's start for a state built by hand (a parsed position): the
@@ -510,12 +539,16 @@ fn is_plain_sow(sow: &Sow) -> bool {
         && sow.start_origin.is_none()
         && sow.divert.is_empty()
         && sow.drop_captures.is_empty()
+        && sow.lift_steps.is_empty()
+        && sow.skip_marks == 0
         && matches!(sow.dir, DirRule::Fixed(_))
 }
 
 /// A sowing that may start from any non-empty pit of the mover, whatever it holds.
 fn is_plain_start(sow: &Sow) -> bool {
     matches!((&sow.from, &sow.filter, sow.last_own), (Set::PitsOf(PlayerExpr::Mover), Cond::True, false))
+        && sow.from_else.is_empty()
+        && !sow.ways_checked()
 }
 
 /// A cheap, stable key of a position: byte slices and one extra word (`fast::position_key`).

@@ -15,15 +15,22 @@ impl Engine {
         if self.plain_starts[st.phase as usize] && !st.obliged {
             return self.plain_start_list(st, out);
         }
+        let out_ranked = if phase.prefer.is_empty() { 0 } else { self.preferred_out(st) };
+        let ruled_out = |a: usize| out_ranked & (1u64 << (a % 64)) != 0;
         if self.simple_phase[st.phase as usize] && !st.obliged {
             for (a, action) in phase.actions.iter().enumerate() {
-                self.begins(st, a as u8, action, out);
+                if !ruled_out(a) {
+                    self.begins(st, a as u8, action, out);
+                }
             }
             return;
         }
         let begin = out.len();
         let mut counts = [0usize; 16];
         for (a, action) in phase.actions.iter().enumerate() {
+            if ruled_out(a) {
+                continue;
+            }
             let start = out.len();
             self.begins(st, a as u8, action, out);
             if self.action_needs_probe(action) || st.obliged {
@@ -82,16 +89,26 @@ impl Engine {
                     return self.each_owned_start(st, mover, a, emit);
                 }
                 let own = self.colour_mask(mover);
-                self.for_each_in_set(st, cx, &sow.from, |p| {
-                    if (p as usize) < self.rules.n_pits
-                        && self.count(st, p) > 0
-                        && (!sow.last_own || self.count_masked(st, p, own) > 0)
-                        && (matches!(sow.filter, Cond::True) || self.test(st, cx.at(p), &sow.filter))
-                    {
-                        go = emit(Move::Begin { action: a, place: p });
+                // `from A else B`: the pits of each group only when no pit of the groups before can start.
+                let groups = std::iter::once((&sow.from, &sow.filter)).chain(sow.from_else.iter().map(|(s, f)| (s, f)));
+                for (set, filter) in groups {
+                    let mut any = false;
+                    self.for_each_in_set(st, cx, set, |p| {
+                        if (p as usize) < self.rules.n_pits
+                            && self.count(st, p) > 0
+                            && (!sow.last_own || self.count_masked(st, p, own) > 0)
+                            && (matches!(filter, Cond::True) || self.test(st, cx.at(p), filter))
+                            && self.some_way_ok(st, mover, a, sow, p)
+                        {
+                            any = true;
+                            go = emit(Move::Begin { action: a, place: p });
+                        }
+                        go
+                    });
+                    if any || !go {
+                        break;
                     }
-                    go
-                });
+                }
             }
             ActionKind::Put(put) => {
                 if !self.put_source_ready(st, cx, put, put.start_needs()) {
@@ -138,7 +155,14 @@ impl Engine {
         let cx = Ctx::new(mover);
         match st.stage {
             Stage::Start | Stage::Respond => self.start_options(st, out, true),
-            Stage::Direction { .. } => out.extend([Move::Direction(Dir::Ccw), Move::Direction(Dir::Cw)]),
+            Stage::Direction { action } => {
+                let sow = self.sow_rule(st, action);
+                for dir in [Dir::Ccw, Dir::Cw] {
+                    if !sow.ways_checked() || self.way_ok(st, mover, action, sow, st.origin, dir) {
+                        out.push(Move::Direction(dir));
+                    }
+                }
+            }
             // The usual way first: the rule's own order.
             Stage::LapDirection { action } => {
                 let usual = match self.sow_rule(st, action).dir {
@@ -186,6 +210,7 @@ impl Engine {
                 }
             }
             Stage::Capture { .. } => out.extend([Move::Capture(true), Move::Capture(false)]),
+            Stage::Relay { .. } => out.extend([Move::Relay(true), Move::Relay(false)]),
             Stage::Offer { action, from } => {
                 let ActionKind::Offer(offer) = &self.phase(st).actions[action as usize].kind else {
                     return;

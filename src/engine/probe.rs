@@ -24,7 +24,8 @@ impl Engine {
             | Stage::Put { action, .. }
             | Stage::Offer { action, .. }
             | Stage::Capture { action, .. }
-            | Stage::LapDirection { action } => action,
+            | Stage::LapDirection { action }
+            | Stage::Relay { action } => action,
         };
         if matches!(st.stage, Stage::Then { .. }) && !st.obliged {
             // The sowing is over and `stop` is always there: every pick can be completed.

@@ -92,8 +92,9 @@ impl Engine {
         if self.rules.needs.drops {
             st.dropped.fill(NO_KIND);
         }
-        self.lift(st, st.origin);
         let sow = self.sow_rule(st, action);
+        self.lift_lap(st, sow, st.origin);
+        self.lift_marks(st, sow);
         self.start_lap(st, sow);
     }
 
@@ -143,8 +144,26 @@ impl Engine {
         }
     }
 
+    /// The sowing's own `mark` and `unmark`, made as a lap is lifted from `st.origin`.
+    #[inline]
+    fn lift_marks(&self, st: &mut State, sow: &Sow) {
+        let cx = Ctx::new(st.to_move).at(st.origin);
+        for step in &sow.lift_steps {
+            self.apply_step(st, cx, step);
+        }
+    }
+
     #[inline]
     pub(super) fn lift(&self, st: &mut State, p: PlaceId) {
+        if !self.empty_marks.is_empty() {
+            self.lift_all(st, p);
+            return self.emptied(st, p);
+        }
+        self.lift_all(st, p);
+    }
+
+    #[inline]
+    fn lift_all(&self, st: &mut State, p: PlaceId) {
         if self.k == 1 {
             st.hand[0] = st.hand[0].saturating_add(std::mem::take(&mut st.counts[p as usize]));
             return;
@@ -154,6 +173,62 @@ impl Engine {
             st.hand[k] = st.hand[k].saturating_add(st.counts[base + k]);
             st.counts[base + k] = 0;
         }
+    }
+
+    /// Lifts the pieces of a lap about to start from pit `p` (its lap number set): all of them, or what the
+    /// first `lift` rule whose condition holds there says.
+    #[inline]
+    pub(super) fn lift_lap(&self, st: &mut State, sow: &Sow, p: PlaceId) {
+        if sow.lifts.is_empty() {
+            return self.lift(st, p);
+        }
+        self.lift_by_rule(st, sow, p);
+    }
+
+    #[cold]
+    fn lift_by_rule(&self, st: &mut State, sow: &Sow, p: PlaceId) {
+        let cx = Ctx::new(st.to_move).at(p);
+        let Some(rule) = sow.lifts.iter().find(|l| self.test(st, cx, &l.when)) else {
+            return self.lift(st, p);
+        };
+        let from = rule.from.as_ref().and_then(|place| self.place(st, cx, place)).unwrap_or(p);
+        let mut left = rule.count.min(u8::MAX as u32) as u8;
+        for k in 0..self.k {
+            let i = from as usize * self.k + k;
+            let n = st.counts[i].min(left);
+            st.counts[i] -= n;
+            st.hand[k] = st.hand[k].saturating_add(n);
+            left -= n;
+        }
+        if !self.empty_marks.is_empty() {
+            self.emptied(st, from);
+        }
+    }
+
+    /// A relay: the pieces of `pit` (the last pit, or with `relay from next` the one after it) lifted as the
+    /// next lap, whose origin it is (what `skip origin` skips).
+    fn relay_from(&self, st: &mut State, sow: &Sow, pit: PlaceId) {
+        st.origin = pit;
+        st.cursor = pit;
+        st.lap = st.lap.saturating_add(1);
+        self.lift_lap(st, sow, pit);
+        self.lift_marks(st, sow);
+        self.start_lap(st, sow);
+    }
+
+    /// The mover's answer to an optional relay (`relay may`): relay, or else the sowing's usual relay if it
+    /// holds, or the end of the sowing.
+    pub(super) fn answer_relay(&self, st: &mut State, action: u8, relay: bool, probe: bool) {
+        st.stage = Stage::Start;
+        let sow = self.sow_rule(st, action);
+        let cx = Ctx::new(st.to_move).at(st.last);
+        let pit = if relay { Some(st.last) } else { self.relay_pit(st, cx, sow) };
+        if let Some(pit) = pit {
+            self.relay_from(st, sow, pit);
+            return self.run_laps(st, action, LapAt::Started, probe);
+        }
+        self.check_require(st, sow);
+        self.after_capture(st, action, sow, probe);
     }
 
     /// Drops the pieces in hand, pausing where the mover chooses a kind; then the end of the lap.
@@ -196,11 +271,9 @@ impl Engine {
                 }
             }
             at = LapAt::Ended;
-            // A lap that ends again elsewhere (`continue at`) is a step of the walk as a new lap is, so the
-            // same cycle check and cap keep it from going on for ever.
-            if end == LapEnd::NewLap {
-                st.lap = st.lap.saturating_add(1);
-            }
+            // A lap that ends again elsewhere (`continue at`) is a step of the walk as a new lap is (whose
+            // number the relay or resowing has counted), so the same cycle check and cap keep it from going on
+            // for ever.
             steps = steps.saturating_add(1);
             let key = lap_key(st);
             if mark == Some(key) || st.lap > cap || steps > cap {
@@ -229,6 +302,9 @@ impl Engine {
     /// The end of a lap in a sowing of laps: a new lap in hand, the lap ending again elsewhere (`continue
     /// at`), or the sowing over (what follows it done) or paused for a choice.
     fn next_lap(&self, st: &mut State, action: u8, sow: &Sow, probe: bool) -> LapEnd {
+        if self.lap_ends[st.phase as usize] && self.ends_at_lap(st, probe) {
+            return LapEnd::Over;
+        }
         // A diverted last piece triggers nothing: no capture, no relay.
         if st.diverted {
             self.after_sow(st, action, probe);
@@ -257,12 +333,12 @@ impl Engine {
             self.after_capture(st, action, sow, probe);
             return LapEnd::Over;
         }
+        if (st.last as usize) < self.rules.n_pits && sow.relay_may.as_ref().is_some_and(|r| self.test(st, cx, r)) {
+            st.stage = Stage::Relay { action };
+            return LapEnd::Over;
+        }
         if let Some(pit) = self.relay_pit(st, cx, sow) {
-            // The relay lap starts here: it is this lap's origin (`origin`, and what `skip origin` skips).
-            st.origin = pit;
-            st.cursor = pit;
-            self.lift(st, pit);
-            self.start_lap(st, sow);
+            self.relay_from(st, sow, pit);
             return LapEnd::NewLap;
         }
         self.check_require(st, sow);
@@ -296,14 +372,50 @@ impl Engine {
     /// After capture `rule` took its pieces to the hand: when it sows them (`sow from`) and took any, they
     /// become a new lap from its place. Returns whether a lap is in hand.
     pub(super) fn start_resow(&self, st: &mut State, sow: &Sow, rule: u8) -> bool {
-        let Some(from) = &sow.captures[rule as usize].resow else { return false };
+        let capture = &sow.captures[rule as usize];
+        let Some(from) = &capture.resow else { return false };
         if st.hand.iter().all(|&n| n == 0) {
             return false;
         }
         let Some(from) = self.place(st, Ctx::new(st.to_move).at(st.last), from) else { return false };
         st.origin = from;
         st.cursor = from;
+        st.lap = st.lap.saturating_add(1);
+        if let Some(dir) = capture.resow_dir {
+            st.dir = dir;
+        }
         self.start_lap(st, sow);
+        // `sow into`: the first piece goes into the place itself.
+        st.at_origin |= capture.resow_into;
+        true
+    }
+
+    /// The end rules tested at every lap (`when ... at every lap`), at the end of a lap: when one holds,
+    /// the move stops there and the game is over. Returns whether it did.
+    #[cold]
+    fn ends_at_lap(&self, st: &mut State, probe: bool) -> bool {
+        let mover = st.to_move;
+        let phase = &self.rules.phases[st.phase as usize];
+        let fires = phase.end.items.iter().chain(&self.rules.end.items).any(|rule| match rule {
+            EndRule::AtEveryLap(c) => self.test(st, Ctx::new(mover), c),
+            _ => false,
+        });
+        if !fires {
+            return false;
+        }
+        st.stage = Stage::Start;
+        st.ply += 1;
+        if probe {
+            return true;
+        }
+        st.last_mover = mover;
+        if st.captured {
+            st.captures += 1;
+            if let Some(n) = st.capture_plies.get_mut(mover as usize) {
+                *n = n.saturating_add(1);
+            }
+        }
+        self.finish(st, super::EndReason::Condition);
         true
     }
 
@@ -337,7 +449,13 @@ impl Engine {
     /// Drops the pieces in hand; returns false when it paused for the mover to choose the next kind.
     #[inline]
     pub(super) fn drop_hand(&self, st: &mut State, action: u8, sow: &Sow) -> bool {
-        let plain = sow.start_origin.is_none() && sow.divert.is_empty() && sow.drop_captures.is_empty();
+        // A lap whose first piece goes into its origin (`start at origin`, `sow into`) drops piece by piece.
+        let plain = sow.start_origin.is_none()
+            && sow.divert.is_empty()
+            && sow.drop_captures.is_empty()
+            && sow.skip_marks == 0
+            && !self.rules.needs.passed
+            && !st.at_origin;
         if self.k == 1 && !self.rules.needs.drops && plain {
             self.drop_plain(st, sow.skip_origin);
         } else if self.k == 1 {
@@ -395,12 +513,16 @@ impl Engine {
             st.cursor
         } else {
             let pos = self.rules.next[row + st.cursor as usize];
-            if pos == st.origin && sow.skip_origin {
-                self.rules.next[row + pos as usize]
+            let pos = if pos == st.origin && sow.skip_origin { self.rules.next[row + pos as usize] } else { pos };
+            if sow.skip_marks != 0 {
+                self.pass_marked(st, sow, row, pos)
             } else {
                 pos
             }
         };
+        if self.rules.needs.passed {
+            super::state::record_passed(st, pos);
+        }
         if self.rules.needs.drops {
             st.before[pos as usize] = self.count(st, pos);
             st.dropped[pos as usize] = kind;
@@ -435,6 +557,27 @@ impl Engine {
         }
     }
 
+    /// `skip NAME`: from `pos` on, the first place that carries none of the skipped marks (nor is the origin
+    /// a `skip origin` passes over). Where every place of the track is skipped, `pos` itself.
+    #[cold]
+    fn pass_marked(&self, st: &State, sow: &Sow, row: usize, pos: PlaceId) -> PlaceId {
+        let n = self.rules.n_pits;
+        let skipped = |p: PlaceId| {
+            (p == st.origin && sow.skip_origin)
+                || ((p as usize) < n
+                    && (0..self.rules.marks.len())
+                        .any(|m| sow.skip_marks & (1 << m) != 0 && st.marks[m * n + p as usize] != UNMARKED))
+        };
+        let mut p = pos;
+        for _ in 0..self.rules.places.len() {
+            if !skipped(p) {
+                return p;
+            }
+            p = self.rules.next[row + p as usize];
+        }
+        pos
+    }
+
     pub(super) fn after_sow(&self, st: &mut State, action: u8, probe: bool) {
         st.stage = Stage::Start;
         let sow = self.sow_rule(st, action);
@@ -450,8 +593,8 @@ impl Engine {
 
 /// The key of a position within a sowing of laps, its new lap in hand: everything the rest of the sowing
 /// depends on (the pieces on the board and in hand, the lap's origin and direction, and the records of this
-/// move's drops, which conditions may read).
+/// move's drops, which conditions may read, and the marks, which a lap's lifting or a capture may change).
 fn lap_key(st: &State) -> u64 {
     let extra = st.origin as u64 | (st.cursor as u64) << 16 | (st.dir as u64) << 32;
-    hash_parts(&[&st.counts, &st.hand, &st.before, &st.dropped], extra)
+    hash_parts(&[&st.counts, &st.hand, &st.before, &st.dropped, &st.marks], extra)
 }

@@ -78,6 +78,48 @@ pub struct State {
     /// The ply just played was a move that would never end, under `draw when endless`.
     #[serde(default)]
     pub endless: bool,
+    /// In a match of rounds: the round being played (from 1), who started it, and the rounds played so far.
+    #[serde(default = "first_round")]
+    pub round: u16,
+    #[serde(default)]
+    pub round_starter: u8,
+    /// The plies played before the current round began.
+    #[serde(default)]
+    pub round_start_ply: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<RoundResult>,
+    /// The places a piece was dropped into during the current turn, as bits of their indices (`passed`;
+    /// places on the track come first, so 128 bits hold them all). Kept only when a rule reads it.
+    #[serde(default)]
+    pub passed: [u64; 2],
+}
+
+fn first_round() -> u16 {
+    1
+}
+
+/// Whether a piece was dropped into place `p` during the current turn.
+#[inline]
+pub(crate) fn passed(st: &State, p: PlaceId) -> bool {
+    let p = p as usize;
+    p < 128 && st.passed[p / 64] & (1 << (p % 64)) != 0
+}
+
+/// Records a drop into place `p` for `passed`.
+#[inline]
+pub(crate) fn record_passed(st: &mut State, p: PlaceId) {
+    let p = p as usize;
+    if p < 128 {
+        st.passed[p / 64] |= 1 << (p % 64);
+    }
+}
+
+/// How one round of a match ended: its winners (as bits; none for a drawn round), the scores, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RoundResult {
+    pub winners: u8,
+    pub scores: Vec<i32>,
+    pub reason: EndReason,
 }
 
 impl State {
@@ -92,10 +134,37 @@ impl State {
             dropped: self.dropped.clone(),
             marks: self.marks.clone(),
             history: Vec::new(),
+            // A ply never reads the rounds played before it.
+            rounds: Vec::new(),
             result: self.result.clone(),
             // The remaining fields are plain values.
             ..*self
         }
+    }
+}
+
+impl State {
+    /// Makes `dst` a copy of this state for looking ahead within one ply, as `probe_copy` does, reusing its
+    /// buffers: once they are large enough, no allocation.
+    pub(crate) fn copy_into(&self, dst: &mut State) {
+        let mut counts = std::mem::take(&mut dst.counts);
+        counts.clone_from(&self.counts);
+        let mut owner = std::mem::take(&mut dst.owner);
+        owner.clone_from(&self.owner);
+        let mut hand = std::mem::take(&mut dst.hand);
+        hand.clone_from(&self.hand);
+        let mut before = std::mem::take(&mut dst.before);
+        before.clone_from(&self.before);
+        let mut dropped = std::mem::take(&mut dst.dropped);
+        dropped.clone_from(&self.dropped);
+        let mut marks = std::mem::take(&mut dst.marks);
+        marks.clone_from(&self.marks);
+        let mut history = std::mem::take(&mut dst.history);
+        history.clear();
+        // A ply never reads the rounds played before it.
+        let mut rounds = std::mem::take(&mut dst.rounds);
+        rounds.clear();
+        *dst = State { counts, owner, hand, before, dropped, marks, history, rounds, result: None, ..*self };
     }
 }
 
@@ -122,6 +191,8 @@ pub enum Stage {
     Capture { action: u8, rule: u8 },
     /// Choose the direction of the next lap of a sowing with a direction per lap, its pieces in hand.
     LapDirection { action: u8 },
+    /// Choose whether to relay from the last pit (`relay may`), or to stop there.
+    Relay { action: u8 },
 }
 
 /// Where a capture stands: which rule, which walk of its chain, which pit, which take.
@@ -172,6 +243,8 @@ pub enum Move {
     Stop,
     /// Make (`true`) or decline an optional capture.
     Capture(bool),
+    /// Relay from the last pit (`true`) or stop there, where the relay is optional.
+    Relay(bool),
 }
 
 /// How a game ended.
@@ -181,6 +254,9 @@ pub struct Outcome {
     pub winners: u8,
     pub scores: Vec<i32>,
     pub reason: EndReason,
+    /// In a match of rounds, how each round ended (the last one included); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<RoundResult>,
 }
 
 impl Outcome {
@@ -213,4 +289,8 @@ pub enum EndReason {
     Endless,
     /// A position came back under `draw when repetition`.
     RepetitionDraw,
+    /// A match of rounds: `match when` held after a round.
+    Match,
+    /// A match of rounds: its `limit N rounds` were played.
+    RoundLimit,
 }

@@ -71,6 +71,7 @@ impl Engine {
                 self.settle_selection(st, probe);
             }
             (Stage::Offer { .. }, Move::Stop) => self.end_ply(st, Next::Respond, probe),
+            (Stage::Relay { action }, Move::Relay(relay)) => self.answer_relay(st, action, relay, probe),
             (Stage::Capture { action, rule }, Move::Capture(make)) => {
                 let sow = self.sow_rule(st, action);
                 st.stage = Stage::Start;

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::Live;
 use crate::engine::{Move, State};
-use crate::ir::{Rules, NO_PLAYER};
+use crate::ir::{Rules, NO_PLAYER, UNMARKED};
 use crate::notation::{enumerate_plies, format_ply, format_position};
 
 /// The most whole plies `moves` lists.
@@ -109,9 +109,31 @@ fn position(engine: &crate::engine::Engine, st: &State) -> Value {
         "ply": st.ply,
         "phase": phase,
         "eliminated": eliminated,
+        "marks": pit_marks(engine, st),
         "result": result,
         "notation": format_position(engine, st),
     })
+}
+
+/// For each pit, the marks it carries, each with the seat it is carried for (null for a mark not per
+/// player): `[{ "name": "wegue", "seat": 0 }]`.
+fn pit_marks(engine: &crate::engine::Engine, st: &State) -> Vec<Vec<Value>> {
+    let rules = &engine.rules;
+    let n = rules.n_pits;
+    (0..n)
+        .map(|p| {
+            rules
+                .marks
+                .iter()
+                .enumerate()
+                .filter_map(|(m, info)| {
+                    let cell = st.marks.get(m * n + p).copied().unwrap_or(UNMARKED);
+                    let seat = if info.per_player { json!(cell.wrapping_sub(1)) } else { Value::Null };
+                    (cell != UNMARKED).then(|| json!({ "name": info.name, "seat": seat }))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The options of the decision at hand: the label to send back, and the place it is about (a pit to
@@ -131,6 +153,7 @@ fn options(rules: &Rules, options: Vec<(String, Move)>) -> Vec<Value> {
                 Move::Decline => ("decline", None, None),
                 Move::Stop => ("stop", None, None),
                 Move::Capture(_) => ("capture", None, None),
+                Move::Relay(_) => ("relay", None, None),
             };
             let place = place.filter(|&p| (p as usize) < rules.places.len());
             json!({ "label": label, "kind": kind, "place": place, "piece": piece })

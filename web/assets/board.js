@@ -199,8 +199,22 @@
       drawContents(g, board, pos.counts[i], x, y, store);
       el("text", { x, y: store ? y + STEP * 0.9 + 14 : y + PIT + 13, class: "label" }, g).textContent = p.label;
       if (marks.has(i)) g.classList.add("marked");
+      // The marks the pit carries (a tuzdyk, a wegue, a fresh hole): a badge with the mark's initial at
+      // the pit's upper right, one below the other, in the colour of the seat each is carried for; the
+      // tooltip names them in full.
+      const carried = (pos.marks && pos.marks[i]) || [];
+      carried.forEach((m, k) => {
+        const bx = x + PIT * 0.8, by = y - PIT * 0.8 + 13 * k;
+        const seat = m.seat === null || m.seat === undefined ? null : m.seat;
+        el("circle", { cx: bx, cy: by, r: 6, class: "pit-mark", stroke: seat === null ? "#3b2a18" : seatColour(seat) }, g);
+        const t = el("text", { x: bx, y: by + 3, class: "pit-mark-letter" }, g);
+        t.textContent = m.name.charAt(0);
+        g.dataset.marks = carried.map((c) => c.name).join(" ");
+      });
+      if (carried.length) g.classList.add("carries-mark");
       const title = el("title", {}, g);
-      title.textContent = describe(board, p, pos.counts[i], owner, view);
+      title.textContent = describe(board, p, pos.counts[i], owner, view)
+        + carried.map((m) => `, ${m.name}` + (m.seat === null ? "" : ` of ${view.seats[m.seat] ? view.seats[m.seat].name : "player " + (m.seat + 1)}`)).join("");
       if (playable.has(i)) {
         g.classList.add("playable");
         g.setAttribute("tabindex", "0");

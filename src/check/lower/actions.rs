@@ -7,7 +7,7 @@ use crate::check::merge::{action_name, duplicate, head};
 use crate::diag::Diagnostic;
 use crate::ir::*;
 
-use super::{Lowerer, Scope, Typed};
+use super::{Lowerer, Scope, Typed, MAX_PIECES};
 
 impl<'g> Lowerer<'g> {
     pub(super) fn lower_phases(&mut self) -> Vec<PhaseRules> {
@@ -25,6 +25,7 @@ impl<'g> Lowerer<'g> {
                 end: EndRules::default(),
                 again: None,
                 again_doc: None,
+                prefer: Vec::new(),
             };
             let mut names: HashMap<String, Span> = HashMap::new();
             for item in &phase.node.items {
@@ -60,7 +61,7 @@ impl<'g> Lowerer<'g> {
                             doc: self.doc(o.span),
                         });
                     }
-                    ast::PhaseItem::Pass(_) | ast::PhaseItem::End(_) => {}
+                    ast::PhaseItem::Pass(_) | ast::PhaseItem::End(_) | ast::PhaseItem::Prefer(_) => {}
                     ast::PhaseItem::Must(m) => {
                         let after = self.cond(&m.node.after, Scope::default());
                         let when = self.cond(&m.node.when, Scope::default());
@@ -110,6 +111,7 @@ impl<'g> Lowerer<'g> {
                         rules.pass = Some(pass);
                     }
                     ast::PhaseItem::End(e) => rules.end = self.lower_end(&e.node),
+                    ast::PhaseItem::Prefer(p) => rules.prefer = self.lower_prefer(&p.node, &rules.actions),
                     _ => {}
                 }
             }
@@ -142,6 +144,52 @@ impl<'g> Lowerer<'g> {
         }
     }
 
+    /// `prefer A, B, ...`: the actions by rank, each named once.
+    fn lower_prefer(&mut self, names: &[ast::Name], actions: &[Action]) -> Vec<u8> {
+        let mut ranks: Vec<u8> = Vec::new();
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for name in names {
+            if let Some(first) = seen.insert(name.node.as_str(), name.span) {
+                self.push(
+                    Diagnostic::error(
+                        "check::duplicate",
+                        format!("`{}` is ranked twice", name.node),
+                        name.span,
+                        "ranked again here",
+                    )
+                    .with_related(first, "first ranked here")
+                    .with_help("name each action once, from the most preferred to the least"),
+                );
+                continue;
+            }
+            match actions.iter().position(|a| a.name == name.node) {
+                Some(i) => ranks.push(i as u8),
+                None => self.unknown(&name.node, name.span, "action", actions.iter().map(|a| a.name.clone()).collect()),
+            }
+        }
+        ranks
+    }
+
+    /// `skip NAME` where NAME is a mark: every lap passes over the pits carrying it, for anyone. Said of one
+    /// player's (`NAME(PLAYER)`), it is refused: a lap skips a burnt pit whoever it is burnt for.
+    fn skipped_mark(&mut self, p: &ast::Place) -> Option<MarkId> {
+        let ast::PlaceKind::Named { name, player } = &p.node else { return None };
+        let &id = self.mark_names.get(&name.node)?;
+        self.used_names.insert(name.node.clone());
+        if let Some(who) = player {
+            if !self.full() {
+                self.error(
+                    "check::bad_context",
+                    format!("a sowing skips the pits carrying `{}` for anyone", name.node),
+                    who.span,
+                    "no player here",
+                    Some(format!("write `skip {}`", name.node)),
+                );
+            }
+        }
+        Some(id)
+    }
+
     pub(super) fn lower_sow(&mut self, sow: &ast::Sow, span: Span) -> Sow {
         let mut out = Sow {
             from: Set::AllPits,
@@ -165,7 +213,15 @@ impl<'g> Lowerer<'g> {
             laps: false,
             start_origin: None,
             divert: Vec::new(),
+            lift_steps: Vec::new(),
+            from_else: Vec::new(),
+            dir_filter: None,
+            must_capture: false,
+            lifts: Vec::new(),
+            relay_may: None,
+            skip_marks: 0,
         };
+        let mut must_capture: Option<Span> = None;
         let mut lap_dir: Option<&ast::Cond> = None;
         let mut seen: HashMap<&'static str, Span> = HashMap::new();
         let mut has_from = false;
@@ -174,7 +230,7 @@ impl<'g> Lowerer<'g> {
             sow.items.iter().any(|i| matches!(i, ast::SowItem::Skip(s) if s.node == ast::SkipTarget::Origin));
         for item in &sow.items {
             let (key, item_span) = sow_item_key(item);
-            if key != "capture" && key != "skip" && key != "divert" {
+            if !matches!(key, "capture" | "skip" | "divert" | "mark" | "unmark" | "lift") {
                 if let Some(first) = seen.insert(key, item_span) {
                     self.push(
                         Diagnostic::error(
@@ -189,10 +245,29 @@ impl<'g> Lowerer<'g> {
                 }
             }
             match item {
-                ast::SowItem::From { set, filter, .. } => {
+                ast::SowItem::From { set, filter, alternatives, .. } => {
                     has_from = true;
                     out.from = self.set(set, Scope::default());
                     out.filter = filter.as_ref().map_or(Cond::True, |f| self.cond(f, Scope::default().here()));
+                    for (set, filter) in alternatives {
+                        let set = self.set(set, Scope::default());
+                        let filter = filter.as_ref().map_or(Cond::True, |f| self.cond(f, Scope::default().here()));
+                        out.from_else.push((set, filter));
+                    }
+                }
+                ast::SowItem::DirectionWhere(d) => {
+                    let (word, filter) = &d.node;
+                    out.dir = match word {
+                        ast::DirWord::Ccw => DirRule::Fixed(Dir::Ccw),
+                        ast::DirWord::Cw => DirRule::Fixed(Dir::Cw),
+                        ast::DirWord::Choose => DirRule::Choose,
+                    };
+                    let scope = Scope { here: true, way: true, ..Scope::default() };
+                    out.dir_filter = Some(self.cond(filter, scope));
+                }
+                ast::SowItem::MustCapture(s) => {
+                    out.must_capture = true;
+                    must_capture = Some(*s);
                 }
                 ast::SowItem::Direction(d) => {
                     out.dir = match d.node {
@@ -216,6 +291,11 @@ impl<'g> Lowerer<'g> {
                 }
                 ast::SowItem::Skip(s) => match &s.node {
                     ast::SkipTarget::Origin => out.skip_origin = true,
+                    ast::SkipTarget::Place(p) if self.skipped_mark(p).is_some() => {
+                        if let Some(mark) = self.skipped_mark(p) {
+                            out.skip_marks |= 1 << mark;
+                        }
+                    }
                     ast::SkipTarget::Place(p) => {
                         // Lowered per mover in `topology`; here we only check the names.
                         let place = self.place(p, Scope::default());
@@ -244,6 +324,11 @@ impl<'g> Lowerer<'g> {
                     out.relay = Some(self.cond(&c.node, after));
                     out.relay_next = true;
                     out.relay_doc = self.doc(c.span);
+                }
+                ast::SowItem::RelayMay(c) => out.relay_may = Some(self.cond(&c.node, after)),
+                ast::SowItem::Lift(l) => {
+                    let lift = self.lower_lift(&l.node);
+                    out.lifts.push(lift);
                 }
                 ast::SowItem::Require(c) => {
                     out.require = Some(self.cond(&c.node, after));
@@ -289,6 +374,16 @@ impl<'g> Lowerer<'g> {
                         out.divert.push(divert);
                     }
                 }
+                ast::SowItem::Mark(m) => {
+                    if let Some(step) = self.lower_mark_action(&m.node, LIFTING) {
+                        out.lift_steps.push(step);
+                    }
+                }
+                ast::SowItem::Unmark(u) => {
+                    if let Some(step) = self.lower_unmark(&u.node, LIFTING) {
+                        out.lift_steps.push(step);
+                    }
+                }
             }
         }
         if !has_from {
@@ -325,12 +420,64 @@ impl<'g> Lowerer<'g> {
             }
         }
         self.skips_origin = false;
+        if let Some(at) = must_capture {
+            self.check_must_capture(&out, at);
+        }
         // A capture that goes on (`sow from`, `continue at`) can go on for ever, as a relay can: such a move is
         // illegal (unless `draw when endless`), which only playing it out shows.
         let resows = out.captures.iter().any(|c| c.resow.is_some() || c.go_on.is_some());
-        out.laps = out.relay.is_some() || resows || out.lap_dir.is_some();
-        out.lookahead = out.require.is_some() || out.relay.is_some() || resows;
+        let relays = out.relay.is_some() || out.relay_may.is_some();
+        out.laps = relays || resows || out.lap_dir.is_some();
+        out.lookahead = out.require.is_some() || relays || resows;
         out
+    }
+
+    /// `lift N [from PLACE] [when COND]`: the condition is tested as a lap starts, at the pit to be lifted.
+    fn lower_lift(&mut self, lift: &ast::Lift) -> LiftRule {
+        let scope = Scope { here: true, lap: true, way: true, ..Scope::default() };
+        let when = lift.when.as_ref().map_or(Cond::True, |c| self.cond(c, scope));
+        let from = lift.from.as_ref().map(|p| match self.place(p, scope) {
+            Typed::Place(place) => place,
+            other => {
+                self.expect_place(&other, p.span);
+                PlaceExpr::Here
+            }
+        });
+        if lift.count.node == 0 || lift.count.node > MAX_PIECES {
+            self.error(
+                "check::bad_range",
+                format!("a lap cannot lift {} pieces", lift.count.node),
+                lift.count.span,
+                "out of range",
+                Some(format!("lift 1 to {MAX_PIECES} pieces")),
+            );
+        }
+        LiftRule { count: lift.count.node.clamp(1, MAX_PIECES), from, when }
+    }
+
+    /// `must capture` tries the first lap of each start on a copy, so that lap must run without a choice,
+    /// and some capture must be there to apply.
+    fn check_must_capture(&mut self, sow: &Sow, at: Span) {
+        let problem = if sow.captures.is_empty() {
+            Some((
+                "this sowing has no capture to make",
+                "add a `capture when ... { ... }` rule, or drop `must capture`",
+            ))
+        } else if sow.order_chosen {
+            Some(("`must capture` cannot be combined with `order choose`", "drop one of them"))
+        } else if matches!(sow.dir, DirRule::PerLap(_)) {
+            Some((
+                "`must capture` cannot be combined with a direction per lap",
+                "use `direction choose` (with `where` to rule out ways)",
+            ))
+        } else if sow.captures.iter().any(|c| c.may) {
+            Some(("`must capture` cannot be combined with `capture may`", "make the captures compulsory"))
+        } else {
+            None
+        };
+        if let Some((message, help)) = problem {
+            self.error("check::unsupported", message, at, "must capture", Some(help.into()));
+        }
     }
 
     pub(super) fn lower_capture(&mut self, cap: &ast::Capture, span: Span) -> CaptureRule {
@@ -346,6 +493,8 @@ impl<'g> Lowerer<'g> {
             steps: Vec::new(),
             resow: None,
             go_on: None,
+            resow_into: false,
+            resow_dir: None,
         };
         for item in &cap.items {
             match item {
@@ -387,17 +536,10 @@ impl<'g> Lowerer<'g> {
                     let action = self.lower_give(&g.node, scope);
                     rule.steps.push(Step { before: rule.takes.len() as u8, action });
                 }
-                ast::CaptureItem::Sow(p) => {
-                    if rule.resow.is_some() {
-                        self.error("check::duplicate", "a capture has at most one `sow from`", p.span, "second", None);
-                    }
-                    rule.resow = Some(match self.place(&p.node, scope) {
-                        Typed::Place(place) => place,
-                        other => {
-                            self.expect_place(&other, p.node.span);
-                            PlaceExpr::Origin
-                        }
-                    });
+                ast::CaptureItem::Sow(p) => self.lower_resow(&mut rule, &p.node, false, None, p.span, scope),
+                ast::CaptureItem::Resow(r) => {
+                    let dir = r.node.dir.map(lap_dir_of);
+                    self.lower_resow(&mut rule, &r.node.place, r.node.into, dir, r.span, scope)
                 }
                 ast::CaptureItem::ContinueAt(p) => {
                     if rule.go_on.is_some() {
@@ -450,12 +592,37 @@ impl<'g> Lowerer<'g> {
         rule
     }
 
+    /// `sow from|into PLACE [cw|ccw]`.
+    fn lower_resow(
+        &mut self,
+        rule: &mut CaptureRule,
+        place: &ast::Place,
+        into: bool,
+        dir: Option<Dir>,
+        span: Span,
+        scope: Scope,
+    ) {
+        if rule.resow.is_some() {
+            self.error("check::duplicate", "a capture has at most one `sow from`", span, "second", None);
+        }
+        rule.resow = Some(match self.place(place, scope) {
+            Typed::Place(place) => place,
+            other => {
+                self.expect_place(&other, place.span);
+                PlaceExpr::Origin
+            }
+        });
+        rule.resow_into = into;
+        rule.resow_dir = dir;
+    }
+
     /// Pieces taken to the hand must be sown (`sow from`), and a `sow from` needs pieces in the hand; only a
     /// capture at the end of a sowing can sow.
     fn check_resow(&mut self, rule: &CaptureRule, cap: &ast::Capture, span: Span) {
         let to_hand = rule.takes.iter().any(|t| matches!(t.to, TakeTo::Hand));
         let sow_span = cap.items.iter().find_map(|i| match i {
             ast::CaptureItem::Sow(p) => Some(p.span),
+            ast::CaptureItem::Resow(r) => Some(r.span),
             _ => None,
         });
         match (to_hand, sow_span) {
@@ -713,8 +880,19 @@ fn sow_item_key(item: &ast::SowItem) -> (&'static str, Span) {
         ast::SowItem::StartAt(s) => ("start", s.span),
         ast::SowItem::Divert(d) => ("divert", d.span),
         ast::SowItem::LapDirection(d) => ("direction", d.span),
+        ast::SowItem::Mark(m) => ("mark", m.span),
+        ast::SowItem::Unmark(u) => ("unmark", u.span),
+        ast::SowItem::DirectionWhere(d) => ("direction", d.span),
+        ast::SowItem::MustCapture(s) => ("must capture", *s),
+        ast::SowItem::RelayMay(r) => ("relay may", r.span),
+        ast::SowItem::Lift(l) => ("lift", l.span),
     }
 }
+
+/// Where a sowing's own `mark` and `unmark` are made: as a lap is lifted, `here` and `origin` being the pit
+/// it is lifted from.
+const LIFTING: Scope =
+    Scope { here: true, last: false, player: false, offered: false, lap: false, origin: true, way: false };
 
 fn lap_dir_of(word: ast::DirWord) -> Dir {
     match word {

@@ -472,6 +472,10 @@ impl<'g> Lowerer<'g> {
         let errors_before = self.error_count();
         for line in &setup.node {
             let targets = self.setup_targets(line);
+            if let Some(mark) = &line.mark {
+                self.setup_mark(mark, &targets, line.span);
+                continue;
+            }
             for content in &line.contents {
                 for &(place, owner) in &targets {
                     if let Some(kind) = self.setup_kind(content, owner) {
@@ -505,6 +509,54 @@ impl<'g> Lowerer<'g> {
             );
         }
         counts.into_iter().map(|c| c.min(255) as u8).collect()
+    }
+
+    /// `mark TARGETS as NAME` in the setup: each target pit carries the mark (a mark per player, for the
+    /// pit's owner).
+    fn setup_mark(&mut self, mark: &ast::Name, targets: &[(PlaceId, u8)], span: Span) {
+        let Some(id) = self.mark_id(mark) else { return };
+        if self.marks[id as usize].one_ply {
+            self.error(
+                "check::bad_context",
+                format!("the mark `{}` lasts one ply: it would be cleared before the first move", mark.node),
+                mark.span,
+                "a mark for one ply",
+                Some(format!("declare `mark {}` without `for one ply` to set it at the setup", mark.node)),
+            );
+            return;
+        }
+        let n = self.n_pits;
+        if self.setup_marks.is_empty() {
+            self.setup_marks = vec![UNMARKED; self.marks.len() * n];
+        }
+        let per_player = self.marks[id as usize].per_player;
+        for &(place, owner) in targets {
+            if (place as usize) >= n {
+                self.error(
+                    "check::not_a_pit",
+                    "only pits can carry a mark",
+                    span,
+                    "not a pit",
+                    Some("mark pits of the board: `mark i5, I5 as NAME`, or `mark every REGION as NAME`".into()),
+                );
+                return;
+            }
+            let cell = if !per_player {
+                1
+            } else if owner == NO_PLAYER {
+                self.error(
+                    "check::bad_setup",
+                    "this pit has no owner to carry the mark for",
+                    span,
+                    "whose mark?",
+                    Some("a mark per player goes on pits that belong to a player".into()),
+                );
+                return;
+            } else {
+                owner + 1
+            };
+            self.setup_marks[id as usize * n + place as usize] = cell;
+        }
     }
 
     /// The places of a setup line, each with the player it belongs to (for `own`).

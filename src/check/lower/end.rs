@@ -47,6 +47,10 @@ impl<'g> Lowerer<'g> {
                         self.needs.repetition = true;
                         EndRule::Repetition
                     }
+                    // At the end of a lap `last` and `origin` are that lap's; after a ply, the last sowing's.
+                    ast::EndWhen::AtEveryLap(c) => {
+                        EndRule::AtEveryLap(self.cond(c, Scope { last: true, ..Scope::default() }))
+                    }
                     ast::EndWhen::Stuck => EndRule::Stuck,
                     ast::EndWhen::NobodyCanMove => EndRule::NobodyCanMove,
                 }),

@@ -51,6 +51,7 @@ impl<'g> Lowerer<'g> {
                 name: name.node.clone(),
                 per_player: decl.node.per_player,
                 one_ply: decl.node.one_ply,
+                until_empty: decl.node.until_empty,
             });
         }
     }

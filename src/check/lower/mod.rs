@@ -7,6 +7,7 @@ mod actions;
 mod board;
 mod end;
 mod marks;
+mod rounds;
 mod terms;
 mod tracks;
 
@@ -43,6 +44,10 @@ struct Scope {
     offered: bool,
     /// `lifted` is known: a lap is starting (`start at origin when ...`).
     lap: bool,
+    /// `origin` is known but `last` is not: a lap is being lifted (a sowing's own `mark` and `unmark`).
+    origin: bool,
+    /// `direction` is known: inside a sowing, or the way a start considers (`direction choose where`).
+    way: bool,
 }
 
 impl Scope {
@@ -118,6 +123,8 @@ pub(crate) struct Lowerer<'g> {
     /// The declared marks, lasting ones first (`Rules::marks`), by name.
     marks: Vec<MarkInfo>,
     mark_names: HashMap<String, MarkId>,
+    /// The marks the setup puts on pits (`mark TARGETS as NAME`), laid out as `State::marks`.
+    setup_marks: Vec<u8>,
 }
 
 impl<'g> Lowerer<'g> {
@@ -146,6 +153,7 @@ impl<'g> Lowerer<'g> {
             used_names: BTreeSet::new(),
             marks: Vec::new(),
             mark_names: HashMap::new(),
+            setup_marks: Vec::new(),
         }
     }
 
@@ -240,6 +248,7 @@ impl<'g> Lowerer<'g> {
             }
             None => EndRules::default(),
         };
+        let rounds = self.lower_rounds(&phases, &end);
         let score = match &self.game.score {
             Some(t) => self.num(t, Scope::default().player()),
             None => Num::Const(0),
@@ -293,6 +302,8 @@ impl<'g> Lowerer<'g> {
             score_doc,
             goal_doc,
             marks: self.marks,
+            setup_marks: std::mem::take(&mut self.setup_marks),
+            rounds,
         };
         rules.needs.refills = crate::ir::pieces_can_return(&rules);
         (Some(rules), self.diags, lints)

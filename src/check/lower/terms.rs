@@ -65,6 +65,19 @@ impl<'g> Lowerer<'g> {
                 Cond::InSet(place, self.set(set, scope))
             }
             ast::CondKind::Cmp { lhs, op, rhs } => self.compare(lhs, *op, rhs, c.span, scope),
+            ast::CondKind::Direction { dir, eq } => {
+                if !scope.last && !scope.way {
+                    self.error(
+                        "check::bad_context",
+                        "there is no direction at this point",
+                        c.span,
+                        "which way?",
+                        Some("`direction = cw` is known inside a sowing (its current lap) and in `direction choose where ...` (the way considered)".into()),
+                    );
+                }
+                let dir = if *dir == ast::DirWord::Cw { Dir::Cw } else { Dir::Ccw };
+                Cond::Direction(dir, *eq)
+            }
             ast::CondKind::Capturing => match &self.capturing {
                 Some(any) => any.clone(),
                 None => {
@@ -205,8 +218,10 @@ impl<'g> Lowerer<'g> {
                 Typed::Num(Num::Rem(Box::new(a), Box::new(b)))
             }
             ast::TermKind::Captures(p) => Typed::Num(Num::Captures(self.player(p, scope))),
+            ast::TermKind::Round => Typed::Num(Num::Round),
+            ast::TermKind::Passed(p) => self.passed(p, scope),
             ast::TermKind::Lap => {
-                if !scope.last {
+                if !scope.last && !scope.lap {
                     self.error(
                         "check::bad_context",
                         "there is no lap at this point",
@@ -335,14 +350,20 @@ impl<'g> Lowerer<'g> {
                 Typed::Place(PlaceExpr::Here)
             }
             ast::PlaceKind::Last | ast::PlaceKind::Origin => {
-                if !scope.last {
+                let origin_known = scope.origin && matches!(p.node, ast::PlaceKind::Origin);
+                if !scope.last && !origin_known {
                     let word = if matches!(p.node, ast::PlaceKind::Last) { "last" } else { "origin" };
+                    let help = if scope.origin {
+                        "a sowing's own `mark` and `unmark` are made as a lap is lifted: name that pit `origin` or `here`".to_string()
+                    } else {
+                        format!("`{word}` is known once the pieces of a sowing are down: in its `require`, `relay`, `capture`, `again` and `then`, and in the `when` of an end rule (the last sowing's)")
+                    };
                     self.error(
                         "check::bad_context",
                         format!("there is no `{word}` at this point"),
                         p.span,
                         "nothing has been sown yet",
-                        Some(format!("`{word}` is known once the pieces of a sowing are down: in its `require`, `relay`, `capture`, `again` and `then`, and in the `when` of an end rule (the last sowing's)")),
+                        Some(help),
                     );
                 }
                 Typed::Place(if matches!(p.node, ast::PlaceKind::Last) { PlaceExpr::Last } else { PlaceExpr::Origin })
@@ -606,7 +627,18 @@ impl<'g> Lowerer<'g> {
             }
             ast::KindSel::Player(p) => {
                 colour_only(self, "a player's colour");
-                let who = self.player(p, Scope { player: true, here: true, last: true, offered: true, lap: false });
+                let who = self.player(
+                    p,
+                    Scope {
+                        player: true,
+                        here: true,
+                        last: true,
+                        offered: true,
+                        lap: false,
+                        origin: false,
+                        way: false,
+                    },
+                );
                 KindSel::Colour(who)
             }
             ast::KindSel::Named { name, value } => {

@@ -1,0 +1,224 @@
+//! Rule scenarios for Gabata (`games/gabata.mancala`), one per decision of `shared/rules/family.md`,
+//! section 8 (GA-1 .. GA-7).
+//!
+//! The board (`rows 3 of 6`): South (player 1) owns his row `o1..o6` and the right half of the middle row
+//! `i1..i3`; North owns `O1..O6` and `I1..I3`. One counter-clockwise circuit runs o1..o6, i3..i1, O1..O6,
+//! I3..I1 and back to o1. A wegue is marked `wegue(P)` for the player P who made it, and owned by him.
+
+mod common;
+
+use common::*;
+use mancala::engine::{EndReason, Engine};
+
+fn gabata(variant: Option<&str>) -> Engine {
+    engine("gabata", variant, None)
+}
+
+/// The position text of a board where only these holes hold counters (every other hole is written 0).
+fn board(pits: &[(&str, u8)], rest: &str) -> String {
+    let labels =
+        ["o1", "o2", "o3", "o4", "o5", "o6", "i1", "i2", "i3", "O1", "O2", "O3", "O4", "O5", "O6", "I1", "I2", "I3"];
+    let mut words: Vec<String> =
+        labels.iter().map(|l| format!("{l}={}", pits.iter().find(|(p, _)| p == l).map_or(0, |(_, n)| *n))).collect();
+    if !rest.is_empty() {
+        words.push(rest.to_string());
+    }
+    words.join(" ")
+}
+
+#[test]
+fn setup_three_counters_in_every_fresh_hole() {
+    let e = gabata(None);
+    let st = e.initial_state();
+    assert_eq!(st.counts.iter().map(|&c| c as u32).sum::<u32>(), 54);
+    let every = "o1,o2,o3,o4,o5,o6,i1,i2,i3,O1,O2,O3,O4,O5,O6,I1,I2,I3";
+    assert_eq!(show(&e, &st), board(&[], "").replace("=0", "=3") + &format!(" fresh={every} to_move=1"));
+    // South starts, from any of his nine holes.
+    assert_eq!(plies(&e, &st), ["o1", "o2", "o3", "o4", "o5", "o6", "i1", "i2", "i3"]);
+}
+
+#[test]
+fn ga1_a_fresh_hole_reaching_4_does_not_become_a_wegue() {
+    // South's i1 drops its counter into North's fresh O1, which now holds 4: no wegue. O1 was occupied, so
+    // it relays: lifted (and no longer fresh), its 4 go into O2..O5, and O5 was empty.
+    let e = gabata(None);
+    scenario(
+        &e,
+        &board(&[("i1", 1), ("O1", 3), ("O6", 2)], "fresh=O1,O6 to_move=1"),
+        "i1",
+        &board(&[("O2", 1), ("O3", 1), ("O4", 1), ("O5", 1), ("O6", 2)], "fresh=O6 to_move=2"),
+    );
+}
+
+#[test]
+fn ga1_a_lifted_hole_is_no_longer_fresh_and_a_played_hole_can_become_a_wegue() {
+    // South lifts the fresh i3 by a relay: o6's counter makes it 3, its 3 go to i2, i1 and O1, which has
+    // been played (not fresh) and now holds 4: South's wegue, and the move ends there.
+    let e = gabata(None);
+    scenario(
+        &e,
+        &board(&[("o6", 1), ("i3", 2), ("O1", 3)], "fresh=o6,i3 to_move=1"),
+        "o6",
+        &board(&[("i1", 1), ("i2", 1), ("O1", 4)], "owner(O1)=1 wegue(1)=O1 to_move=2"),
+    );
+}
+
+#[test]
+fn ga1_wegue_made_ends_the_move() {
+    // O1 held 3 and was not fresh: the last counter makes 4, the hole becomes South's wegue (and his), and
+    // there is no relay though it was occupied.
+    let e = gabata(None);
+    scenario(
+        &e,
+        &board(&[("i1", 1), ("O1", 3), ("O6", 2)], "to_move=1"),
+        "i1",
+        &board(&[("O1", 4), ("O6", 2)], "owner(O1)=1 wegue(1)=O1 to_move=2"),
+    );
+    // A hole of his own that reaches 4 is no wegue: i3 relays.
+    scenario(
+        &e,
+        &board(&[("o6", 1), ("i3", 3), ("O6", 2)], "to_move=1"),
+        "o6",
+        &board(&[("i1", 1), ("i2", 1), ("O1", 1), ("O2", 1), ("O6", 2)], "to_move=2"),
+    );
+}
+
+#[test]
+fn ga1_flag_fresh_none_lets_the_first_move_make_a_wegue() {
+    // Without the rule, no hole is fresh: from the setup, South's i1 sows its 3 into O1, O2 and O3, the last
+    // making 4 there: a wegue at once.
+    let e = gabata(Some("fresh-none"));
+    let mut st = e.initial_state();
+    play(&e, &mut st, "i1");
+    let text = show(&e, &st);
+    assert!(text.contains("O3=4") && text.contains("wegue(1)=O3"), "{text}");
+    // In the default game the same move relays on from O3.
+    let e = gabata(None);
+    let mut st = e.initial_state();
+    play(&e, &mut st, "i1");
+    assert!(!show(&e, &st).contains("wegue"), "{}", show(&e, &st));
+}
+
+#[test]
+fn ga1_flag_fresh_global_no_wegue_while_any_hole_is_fresh() {
+    // O1 is not fresh, but South's o5 still is: no wegue anywhere yet, and O1 relays.
+    let e = gabata(Some("fresh-global"));
+    scenario(
+        &e,
+        &board(&[("i1", 1), ("O1", 3), ("O6", 2), ("o5", 1)], "fresh=o5 to_move=1"),
+        "i1",
+        &board(&[("o5", 1), ("O2", 1), ("O3", 1), ("O4", 1), ("O5", 1), ("O6", 2)], "fresh=o5 to_move=2"),
+    );
+    // Once no hole is fresh, O1 becomes the wegue.
+    scenario(
+        &e,
+        &board(&[("i1", 1), ("O1", 3), ("O6", 2)], "to_move=1"),
+        "i1",
+        &board(&[("O1", 4), ("O6", 2)], "owner(O1)=1 wegue(1)=O1 to_move=2"),
+    );
+}
+
+#[test]
+fn ga2_landing_in_the_opponents_wegue_takes_2_into_the_hand() {
+    // North's wegue o3 (on South's row, North's hole) held 5; South's last counter makes 6: he takes 2.
+    let e = gabata(None);
+    scenario(
+        &e,
+        &board(&[("o2", 1), ("o3", 5), ("O1", 2)], "owner(o3)=2 wegue(2)=o3 to_move=1"),
+        "o2",
+        &board(&[("o3", 4), ("O1", 2)], "store(1)=2 owner(o3)=2 wegue(2)=o3 to_move=2"),
+    );
+}
+
+#[test]
+fn ga2_an_opponents_wegue_with_1_counter_gives_all_it_has() {
+    // The wegue was empty: the last counter is all it holds, and South takes that 1.
+    let e = gabata(None);
+    scenario(
+        &e,
+        &board(&[("o2", 1), ("O1", 2)], "owner(o3)=2 wegue(2)=o3 to_move=1"),
+        "o2",
+        &board(&[("O1", 2)], "store(1)=1 owner(o3)=2 wegue(2)=o3 to_move=2"),
+    );
+}
+
+#[test]
+fn ga2_landing_in_his_own_wegue_ends_the_move() {
+    // South's wegue O1 held 4: his last counter makes 5 and nothing else happens.
+    let e = gabata(None);
+    scenario(
+        &e,
+        &board(&[("i1", 1), ("O1", 4), ("O6", 2)], "owner(O1)=1 wegue(1)=O1 to_move=1"),
+        "i1",
+        &board(&[("O1", 5), ("O6", 2)], "owner(O1)=1 wegue(1)=O1 to_move=2"),
+    );
+}
+
+#[test]
+fn ga3_nobody_sows_from_a_wegue() {
+    // O1 is South's wegue: North does not own it any more, and South may not sow it.
+    let e = gabata(None);
+    let rest = "owner(O1)=1 wegue(1)=O1";
+    assert_eq!(legal(&e, &board(&[("i1", 1), ("O1", 4), ("O6", 2)], &format!("{rest} to_move=1"))), ["i1"]);
+    assert_eq!(legal(&e, &board(&[("i1", 1), ("O1", 4), ("O6", 2)], &format!("{rest} to_move=2"))), ["O6"]);
+}
+
+#[test]
+fn ga4_a_player_with_no_hole_to_sow_passes() {
+    // South's only counters lie in his wegue O1: he passes, and North plays on.
+    let e = gabata(None);
+    let mut st = position(&e, &board(&[("O1", 4), ("O6", 2)], "owner(O1)=1 wegue(1)=O1 to_move=1"));
+    assert_eq!(plies(&e, &st), ["pass"]);
+    play(&e, &mut st, "pass");
+    assert_not_over(&e, &st);
+    assert_eq!(to_move(&st), 2);
+    assert_eq!(plies(&e, &st), ["O6"]);
+}
+
+#[test]
+fn round_ends_when_every_counter_lies_in_a_wegue() {
+    // South's last counter lands in North's wegue i3 (3 -> 4) and takes 2; now every counter left is in a
+    // wegue (GA-4: so neither player can move), and each player takes the counters of his own: South 10 + 2
+    // + his O2's 4, North 20 + i3's 2.
+    let e = gabata(None);
+    let mut st = position(
+        &e,
+        &board(
+            &[("o6", 1), ("i3", 3), ("O2", 4)],
+            "store(1)=10 store(2)=20 owner(i3)=2 owner(O2)=1 wegue(1)=O2 wegue(2)=i3 to_move=1",
+        ),
+    );
+    play(&e, &mut st, "o6");
+    assert_over(&st, &[2], &[16, 22], EndReason::Condition);
+}
+
+#[test]
+fn round_goes_on_while_a_counter_lies_outside_the_wegues() {
+    let e = gabata(None);
+    let mut st = position(&e, &board(&[("o6", 1), ("O2", 4), ("O5", 1)], "owner(O2)=1 wegue(1)=O2 to_move=1"));
+    play(&e, &mut st, "o6");
+    assert_not_over(&e, &st);
+}
+
+#[test]
+fn ga6_aksum_the_first_bottom_hole_only_with_more_than_3_or_alone() {
+    let e = gabata(Some("aksum"));
+    // With 3 counters in o1 and another move, o1 may not be sown.
+    assert_eq!(legal(&e, &board(&[("o1", 3), ("o2", 1), ("O1", 2)], "to_move=1")), ["o2"]);
+    // With 4 it may.
+    assert_eq!(legal(&e, &board(&[("o1", 4), ("o2", 1), ("O1", 2)], "to_move=1")), ["o1", "o2"]);
+    // With no other move it may: the other hole with counters is North's wegue on South's side.
+    assert_eq!(legal(&e, &board(&[("o1", 3), ("i1", 1), ("O1", 2)], "owner(i1)=2 wegue(2)=i1 to_move=1")), ["o1"]);
+    // North's hole 1 of his own row is O1.
+    assert_eq!(legal(&e, &board(&[("O1", 3), ("O2", 1), ("o1", 2)], "to_move=2")), ["O2"]);
+    // The default game has no such rule.
+    assert_eq!(legal(&gabata(None), &board(&[("o1", 3), ("o2", 1), ("O1", 2)], "to_move=1")), ["o1", "o2"]);
+}
+
+#[test]
+fn ga7_the_three_row_game_of_eighteen_holes() {
+    // GA-7: the two-row games also called gabata are not this one.
+    let e = gabata(None);
+    assert_eq!(e.rules.n_pits, 18);
+    assert_eq!(e.rules.players, 2);
+}

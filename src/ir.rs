@@ -759,8 +759,9 @@ pub enum PlaceExpr {
     /// The one pit of a player's region (`kichwa(mover)`): the lowest bit of its mask.
     RegionPit(u16, PlayerExpr),
     /// The place after this one along the mover's track in the lap's direction (`next`), past the lap's
-    /// origin too when the sowing skips it (the bool).
-    Next(Box<PlaceExpr>, bool),
+    /// origin too when the sowing skips it (the bool), and past the pits carrying a mark the sowing skips
+    /// (`skip NAME`, the bits of `Sow::skip_marks`).
+    Next(Box<PlaceExpr>, bool, u32),
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -238,15 +238,16 @@ impl Narrator<'_> {
     }
 
     /// Whether the sowing of this ply is told lap by lap from the engine's log: one whose captures sow their
-    /// pieces on, whose laps choose their direction, or that relays and captures, where laps and captures
-    /// interleave.
+    /// pieces on or go on elsewhere, whose laps choose their direction, that relays and captures, or that
+    /// captures as the pieces fall, where laps and captures interleave.
     fn told_lap_by_lap(&self, before: &State, moves: &[Move]) -> bool {
         let Some(Move::Begin { action, .. }) = moves.first() else { return false };
         match self.engine.phase(before).actions.get(*action as usize).map(|a| &a.kind) {
             Some(ActionKind::Sow(s)) => {
                 s.captures.iter().any(|c| c.resow.is_some() || c.go_on.is_some())
                     || matches!(s.dir, crate::ir::DirRule::PerLap(_))
-                    || (s.relay.is_some() && !(s.captures.is_empty() && s.drop_captures.is_empty()))
+                    || (s.relay.is_some() && !s.captures.is_empty())
+                    || !s.drop_captures.is_empty()
             }
             _ => false,
         }
@@ -325,6 +326,9 @@ impl Narrator<'_> {
         if let Some(after) = laps.last().and_then(|l| l.captured.as_ref().map(|a| (l, a))) {
             clauses.push(self.moved("captured", &with_counts(&after.0.counts), &with_counts(after.1)));
         }
+        if let Some(taken) = self.taken_as_they_fell(before, &laps) {
+            clauses.push(taken);
+        }
         let end_of_ply = states.last().unwrap_or(before);
         // The lasting marks the move made (`O1 becomes your wegue`) and the pits that changed hands; the
         // marks its laps took off as they lifted pits would only repeat the relays.
@@ -338,6 +342,39 @@ impl Narrator<'_> {
         {
             clauses.push(format!("{} again", if self.name(before.to_move) == "you" { "you move" } else { "moves" }));
         }
+    }
+
+    /// What the captures at every drop took in a sowing told lap by lap, in words: `took 8 as they fell, to
+    /// store(1)`. Sowing never drops into a place off the track, so what such places gained during the laps
+    /// (not at their ends, where the captures are told) was taken as the pieces fell.
+    fn taken_as_they_fell(&self, before: &State, laps: &[crate::engine::LapRecord]) -> Option<String> {
+        let takes_as_they_fall = self.engine.rules.phases.iter().flat_map(|p| &p.actions).any(|a| match &a.kind {
+            ActionKind::Sow(s) => !s.drop_captures.is_empty(),
+            _ => false,
+        });
+        if !takes_as_they_fall {
+            return None;
+        }
+        let (k, places) = (self.engine.kinds(), &self.engine.rules.places);
+        let mut gained = vec![0i32; places.len()];
+        let mut prev = &before.counts;
+        for lap in laps {
+            for (p, _) in places.iter().enumerate().filter(|(_, i)| !i.on_track) {
+                let n: i32 = (0..k).map(|i| lap.counts[p * k + i] as i32 - prev[p * k + i] as i32).sum();
+                gained[p] += n.max(0);
+            }
+            prev = lap.captured.as_ref().unwrap_or(&lap.counts);
+        }
+        let total: i32 = gained.iter().sum();
+        if total == 0 {
+            return None;
+        }
+        let to: Vec<(usize, i32)> = gained.iter().copied().enumerate().filter(|&(_, n)| n > 0).collect();
+        let to = match to.as_slice() {
+            [(p, _)] => format!("to {}", self.label(*p as PlaceId)),
+            _ => self.list(to.iter().map(|&(p, n)| format!("{n} to {}", self.label(p as PlaceId)))),
+        };
+        Some(format!("took {total} as they fell, {to}"))
     }
 
     /// Pieces that left places (for a hand, not another place), in words: `captured 2 from D`.

@@ -613,7 +613,7 @@ impl Printer<'_> {
             }
             PlaceExpr::Twin(p) => format!("twin({})", self.place(p)),
             PlaceExpr::RegionPit(id, who) => format!("{}({})", region_name(self.rules, *id), self.player(who)),
-            PlaceExpr::Next(p, _) => match **p {
+            PlaceExpr::Next(p, ..) => match **p {
                 PlaceExpr::Here => "next".into(),
                 ref q => format!("next({})", self.place(q)),
             },
@@ -1444,7 +1444,7 @@ impl Words<'_> {
             }
             PlaceExpr::Twin(p) => format!("the pit of the same number as {} on the other side", self.place(p, here)),
             PlaceExpr::RegionPit(id, who) => format!("{} {}", self.whose(who), region_name(self.rules, *id)),
-            PlaceExpr::Next(p, _) => format!("the place after {}", self.place(p, here)),
+            PlaceExpr::Next(p, ..) => format!("the place after {}", self.place(p, here)),
         }
     }
 

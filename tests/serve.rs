@@ -64,7 +64,25 @@ fn raw(server: &Server, request: &[u8]) -> (u16, Vec<u8>) {
     let split = response.windows(4).position(|w| w == b"\r\n\r\n").expect("a whole response");
     let head = String::from_utf8_lossy(&response[..split]).to_string();
     let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status");
-    (status, response[split + 4..].to_vec())
+    let body = &response[split + 4..];
+    // A long view (a match of many rounds has a long history) comes in chunks.
+    let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
+    (status, if chunked { unchunk(body) } else { body.to_vec() })
+}
+
+/// The body of a response sent with `Transfer-Encoding: chunked`: each chunk's size in hex, a line end, the
+/// chunk, a line end, until a chunk of size 0.
+fn unchunk(mut body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(end) = body.windows(2).position(|w| w == b"\r\n") {
+        let size = usize::from_str_radix(String::from_utf8_lossy(&body[..end]).trim(), 16).expect("a chunk size");
+        if size == 0 {
+            break;
+        }
+        out.extend_from_slice(&body[end + 2..end + 2 + size]);
+        body = &body[end + 2 + size + 2..];
+    }
+    out
 }
 
 fn request(server: &Server, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {

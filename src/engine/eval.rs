@@ -216,7 +216,7 @@ impl Engine {
                 }
                 mask.trailing_zeros() as PlaceId
             }
-            PlaceExpr::Next(p, skip_origin) => return self.next_of(st, cx, p, *skip_origin),
+            PlaceExpr::Next(p, skip_origin, skip_marks) => return self.next_of(st, cx, p, *skip_origin, *skip_marks),
         };
         ((id as usize) < self.rules.places.len()).then_some(id)
     }
@@ -358,15 +358,45 @@ impl Engine {
     /// `next(p)`, out of line so that `place` stays as small as on the paths that never meet it.
     #[cold]
     #[inline(never)]
-    fn next_of(&self, st: &State, cx: Ctx, p: &PlaceExpr, skip_origin: bool) -> Option<PlaceId> {
+    fn next_of(&self, st: &State, cx: Ctx, p: &PlaceExpr, skip_origin: bool, skip_marks: u32) -> Option<PlaceId> {
         let p = self.place(st, cx, p)?;
-        self.next_place(st, cx.mover, p, skip_origin)
+        self.next_place(st, cx.mover, p, skip_origin, skip_marks)
+    }
+
+    /// `next` under `skip NAME`: from `q` on, the first place that carries none of the marks in `skip_marks`
+    /// (nor is the origin `skip origin` passes over), as the sowing's drops go; `q` itself where every place
+    /// of the track is passed over.
+    fn past_marked(&self, st: &State, mover: u8, q: PlaceId, skip_origin: bool, skip_marks: u32) -> PlaceId {
+        let (n, places) = (self.rules.n_pits, self.rules.places.len());
+        let row = (mover as usize * 2 + st.dir as usize) * places;
+        let skipped = |p: PlaceId| {
+            (p == st.origin && skip_origin)
+                || ((p as usize) < n
+                    && (0..self.rules.marks.len())
+                        .any(|m| skip_marks & (1 << m) != 0 && st.marks[m * n + p as usize] != UNMARKED))
+        };
+        let mut p = q;
+        for _ in 0..places {
+            if !skipped(p) {
+                return p;
+            }
+            p = self.rules.next[row + p as usize];
+        }
+        q
     }
 
     /// The place after `p` along the mover's track in the lap's direction (`next`): the place the next
     /// piece of a lap would fall into, so past the places the mover's sowing skips, and past the lap's origin
-    /// with `skip_origin`. `None` for a place off the track.
-    pub(crate) fn next_place(&self, st: &State, mover: u8, p: PlaceId, skip_origin: bool) -> Option<PlaceId> {
+    /// with `skip_origin`, and past the pits carrying a mark of `skip_marks` (`skip NAME`). `None` for a place
+    /// off the track.
+    pub(crate) fn next_place(
+        &self,
+        st: &State,
+        mover: u8,
+        p: PlaceId,
+        skip_origin: bool,
+        skip_marks: u32,
+    ) -> Option<PlaceId> {
         let row = (mover as usize * 2 + st.dir as usize) * self.rules.places.len();
         let after = |q: PlaceId| self.rules.next.get(row + q as usize).copied();
         let mut q = after(p)?;
@@ -376,7 +406,7 @@ impl Engine {
         if skip_origin && q == st.origin {
             q = after(q)?;
         }
-        Some(q)
+        Some(if skip_marks == 0 { q } else { self.past_marked(st, mover, q, skip_origin, skip_marks) })
     }
 
     #[inline]

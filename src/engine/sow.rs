@@ -402,7 +402,11 @@ impl Engine {
     #[inline]
     fn relay_pit(&self, st: &State, cx: Ctx, sow: &Sow) -> Option<PlaceId> {
         let cond = sow.relay.as_ref()?;
-        let pit = if sow.relay_next { self.next_place(st, st.to_move, st.last, sow.skip_origin)? } else { st.last };
+        let pit = if sow.relay_next {
+            self.next_place(st, st.to_move, st.last, sow.skip_origin, sow.skip_marks)?
+        } else {
+            st.last
+        };
         let holds = (pit as usize) < self.rules.n_pits && self.count(st, pit) > 0;
         (holds && self.test(st, cx, cond)).then_some(pit)
     }

@@ -228,6 +228,20 @@ impl<'g> Lowerer<'g> {
         let after = Scope { last: true, here: true, ..Scope::default() };
         self.skips_origin =
             sow.items.iter().any(|i| matches!(i, ast::SowItem::Skip(s) if s.node == ast::SkipTarget::Origin));
+        self.skips_marks = sow
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                // Only a lookup: the `skip` itself is checked, and its mistakes told, below.
+                ast::SowItem::Skip(s) => match &s.node {
+                    ast::SkipTarget::Place(ast::Spanned { node: ast::PlaceKind::Named { name, .. }, .. }) => {
+                        self.mark_names.get(&name.node).copied()
+                    }
+                    _ => None,
+                },
+                _ => None,
+            })
+            .fold(0, |bits, mark| bits | 1 << mark);
         for item in &sow.items {
             let (key, item_span) = sow_item_key(item);
             if !matches!(key, "capture" | "skip" | "divert" | "mark" | "unmark" | "lift") {
@@ -420,6 +434,7 @@ impl<'g> Lowerer<'g> {
             }
         }
         self.skips_origin = false;
+        self.skips_marks = 0;
         if let Some(at) = must_capture {
             self.check_must_capture(&out, at);
         }

@@ -120,6 +120,8 @@ pub(crate) struct Lowerer<'g> {
     capturing: Option<Cond>,
     /// While lowering a sowing: it says `skip origin`, so its `next` passes over the lap's origin too.
     skips_origin: bool,
+    /// While lowering a sowing: the marks it skips (`skip NAME`), which its `next` passes over too.
+    skips_marks: u32,
     /// The declared marks, lasting ones first (`Rules::marks`), by name.
     marks: Vec<MarkInfo>,
     mark_names: HashMap<String, MarkId>,
@@ -148,6 +150,7 @@ impl<'g> Lowerer<'g> {
             needs: Needs::default(),
             capturing: None,
             skips_origin: false,
+            skips_marks: 0,
             filled: BTreeSet::new(),
             read: Vec::new(),
             used_names: BTreeSet::new(),

@@ -389,7 +389,7 @@ impl<'g> Lowerer<'g> {
                     );
                 }
                 let of = self.optional_place(of.as_deref(), p.span, scope);
-                Typed::Place(PlaceExpr::Next(Box::new(of), self.skips_origin))
+                Typed::Place(PlaceExpr::Next(Box::new(of), self.skips_origin, self.skips_marks))
             }
             ast::PlaceKind::Named { name, player } => self.named_place(name, player.as_ref(), p.span, scope),
         }

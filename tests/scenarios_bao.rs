@@ -358,3 +358,39 @@ fn bao14_kujifunza_starts_in_stage_2_with_two_seeds_everywhere() {
     assert!(!show(&e, &st).contains("nyumba"));
     assert_eq!(st.counts.iter().take(32).filter(|&&c| c == 2).count(), 32);
 }
+
+/// BAO-4 flag, variant `nyumba-until-first-capture`: in stage 2 the nyumba keeps its stage-1 rules for a
+/// player until his first capture there. Before it, a takasa lap ending in the functional nyumba ends the
+/// move, and the nyumba starts no takasa while another inner pit is occupied; after it, the nyumba relays
+/// like any pit, as in the base game (`bao4_in_stage_2_the_nyumba_relays_like_any_pit`).
+#[test]
+fn bao4_flag_the_nyumba_keeps_its_rules_until_the_first_stage_2_capture() {
+    let e = bao(Some("nyumba-until-first-capture"));
+    let text = "i3=2 i5=6 I1=1 nyumba(1)=i5 nyumba(2)=I5 phase=mtaji";
+    assert_eq!(plies_of(&e, text), ["takasa i3ccw", "takasa i3cw"]);
+    // i3 clockwise: i4, i5 (6 -> 7, functional): the move ends there, the nyumba still owned.
+    let mut st = position(&e, text);
+    play(&e, &mut st, "takasa i3cw");
+    assert_eq!(seeds(&e, &st, &["i3", "i4", "i5", "i6"]), [0, 1, 7, 0]);
+    assert!(show(&e, &st).contains("nyumba(1)=i5"), "{}", show(&e, &st));
+    // Once South has captured in stage 2 (the marked pit), his nyumba relays like any pit.
+    let text = "i3=2 i5=6 I1=1 nyumba(1)=i5 nyumba(2)=I5 captured_in_mtaji(1)=i1 phase=mtaji";
+    assert_eq!(plies_of(&e, text), ["takasa i3ccw", "takasa i3cw", "takasa i5ccw", "takasa i5cw"]);
+    let mut st = position(&e, text);
+    play(&e, &mut st, "takasa i3cw");
+    assert_eq!(seeds(&e, &st, &["i4", "i5", "i6", "o5"]), [1, 0, 1, 1]);
+}
+
+/// BAO-4 flag: the lone functional nyumba is taxed in stage 2 before the first capture, and a capture
+/// there marks the capturer's pit, which frees his nyumba.
+#[test]
+fn bao4_flag_the_lone_nyumba_is_taxed_and_a_capture_ends_the_house_rules() {
+    let e = bao(Some("nyumba-until-first-capture"));
+    let mut st = position(&e, "i5=6 I1=1 nyumba(1)=i5 nyumba(2)=I5 phase=mtaji");
+    play(&e, &mut st, "takasa i5cw");
+    assert_eq!(seeds(&e, &st, &["i5", "i6", "i7"]), [4, 1, 1]);
+    // i3 clockwise captures I4 from i5 (no nyumba here): the pit i5 is marked for South.
+    let mut st = position(&e, "i3=2 i5=1 I4=3 I1=2 phase=mtaji");
+    play(&e, &mut st, "i3cw");
+    assert!(show(&e, &st).contains("captured_in_mtaji(1)=i5"), "{}", show(&e, &st));
+}

@@ -160,11 +160,36 @@ fn a_player_who_cannot_move_loses() {
 #[test]
 fn engine1_a_never_ending_move_is_a_draw() {
     let e = bao(Some("kujifunza"));
-    let text = "o1=1 o2=2 o3=3 o4=2 o5=1 o6=4 o8=1 i2=5 i3=4 i5=5 i7=1 i8=2 \
-                O1=3 O3=4 O4=1 O5=4 O7=1 O8=1 I1=1 I5=7 I6=10 I8=1";
-    let mut st = position(&e, text);
+    let mut st = position(&e, NEVER_ENDING);
     play(&e, &mut st, "takasa i3cw");
     assert_over(&st, &[], &result(&st).unwrap().1, EndReason::Endless);
+}
+
+/// A stage-2 position, found in random games, where South's `takasa i3cw` would never end (ENGINE-1).
+const NEVER_ENDING: &str = "o1=1 o2=2 o3=3 o4=2 o5=1 o6=4 o8=1 i2=5 i3=4 i5=5 i7=1 i8=2 \
+                            O1=3 O3=4 O4=1 O5=4 O7=1 O8=1 I1=1 I5=7 I6=10 I8=1 phase=mtaji";
+
+/// BAO-13 flag, variant `never-ending-mover-loses`: the never-ending move loses for South, who made it.
+#[test]
+fn bao13_flag_a_never_ending_move_loses_for_its_mover() {
+    let e = bao(Some("never-ending-mover-loses"));
+    let mut st = position(&e, NEVER_ENDING);
+    play(&e, &mut st, "takasa i3cw");
+    assert_eq!(result(&st).map(|r| (r.0, r.2)), Some((vec![2], EndReason::LastStanding)));
+}
+
+/// BAO-13 flag, variant `never-ending-truncate`: the never-ending move stops where that is found, no seed
+/// lost, and North moves next.
+#[test]
+fn bao13_flag_a_never_ending_move_is_cut_and_play_goes_on() {
+    let e = bao(Some("never-ending-truncate"));
+    let mut st = position(&e, NEVER_ENDING);
+    let before: u32 = st.counts.iter().map(|&c| u32::from(c)).sum();
+    play(&e, &mut st, "takasa i3cw");
+    assert_not_over(&e, &st);
+    assert_eq!(to_move(&st), 2);
+    assert_eq!(st.counts.iter().map(|&c| u32::from(c)).sum::<u32>(), before);
+    assert_ne!(show(&e, &st), show(&e, &position(&e, NEVER_ENDING)), "the move was played up to the cut");
 }
 
 /// ENGINE-2: a position that comes back is a draw (the game is won by leaving the opponent without a move).

@@ -503,6 +503,8 @@ pub enum EndItem {
     Endless(Span),
     /// `draw when repetition`: a position that comes back ends the game in a draw.
     DrawRepetition(Span),
+    /// `cut when endless`: a move that would never end stops where that is found, and play goes on.
+    CutEndless(Span),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -531,6 +533,8 @@ pub enum RoundUnit {
 pub enum Eliminate {
     Cond(Cond),
     CannotMove,
+    /// `eliminate when endless`: the player whose move would never end is out.
+    Endless,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -601,12 +601,23 @@ pub enum EndRule {
     EliminateStuck,
     /// `draw when endless`: a move that would never end is played, and the game is drawn.
     Endless,
+    /// `eliminate when endless`: a move that would never end is played, and its mover is out.
+    EliminateEndless,
+    /// `cut when endless`: a move that would never end is played up to where that is found; play goes on.
+    CutEndless,
     /// `draw when repetition`: a position that comes back draws the game (ENGINE-2 for games won by leaving
     /// the opponent without a move, where comparing scores would mean nothing).
     DrawRepetition,
     /// `when COND at every lap`: as `When`, and also tested at the end of each lap of a sowing of laps, where
     /// it stops the move (`mover` there is the player making it).
     AtEveryLap(Cond),
+}
+
+impl EndRule {
+    /// Whether the rule says how a move that would never end ends (such a move is then played).
+    pub fn is_endless(&self) -> bool {
+        matches!(self, EndRule::Endless | EndRule::EliminateEndless | EndRule::CutEndless)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

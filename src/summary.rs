@@ -504,6 +504,10 @@ impl Printer<'_> {
                 EndRule::Eliminate(c) => format!("A player is out when {}.", self.cond(c)),
                 EndRule::EliminateStuck => "A player who cannot move is out.".into(),
                 EndRule::Endless => "A move that would never end draws the game.".into(),
+                EndRule::EliminateEndless => "A player whose move would never end is out.".into(),
+                EndRule::CutEndless => {
+                    "A move that would never end stops where that is found, and play goes on.".into()
+                }
                 EndRule::DrawRepetition => "A position that comes back draws the game.".into(),
             };
             let _ = writeln!(out, "{indent}{line}");
@@ -1237,6 +1241,8 @@ impl Words<'_> {
                 }
                 EndRule::EliminateStuck => "A player who cannot move is out.".into(),
                 EndRule::Endless => "A move that would never end is a draw.".into(),
+                EndRule::EliminateEndless => "A player whose move would never end is out.".into(),
+                EndRule::CutEndless => "A move that would never end stops there, and play goes on.".into(),
                 EndRule::DrawRepetition => "A position that comes back is a draw.".into(),
             }));
         }

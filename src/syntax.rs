@@ -635,8 +635,8 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::give => "`give` or `take`",
         Rule::move_word => "`move` or an action's name",
         Rule::must_else => "`end` or `any`",
-        Rule::end_when | Rule::draw_when | Rule::eliminate | Rule::sweep | Rule::limit => {
-            "an end rule (`when`, `draw when`, `eliminate when`, `sweep`, `limit`)"
+        Rule::end_when | Rule::draw_when | Rule::eliminate | Rule::cut_when | Rule::sweep | Rule::limit => {
+            "an end rule (`when`, `draw when`, `eliminate when`, `cut when endless`, `sweep`, `limit`)"
         }
         Rule::repetition => "`repetition`",
         Rule::stuck => "`stuck`",
@@ -760,6 +760,7 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_nobody => Rule::nobody,
         Rule::lead_draw_when => Rule::draw_when,
         Rule::lead_eliminate => Rule::eliminate,
+        Rule::lead_cut_when => Rule::cut_when,
         Rule::lead_cannot_move => Rule::cannot_move,
         Rule::lead_sweep => Rule::sweep,
         Rule::lead_limit => Rule::limit,
@@ -938,6 +939,7 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::draw_when => &["draw"],
         Rule::round_unit => &["rounds", "turns"],
         Rule::eliminate => &["eliminate"],
+        Rule::cut_when => &["cut"],
         Rule::cannot_move => &["cannot"],
         Rule::sweep => &["sweep"],
         Rule::limit => &["limit"],
@@ -1714,13 +1716,14 @@ fn build_end_item(pair: Pair<Rule>) -> Result<EndItem, SyntaxError> {
         }
         Rule::eliminate => {
             let what = next_pair(&mut inner, "eliminate")?;
-            let e = if what.as_rule() == Rule::cannot_move {
-                Eliminate::CannotMove
-            } else {
-                Eliminate::Cond(build_cond(what)?)
+            let e = match what.as_rule() {
+                Rule::cannot_move => Eliminate::CannotMove,
+                Rule::endless => Eliminate::Endless,
+                _ => Eliminate::Cond(build_cond(what)?),
             };
             EndItem::Eliminate(Spanned::new(e, span))
         }
+        Rule::cut_when => EndItem::CutEndless(span),
         Rule::sweep => {
             let set = build_set(next_pair(&mut inner, "sweep set")?)?;
             let to = build_place(next_pair(&mut inner, "sweep target")?)?;

@@ -160,11 +160,36 @@ fn a_player_who_cannot_move_loses() {
 #[test]
 fn engine1_a_never_ending_move_is_a_draw() {
     let e = bao(Some("kujifunza"));
-    let text = "o1=1 o2=2 o3=3 o4=2 o5=1 o6=4 o8=1 i2=5 i3=4 i5=5 i7=1 i8=2 \
-                O1=3 O3=4 O4=1 O5=4 O7=1 O8=1 I1=1 I5=7 I6=10 I8=1";
-    let mut st = position(&e, text);
+    let mut st = position(&e, NEVER_ENDING);
     play(&e, &mut st, "takasa i3cw");
     assert_over(&st, &[], &result(&st).unwrap().1, EndReason::Endless);
+}
+
+/// A stage-2 position, found in random games, where South's `takasa i3cw` would never end (ENGINE-1).
+const NEVER_ENDING: &str = "o1=1 o2=2 o3=3 o4=2 o5=1 o6=4 o8=1 i2=5 i3=4 i5=5 i7=1 i8=2 \
+                            O1=3 O3=4 O4=1 O5=4 O7=1 O8=1 I1=1 I5=7 I6=10 I8=1 phase=mtaji";
+
+/// BAO-13 flag, variant `never-ending-mover-loses`: the never-ending move loses for South, who made it.
+#[test]
+fn bao13_flag_a_never_ending_move_loses_for_its_mover() {
+    let e = bao(Some("never-ending-mover-loses"));
+    let mut st = position(&e, NEVER_ENDING);
+    play(&e, &mut st, "takasa i3cw");
+    assert_eq!(result(&st).map(|r| (r.0, r.2)), Some((vec![2], EndReason::LastStanding)));
+}
+
+/// BAO-13 flag, variant `never-ending-truncate`: the never-ending move stops where that is found, no seed
+/// lost, and North moves next.
+#[test]
+fn bao13_flag_a_never_ending_move_is_cut_and_play_goes_on() {
+    let e = bao(Some("never-ending-truncate"));
+    let mut st = position(&e, NEVER_ENDING);
+    let before: u32 = st.counts.iter().map(|&c| u32::from(c)).sum();
+    play(&e, &mut st, "takasa i3cw");
+    assert_not_over(&e, &st);
+    assert_eq!(to_move(&st), 2);
+    assert_eq!(st.counts.iter().map(|&c| u32::from(c)).sum::<u32>(), before);
+    assert_ne!(show(&e, &st), show(&e, &position(&e, NEVER_ENDING)), "the move was played up to the cut");
 }
 
 /// ENGINE-2: a position that comes back is a draw (the game is won by leaving the opponent without a move).
@@ -357,4 +382,40 @@ fn bao14_kujifunza_starts_in_stage_2_with_two_seeds_everywhere() {
     assert!(show(&e, &st).ends_with("to_move=1 phase=mtaji"), "{}", show(&e, &st));
     assert!(!show(&e, &st).contains("nyumba"));
     assert_eq!(st.counts.iter().take(32).filter(|&&c| c == 2).count(), 32);
+}
+
+/// BAO-4 flag, variant `nyumba-until-first-capture`: in stage 2 the nyumba keeps its stage-1 rules for a
+/// player until his first capture there. Before it, a takasa lap ending in the functional nyumba ends the
+/// move, and the nyumba starts no takasa while another inner pit is occupied; after it, the nyumba relays
+/// like any pit, as in the base game (`bao4_in_stage_2_the_nyumba_relays_like_any_pit`).
+#[test]
+fn bao4_flag_the_nyumba_keeps_its_rules_until_the_first_stage_2_capture() {
+    let e = bao(Some("nyumba-until-first-capture"));
+    let text = "i3=2 i5=6 I1=1 nyumba(1)=i5 nyumba(2)=I5 phase=mtaji";
+    assert_eq!(plies_of(&e, text), ["takasa i3ccw", "takasa i3cw"]);
+    // i3 clockwise: i4, i5 (6 -> 7, functional): the move ends there, the nyumba still owned.
+    let mut st = position(&e, text);
+    play(&e, &mut st, "takasa i3cw");
+    assert_eq!(seeds(&e, &st, &["i3", "i4", "i5", "i6"]), [0, 1, 7, 0]);
+    assert!(show(&e, &st).contains("nyumba(1)=i5"), "{}", show(&e, &st));
+    // Once South has captured in stage 2 (the marked pit), his nyumba relays like any pit.
+    let text = "i3=2 i5=6 I1=1 nyumba(1)=i5 nyumba(2)=I5 captured_in_mtaji(1)=i1 phase=mtaji";
+    assert_eq!(plies_of(&e, text), ["takasa i3ccw", "takasa i3cw", "takasa i5ccw", "takasa i5cw"]);
+    let mut st = position(&e, text);
+    play(&e, &mut st, "takasa i3cw");
+    assert_eq!(seeds(&e, &st, &["i4", "i5", "i6", "o5"]), [1, 0, 1, 1]);
+}
+
+/// BAO-4 flag: the lone functional nyumba is taxed in stage 2 before the first capture, and a capture
+/// there marks the capturer's pit, which frees his nyumba.
+#[test]
+fn bao4_flag_the_lone_nyumba_is_taxed_and_a_capture_ends_the_house_rules() {
+    let e = bao(Some("nyumba-until-first-capture"));
+    let mut st = position(&e, "i5=6 I1=1 nyumba(1)=i5 nyumba(2)=I5 phase=mtaji");
+    play(&e, &mut st, "takasa i5cw");
+    assert_eq!(seeds(&e, &st, &["i5", "i6", "i7"]), [4, 1, 1]);
+    // i3 clockwise captures I4 from i5 (no nyumba here): the pit i5 is marked for South.
+    let mut st = position(&e, "i3=2 i5=1 I4=3 I1=2 phase=mtaji");
+    play(&e, &mut st, "i3cw");
+    assert!(show(&e, &st).contains("captured_in_mtaji(1)=i5"), "{}", show(&e, &st));
 }

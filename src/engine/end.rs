@@ -214,6 +214,14 @@ impl Engine {
                 (0..self.rules.players).filter(|p| out & (1 << p) != 0).find_map(|p| self.eliminate(st, p))
             }
             EndRule::Endless => st.endless.then_some(EndReason::Endless),
+            // The mover of the ply just played, whose move would never end, is out.
+            // The flag is spent, so the end rules looked at again after the elimination do not repeat it.
+            EndRule::EliminateEndless if st.endless => {
+                st.endless = false;
+                self.eliminate(st, st.last_mover)
+            }
+            // The move was cut where it was found to go on for ever; the game goes on.
+            EndRule::EliminateEndless | EndRule::CutEndless => None,
             EndRule::DrawRepetition => self.seen_before(st).then_some(EndReason::RepetitionDraw),
             EndRule::EliminateStuck => {
                 let mut reason = None;

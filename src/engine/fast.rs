@@ -500,7 +500,7 @@ fn fast_ends(engine: &Engine, phase: usize, source: &dyn Fn(&Cond) -> Cond) -> O
     };
     items
         .map(|rule| match rule {
-            EndRule::Eliminate(_) | EndRule::EliminateStuck => None,
+            EndRule::Eliminate(_) | EndRule::EliminateStuck | EndRule::EliminateEndless => None,
             EndRule::Stuck if engine.plain_starts[phase] => Some(FastEnd::Stuck),
             EndRule::When(c) => Some(match source(c) {
                 Cond::AnyPlayers(body) if row_empty(&body, true) => FastEnd::RowEmpty { any: true },

@@ -66,8 +66,9 @@ pub struct Engine {
     offer_prunes: Vec<Vec<bool>>,
     /// Some mark lasts one ply only: a ply's start clears it.
     ply_marks: bool,
-    /// Per phase: `draw when endless` applies, so a move that would never end is played and draws.
-    endless_draw: Vec<bool>,
+    /// Per phase: a rule about never-ending moves applies (`draw`, `eliminate` or `cut when endless`), so such
+    /// a move is played, and the end rules decide what follows.
+    endless_played: Vec<bool>,
     /// Some phase has `again when`.
     phase_again: bool,
     /// Per phase: some end rule is tested at every lap (`when ... at every lap`).
@@ -138,8 +139,8 @@ impl std::error::Error for MoveError {}
 /// rule whose relay always goes on (each of 30 candidate sowings running until its loop is found, which can
 /// take 45,000 laps) from making one list of legal moves take half a second.
 pub const MAX_RELAY_LAPS: u32 = 20_000;
-/// ENGINE-1: under `draw when endless`, a move of more laps than this never ends; it is played, and the game
-/// is drawn.
+/// ENGINE-1: under a rule about never-ending moves (`draw`, `eliminate` or `cut when endless`), a move of more
+/// laps than this never ends; it is played up to there, and the rule decides what follows.
 pub const ENDLESS_LAPS: u32 = 10_000;
 /// The most continuations looked at to decide whether one move can be completed into a legal ply: a move
 /// that needs more is not offered. This bounds the work of a decision where a rule makes the look-ahead
@@ -197,15 +198,12 @@ impl Engine {
                     .collect()
             })
             .collect();
-        let endless_draw: Vec<bool> = rules
-            .phases
-            .iter()
-            .map(|p| p.end.items.iter().chain(&rules.end.items).any(|r| matches!(r, EndRule::Endless)))
-            .collect();
-        // Under `draw when endless` a sowing that would never end is played (and draws the game) instead of
+        let endless_played: Vec<bool> =
+            rules.phases.iter().map(|p| p.end.items.iter().chain(&rules.end.items).any(EndRule::is_endless)).collect();
+        // Under a rule about never-ending moves a sowing that would never end is played (and cut) instead of
         // being illegal, so a relay or a capture that sows on no longer makes the legality of a start depend
         // on how it plays out: only a `require` still does, and only it is looked ahead.
-        for (phase, _) in rules.phases.iter_mut().zip(&endless_draw).filter(|(_, &endless)| endless) {
+        for (phase, _) in rules.phases.iter_mut().zip(&endless_played).filter(|(_, &endless)| endless) {
             for action in &mut phase.actions {
                 if let ActionKind::Sow(sow) = &mut action.kind {
                     sow.lookahead &= sow.require.is_some();
@@ -301,7 +299,7 @@ impl Engine {
             tracks,
             moves_known,
             offer_prunes,
-            endless_draw,
+            endless_played,
             phase_again,
             lap_ends,
             empty_marks,

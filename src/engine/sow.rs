@@ -295,7 +295,7 @@ impl Engine {
     #[cold]
     pub(super) fn run_laps(&self, st: &mut State, action: u8, mut at: LapAt, probe: bool) {
         let sow = self.sow_rule(st, action);
-        let cap = if self.endless_draw[st.phase as usize] { ENDLESS_LAPS } else { MAX_RELAY_LAPS };
+        let cap = if self.endless_played[st.phase as usize] { ENDLESS_LAPS } else { MAX_RELAY_LAPS };
         let (mut mark, mut power, mut since, mut steps) = (None, 1u32, 0u32, 0u32);
         loop {
             let mut end = LapEnd::NewLap;
@@ -462,8 +462,9 @@ impl Engine {
     }
 
     /// A sowing that would never end (it came back to a position, or passed the lap cap). The pieces in hand
-    /// go back to the lap's origin. Under `draw when endless` the move is played and the game is drawn at the
-    /// end of the ply; otherwise it is not a line of play.
+    /// go back to the lap's origin. Under a rule about never-ending moves (`draw`, `eliminate` or `cut when
+    /// endless`) the move is played, cut there, and the end rules decide at the end of the ply; otherwise it
+    /// is not a line of play.
     #[cold]
     fn endless(&self, st: &mut State, probe: bool) {
         let origin = st.origin as usize;
@@ -472,7 +473,7 @@ impl Engine {
             st.counts[i] = st.counts[i].saturating_add(std::mem::take(&mut st.hand[k]));
         }
         st.stage = Stage::Start;
-        if self.endless_draw[st.phase as usize] {
+        if self.endless_played[st.phase as usize] {
             st.endless = true;
             return self.end_ply(st, Next::Switch, probe);
         }

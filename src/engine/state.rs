@@ -75,7 +75,7 @@ pub struct State {
     /// The lap of the sowing in progress or just ended, from 1 (`lap`).
     #[serde(default)]
     pub lap: u32,
-    /// The ply just played was a move that would never end, under `draw when endless`.
+    /// The ply just played was a move that would never end, under a rule about such moves (`... when endless`).
     #[serde(default)]
     pub endless: bool,
     /// In a match of rounds: the round being played (from 1), who started it, and the rounds played so far.

@@ -8,7 +8,7 @@ use super::{Lowerer, Scope};
 impl<'g> Lowerer<'g> {
     pub(super) fn lower_end(&mut self, items: &[ast::EndItem]) -> EndRules {
         let mut end = EndRules::default();
-        let mut repetition: Option<ast::Span> = None;
+        let (mut repetition, mut endless): (Option<ast::Span>, Option<ast::Span>) = (None, None);
         for item in items {
             if let Some(span) = repetition_span(item) {
                 if repetition.is_some() {
@@ -16,19 +16,26 @@ impl<'g> Lowerer<'g> {
                 }
                 repetition = Some(span);
             }
+            if let Some(span) = endless_span(item) {
+                if endless.is_some() {
+                    self.one_endless_rule(span);
+                }
+                endless = Some(span);
+            }
             let span = match item {
                 ast::EndItem::When(w) => w.span,
                 ast::EndItem::Draw(d) => d.span,
                 ast::EndItem::Eliminate(e) => e.span,
                 ast::EndItem::Sweep(s) => s.span,
                 ast::EndItem::Limit(l) => l.span,
-                ast::EndItem::Endless(s) | ast::EndItem::DrawRepetition(s) => *s,
+                ast::EndItem::Endless(s) | ast::EndItem::DrawRepetition(s) | ast::EndItem::CutEndless(s) => *s,
             };
             match item {
                 ast::EndItem::When(_)
                 | ast::EndItem::Draw(_)
                 | ast::EndItem::Eliminate(_)
                 | ast::EndItem::Endless(_)
+                | ast::EndItem::CutEndless(_)
                 | ast::EndItem::DrawRepetition(_) => {
                     end.docs.resize(end.items.len(), None);
                     end.docs.push(self.doc(span));
@@ -66,6 +73,7 @@ impl<'g> Lowerer<'g> {
                     end.items.push(match &e.node {
                         ast::Eliminate::Cond(c) => EndRule::Eliminate(self.cond(c, Scope::default().player())),
                         ast::Eliminate::CannotMove => EndRule::EliminateStuck,
+                        ast::Eliminate::Endless => EndRule::EliminateEndless,
                     });
                 }
                 ast::EndItem::Sweep(s) => {
@@ -74,6 +82,7 @@ impl<'g> Lowerer<'g> {
                     end.sweeps.push((set, to));
                 }
                 ast::EndItem::Endless(_) => end.items.push(EndRule::Endless),
+                ast::EndItem::CutEndless(_) => end.items.push(EndRule::CutEndless),
                 ast::EndItem::DrawRepetition(_) => {
                     self.needs.repetition = true;
                     end.items.push(EndRule::DrawRepetition);
@@ -105,6 +114,20 @@ fn repetition_span(item: &ast::EndItem) -> Option<ast::Span> {
     }
 }
 
+/// The span of a rule about never-ending moves, which decides how such a move ends.
+fn endless_span(item: &ast::EndItem) -> Option<ast::Span> {
+    match item {
+        ast::EndItem::Eliminate(e) if matches!(e.node, ast::Eliminate::Endless) => Some(e.span),
+        ast::EndItem::Endless(s) | ast::EndItem::CutEndless(s) => Some(*s),
+        _ => None,
+    }
+}
+
+/// Whether end rules say how a never-ending move ends.
+pub(super) fn tests_endless(end: &EndRules) -> bool {
+    end.items.iter().any(EndRule::is_endless)
+}
+
 /// Whether end rules test for a repeated position.
 pub(super) fn tests_repetition(end: &EndRules) -> bool {
     end.items.iter().any(|r| matches!(r, EndRule::Repetition | EndRule::DrawRepetition))
@@ -120,6 +143,20 @@ impl<'g> Lowerer<'g> {
             span,
             "another one is already in force",
             Some("keep one of `when repetition` and `draw when repetition`, in the phase or at the top level".into()),
+        );
+    }
+
+    /// A never-ending move ends in one way: one rule about such moves is in force at a time.
+    pub(super) fn one_endless_rule(&mut self, span: ast::Span) {
+        self.error(
+            "check::duplicate",
+            "a second rule about never-ending moves",
+            span,
+            "another one is already in force",
+            Some(
+                "keep one of `draw when endless`, `eliminate when endless` and `cut when endless`, in the phase or at the top level"
+                    .into(),
+            ),
         );
     }
 }

@@ -247,6 +247,9 @@ impl<'g> Lowerer<'g> {
                 if end::tests_repetition(&end) && phases.iter().any(|p| end::tests_repetition(&p.end)) {
                     self.one_repetition_rule(e.span);
                 }
+                if end::tests_endless(&end) && phases.iter().any(|p| end::tests_endless(&p.end)) {
+                    self.one_endless_rule(e.span);
+                }
                 end
             }
             None => EndRules::default(),

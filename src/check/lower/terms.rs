@@ -163,7 +163,19 @@ impl<'g> Lowerer<'g> {
         }
     }
 
+    /// A term lowered, with arithmetic over constants only (`48 / 2`) folded into its value, so that what
+    /// reads a rule (the compiled forms, the summary) sees the number the author meant.
     pub(super) fn term(&mut self, t: &ast::Term, scope: Scope) -> Typed {
+        match self.unfolded_term(t, scope) {
+            Typed::Num(n) if !matches!(n, Num::Const(_)) => match n.constant() {
+                Some(v) => Typed::Num(Num::Const(v)),
+                None => Typed::Num(n),
+            },
+            other => other,
+        }
+    }
+
+    fn unfolded_term(&mut self, t: &ast::Term, scope: Scope) -> Typed {
         match &t.node {
             ast::TermKind::Int(v) => Typed::Num(Num::Const((*v).min(i32::MAX as u32) as i32)),
             ast::TermKind::Add(ts) => Typed::Num(Num::Add(ts.iter().map(|t| self.num(t, scope)).collect())),

@@ -148,16 +148,17 @@ impl Rules {
     /// Whether any rule can change who owns a pit: an offer, a `give` in a capture, or a refill that claims.
     pub fn owners_can_change(&self) -> bool {
         let claims = self.rounds.as_ref().is_some_and(|r| r.refills.iter().any(|f| f.claim.is_some()));
-        claims || self.phases.iter().flat_map(|p| &p.actions).any(|a| match &a.kind {
-            ActionKind::Offer(_) => true,
-            ActionKind::Sow(sow) => sow
-                .captures
-                .iter()
-                .chain(&sow.drop_captures)
-                .flat_map(|c| &c.steps)
-                .any(|s| matches!(s.action, MarkStep::Give { .. })),
-            ActionKind::Put(_) => false,
-        })
+        claims
+            || self.phases.iter().flat_map(|p| &p.actions).any(|a| match &a.kind {
+                ActionKind::Offer(_) => true,
+                ActionKind::Sow(sow) => sow
+                    .captures
+                    .iter()
+                    .chain(&sow.drop_captures)
+                    .flat_map(|c| &c.steps)
+                    .any(|s| matches!(s.action, MarkStep::Give { .. })),
+                ActionKind::Put(_) => false,
+            })
     }
 }
 

@@ -107,6 +107,9 @@ pub struct Refill {
     /// From the pit of the highest number down.
     #[serde(default, skip_serializing_if = "is_false")]
     pub backward: bool,
+    /// `claim from PLACE`: the pits are taken along the track from this place, each player's in turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<Place>,
     /// The mark a pit that cannot be filled carries.
     pub mark: Option<Name>,
 }

@@ -98,6 +98,11 @@ pub struct Refill {
     pub count: u32,
     /// From the pit of the highest number (`Rules::number`) down, instead of up from the lowest.
     pub backward: bool,
+    /// `claim from PLACE` (`player` bound): each player in turn walks the track from this pit (against it,
+    /// with `backward`), fills the empty pits of the set he reaches and owns them; the pits of the sets
+    /// nobody fills are nobody's (and carry the mark).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim: Option<PlaceExpr>,
     /// The mark a pit carries when it cannot be filled (for its owner, for a mark per player); a filled pit
     /// loses it.
     pub mark: Option<MarkId>,
@@ -140,18 +145,20 @@ impl Rules {
         self.marks.iter().take_while(|m| !m.one_ply).count()
     }
 
-    /// Whether any rule can change who owns a pit: an offer, or a `give` in a capture.
+    /// Whether any rule can change who owns a pit: an offer, a `give` in a capture, or a refill that claims.
     pub fn owners_can_change(&self) -> bool {
-        self.phases.iter().flat_map(|p| &p.actions).any(|a| match &a.kind {
-            ActionKind::Offer(_) => true,
-            ActionKind::Sow(sow) => sow
-                .captures
-                .iter()
-                .chain(&sow.drop_captures)
-                .flat_map(|c| &c.steps)
-                .any(|s| matches!(s.action, MarkStep::Give { .. })),
-            ActionKind::Put(_) => false,
-        })
+        let claims = self.rounds.as_ref().is_some_and(|r| r.refills.iter().any(|f| f.claim.is_some()));
+        claims
+            || self.phases.iter().flat_map(|p| &p.actions).any(|a| match &a.kind {
+                ActionKind::Offer(_) => true,
+                ActionKind::Sow(sow) => sow
+                    .captures
+                    .iter()
+                    .chain(&sow.drop_captures)
+                    .flat_map(|c| &c.steps)
+                    .any(|s| matches!(s.action, MarkStep::Give { .. })),
+                ActionKind::Put(_) => false,
+            })
     }
 }
 

@@ -1900,8 +1900,10 @@ fn check_marks(engine: &Engine, st: &State) -> Result<(), NotationError> {
 
 fn check_owners(engine: &Engine, st: &State) -> Result<(), NotationError> {
     let rules = &engine.rules;
-    // Only an accepted offer or a `give` changes who owns a pit, and both give pits to a player.
+    // Only an accepted offer, a `give` or a refill that claims changes who owns a pit; only the last leaves
+    // a pit to nobody (one that nobody fills).
     let trades = rules.owners_can_change();
+    let claims = rules.rounds.as_ref().is_some_and(|r| r.refills.iter().any(|f| f.claim.is_some()));
     for (p, (&owner, &initial)) in st.owner.iter().zip(&rules.initial_owner).enumerate() {
         if owner == initial {
             continue;
@@ -1916,7 +1918,7 @@ fn check_owners(engine: &Engine, st: &State) -> Result<(), NotationError> {
                 player_name(initial)
             )));
         }
-        if owner == NO_PLAYER {
+        if owner == NO_PLAYER && !claims {
             return Err(NotationError::new(format!(
                 "owner({l}): a trade always gives a pit to a player, so {l} cannot belong to nobody"
             )));

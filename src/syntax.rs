@@ -550,6 +550,7 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         }
         Rule::backward => "`backward`",
         Rule::refill_else => "`else mark NAME`",
+        Rule::refill_claim => "`claim from PLACE`",
         Rule::first_word => "`winner`, `loser` or `alternate`",
         Rule::round_word => "`round`",
         Rule::passed_fn => "a number or a count",
@@ -779,6 +780,7 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_rounds => Rule::rounds,
         Rule::lead_refill => Rule::refill,
         Rule::lead_refill_else => Rule::refill_else,
+        Rule::lead_claim => Rule::refill_claim,
         Rule::lead_first => Rule::first,
         Rule::lead_match_when => Rule::match_when,
         Rule::lead_owner_fn => Rule::owner_fn,
@@ -959,6 +961,7 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::refill => &["refill"],
         Rule::backward => &["backward"],
         Rule::refill_else => &["else"],
+        Rule::refill_claim => &["claim"],
         Rule::first => &["first"],
         Rule::first_word => &["winner", "loser", "alternate"],
         Rule::match_when => &["match"],
@@ -1656,14 +1659,15 @@ fn build_rounds_item(pair: Pair<Rule>) -> Result<RoundsItem, SyntaxError> {
             let set = build_set(next_pair(&mut inner, "refill set")?)?;
             let from = build_place(next_pair(&mut inner, "refill source")?)?;
             let count = int_of(&next_pair(&mut inner, "refill count")?)?;
-            let (mut backward, mut mark) = (false, None);
+            let (mut backward, mut claim, mut mark) = (false, None, None);
             for part in inner {
                 match part.as_rule() {
                     Rule::backward => backward = true,
+                    Rule::refill_claim => claim = Some(build_place(next_pair(&mut children(part), "claim start")?)?),
                     _ => mark = children(part).next().map(|n| name_of(&n)),
                 }
             }
-            RoundsItem::Refill(Spanned::new(Refill { set, from, count, backward, mark }, span))
+            RoundsItem::Refill(Spanned::new(Refill { set, from, count, backward, claim, mark }, span))
         }
         Rule::first => {
             let word = next_pair(&mut inner, "first")?;

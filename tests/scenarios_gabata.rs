@@ -14,8 +14,14 @@ fn gabata(variant: Option<&str>) -> Engine {
     engine("gabata", variant, None)
 }
 
-/// The position text of a board where only these holes hold counters (every other hole is written 0).
+/// The position text of a board where only these holes hold counters (every other hole is written 0), in
+/// the first round of the match.
 fn board(pits: &[(&str, u8)], rest: &str) -> String {
+    in_round(pits, &format!("{rest} round=1 starter=1"))
+}
+
+/// The position text of a board where only these holes hold counters, `rest` saying the round.
+fn in_round(pits: &[(&str, u8)], rest: &str) -> String {
     let labels =
         ["o1", "o2", "o3", "o4", "o5", "o6", "i1", "i2", "i3", "O1", "O2", "O3", "O4", "O5", "O6", "I1", "I2", "I3"];
     let mut words: Vec<String> =
@@ -32,7 +38,8 @@ fn setup_three_counters_in_every_fresh_hole() {
     let st = e.initial_state();
     assert_eq!(st.counts.iter().map(|&c| c as u32).sum::<u32>(), 54);
     let every = "o1,o2,o3,o4,o5,o6,i1,i2,i3,O1,O2,O3,O4,O5,O6,I1,I2,I3";
-    assert_eq!(show(&e, &st), board(&[], "").replace("=0", "=3") + &format!(" fresh={every} to_move=1"));
+    let three = in_round(&[], &format!("fresh={every} to_move=1 round=1 starter=1")).replace("=0 ", "=3 ");
+    assert_eq!(show(&e, &st), three);
     // South starts, from any of his nine holes.
     assert_eq!(plies(&e, &st), ["o1", "o2", "o3", "o4", "o5", "o6", "i1", "i2", "i3"]);
 }
@@ -175,21 +182,66 @@ fn ga4_a_player_with_no_hole_to_sow_passes() {
     assert_eq!(plies(&e, &st), ["O6"]);
 }
 
+/// South's last counter lands in North's wegue i3 (3 -> 4) and takes 2; now every counter left is in a wegue
+/// (GA-4: so neither player can move), and the round ends: each player takes the counters of his own wegue,
+/// South `south` + 2 + his O2's 4, North `north` + i3's 2.
+fn end_the_round(e: &Engine, south: u8, north: u8) -> mancala::engine::State {
+    let rest = format!("store(1)={south} store(2)={north} owner(i3)=2 owner(O2)=1 wegue(1)=O2 wegue(2)=i3 to_move=1");
+    let mut st = position(e, &board(&[("o6", 1), ("i3", 3), ("O2", 4)], &rest));
+    play(e, &mut st, "o6");
+    st
+}
+
 #[test]
 fn round_ends_when_every_counter_lies_in_a_wegue() {
-    // South's last counter lands in North's wegue i3 (3 -> 4) and takes 2; now every counter left is in a
-    // wegue (GA-4: so neither player can move), and each player takes the counters of his own: South 10 + 2
-    // + his O2's 4, North 20 + i3's 2.
     let e = gabata(None);
-    let mut st = position(
-        &e,
-        &board(
-            &[("o6", 1), ("i3", 3), ("O2", 4)],
-            "store(1)=10 store(2)=20 owner(i3)=2 owner(O2)=1 wegue(1)=O2 wegue(2)=i3 to_move=1",
-        ),
+    let st = end_the_round(&e, 10, 20);
+    assert_eq!(st.rounds.len(), 1);
+    assert_eq!((st.rounds[0].winners, st.rounds[0].scores.clone()), (0b10, vec![16, 22]));
+    assert_eq!(st.rounds[0].reason, EndReason::Condition);
+}
+
+#[test]
+fn next_round_each_deals_3_a_hole_along_the_circuit_and_owns_what_he_fills() {
+    // South (40) goes first from o1: his nine holes, then North's O1..O4, 1 counter left in hand. North (14)
+    // goes from O1, passes the holes South took, fills O5, O6, I3, I2 and keeps 2. I1, filled by nobody, is
+    // nobody's and out of play. Wegues are gone and every hole is fresh again (the setup's marks); North
+    // starts the round (`first alternate`).
+    let e = gabata(None);
+    let st = end_the_round(&e, 34, 12);
+    assert_eq!(st.rounds[0].scores, [40, 14]);
+    assert_not_over(&e, &st);
+    let every = "o1,o2,o3,o4,o5,o6,i1,i2,i3,O1,O2,O3,O4,O5,O6,I1,I2,I3";
+    let three: Vec<(&str, u8)> = every.split(',').filter(|&l| l != "I1").map(|l| (l, 3)).collect();
+    let rest = format!(
+        "store(1)=1 store(2)=2 owner(O1)=1 owner(O2)=1 owner(O3)=1 owner(O4)=1 owner(I1)=- fresh={every} out=I1 \
+         to_move=2 round=2 starter=2"
     );
-    play(&e, &mut st, "o6");
-    assert_over(&st, &[2], &[16, 22], EndReason::Condition);
+    assert_eq!(show(&e, &st), in_round(&three, &rest));
+    // North sows only his own holes; South's holes on North's side are South's to sow.
+    assert_eq!(plies(&e, &st), ["O5", "O6", "I2", "I3"]);
+}
+
+#[test]
+fn a_hole_out_of_play_is_passed_over_by_sowing() {
+    // o6's 2 counters pass over i3 and i2, out of play, into i1 and O1 (empty: the move ends).
+    let e = gabata(None);
+    scenario(
+        &e,
+        &in_round(&[("o6", 2), ("O2", 1)], "owner(i3)=- owner(i2)=- out=i2,i3 to_move=1 round=2 starter=1"),
+        "o6",
+        &in_round(&[("i1", 1), ("O1", 1), ("O2", 1)], "owner(i2)=- owner(i3)=- out=i2,i3 to_move=2 round=2 starter=1"),
+    );
+}
+
+#[test]
+fn a_player_who_cannot_fill_a_hole_loses_the_match() {
+    // North has 2 counters after the round: not enough for one hole (the remainder of 2 buys nothing), so the
+    // match is over; South's 16 are in five holes and his hand.
+    let e = gabata(None);
+    let st = end_the_round(&e, 10, 0);
+    assert_eq!(st.rounds[0].scores, [16, 2]);
+    assert_over(&st, &[1], &[16, 2], EndReason::Match);
 }
 
 #[test]

@@ -332,45 +332,110 @@ impl Engine {
         (0..self.rules.players).map(|p| self.num(st, Ctx::new(p).bound(p), &self.rules.score)).collect()
     }
 
-    /// The refills between two rounds: for each player in turn, his pits of each refill's set, in the order of
-    /// their numbers, get their pieces while the source holds enough; a pit that cannot be filled carries the
-    /// refill's mark, and one that is filled loses it.
+    /// The refills between two rounds, in the order written, once the marks are back to the setup's (a
+    /// round starts with the marks of the game's start, but for those the refills give).
     #[cold]
     fn refill(&self, st: &mut State, rounds: &RoundRules) {
-        let n = self.rules.n_pits;
+        let marks = self.initial_marks();
+        st.marks.clone_from(&marks);
         for refill in &rounds.refills {
-            for p in 0..self.rules.players {
-                let cx = Ctx::new(p).bound(p);
-                let mut pits = Places::default();
-                self.for_each_in_set(st, cx, &refill.set, |q| {
-                    if (q as usize) < n && st.owner[q as usize] == p {
-                        pits.push(q);
-                    }
-                    true
-                });
-                let mut pits = pits.as_slice().to_vec();
-                pits.sort_by_key(|&q| (self.rules.number[q as usize], q));
-                if refill.backward {
-                    pits.reverse();
-                }
-                for q in pits {
-                    let from = self.place(st, cx.at(q), &refill.from);
-                    let filled = from.is_some_and(|from| self.count(st, from) as u32 >= refill.count);
-                    if let Some(from) = from.filter(|_| filled) {
-                        self.move_pieces(st, from, q, self.all_kinds, refill.count);
-                    }
-                    if let Some(mark) = refill.mark {
-                        let info = &self.rules.marks[mark as usize];
-                        let cell = mark as usize * n + q as usize;
-                        st.marks[cell] = match (filled, info.per_player) {
-                            (true, _) => UNMARKED,
-                            (false, true) => p + 1,
-                            (false, false) => 1,
-                        };
-                    }
-                }
+            match &refill.claim {
+                Some(start) => self.claim_refill(st, refill, start),
+                None => self.own_refill(st, refill),
             }
         }
+    }
+
+    /// A refill of each player's own pits: for each player in turn, his pits of the set, in the order of
+    /// their numbers, get their pieces while the source holds enough; a pit that cannot be filled carries the
+    /// refill's mark, and one that is filled loses it.
+    fn own_refill(&self, st: &mut State, refill: &Refill) {
+        let n = self.rules.n_pits;
+        for p in 0..self.rules.players {
+            let cx = Ctx::new(p).bound(p);
+            let mut pits = Places::default();
+            self.for_each_in_set(st, cx, &refill.set, |q| {
+                if (q as usize) < n && st.owner[q as usize] == p {
+                    pits.push(q);
+                }
+                true
+            });
+            let mut pits = pits.as_slice().to_vec();
+            pits.sort_by_key(|&q| (self.rules.number[q as usize], q));
+            if refill.backward {
+                pits.reverse();
+            }
+            for q in pits {
+                let filled = self.fill_from(st, cx.at(q), refill, q);
+                self.mark_refilled(st, refill, q, filled, p + 1);
+            }
+        }
+    }
+
+    /// `claim from START`: each player in turn goes along the track from his start (against it with
+    /// `backward`), fills every pit of his set that nobody has claimed yet while his source holds enough,
+    /// and owns it. The pits of the sets that nobody fills are nobody's, and carry the refill's mark.
+    fn claim_refill(&self, st: &mut State, refill: &Refill, start: &PlaceExpr) {
+        let n = self.rules.n_pits;
+        let track = &self.rules.track;
+        let (mut claimable, mut claimed) = (vec![false; n], vec![false; n]);
+        for p in 0..self.rules.players {
+            let cx = Ctx::new(p).bound(p);
+            let mut mine = vec![false; n];
+            self.for_each_in_set(st, cx, &refill.set, |q| {
+                if let Some(m) = mine.get_mut(q as usize) {
+                    *m = true;
+                }
+                true
+            });
+            claimable.iter_mut().zip(&mine).for_each(|(c, m)| *c |= *m);
+            let Some(at) = self.place(st, cx, start).and_then(|s| track.iter().position(|&q| q == s)) else {
+                continue;
+            };
+            let len = track.len();
+            for i in 0..len {
+                let q = track[if refill.backward { (at + len - i) % len } else { (at + i) % len }];
+                if !mine.get(q as usize).copied().unwrap_or(false) || claimed[q as usize] {
+                    continue;
+                }
+                if !self.fill_from(st, cx.at(q), refill, q) {
+                    break;
+                }
+                claimed[q as usize] = true;
+                st.owner[q as usize] = p;
+            }
+        }
+        for q in (0..n).filter(|&q| claimable[q]) {
+            if !claimed[q] {
+                st.owner[q] = NO_PLAYER;
+            }
+            self.mark_refilled(st, refill, q as PlaceId, claimed[q], 1);
+        }
+    }
+
+    /// Moves the refill's pieces into pit `q` from its source, if that holds enough; whether it did.
+    fn fill_from(&self, st: &mut State, cx: Ctx, refill: &Refill, q: PlaceId) -> bool {
+        let from = self.place(st, cx, &refill.from);
+        match from.filter(|&from| self.count(st, from) as u32 >= refill.count) {
+            Some(from) => {
+                self.move_pieces(st, from, q, self.all_kinds, refill.count);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A refilled pit loses the refill's mark; one that could not be filled carries it (with the value
+    /// `holder`, the player's number plus one, for a mark per player).
+    fn mark_refilled(&self, st: &mut State, refill: &Refill, q: PlaceId, filled: bool, holder: u8) {
+        let Some(mark) = refill.mark else { return };
+        let info = &self.rules.marks[mark as usize];
+        let cell = mark as usize * self.rules.n_pits + q as usize;
+        st.marks[cell] = match (filled, info.per_player) {
+            (true, _) => UNMARKED,
+            (false, true) => holder,
+            (false, false) => 1,
+        };
     }
 
     /// Who starts the round after one won by `winners` (none: a draw): the round's winner or loser, or the

@@ -128,7 +128,44 @@ impl<'g> Lowerer<'g> {
             Some(name) => Some(self.mark_id(name)?),
             None => None,
         };
-        Some(Refill { set, from, count: r.count.node.min(super::MAX_PIECES), backward: r.backward, mark })
+        let claim = r.claim.as_ref().map(|start| self.claim_start(start, mark, r));
+        Some(Refill { set, from, count: r.count.node.min(super::MAX_PIECES), backward: r.backward, claim, mark })
+    }
+
+    /// `claim from PLACE`: each player's first pit on the track (`player` bound), which must be a pit of the
+    /// track; the pits nobody claims are nobody's, so the mark they carry cannot be a player's.
+    fn claim_start(&mut self, start: &ast::Place, mark: Option<MarkId>, r: &ast::Refill) -> PlaceExpr {
+        let place = match self.place(start, Scope::default().player()) {
+            Typed::Place(p) => p,
+            other => {
+                self.expect_place(&other, start.span);
+                return PlaceExpr::Here;
+            }
+        };
+        if let PlaceExpr::Fixed(id) | PlaceExpr::OfPlayer(id, _) = place {
+            let on_track = self.places.get(id as usize).is_some_and(|i| i.on_track);
+            if ((id as usize) >= self.n_pits || !on_track) && self.board_ok {
+                self.error(
+                    "check::not_a_pit",
+                    "a claim starts from a pit of the sowing track",
+                    start.span,
+                    "not a pit of the track",
+                    Some("name each player's first pit, e.g. a region of one pit per player: `region start per player: a` and `claim from start(player)`".into()),
+                );
+            }
+        }
+        if let Some(id) = mark.filter(|&m| self.marks.get(m as usize).is_some_and(|m| m.per_player)) {
+            let name = self.marks[id as usize].name.clone();
+            let span = r.mark.as_ref().map_or(start.span, |m| m.span);
+            self.error(
+                "check::bad_type",
+                format!("the mark `{name}` is a player's, but a pit nobody claims is nobody's"),
+                span,
+                "a mark per player",
+                Some(format!("declare the mark for every pit alike: `mark {name}`")),
+            );
+        }
+        place
     }
 
     /// Whether every place a set can hold is a pit.

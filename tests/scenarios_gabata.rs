@@ -235,9 +235,10 @@ fn a_hole_out_of_play_is_passed_over_by_sowing() {
 }
 
 #[test]
-fn a_player_who_cannot_fill_a_hole_loses_the_match() {
+fn ga5_a_player_who_cannot_fill_a_hole_loses_the_match() {
     // North has 2 counters after the round: not enough for one hole (the remainder of 2 buys nothing), so the
-    // match is over; South's 16 are in five holes and his hand.
+    // match is over; South's 16 are in five holes and his hand. GA-5: Pankhurst's last-hole nicety is not
+    // adopted, so North keeps his 2 and nothing is taken from South's last hole.
     let e = gabata(None);
     let st = end_the_round(&e, 10, 0);
     assert_eq!(st.rounds[0].scores, [16, 2]);

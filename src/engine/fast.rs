@@ -637,16 +637,7 @@ impl Engine {
     /// A whole ply of a phase with a `PlyPlan`: the sowing of `plain_ply`, then its captures and extra
     /// turn off the plan's tables, then the end of the ply. What the general stages would do, step for step.
     fn whole_ply(&self, st: &mut State, plan: &PlyPlan, dir: Dir, place: PlaceId) {
-        let sow = self.sow_rule(st, 0);
-        st.origin = place;
-        st.dir = dir;
-        st.cursor = place;
-        st.lap = 1;
-        st.diverted = false;
-        self.lift(st, place);
-        self.sow_laps(st, &self.tracks[st.phase as usize], sow.skip_origin);
-        st.last = st.cursor;
-        st.stage = super::Stage::Start;
+        let sow = self.sow_plain_lap(st, dir, place);
         let mover = st.to_move;
         let at = mover as usize * plan.places + st.last as usize;
         let cx = super::Ctx::new(mover).at(st.last);

@@ -62,9 +62,10 @@ impl Engine {
         mask
     }
 
-    /// A ply of a `plain_sow` phase: the sowing of `begin` .. `after_sow` without the checks for what such a
-    /// sowing cannot have; captures and what follows take the general road.
-    pub(super) fn plain_ply(&self, st: &mut State, dir: Dir, place: PlaceId, probe: bool) {
+    /// The one lap of a plain sowing from `place` going `dir`, by arithmetic over its track, with the state
+    /// left as at the end of any lap; `plain_ply` and `whole_ply` go on from there. Returns the sowing.
+    #[inline]
+    pub(super) fn sow_plain_lap(&self, st: &mut State, dir: Dir, place: PlaceId) -> &Sow {
         let sow = self.sow_rule(st, 0);
         st.origin = place;
         st.dir = dir;
@@ -75,6 +76,13 @@ impl Engine {
         self.sow_laps(st, &self.tracks[st.phase as usize], sow.skip_origin);
         st.last = st.cursor;
         st.stage = Stage::Start;
+        sow
+    }
+
+    /// A ply of a `plain_sow` phase: the sowing of `begin` .. `after_sow` without the checks for what such a
+    /// sowing cannot have; captures and what follows take the general road.
+    pub(super) fn plain_ply(&self, st: &mut State, dir: Dir, place: PlaceId, probe: bool) {
+        let sow = self.sow_plain_lap(st, dir, place);
         self.capture_after_sow(st, 0, sow, probe);
     }
 

@@ -41,6 +41,8 @@ pub struct Ply<'a> {
     pub number: u32,
     /// The seat that made it, from 0.
     pub mover: u8,
+    /// The phase it was played in (`state.phase` before it).
+    pub phase: u8,
     /// The decisions it was made of, in order.
     pub moves: &'a [Move],
     /// The position after it.
@@ -86,6 +88,7 @@ impl<'e> Playout<'e> {
         self.ply_moves.clear();
         let mut decisions = 0u64;
         let mut mover = st.to_move;
+        let mut phase = st.phase;
         let mut abandoned = false;
         while st.result.is_none() {
             self.legal.clear();
@@ -100,9 +103,10 @@ impl<'e> Playout<'e> {
             decisions += 1;
             self.ply_moves.push(mv);
             if st.ply != ply {
-                on_ply(Ply { number: st.ply, mover, moves: &self.ply_moves, state: st });
+                on_ply(Ply { number: st.ply, mover, phase, moves: &self.ply_moves, state: st });
                 self.ply_moves.clear();
                 mover = st.to_move;
+                phase = st.phase;
             }
         }
         GameStats {
@@ -407,6 +411,77 @@ pub struct Summary {
     pub round_wins: Vec<u64>,
     #[serde(skip_serializing_if = "is_zero")]
     pub round_draws: u64,
+    /// The plies of every game by the action each began with (filled by [`Summary::add_ply`]).
+    pub actions: ActionCounts,
+}
+
+/// Plies counted by the action they began with: one count per action of each phase, then passes, then
+/// answers to an offer. Serialised as a JSON object of the actions that were played, `{"sow": 40, "pass": 2}`;
+/// the actions of a game of several phases are named with their phase first (`"namua takasa"`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ActionCounts {
+    /// Where each phase's actions start in `counts`.
+    first: Vec<usize>,
+    names: Vec<String>,
+    counts: Vec<u64>,
+}
+
+impl ActionCounts {
+    pub fn new(engine: &Engine) -> ActionCounts {
+        let phases = &engine.rules.phases;
+        let mut first = Vec::with_capacity(phases.len());
+        let mut names = Vec::new();
+        for phase in phases {
+            first.push(names.len());
+            for action in &phase.actions {
+                names.push(if phases.len() > 1 {
+                    format!("{} {}", phase.name, action.name)
+                } else {
+                    action.name.clone()
+                });
+            }
+        }
+        names.push("pass".to_string());
+        names.push("answer to an offer".to_string());
+        let counts = vec![0; names.len()];
+        ActionCounts { first, names, counts }
+    }
+
+    /// Counts one ply of phase `phase` whose first decision was `first`.
+    pub fn add(&mut self, phase: u8, first: Move) {
+        let n = self.names.len();
+        let slot = match first {
+            Move::Begin { action, .. } => self.first.get(phase as usize).map(|&f| f + action as usize),
+            Move::Pass => Some(n - 2),
+            Move::Accept | Move::Decline => Some(n - 1),
+            _ => None,
+        };
+        if let Some(count) = slot.and_then(|i| self.counts.get_mut(i)) {
+            *count += 1;
+        }
+    }
+
+    pub fn merge(&mut self, other: &ActionCounts) {
+        for (mine, theirs) in self.counts.iter_mut().zip(&other.counts) {
+            *mine += theirs;
+        }
+    }
+
+    /// The actions played, each with its count, in the order of the rules.
+    pub fn played(&self) -> impl Iterator<Item = (&str, u64)> {
+        self.names.iter().zip(&self.counts).filter(|(_, &n)| n > 0).map(|(name, &n)| (name.as_str(), n))
+    }
+}
+
+impl Serialize for ActionCounts {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        for (name, n) in self.played() {
+            m.serialize_entry(name, &n)?;
+        }
+        m.end()
+    }
 }
 
 /// The figures of rounds are left out of the JSON of games of one round.
@@ -480,6 +555,14 @@ impl Summary {
             max_rounds: 0,
             round_wins: vec![0; rules.players as usize],
             round_draws: 0,
+            actions: ActionCounts::new(engine),
+        }
+    }
+
+    /// Counts a ply by the action it began with (the games themselves are added by [`Summary::add`]).
+    pub fn add_ply(&mut self, ply: &Ply<'_>) {
+        if let Some(&first) = ply.moves.first() {
+            self.actions.add(ply.phase, first);
         }
     }
 
@@ -561,6 +644,7 @@ impl Summary {
             *mine += theirs;
         }
         self.round_draws += other.round_draws;
+        self.actions.merge(&other.actions);
         self.mean_plies = mean(self.total_plies, self.games);
         self.mean_captures = mean(self.total_captures, self.games);
     }

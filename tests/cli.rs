@@ -233,6 +233,21 @@ fn simulate_summary_says_why_wins_pass_100_percent() {
     insta::assert_snapshot!("simulate_gulek_shared_wins", stdout(&o));
 }
 
+#[test]
+fn simulate_summary_gives_the_share_of_each_kind_of_move() {
+    // Bao's two stages have two actions each: the summary tells how many plies began with each, by phase,
+    // and the JSON has the counts, which add up to the plies.
+    let args = ["simulate", "games/bao-la-kiswahili.mancala", "--games", "100", "--seed", "1", "--threads", "2"];
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    insta::assert_snapshot!("simulate_bao_moves", stdout(&o));
+    let json = summary_without_threads(&run(&[&args[..], &["--json"]].concat()));
+    let counts = json["actions"].as_object().expect("the JSON counts the actions");
+    let sum: u64 = counts.values().map(|n| n.as_u64().unwrap()).sum();
+    assert_eq!(sum, json["total_plies"].as_u64().unwrap());
+    assert!(counts.contains_key("namua takasa") && counts.contains_key("mtaji mtaji"), "{counts:?}");
+}
+
 /// The JSON summary of a run without the number of threads, which is all that may differ.
 fn summary_without_threads(o: &std::process::Output) -> serde_json::Value {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(o));

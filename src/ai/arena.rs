@@ -76,6 +76,7 @@ impl<'e> Arena<'e> {
         let first_captures = st.captures;
         let mut decisions = 0u64;
         let mut mover = st.to_move;
+        let mut phase = st.phase;
         let mut abandoned = false;
         while st.result.is_none() {
             self.legal.clear();
@@ -102,9 +103,10 @@ impl<'e> Arena<'e> {
             self.ply_moves.push(mv);
             if st.ply != ply {
                 let number = st.ply.saturating_sub(first_ply);
-                on_ply(Ply { number, mover, moves: &self.ply_moves, state: st });
+                on_ply(Ply { number, mover, phase, moves: &self.ply_moves, state: st });
                 self.ply_moves.clear();
                 mover = st.to_move;
+                phase = st.phase;
             }
         }
         Ok(GameStats {

@@ -19,10 +19,11 @@ use super::{io_message, load_engine, Failure, Status};
 ///
 /// Every seat chooses uniformly at random among the legal moves, unless `--ai` puts a computer player
 /// there. Prints who played each seat, the wins per seat (players numbered from 1), draws (won and lost for a
-/// solitaire), the mean and longest game in plies, captures per game, the games cut by the ply limit, and
-/// how the games ended. The games are played on every core (`--threads` to choose): the same seed gives the
-/// same games at any number of threads, unless a computer player thinks for a time (`mcts:500ms`) rather than
-/// for a number of playouts (`mcts:2000`) or a depth (`alphabeta:4`).
+/// solitaire), the mean and longest game in plies, captures per game, the share of the plies begun with each
+/// action (when there are several), the games cut by the ply limit, and how the games ended. The games are
+/// played on every core (`--threads` to choose): the same seed gives the same games at any number of
+/// threads, unless a computer player thinks for a time (`mcts:500ms`) rather than for a number of playouts
+/// (`mcts:2000`) or a depth (`alphabeta:4`).
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Examples:
@@ -109,9 +110,12 @@ impl Plan<'_> {
                 let stats = match &mut lines {
                     Some(t) => {
                         t.start_game();
-                        playout.run(&mut rng, |ply| t.write(engine, game + 1, ply))
+                        playout.run(&mut rng, |ply| {
+                            summary.add_ply(&ply);
+                            t.write(engine, game + 1, ply)
+                        })
                     }
-                    None => playout.run(&mut rng, |_| {}),
+                    None => playout.run(&mut rng, |ply| summary.add_ply(&ply)),
                 };
                 summary.add(&stats);
                 self.progress.inc(1);
@@ -123,9 +127,12 @@ impl Plan<'_> {
                 let stats = match &mut lines {
                     Some(t) => {
                         t.start_game();
-                        arena.run(self.seed, game, |ply| t.write(engine, game + 1, ply))
+                        arena.run(self.seed, game, |ply| {
+                            summary.add_ply(&ply);
+                            t.write(engine, game + 1, ply)
+                        })
                     }
-                    None => arena.run(self.seed, game, |_| {}),
+                    None => arena.run(self.seed, game, |ply| summary.add_ply(&ply)),
                 }
                 .map_err(|e| Failure::usage(format!("--ai: {e}")))?;
                 summary.add(&stats);
@@ -298,6 +305,14 @@ pub fn summary_text(s: &Summary, seed: u64, kinds: &[AiKind], position: Option<&
         let _ = writeln!(out, "  {:<16}{}", "rounds won", shares.join(", "));
     }
     let _ = writeln!(out, "  {:<16}mean {:.2} per game", "captures", s.mean_captures);
+    // The share of each kind of move, when the game has more than one.
+    let played: Vec<(&str, u64)> = s.actions.played().collect();
+    if played.len() > 1 {
+        let total: u64 = played.iter().map(|(_, n)| n).sum();
+        let shares: Vec<String> =
+            played.iter().map(|(name, n)| format!("{name} {:.1}%", 100.0 * *n as f64 / total as f64)).collect();
+        let _ = writeln!(out, "  {:<16}{}", "moves", shares.join(", "));
+    }
     let _ = writeln!(out, "  {:<16}{:>8}", "cut by limit", s.capped);
     let _ = writeln!(out, "  how the games ended");
     if s.reasons.0.is_empty() {

@@ -36,7 +36,7 @@ fn engines() -> Vec<(String, Engine)> {
 /// The most plies a random game of these tests lasts. Random players need millions of plies to end some
 /// matches of rounds (Dakon on 2x9); past this many plies a game only repeats what its rounds have done
 /// already, so the tests end it there, as its own ply limit would.
-const TEST_PLIES: u32 = 100_000;
+const TEST_PLIES: u32 = 50_000;
 
 /// The engine with its ply limits lowered to [`TEST_PLIES`].
 fn capped(engine: Engine) -> Engine {

@@ -113,9 +113,8 @@ impl Narrator<'_> {
             Some(Move::Decline) => clauses.push("declined the offer".into()),
             _ => {}
         }
-        let round_ended = after.rounds.len() > before.rounds.len();
-        if round_ended {
-            clauses.extend(self.round_end(after));
+        if ended_round(before, after) {
+            clauses.extend(self.round_end(before, after));
         } else if after.result.is_some() {
             let swept = self.moved("at the end,", &end_of_ply, after);
             if !swept.is_empty() {
@@ -134,8 +133,10 @@ impl Narrator<'_> {
         told
     }
 
-    /// In a match of rounds, the round this ply ended: who won it and by how much, and who starts the next.
-    fn round_end(&self, after: &State) -> Vec<String> {
+    /// In a match of rounds, the round this ply ended: who won it and by how much, then what the refill
+    /// marked (`a becomes burnt`, `c is no longer burnt`) and the pits that changed hands, and who starts
+    /// the next round.
+    fn round_end(&self, before: &State, after: &State) -> Vec<String> {
         let Some(round) = after.rounds.last() else { return Vec::new() };
         let number = after.rounds.len();
         let scores: Vec<String> = round.scores.iter().map(|s| s.to_string()).collect();
@@ -151,6 +152,8 @@ impl Narrator<'_> {
             ws => format!("{} share round {number}, {score}", self.list(ws.iter().map(|&w| self.name(w)))),
         };
         let mut out = vec![verdict];
+        out.extend(self.marks_changed(before, after));
+        out.extend(self.owners_changed(before, after));
         if after.result.is_none() {
             out.push(format!("round {} begins, {} to move", after.round, self.name(after.to_move)));
         }
@@ -218,8 +221,11 @@ impl Narrator<'_> {
         };
         let verb = if has_captures { "captured" } else { "took" };
         clauses.push(self.moved(verb, &sown, captured));
-        clauses.extend(self.marks_changed(&sown, captured));
-        clauses.extend(self.owners_changed(&sown, captured));
+        // A ply that ends a round tells its marks and owners after the round's result (`round_end`).
+        if !ended_round(before, captured) {
+            clauses.extend(self.marks_changed(&sown, captured));
+            clauses.extend(self.owners_changed(&sown, captured));
+        }
         let end_of_ply = states.last().unwrap_or(captured);
         let picks: Vec<PlaceId> = picked(&moves[sow_moves.len() + takes..]);
         if !picks.is_empty() {
@@ -332,8 +338,10 @@ impl Narrator<'_> {
         let end_of_ply = states.last().unwrap_or(before);
         // The lasting marks the move made (`O1 becomes your wegue`) and the pits that changed hands; the
         // marks its laps took off as they lifted pits would only repeat the relays.
-        clauses.extend(self.marks_made(before, end_of_ply));
-        clauses.extend(self.owners_changed(before, end_of_ply));
+        if !ended_round(before, end_of_ply) {
+            clauses.extend(self.marks_made(before, end_of_ply));
+            clauses.extend(self.owners_changed(before, end_of_ply));
+        }
         if end_of_ply.ply != before.ply
             && end_of_ply.result.is_none()
             && self.engine.rules.players > 1
@@ -646,6 +654,11 @@ impl Narrator<'_> {
 }
 
 /// The pits picked in a selection (`then`, `put`, `offer`), the first decision's place included.
+/// Whether a round of the match ended between these two states.
+fn ended_round(before: &State, after: &State) -> bool {
+    after.rounds.len() > before.rounds.len()
+}
+
 fn picked(moves: &[Move]) -> Vec<PlaceId> {
     moves
         .iter()

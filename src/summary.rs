@@ -467,10 +467,11 @@ impl Printer<'_> {
         let mut out = String::from("rounds\n");
         for r in &rounds.refills {
             let order = if r.backward { " backward" } else { "" };
+            let claim = r.claim.as_ref().map_or(String::new(), |c| format!(" claim from {}", self.place(c)));
             let mark = r.mark.map_or(String::new(), |m| format!(" else mark {}", self.mark_name(m)));
             let _ = writeln!(
                 out,
-                "  refill {} from {} with {}{order}{mark}",
+                "  refill {} from {} with {}{order}{claim}{mark}",
                 self.set(&r.set),
                 self.place(&r.from),
                 r.count
@@ -1180,6 +1181,20 @@ impl Words<'_> {
         text
     }
 
+    /// A refill that deals the pits anew (`claim from START`), in words.
+    fn claim(&self, r: &Refill, start: &PlaceExpr) -> String {
+        let way = if r.backward { "against the sowing track" } else { "along the sowing track" };
+        let nobody = r.mark.map_or(String::new(), |m| format!(" and are marked {}", self.mark_name(m)));
+        format!(
+            "For the next round, the pits are dealt anew: each player in turn goes {way} from {}, and fills each of {} that nobody has taken yet with {} {} taken from {}, while it has enough; the pits a player fills are theirs for the round, and those nobody fills belong to nobody{nobody}.",
+            self.place(start, Here::Each),
+            self.set(&r.set),
+            r.count,
+            self.piece_word(),
+            self.place(&r.from, Here::Each)
+        )
+    }
+
     /// A match of rounds in words: what happens when the end rules end a round.
     fn rounds(&self, rounds: &RoundRules) -> Vec<String> {
         let mut lines = vec![
@@ -1188,6 +1203,9 @@ impl Words<'_> {
         for (i, r) in rounds.refills.iter().enumerate() {
             let doc = rounds.refill_docs.get(i).cloned().flatten();
             lines.push(doc_or(&doc, || {
+                if let Some(start) = &r.claim {
+                    return self.claim(r, start);
+                }
                 let order = if r.backward { "from the highest number down" } else { "from number 1 up" };
                 let mark = r.mark.map_or(String::new(), |m| {
                     format!("; a pit that cannot be filled is marked {} for the round, a filled one loses the mark", self.mark_name(m))

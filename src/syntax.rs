@@ -418,12 +418,14 @@ fn misspelt_function(source: &str, pos: usize) -> Option<(Spanned<String>, &'sta
 /// something already complete are left out when anything else was possible.
 fn expected_words(positives: &[Rule]) -> Vec<&'static str> {
     // Inside a variant, the items that may follow are the ones a variant can change.
-    let in_variant = positives.contains(&Rule::about) && !positives.contains(&Rule::board);
+    let in_variant = positives.contains(&Rule::about) && !positives.contains(&Rule::game);
     let mut words: Vec<&str> = positives
         .iter()
         .filter_map(|r| match r {
             Rule::about
             | Rule::players
+            | Rule::board
+            | Rule::region_decl
             | Rule::setup
             | Rule::turn
             | Rule::phase
@@ -449,7 +451,7 @@ fn expected_words(positives: &[Rule]) -> Vec<&'static str> {
 }
 
 const VARIANT_ITEMS: &str =
-    "an item a variant can change (`about`, `players`, `setup`, `turn`, `phase`, `end`, `rounds`, `score`, `winner`, `goal`)";
+    "an item a variant can change (`about`, `players`, `board`, `region`, `setup`, `turn`, `phase`, `end`, `rounds`, `score`, `winner`, `goal`)";
 
 fn words_have_items(positives: &[Rule]) -> bool {
     positives.contains(&Rule::game) || positives.contains(&Rule::about)
@@ -479,7 +481,7 @@ fn hint(source: &str, pos: usize, positives: &[Rule], words: &[&str], found: &st
             return Some(format!("did you mean `{k}`?"));
         }
     }
-    if expects(VARIANT_ITEMS) && ["board", "pieces", "place", "game", "variant"].contains(&found) {
+    if expects(VARIANT_ITEMS) && ["pieces", "place", "mark", "game", "variant"].contains(&found) {
         return Some(format!("a variant cannot change the `{found}`: write another game file for that"));
     }
     if expects("a top-level item") && source[..pos].trim().trim_start_matches('\u{FEFF}').is_empty() {

@@ -126,3 +126,66 @@ fn dakon_a_burnt_hole_is_never_sown_into() {
         "a0 b0 c0 d1 e1 f0 g0 A1 B0 C0 D0 E0 F0 G0 store(1)=0 store(2)=1 burnt=a,b to_move=1 round=2 starter=2",
     );
 }
+
+/// The letters of the first `n` holes of a row: `a b c ...`, or `A B C ...` for North's.
+fn holes(n: usize, north: bool) -> Vec<char> {
+    let first = if north { b'A' } else { b'a' };
+    (0..n as u8).map(|i| (first + i) as char).collect()
+}
+
+/// DK-4 on a board of `n` holes a row: `n` seeds in each, `2 n n` in all; South's first sowing from `a`
+/// drops its `n` seeds into `b` .. and his store, the last seed in the store, so he sows again.
+fn dk4_opening(variant: &str, n: usize) {
+    let e = dakon(Some(variant));
+    let st = e.initial_state();
+    let row = |north: bool, count: &dyn Fn(usize) -> usize| -> Vec<String> {
+        holes(n, north).iter().enumerate().map(|(i, h)| format!("{h}{}", count(i))).collect()
+    };
+    let start = [row(false, &|_| n), row(true, &|_| n)].concat().join(" ");
+    assert_eq!(show(&e, &st), format!("{start} store(1)=0 store(2)=0 to_move=1 round=1 starter=1"), "{variant}");
+    assert_eq!(e.rules.total_pieces, (2 * n * n) as u32, "{variant}");
+    let after = [row(false, &|i| if i == 0 { 0 } else { n + 1 }), row(true, &|_| n)].concat().join(" ");
+    scenario(&e, &start, "a", &format!("{after} store(1)=1 store(2)=0 to_move=1 round=1 starter=1"));
+}
+
+#[test]
+fn dk4_five_holes_a_row_with_five_seeds_each() {
+    dk4_opening("5-holes", 5);
+    // Then e's 6 seeds: South's store, A..E; E held 5, so its 6 are lifted and sown on, over North's store,
+    // into a..e (e emptied a moment ago) and South's store: he sows again.
+    let e = dakon(Some("5-holes"));
+    scenario(
+        &e,
+        "a0 b6 c6 d6 e6 A5 B5 C5 D5 E5 store(1)=1 to_move=1",
+        "e",
+        "a1 b7 c7 d7 e1 A6 B6 C6 D6 E0 store(1)=3 store(2)=0 to_move=1 round=1 starter=1",
+    );
+}
+
+#[test]
+fn dk4_five_holes_refill_five_seeds_a_hole() {
+    // North wins the round 29 to 21 and starts round 2; South's 21 fill e..b with 5 each from the store end
+    // (1 stays in his store) and a is burnt; North's 29 fill all five holes, 4 stay in his store.
+    let e = dakon(Some("5-holes"));
+    let mut st = position(&e, "e1 A1 store(1)=20 store(2)=28 to_move=1");
+    play_all(&e, &mut st, &["e", "A"]);
+    assert_eq!(
+        show(&e, &st),
+        "a0 b5 c5 d5 e5 A5 B5 C5 D5 E5 store(1)=1 store(2)=4 burnt=a to_move=2 round=2 starter=2"
+    );
+}
+
+#[test]
+fn dk4_six_holes_a_row_with_six_seeds_each() {
+    dk4_opening("6-holes", 6);
+}
+
+#[test]
+fn dk4_eight_holes_a_row_with_eight_seeds_each() {
+    dk4_opening("8-holes", 8);
+}
+
+#[test]
+fn dk4_nine_holes_a_row_with_nine_seeds_each() {
+    dk4_opening("9-holes", 9);
+}

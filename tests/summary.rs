@@ -94,3 +94,15 @@ fn arithmetic_is_printed_back_with_its_parentheses_and_told_in_words() {
     assert!(words.contains("minus (the number of seeds in the last pit minus 1)"), "{words}");
     assert!(words.contains("2 times (the number of seeds in your pits plus 1) divided by 3 (rounded down)"), "{words}");
 }
+
+/// A refill that deals the pits anew (`claim from START`) and has no `///` sentence is told in words made
+/// from the rule, and printed back with its `claim`.
+#[test]
+fn a_claiming_refill_without_a_sentence_is_told_in_words() {
+    let path = format!("{}/tests/data/rounds/claim.mancala", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(path).expect("the fixture");
+    let engine = mancala::compile(&source, None, None).unwrap_or_else(|d| panic!("{d:?}"));
+    let dump = mancala::summary::dump(&engine.lowered);
+    assert!(dump.contains("refill pits from store(player) with 2 claim from corner(player) else mark out"), "{dump}");
+    insta::assert_snapshot!("rules-claim-without-sentence", mancala::summary::summarize(&engine));
+}

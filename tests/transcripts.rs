@@ -21,6 +21,14 @@ fn transcript(engine: &Engine, seed: u64) -> String {
     let mut st = engine.initial_state();
     let mut legal = Vec::new();
     while st.result.is_none() {
+        if st.ply >= SHOWN_PLIES {
+            // The rest of the game is only summed up: no copy of each position (a long match's list of
+            // rounds makes one dear).
+            legal.clear();
+            engine.legal_moves(&st, &mut legal);
+            engine.apply_unchecked(&mut st, legal[rng.gen_range(0..legal.len())]);
+            continue;
+        }
         let before = st.clone();
         let mut moves = Vec::new();
         while st.ply == before.ply && st.result.is_none() {
@@ -30,19 +38,17 @@ fn transcript(engine: &Engine, seed: u64) -> String {
             engine.apply_unchecked(&mut st, mv);
             moves.push(mv);
         }
-        if before.ply < SHOWN_PLIES {
-            out.push_str(&format!(
-                "\n{}. player {}: {}\n",
-                before.ply + 1,
-                before.to_move + 1,
-                format_ply(engine, &before, &moves)
-            ));
-            let names: Vec<String> = (1..=engine.rules.players).map(|p| format!("player {p}")).collect();
-            let told = mancala::narrate::ply(engine, &before, &moves, &st, &names);
-            out.push_str(&format!("   {}\n", told.text));
-            let view = mancala::board::View { marks: told.marks, ..mancala::board::View::plain(false) };
-            out.push_str(&mancala::board::render_view(engine, &st, &view));
-        }
+        out.push_str(&format!(
+            "\n{}. player {}: {}\n",
+            before.ply + 1,
+            before.to_move + 1,
+            format_ply(engine, &before, &moves)
+        ));
+        let names: Vec<String> = (1..=engine.rules.players).map(|p| format!("player {p}")).collect();
+        let told = mancala::narrate::ply(engine, &before, &moves, &st, &names);
+        out.push_str(&format!("   {}\n", told.text));
+        let view = mancala::board::View { marks: told.marks, ..mancala::board::View::plain(false) };
+        out.push_str(&mancala::board::render_view(engine, &st, &view));
     }
     let outcome = st.result.as_ref().expect("finished");
     // A match's rounds are told by their number and the wins, not one by one.

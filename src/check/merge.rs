@@ -27,6 +27,100 @@ pub(crate) struct Game {
     pub goal: Option<Cond>,
     /// The file's `///` sentences by the start of the rule each tells (variants share the base's).
     pub docs: std::collections::BTreeMap<usize, String>,
+    /// The variants laid over the base game, in the order applied (a parent before its child), with their
+    /// blocks: where each rule of this game was written.
+    pub chain: Vec<(String, Span)>,
+    /// Set when a variant replaced the base game's board.
+    pub new_board: Option<NewBoard>,
+}
+
+/// A variant's own board: the rules it inherits were written for another board, and are checked on this one.
+#[derive(Debug, Clone)]
+pub(crate) struct NewBoard {
+    /// The variant whose `board` is this game's.
+    pub variant: String,
+    /// That variant's `board` line.
+    pub span: Span,
+    /// The blocks of that variant and of the variants extending it: rules written there know this board.
+    pub own: Vec<Span>,
+}
+
+impl Game {
+    /// Whether the rule at `span` was written for another board than this game's: it comes from the base
+    /// game, or from a variant that a variant with its own board extends.
+    pub fn written_for_another_board(&self, span: Span) -> bool {
+        self.new_board.as_ref().is_some_and(|b| !b.own.iter().any(|o| o.start <= span.start && span.end <= o.end))
+    }
+
+    /// Who wrote the rule at `span`: "the base game" or "variant `NAME`".
+    pub fn author_of(&self, span: Span) -> String {
+        self.chain
+            .iter()
+            .find(|(_, o)| o.start <= span.start && span.end <= o.end)
+            .map_or("the base game".to_string(), |(name, _)| format!("variant `{name}`"))
+    }
+
+    /// The rule that holds `span`, in words, and the item a variant writes to replace it.
+    pub fn rule_at(&self, span: Span) -> (String, String) {
+        let inside = |o: Span| o.start <= span.start && span.end <= o.end;
+        if self.setup.as_ref().is_some_and(|s| inside(s.span)) {
+            return ("the `setup`".into(), "`setup { ... }`".into());
+        }
+        if let Some(r) = self.regions.iter().find(|r| inside(r.span)) {
+            let name = &r.node.name.node;
+            return (format!("region `{name}`"), format!("`region {name}: ...`"));
+        }
+        for phase in &self.phases {
+            if !inside(phase.span) {
+                continue;
+            }
+            let (of, block) = match &phase.node.name {
+                Some(n) => (format!("phase `{}`", n.node), format!("phase {} {{ ... }}", n.node)),
+                None => ("the `turn`".to_string(), "turn { ... }".to_string()),
+            };
+            let item = phase.node.items.iter().find(|i| inside(phase_item_span(i)));
+            let (what, write) = match item.map(|i| (i, action_name(i))) {
+                Some((PhaseItem::Sow(_), Some((name, _)))) => (format!("the sowing `{name}`"), "sow { ... }".into()),
+                Some((PhaseItem::Put(_), Some((name, _)))) => (format!("the put `{name}`"), "put { ... }".into()),
+                Some((PhaseItem::Offer(_), Some((name, _)))) => (format!("the offer `{name}`"), "offer { ... }".into()),
+                Some((i, _)) => {
+                    let key = phase_key(i);
+                    (format!("the `{key}` rule"), format!("{key} ..."))
+                }
+                None => return (of, format!("`{block}`")),
+            };
+            let block = block.replace("...", &write);
+            return (format!("{what} of {of}"), format!("`{block}`"));
+        }
+        if self.end.as_ref().is_some_and(|e| inside(e.span)) {
+            return ("the `end` block".into(), "`end { ... }`".into());
+        }
+        if self.rounds.as_ref().is_some_and(|r| inside(r.span)) {
+            return ("the `rounds` block".into(), "`rounds { ... }`".into());
+        }
+        if self.score.as_ref().is_some_and(|s| inside(s.span)) {
+            return ("the `score`".into(), "`score ...`".into());
+        }
+        if self.goal.as_ref().is_some_and(|g| inside(g.span)) {
+            return ("the `goal`".into(), "`goal ...`".into());
+        }
+        ("a rule".into(), "it".into())
+    }
+}
+
+/// The span of a phase's item, whatever its kind.
+fn phase_item_span(item: &PhaseItem) -> Span {
+    match item {
+        PhaseItem::Sow(s) => s.span,
+        PhaseItem::Put(p) => p.span,
+        PhaseItem::Offer(o) => o.span,
+        PhaseItem::Pass(p) => p.span,
+        PhaseItem::Must(m) => m.span,
+        PhaseItem::Until(c) => c.span,
+        PhaseItem::End(e) => e.span,
+        PhaseItem::Again(a) => a.span,
+        PhaseItem::Prefer(p) => p.span,
+    }
 }
 
 /// The variant names of a file, default first.
@@ -295,7 +389,25 @@ pub(crate) fn apply_variant(
     }
     let mut game = base.clone();
     for v in chain.into_iter().rev() {
+        game.chain.push((v.node.name.node.clone(), v.span));
+        if let Some(b) = &mut game.new_board {
+            b.own.push(v.span);
+        }
+        let mut given: HashMap<String, Span> = HashMap::new();
         for item in &v.node.items {
+            if let Some((what, span)) = once_per_variant(item) {
+                if let Some(&first) = given.get(&what) {
+                    diags.push(
+                        given_twice(&what, span, first)
+                            .with_help(format!("a variant gives `{what}` once: remove one of them")),
+                    );
+                    continue;
+                }
+                given.insert(what, span);
+            }
+            if let Item::Board(b) = item {
+                game.new_board = Some(NewBoard { variant: v.node.name.node.clone(), span: b.span, own: vec![v.span] });
+            }
             override_item(&mut game, item, diags);
         }
     }
@@ -342,9 +454,33 @@ fn not_in_base(what: &str, span: Span) -> Diagnostic {
     .with_help("a variant can only replace parts of the base game; add it to the base game first")
 }
 
+/// An item a variant may give once, as its keyword (and name), and where it is given.
+fn once_per_variant(item: &Item) -> Option<(String, Span)> {
+    let (what, span) = match item {
+        Item::About(a) => ("about", a.span),
+        Item::Players(p) => ("players", p.span),
+        Item::Board(b) => ("board", b.span),
+        Item::Region(r) => return Some((format!("region {}", r.node.name.node), r.node.name.span)),
+        Item::Setup(s) => ("setup", head(s.span, "setup")),
+        Item::End(e) => ("end", head(e.span, "end")),
+        Item::Rounds(r) => ("rounds", head(r.span, "rounds")),
+        Item::Score(s) => ("score", s.span),
+        Item::Winner(w) => ("winner", w.span),
+        Item::Goal(g) => ("goal", g.span),
+        _ => return None,
+    };
+    Some((what.to_string(), span))
+}
+
 fn override_item(game: &mut Game, item: &Item, diags: &mut Vec<Diagnostic>) {
     match item {
         Item::About(a) => game.about = Some(a.clone()),
+        Item::Board(b) => game.board = Some(b.clone()),
+        // A region of the base game's name replaces it; another is added.
+        Item::Region(r) => match game.regions.iter_mut().find(|q| q.node.name.node == r.node.name.node) {
+            Some(slot) => *slot = r.clone(),
+            None => game.regions.push(r.clone()),
+        },
         Item::Players(p) => game.players = Some(p.clone()),
         Item::Setup(s) => game.setup = Some(s.clone()),
         Item::End(e) => game.end = Some(e.clone()),

@@ -135,14 +135,21 @@ fn first_word(text: &str) -> &str {
 }
 
 /// Removes repeats, groups the uses of one unknown name, and sorts by position.
+///
+/// A name that a variant's new board lacks and that is wrong in the base game as well is only the base
+/// game's error: the variant's word for it goes.
 fn tidy(diags: &mut Vec<Diagnostic>) {
     let mut seen = BTreeSet::new();
     diags.retain(|d| seen.insert((d.span.start, d.span.end, d.code.clone(), d.message.clone())));
+    let new_board = "mancala::check::variant_board";
+    let plain: BTreeSet<(usize, usize)> =
+        diags.iter().filter(|d| d.is_error() && d.code != new_board).map(|d| (d.span.start, d.span.end)).collect();
+    diags.retain(|d| d.code != new_board || !plain.contains(&(d.span.start, d.span.end)));
     diags.sort_by_key(|d| (d.span.start, d.span.end));
     let mut first_of: HashMap<String, usize> = HashMap::new();
     let mut keep = vec![true; diags.len()];
     for i in 0..diags.len() {
-        if diags[i].code != "mancala::check::unknown_name" {
+        if diags[i].code != "mancala::check::unknown_name" && diags[i].code != new_board {
             continue;
         }
         match first_of.get(&diags[i].message) {

@@ -602,6 +602,9 @@ impl<'g> Lowerer<'g> {
     }
 
     pub(super) fn off_board(&mut self, label: &ast::Name) {
+        if self.lacks_on_new_board(&format!("pit `{}`", label.node), label.span) {
+            return;
+        }
         let help = self.board_labels_help();
         self.error(
             "check::off_board",

@@ -161,9 +161,10 @@ impl<'g> Lowerer<'g> {
     }
 
     /// Records a diagnostic, unless this lowering has recorded [`MAX_RECORDED`] already.
-    fn push(&mut self, d: Diagnostic) {
+    fn push(&mut self, mut d: Diagnostic) {
         if d.is_error() {
             self.errors += 1;
+            d = self.note_new_board(d);
         }
         if self.diags.len() < MAX_RECORDED {
             self.diags.push(d);
@@ -338,6 +339,9 @@ impl<'g> Lowerer<'g> {
             self.errors += 1;
             return;
         }
+        if self.lacks_on_new_board(&format!("the {what} `{name}`"), span) {
+            return;
+        }
         let mut d = Diagnostic::error(
             "check::unknown_name",
             format!("there is no {what} called `{name}`"),
@@ -356,6 +360,54 @@ impl<'g> Lowerer<'g> {
             d = d.with_help(format!("the known names are {}", and_list(&c)));
         }
         self.push(d);
+    }
+
+    /// An error in a rule written for another board than this game's says where the board changed, and
+    /// that the variant may have to write the rule again for it. The same error in the base game itself is
+    /// reported first, without the note, and `tidy` keeps that one.
+    fn note_new_board(&self, d: Diagnostic) -> Diagnostic {
+        let Some(board) = &self.game.new_board else { return d };
+        if d.code == "mancala::check::variant_board" || !self.game.written_for_another_board(d.span) {
+            return d;
+        }
+        let (rule, write) = self.game.rule_at(d.span);
+        let variant = &board.variant;
+        let note = format!(
+            "{rule} comes from {}, written for another board: variant `{variant}` may need its own {write}",
+            self.game.author_of(d.span)
+        );
+        let help = match &d.help {
+            Some(h) => format!("{h}; {note}"),
+            None => note,
+        };
+        d.with_related(board.span, format!("variant `{variant}` changes the board here")).with_help(help)
+    }
+
+    /// Reports a name that a rule written for another board uses and this game's board lacks, as that:
+    /// which rule, and that the variant with the new board must write its own. Whether it did.
+    ///
+    /// The same name may be unknown in the base game itself; `tidy` then keeps only the plain error.
+    fn lacks_on_new_board(&mut self, what: &str, span: Span) -> bool {
+        let Some(board) = &self.game.new_board else { return false };
+        if !self.game.written_for_another_board(span) {
+            return false;
+        }
+        let (rule, write) = self.game.rule_at(span);
+        let author = self.game.author_of(span);
+        let variant = board.variant.clone();
+        let d = Diagnostic::error(
+            "check::variant_board",
+            format!("in {author}, {rule} names {what}, which the board of variant `{variant}` lacks"),
+            span,
+            format!("not on the board of `{variant}`"),
+        )
+        .with_related(board.span, format!("variant `{variant}` changes the board here"))
+        .with_help(format!(
+            "variant `{variant}` must write its own {write} for its board; {}",
+            self.board_labels_help()
+        ));
+        self.push(d);
+        true
     }
 
     // ------------------------------------------------------------ phases and actions

@@ -108,7 +108,8 @@ fn at_every_decision_of_random_games(check: impl Fn(&Engine, &State) -> Option<S
 }
 
 /// The fast paths for plain phases play exactly as the general turn machine: same legal moves, same
-/// positions, ply after ply.
+/// positions, ply after ply. The general engine remembers no first laps either (`must capture`), so that
+/// what the fast one remembers from one question about a position to the next is checked too.
 #[test]
 fn fast_paths_play_as_the_general_stages() {
     for (name, fast) in engines() {

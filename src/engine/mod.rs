@@ -91,7 +91,15 @@ pub struct Engine {
     /// Per phase: one plain sowing from any non-empty pit of the mover, and nothing to probe, where pits
     /// change hands: its starts are listed straight off the owners and counts (`owned_start_list`).
     owned_plain_starts: Vec<bool>,
+    /// Tells this engine's rules from those of every other engine made (its clones share them), for what
+    /// is remembered across calls (`ways::FirstLaps`).
+    id: u64,
+    /// What first laps found in a position is remembered for the next question about it (`ways::FirstLaps`).
+    first_lap_memo: bool,
 }
+
+/// The number of engines made so far: the next one's `id`.
+static ENGINES_MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// One lap of a sowing of laps, as the narration tells it: its origin and direction, where it ended, the
 /// pieces everywhere then, and, when a capture applied there, the pieces everywhere after it.
@@ -310,6 +318,8 @@ impl Engine {
             pit_words: Vec::new(),
             lap_tracks: Vec::new(),
             owned_plain_starts: Vec::new(),
+            id: ENGINES_MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            first_lap_memo: true,
         };
         engine.owned_plain_starts = (0..engine.rules.phases.len())
             .map(|p| {
@@ -396,7 +406,7 @@ impl Engine {
     }
 
     /// The same engine without its fast paths for plain phases (`plain_starts`, `plain_ply` and its
-    /// tracks, `moves_known`, `owned_starts`): every ply goes through the general stages. For tests, which compare the two.
+    /// tracks, `moves_known`, `owned_starts`) and without remembering first laps (`ways::FirstLaps`): every ply goes through the general stages. For tests, which compare the two.
     #[doc(hidden)]
     pub fn without_fast_paths(mut self) -> Engine {
         self.plain_starts.fill(false);
@@ -405,6 +415,7 @@ impl Engine {
         self.owned_starts = false;
         self.ply_plans.iter_mut().for_each(|plan| *plan = None);
         self.lap_tracks.iter_mut().for_each(|t| *t = None);
+        self.first_lap_memo = false;
         self
     }
 

@@ -141,7 +141,7 @@ impl Engine {
         let cx = Ctx::new(mover);
         let own = self.colour_mask(mover);
         let ways = sow.ways_checked();
-        self.with_trial(st, sow, |trial| {
+        self.with_trial(st, mover, sow, |trial| {
             let groups = std::iter::once((&sow.from, &sow.filter)).chain(sow.from_else.iter().map(|(s, f)| (s, f)));
             for (set, filter) in groups {
                 let (mut any, mut go) = (false, true);

@@ -201,6 +201,24 @@ pub(super) fn position_key(parts: &[&[u8]], extra: u64) -> u64 {
     h ^ (h >> 33)
 }
 
+/// The part of a per-lap direction's condition (`Sow::lap_dir`) that a lap cannot change: its conjuncts
+/// about the lap's origin and the mover alone (`origin in REGION(mover)`), which stay as they are whichever
+/// way the lap is sown. Where it is false, the lap need not be tried the other way.
+pub(super) fn lap_gate(c: &Cond, sources: &[Cond]) -> Option<Cond> {
+    let c = match c {
+        Cond::Compiled(i) => sources.get(*i as usize)?,
+        c => c,
+    };
+    let fixed =
+        |c: &Cond| matches!(c, Cond::InSet(PlaceExpr::Origin, Set::RegionOf(_, PlayerExpr::Mover) | Set::Region(_)));
+    let parts: Vec<Cond> = match c {
+        Cond::And(cs) => cs.iter().filter(|c| fixed(c)).cloned().collect(),
+        c if fixed(c) => vec![c.clone()],
+        _ => Vec::new(),
+    };
+    (!parts.is_empty()).then_some(Cond::And(parts))
+}
+
 /// Whether the end rules of a phase, once they have let a turn begin, say that the mover can move: a
 /// `when stuck` or an `eliminate when cannot move` has just looked (the latter takes out every mover who
 /// cannot start an action until one can, and a pass of the rules with an elimination is looked at again

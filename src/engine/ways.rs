@@ -151,11 +151,7 @@ impl Engine {
                 return laps.captures[a] & bit != 0;
             }
         }
-        if !trial.ready {
-            trial.state.reset_probe(st);
-            trial.ready = true;
-        }
-        let captures = self.sow_first_lap(st, trial.state, mover, action, place, dir);
+        let captures = self.sow_first_lap(st, trial, mover, action, place, dir);
         if let (Some(Some(laps)), Some((a, bit))) = (trial.laps.as_deref_mut(), bit) {
             laps.tried[a] |= bit;
             if captures {
@@ -165,8 +161,14 @@ impl Engine {
         captures
     }
 
-    /// `first_lap_captures` tried on `trial`, a copy of `st`, which is left a copy of `st` again.
-    fn sow_first_lap(&self, st: &State, trial: &mut State, mover: u8, action: u8, place: PlaceId, dir: Dir) -> bool {
+    /// `first_lap_captures` tried on `trial`'s copy of `st` (made one first if it is not): a plain lap is
+    /// walked back, so the copy stays one; after any other, it is made one again only when the next lap
+    /// is tried.
+    fn sow_first_lap(&self, st: &State, trial: &mut Trial, mover: u8, action: u8, place: PlaceId, dir: Dir) -> bool {
+        if !trial.ready {
+            trial.state.reset_probe(st);
+            trial.ready = true;
+        }
         let sow = self.sow_rule(st, action);
         let plain = self.k == 1
             && !self.rules.needs.drops
@@ -174,11 +176,10 @@ impl Engine {
             && sow.divert.is_empty()
             && sow.lifts.is_empty();
         if plain {
-            return self.plain_first_lap_captures(st, trial, mover, sow, place, dir);
+            return self.plain_first_lap_captures(st, trial.state, mover, sow, place, dir);
         }
-        let captures = self.try_first_lap(trial, mover, action, place, dir);
-        trial.reset_probe(st);
-        captures
+        trial.ready = false;
+        self.try_first_lap(trial.state, mover, action, place, dir)
     }
 
     /// The trial of a plain first lap (one kind of piece, all of the pit lifted, one per place), undone by

@@ -125,7 +125,8 @@ fn at_every_decision_of_random_games(check: impl Fn(&Engine, &State) -> Option<S
 }
 
 /// The fast paths for plain phases play exactly as the general turn machine: same legal moves, same
-/// positions, ply after ply.
+/// positions, ply after ply. The general engine remembers no first laps either (`must capture`), so that
+/// what the fast one remembers from one question about a position to the next is checked too.
 #[test]
 fn fast_paths_play_as_the_general_stages() {
     for (name, fast) in engines() {
@@ -239,6 +240,8 @@ fn plain_games_take_the_compiled_forms() {
     // sowing, but its laps still go by arithmetic over the track of every pit (`fast::sow_track`), and its
     // end rule `count(pits(mover)) = 0` says the mover can move.
     assert_eq!(form("toguz-kumalak"), (true, true));
+    // Its laps relay and capture, but its `eliminate when cannot move` has just looked when a turn begins.
+    assert_eq!(form("bao-la-kiswahili"), (false, true));
 }
 
 /// The plain games play each ply whole (`whole_ply`: captures, extra turns and end rules off tables made
@@ -258,4 +261,60 @@ fn plain_games_play_whole_plies() {
     // The general stages themselves never take it.
     let src = std::fs::read_to_string("games/kalah.mancala").expect("kalah");
     assert!(!mancala::compile(&src, None, None).expect("valid rules").without_fast_paths().plays_whole_plies(0));
+}
+
+/// A game of two sowings, one ranked over the other: `grab` (a capture is a must) before `plain`. `first` is
+/// the action written first.
+fn ranked_game(first: &str) -> String {
+    let grab = "  sow grab {\n    from pits(mover) where count > 0\n    direction choose\n    must capture\n    \
+                capture when here in pits(mover) and count = 1 and count(opposite) > 0 {\n      \
+                take from here, opposite to store(mover)\n    }\n  }\n";
+    let plain =
+        "  sow plain {\n    from pits(mover) where count > 1\n    direction ccw\n    skip store(opponent)\n  }\n";
+    let actions = if first == "grab" { format!("{grab}{plain}") } else { format!("{plain}{grab}") };
+    format!(
+        "game \"Ranked\"\nplayers 2\nboard two_rows 6 with stores\npieces seeds\nsetup {{\n  every pit: 3\n}}\n\
+         turn {{\n{actions}  prefer grab, plain\n}}\nend {{\n  when any players(count(pits(player)) = 0)\n  \
+         sweep pits to store(owner)\n}}\nscore count(store(player))\nwinner most score, ties draw\n"
+    )
+}
+
+/// `prefer` gives the same starts whether it ranks the actions in the order they are written (the ranked
+/// actions are then ruled out as the list is made) or not (they are found first): the same game written
+/// both ways offers the same moves, action for action, at every decision of random games.
+#[test]
+fn prefer_rules_out_the_same_actions_in_any_order_written() {
+    let in_order = mancala::compile(&ranked_game("grab"), None, None).expect("the ranked game compiles");
+    let reversed = mancala::compile(&ranked_game("plain"), None, None).expect("the ranked game compiles");
+    // Action 0 of one is action 1 of the other.
+    let swap = |mv: Move| match mv {
+        Move::Begin { action, place } => Move::Begin { action: 1 - action, place },
+        other => other,
+    };
+    let mut takes = [0usize; 2];
+    for seed in 0..games_per_variant().min(50) {
+        let mut rng = game_rng(seed, 0);
+        let (mut a, mut b) = (in_order.initial_state(), reversed.initial_state());
+        let (mut la, mut lb) = (Vec::new(), Vec::new());
+        while a.result.is_none() {
+            la.clear();
+            lb.clear();
+            in_order.legal_moves(&a, &mut la);
+            reversed.legal_moves(&b, &mut lb);
+            let mut lb: Vec<Move> = lb.iter().map(|&m| swap(m)).collect();
+            let mut sorted = la.clone();
+            sorted.sort();
+            lb.sort();
+            assert_eq!(sorted, lb, "seed {seed} ply {}: the starts differ", a.ply);
+            let mv = la[rng.gen_range(0..la.len())];
+            if let Move::Begin { action, .. } = mv {
+                takes[action as usize] += 1;
+            }
+            in_order.apply_unchecked(&mut a, mv);
+            reversed.apply_unchecked(&mut b, swap(mv));
+            assert_eq!(a.counts, b.counts, "seed {seed}: positions differ after {mv:?}");
+        }
+    }
+    // Both actions were played, so each ruled the other out some time.
+    assert!(takes[0] > 0 && takes[1] > 0, "{takes:?}");
 }

@@ -282,17 +282,23 @@ impl Engine {
             }
         }
         let flags = [st.to_move, st.phase, st.eliminated, (matches!(st.stage, Stage::Respond)) as u8];
-        // What this turn has dropped into changes what a rule reading `passed` does next.
-        let mut passed = [0u8; 16];
-        if self.rules.needs.passed {
-            passed[..8].copy_from_slice(&st.passed[0].to_le_bytes());
-            passed[8..].copy_from_slice(&st.passed[1].to_le_bytes());
-        }
         // Marks that last one ply are not part of the position.
         let marks = &st.marks[..(self.rules.lasting_marks() * self.rules.n_pits).min(st.marks.len())];
         // Owners that never change tell no position from another.
         let owner: &[u8] = if self.fixed_pits.is_some() { &[] } else { &st.owner };
-        let key = hash_parts(&[&st.counts, owner, marks, &flags, &passed], st.offered);
+        let key = if owner.is_empty() && marks.is_empty() && !self.rules.needs.passed {
+            // Most games: the pieces and the flags are the whole position (the same parts for every key of
+            // a game, so keys made so compare only with each other).
+            hash_parts(&[&st.counts, &flags], st.offered)
+        } else {
+            // What this turn has dropped into changes what a rule reading `passed` does next.
+            let mut passed = [0u8; 16];
+            if self.rules.needs.passed {
+                passed[..8].copy_from_slice(&st.passed[0].to_le_bytes());
+                passed[8..].copy_from_slice(&st.passed[1].to_le_bytes());
+            }
+            hash_parts(&[&st.counts, owner, marks, &flags, &passed], st.offered)
+        };
         if st.history.contains(&key) {
             return true;
         }

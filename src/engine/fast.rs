@@ -201,8 +201,28 @@ pub(super) fn position_key(parts: &[&[u8]], extra: u64) -> u64 {
     h ^ (h >> 33)
 }
 
+/// The part of a per-lap direction's condition (`Sow::lap_dir`) that a lap cannot change: its conjuncts
+/// about the lap's origin and the mover alone (`origin in REGION(mover)`), which stay as they are whichever
+/// way the lap is sown. Where it is false, the lap need not be tried the other way.
+pub(super) fn lap_gate(c: &Cond, sources: &[Cond]) -> Option<Cond> {
+    let c = match c {
+        Cond::Compiled(i) => sources.get(*i as usize)?,
+        c => c,
+    };
+    let fixed =
+        |c: &Cond| matches!(c, Cond::InSet(PlaceExpr::Origin, Set::RegionOf(_, PlayerExpr::Mover) | Set::Region(_)));
+    let parts: Vec<Cond> = match c {
+        Cond::And(cs) => cs.iter().filter(|c| fixed(c)).cloned().collect(),
+        c if fixed(c) => vec![c.clone()],
+        _ => Vec::new(),
+    };
+    (!parts.is_empty()).then_some(Cond::And(parts))
+}
+
 /// Whether the end rules of a phase, once they have let a turn begin, say that the mover can move: a
-/// `when stuck` has just looked, or (in a phase whose starts are the mover's non-empty pits, `plain`)
+/// `when stuck` or an `eliminate when cannot move` has just looked (the latter takes out every mover who
+/// cannot start an action until one can, and a pass of the rules with an elimination is looked at again
+/// from the first), or (in a phase whose starts are the mover's non-empty pits, `plain`)
 /// `any players(count(pits(player)) = 0)` or `count(pits(mover)) = 0` has found a piece in the mover's pits.
 /// Then `has_any_move` need not look again.
 pub(super) fn end_rules_say_mover_can_move(rules: &Rules, phase: &PhaseRules, sources: &[Cond], plain: bool) -> bool {
@@ -219,7 +239,7 @@ pub(super) fn end_rules_say_mover_can_move(rules: &Rules, phase: &PhaseRules, so
         _ => false,
     };
     phase.end.items.iter().chain(&rules.end.items).any(|rule| match rule {
-        EndRule::Stuck => true,
+        EndRule::Stuck | EndRule::EliminateStuck => true,
         EndRule::When(c) => {
             plain
                 && match source(c) {

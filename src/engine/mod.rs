@@ -91,7 +91,18 @@ pub struct Engine {
     /// Per phase: one plain sowing from any non-empty pit of the mover, and nothing to probe, where pits
     /// change hands: its starts are listed straight off the owners and counts (`owned_start_list`).
     owned_plain_starts: Vec<bool>,
+    /// Per phase and action: what a per-lap direction's condition says before the lap is tried the other
+    /// way (`fast::lap_gate`).
+    lap_gates: Vec<Vec<Option<Cond>>>,
+    /// Tells this engine's rules from those of every other engine made (its clones share them), for what
+    /// is remembered across calls (`ways::FirstLaps`).
+    id: u64,
+    /// What first laps found in a position is remembered for the next question about it (`ways::FirstLaps`).
+    first_lap_memo: bool,
 }
+
+/// The number of engines made so far: the next one's `id`.
+static ENGINES_MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// One lap of a sowing of laps, as the narration tells it: its origin and direction, where it ended, the
 /// pieces everywhere then, and, when a capture applied there, the pieces everywhere after it.
@@ -310,6 +321,9 @@ impl Engine {
             pit_words: Vec::new(),
             lap_tracks: Vec::new(),
             owned_plain_starts: Vec::new(),
+            lap_gates: Vec::new(),
+            id: ENGINES_MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            first_lap_memo: true,
         };
         engine.owned_plain_starts = (0..engine.rules.phases.len())
             .map(|p| {
@@ -321,6 +335,22 @@ impl Engine {
             })
             .collect();
         engine.lap_tracks = (0..engine.rules.phases.len()).map(|p| engine.lap_track(p)).collect();
+        engine.lap_gates = engine
+            .rules
+            .phases
+            .iter()
+            .map(|p| {
+                p.actions
+                    .iter()
+                    .map(|a| match &a.kind {
+                        ActionKind::Sow(sow) => {
+                            sow.lap_dir.as_ref().and_then(|c| fast::lap_gate(c, &engine.compiled.1))
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
         if let (Some(pits), 1) = (&engine.fixed_pits, engine.k) {
             let len = engine.rules.places.len();
             engine.pit_words = pits.iter().map(|own| fast::PitWords::new(own, len)).collect();
@@ -396,7 +426,8 @@ impl Engine {
     }
 
     /// The same engine without its fast paths for plain phases (`plain_starts`, `plain_ply` and its
-    /// tracks, `moves_known`, `owned_starts`): every ply goes through the general stages. For tests, which compare the two.
+    /// tracks, `moves_known`, `owned_starts`), without remembering first laps (`ways::FirstLaps`) and without the
+    /// gates of per-lap directions (`lap_gates`): every ply goes through the general stages. For tests, which compare the two.
     #[doc(hidden)]
     pub fn without_fast_paths(mut self) -> Engine {
         self.plain_starts.fill(false);
@@ -405,6 +436,8 @@ impl Engine {
         self.owned_starts = false;
         self.ply_plans.iter_mut().for_each(|plan| *plan = None);
         self.lap_tracks.iter_mut().for_each(|t| *t = None);
+        self.lap_gates.iter_mut().flatten().for_each(|g| *g = None);
+        self.first_lap_memo = false;
         self
     }
 

@@ -15,30 +15,32 @@ impl Engine {
         if self.plain_starts[st.phase as usize] && !st.obliged {
             return self.plain_start_list(st, out);
         }
-        let out_ranked = if phase.prefer.is_empty() { 0 } else { self.preferred_out(st) };
-        let ruled_out = |a: usize| out_ranked & (1u64 << (a % 64)) != 0;
-        if self.simple_phase[st.phase as usize] && !st.obliged {
-            for (a, action) in phase.actions.iter().enumerate() {
-                if !ruled_out(a) {
-                    self.begins(st, a as u8, action, out);
-                }
-            }
-            return;
-        }
+        // Where `prefer` ranks actions in the order they are written, the first ranked action whose list of
+        // starts is not empty rules out the later ones as the list is made; otherwise they are found first.
+        let in_order = phase.prefer.windows(2).all(|w| w[0] < w[1]);
+        let out_ranked = if phase.prefer.is_empty() || in_order { 0 } else { self.preferred_out(st) };
+        let ranked = |a: usize| in_order && phase.prefer.contains(&(a as u8));
+        let mut kept = false;
+        let ruled_out = |a: usize, kept: bool| out_ranked & (1u64 << (a % 64)) != 0 || (kept && ranked(a));
+        let simple = self.simple_phase[st.phase as usize] && !st.obliged;
         let begin = out.len();
         let mut counts = [0usize; 16];
         for (a, action) in phase.actions.iter().enumerate() {
-            if ruled_out(a) {
+            if ruled_out(a, kept) {
                 continue;
             }
             let start = out.len();
             self.begins(st, a as u8, action, out);
-            if self.action_needs_probe(action) || st.obliged {
+            if !simple && (self.action_needs_probe(action) || st.obliged) {
                 self.retain_completable(st, out, start);
             }
+            kept |= ranked(a) && out.len() > start;
             if a < counts.len() {
                 counts[a] = out.len() - start;
             }
+        }
+        if simple {
+            return;
         }
         if with_pass {
             if let Some(pass) = &phase.pass {
@@ -139,7 +141,7 @@ impl Engine {
         let cx = Ctx::new(mover);
         let own = self.colour_mask(mover);
         let ways = sow.ways_checked();
-        self.with_trial(st, sow, |trial| {
+        self.with_trial(st, mover, sow, |trial| {
             let groups = std::iter::once((&sow.from, &sow.filter)).chain(sow.from_else.iter().map(|(s, f)| (s, f)));
             for (set, filter) in groups {
                 let (mut any, mut go) = (false, true);

@@ -1,9 +1,56 @@
 //! Look-ahead: whether a decision can be completed into a legal ply (probing on copies, the offer search
 //! on one copy), and whether the player to move can move at all.
 
+use std::cell::RefCell;
+
 use crate::ir::*;
 
 use super::{Engine, Move, Places, Stage, State, MAX_PROBE_DEPTH, MAX_PROBE_STEPS};
+
+thread_local! {
+    /// Copies of positions and lists of options for looking ahead, kept for the next probe: a probe takes
+    /// what it needs and gives it back, so that probing allocates nothing once there are enough.
+    static SPARES: RefCell<(Vec<State>, Vec<Vec<Move>>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// How many spare copies and lists a thread keeps (a line of look-ahead uses one of each per decision).
+const MAX_SPARES: usize = 64;
+
+/// Runs `f` with a probe copy of `st` (a spare one, reset to `st`, when there is one).
+fn with_copy<R>(st: &State, f: impl FnOnce(&mut State) -> R) -> R {
+    let spare = SPARES.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.0.pop()));
+    let mut copy = match spare {
+        Some(mut copy) => {
+            copy.reset_probe(st);
+            copy
+        }
+        None => st.probe_copy(),
+    };
+    let result = f(&mut copy);
+    SPARES.with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut() {
+            if s.0.len() < MAX_SPARES {
+                s.0.push(copy);
+            }
+        }
+    });
+    result
+}
+
+/// Runs `f` with an empty list of moves (a spare one when there is one).
+pub(super) fn with_list<R>(f: impl FnOnce(&mut Vec<Move>) -> R) -> R {
+    let mut list = SPARES.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.1.pop())).unwrap_or_default();
+    list.clear();
+    let result = f(&mut list);
+    SPARES.with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut() {
+            if s.1.len() < MAX_SPARES {
+                s.1.push(list);
+            }
+        }
+    });
+    result
+}
 
 impl Engine {
     pub(super) fn action_needs_probe(&self, action: &Action) -> bool {
@@ -40,30 +87,29 @@ impl Engine {
     pub(super) fn retain_completable(&self, st: &State, out: &mut Vec<Move>, start: usize) {
         let mut keep = start;
         // One copy of the position for every candidate that is probed.
-        let mut scratch: Option<State> = None;
-        for i in start..out.len() {
-            let mv = out[i];
-            let ok = match self.offer_completable_after(st, mv) {
-                Some(ok) => {
-                    debug_assert_eq!(ok, self.completable_by_probing(st, mv), "offer shortcut for {mv:?}");
-                    ok
-                }
-                None => {
-                    let probe = match &mut scratch {
-                        Some(probe) => {
+        with_copy(st, |probe| {
+            let mut fresh = true;
+            for i in start..out.len() {
+                let mv = out[i];
+                let ok = match self.offer_completable_after(st, mv) {
+                    Some(ok) => {
+                        debug_assert_eq!(ok, self.completable_by_probing(st, mv), "offer shortcut for {mv:?}");
+                        ok
+                    }
+                    None => {
+                        if !fresh {
                             probe.reset_probe(st);
-                            probe
                         }
-                        None => scratch.insert(st.probe_copy()),
-                    };
-                    self.probe_from(probe, mv)
+                        fresh = false;
+                        self.probe_from(probe, mv)
+                    }
+                };
+                if ok {
+                    out[keep] = mv;
+                    keep += 1;
                 }
-            };
-            if ok {
-                out[keep] = mv;
-                keep += 1;
             }
-        }
+        });
         out.truncate(keep);
     }
 
@@ -76,7 +122,7 @@ impl Engine {
     }
 
     pub(super) fn completable_by_probing(&self, st: &State, mv: Move) -> bool {
-        self.probe_from(&mut st.probe_copy(), mv)
+        with_copy(st, |probe| self.probe_from(probe, mv))
     }
 
     /// Whether `mv`, played in `probe` (a probe copy of the position, which it changes), completes.
@@ -101,20 +147,18 @@ impl Engine {
         if matches!(st.stage, Stage::Then { .. }) && !st.obliged {
             return true;
         }
-        let mut options = Vec::new();
-        self.mid_options(st, &mut options);
-        // Latest first: a selection lists `stop` last, and stopping is the quickest way to a whole ply.
-        let mut next: Option<State> = None;
-        options.into_iter().rev().any(|mv| {
-            let next = match &mut next {
-                Some(next) => {
-                    next.reset_probe(st);
-                    next
-                }
-                None => next.insert(st.probe_copy()),
-            };
-            self.step(next, mv, true);
-            self.probe_rest(next, ply, budget, depth - 1)
+        with_list(|options| {
+            self.mid_options(st, options);
+            // Latest first: a selection lists `stop` last, and stopping is the quickest way to a whole ply.
+            with_copy(st, |next| {
+                options.iter().rev().enumerate().any(|(i, &mv)| {
+                    if i > 0 {
+                        next.reset_probe(st);
+                    }
+                    self.step(next, mv, true);
+                    self.probe_rest(next, ply, budget, depth - 1)
+                })
+            })
         })
     }
 

@@ -134,6 +134,11 @@ impl Engine {
         if sow.lap_dir.is_none() {
             return false;
         }
+        // What the lap cannot change is looked at first: false, the lap goes the usual way untried.
+        let gate = self.lap_gates.get(st.phase as usize).and_then(|g| g.get(action as usize)).and_then(Option::as_ref);
+        if gate.is_some_and(|gate| !self.cond(st, Ctx::new(st.to_move), gate)) {
+            return false;
+        }
         let (b, d) = (st.before.len(), st.dropped.len());
         if st.hand.len() > 64 || b > 128 || d > 128 {
             return self.may_turn(st, action, usual);

@@ -157,6 +157,68 @@ impl State {
         };
     }
 
+    /// Whether a first lap tried from `self` finds what it finds from `other` (`ways::FirstLaps`): the two
+    /// agree on everything but what a trial sets before it sows (the mover, the stage, the lap's origin,
+    /// direction, cursor and number, `last`, `diverted`, `at_origin`) and what no ply reads (the history,
+    /// the rounds played, the result, the count of captures). Every field is named, so that a new one must
+    /// be placed on one side or the other.
+    pub(crate) fn same_for_first_laps(&self, other: &State) -> bool {
+        let State {
+            counts,
+            owner,
+            to_move: _,
+            phase,
+            eliminated,
+            ply,
+            last_mover,
+            stage: _,
+            offered,
+            origin: _,
+            last: _,
+            dir: _,
+            cursor: _,
+            hand,
+            before,
+            dropped,
+            obliged,
+            illegal,
+            captured,
+            again,
+            quiet,
+            round_seen,
+            history: _,
+            history_total: _,
+            captures: _,
+            capture_plies,
+            result: _,
+            marks,
+            lifted,
+            diverted: _,
+            at_origin: _,
+            lap: _,
+            endless,
+            round,
+            round_starter,
+            round_start_ply,
+            rounds: _,
+            passed,
+        } = self;
+        *counts == other.counts
+            && *marks == other.marks
+            && *owner == other.owner
+            && *hand == other.hand
+            && *before == other.before
+            && *dropped == other.dropped
+            && (*phase, *eliminated, *last_mover, *lifted, *round_starter)
+                == (other.phase, other.eliminated, other.last_mover, other.lifted, other.round_starter)
+            && (*ply, *offered, *quiet, *round_seen, *round, *round_start_ply)
+                == (other.ply, other.offered, other.quiet, other.round_seen, other.round, other.round_start_ply)
+            && (*obliged, *illegal, *captured, *again, *endless)
+                == (other.obliged, other.illegal, other.captured, other.again, other.endless)
+            && *capture_plies == other.capture_plies
+            && *passed == other.passed
+    }
+
     /// A copy for looking ahead within one ply: everything but the history of positions, which a ply
     /// never reads.
     pub(crate) fn probe_copy(&self) -> State {

@@ -118,12 +118,18 @@ impl Engine {
 
     /// In a selection (`then may`, `put`, `offer`), stops by itself when stopping is the only option left.
     pub(super) fn settle_selection(&self, st: &mut State, probe: bool) {
-        let mut options = Vec::new();
-        self.mid_options(st, &mut options);
-        match options.as_slice() {
-            [Move::Stop] => self.step(st, Move::Stop, probe),
-            [] => st.illegal = true,
-            _ => {}
+        let only = super::probe::with_list(|options| {
+            self.mid_options(st, options);
+            match options.as_slice() {
+                [Move::Stop] => Some(true),
+                [] => Some(false),
+                _ => None,
+            }
+        });
+        match only {
+            Some(true) => self.step(st, Move::Stop, probe),
+            Some(false) => st.illegal = true,
+            None => {}
         }
     }
 }

@@ -1,8 +1,8 @@
 //! Which ways a start may go, where that depends on more than the direction rule: a filter on the direction
 //! (`direction choose where ...`) and the capture of the first lap (`must capture`), tried on a copy kept
-//! for the purpose; and the ranks of actions (`prefer`).
+//! for the purpose, each first lap once per position (`FirstLaps`); and the ranks of actions (`prefer`).
 
-use std::cell::RefCell;
+use std::cell::{RefCell, RefMut};
 
 use crate::ir::*;
 
@@ -12,6 +12,50 @@ thread_local! {
     /// The copy on which first laps are tried: its buffers are reused, so trying allocates nothing once
     /// they are large enough.
     static TRIAL: RefCell<Option<State>> = const { RefCell::new(None) };
+    /// What the first laps tried in the last position found.
+    static FIRST_LAPS: RefCell<Option<FirstLaps>> = const { RefCell::new(None) };
+}
+
+/// What the first laps tried in one position found, for one engine and one mover: the stuck check at the
+/// end of a ply, the list of starts of the next and its direction stage all ask about the same position, so
+/// that each first lap is sown there once. The position is kept as first laps read it
+/// (`State::same_for_first_laps`), so the answers are those of sowing it again.
+pub(super) struct FirstLaps {
+    engine: u64,
+    mover: u8,
+    position: State,
+    /// Per action (the first four), bit `2 * place + dir` (pits below 64): tried, and found to capture.
+    tried: [u128; 4],
+    captures: [u128; 4],
+}
+
+impl FirstLaps {
+    /// Makes the record one of `st`'s, forgetting what it held unless it was already.
+    fn fit(slot: &mut Option<FirstLaps>, engine: u64, mover: u8, st: &State) {
+        match slot {
+            Some(laps) if laps.engine == engine && laps.mover == mover && laps.position.same_for_first_laps(st) => {}
+            Some(laps) => {
+                laps.position.reset_probe(st);
+                (laps.engine, laps.mover, laps.tried, laps.captures) = (engine, mover, [0; 4], [0; 4]);
+            }
+            None => {
+                *slot = Some(FirstLaps { engine, mover, position: st.probe_copy(), tried: [0; 4], captures: [0; 4] })
+            }
+        }
+    }
+
+    /// The action's slot and the bit of a first lap, where the record has room for it.
+    fn bit(action: u8, place: PlaceId, dir: Dir) -> Option<(usize, u128)> {
+        (action < 4 && place < 64).then(|| (action as usize, 1u128 << (2 * place as u32 + dir as u32)))
+    }
+}
+
+/// The copy of a position that first laps are tried on, and what was found there before.
+pub(super) struct Trial<'a> {
+    state: &'a mut State,
+    /// `state` is a copy of the position (it is made one only when a first lap must be sown).
+    ready: bool,
+    laps: Option<RefMut<'a, Option<FirstLaps>>>,
 }
 
 impl Engine {
@@ -27,7 +71,7 @@ impl Engine {
     /// Whether `mover` may start `sow` (action number `action`) at `place` going `dir`: the direction's
     /// filter holds there, and with `must capture`, the first lap so sown ends where a capture applies.
     pub(super) fn way_ok(&self, st: &State, mover: u8, action: u8, sow: &Sow, place: PlaceId, dir: Dir) -> bool {
-        self.with_trial(st, sow, |trial| self.way_ok_in(st, trial, mover, action, sow, place, dir))
+        self.with_trial(st, mover, sow, |trial| self.way_ok_in(st, trial, mover, action, sow, place, dir))
     }
 
     /// `way_ok`, trying first laps on `trial`, a copy of `st` that it leaves as it found it.
@@ -35,7 +79,7 @@ impl Engine {
     pub(super) fn way_ok_in(
         &self,
         st: &State,
-        trial: &mut State,
+        trial: &mut Trial,
         mover: u8,
         action: u8,
         sow: &Sow,
@@ -55,7 +99,7 @@ impl Engine {
     pub(super) fn some_way_ok_in(
         &self,
         st: &State,
-        trial: &mut State,
+        trial: &mut Trial,
         mover: u8,
         action: u8,
         sow: &Sow,
@@ -64,39 +108,67 @@ impl Engine {
         Self::ways(sow).iter().any(|&d| self.way_ok_in(st, trial, mover, action, sow, place, d))
     }
 
-    /// Runs `f` with a copy of `st` to try first laps on (with `must capture`), made once for all its tries;
-    /// the copy is kept from call to call, so that once its buffers are large enough nothing is allocated.
-    pub(super) fn with_trial<R>(&self, st: &State, sow: &Sow, f: impl FnOnce(&mut State) -> R) -> R {
-        if !sow.must_capture {
-            // Nothing is tried: any state will do, and this one is never read.
-            return TRIAL.with(|cell| match cell.try_borrow_mut() {
-                Ok(mut slot) => f(slot.get_or_insert_with(|| st.probe_copy())),
-                Err(_) => f(&mut st.probe_copy()),
-            });
-        }
+    /// Runs `f` with a copy of `st` to try `mover`'s first laps on (with `must capture`), made once for all
+    /// its tries and only if one must be sown: what the first laps tried in this position found before is
+    /// reused (`FirstLaps`). The copy is kept from call to call, so that once its buffers are large enough
+    /// nothing is allocated.
+    pub(super) fn with_trial<R>(&self, st: &State, mover: u8, sow: &Sow, f: impl FnOnce(&mut Trial) -> R) -> R {
         TRIAL.with(|cell| match cell.try_borrow_mut() {
             Ok(mut slot) => {
-                let trial = slot.get_or_insert_with(|| st.probe_copy());
-                trial.reset_probe(st);
-                f(trial)
+                let state = slot.get_or_insert_with(|| st.probe_copy());
+                // Without `must capture` nothing is tried: the copy is never read.
+                if !sow.must_capture || !self.first_lap_memo {
+                    return f(&mut Trial { state, ready: false, laps: None });
+                }
+                FIRST_LAPS.with(|memo| {
+                    let laps = memo.try_borrow_mut().ok().map(|mut laps| {
+                        FirstLaps::fit(&mut laps, self.id, mover, st);
+                        laps
+                    });
+                    f(&mut Trial { state, ready: false, laps })
+                })
             }
             // A trial within a trial (no rule makes one today) uses a copy of its own.
-            Err(_) => f(&mut st.probe_copy()),
+            Err(_) => f(&mut Trial { state: &mut st.probe_copy(), ready: true, laps: None }),
         })
     }
 
     /// Whether the first lap of `mover`'s sowing from `place` going `dir` ends where one of its captures
-    /// applies (and its last piece was not sent on elsewhere), tried on `trial`, a copy of `st`, which is
-    /// left a copy of `st` again.
+    /// applies (and its last piece was not sent on elsewhere): what was found before in this position, or
+    /// tried on `trial`'s copy of `st`.
     fn first_lap_captures(
         &self,
         st: &State,
-        trial: &mut State,
+        trial: &mut Trial,
         mover: u8,
         action: u8,
         place: PlaceId,
         dir: Dir,
     ) -> bool {
+        let bit = FirstLaps::bit(action, place, dir);
+        if let (Some(Some(laps)), Some((a, bit))) = (trial.laps.as_deref(), bit) {
+            if laps.tried[a] & bit != 0 {
+                return laps.captures[a] & bit != 0;
+            }
+        }
+        let captures = self.sow_first_lap(st, trial, mover, action, place, dir);
+        if let (Some(Some(laps)), Some((a, bit))) = (trial.laps.as_deref_mut(), bit) {
+            laps.tried[a] |= bit;
+            if captures {
+                laps.captures[a] |= bit;
+            }
+        }
+        captures
+    }
+
+    /// `first_lap_captures` tried on `trial`'s copy of `st` (made one first if it is not): a plain lap is
+    /// walked back, so the copy stays one; after any other, it is made one again only when the next lap
+    /// is tried.
+    fn sow_first_lap(&self, st: &State, trial: &mut Trial, mover: u8, action: u8, place: PlaceId, dir: Dir) -> bool {
+        if !trial.ready {
+            trial.state.reset_probe(st);
+            trial.ready = true;
+        }
         let sow = self.sow_rule(st, action);
         let plain = self.k == 1
             && !self.rules.needs.drops
@@ -104,11 +176,10 @@ impl Engine {
             && sow.divert.is_empty()
             && sow.lifts.is_empty();
         if plain {
-            return self.plain_first_lap_captures(st, trial, mover, sow, place, dir);
+            return self.plain_first_lap_captures(st, trial.state, mover, sow, place, dir);
         }
-        let captures = self.try_first_lap(trial, mover, action, place, dir);
-        trial.reset_probe(st);
-        captures
+        trial.ready = false;
+        self.try_first_lap(trial.state, mover, action, place, dir)
     }
 
     /// The trial of a plain first lap (one kind of piece, all of the pit lifted, one per place), undone by

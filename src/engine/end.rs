@@ -37,6 +37,8 @@ impl Engine {
         }
         st.ply += 1;
         st.stage = Stage::Start;
+        self.expire_marks(st);
+        st.taken_first = 0;
         if probe {
             return false;
         }
@@ -292,7 +294,13 @@ impl Engine {
         let marks = &st.marks[..(self.rules.lasting_marks() * self.rules.n_pits).min(st.marks.len())];
         // Owners that never change tell no position from another.
         let owner: &[u8] = if self.fixed_pits.is_some() { &[] } else { &st.owner };
-        let key = hash_parts(&[&st.counts, owner, marks, &flags, &passed], st.offered);
+        let key = if self.timed_marks.is_empty() {
+            hash_parts(&[&st.counts, owner, marks, &flags, &passed], st.offered)
+        } else {
+            // A mark `for N plies` is part of the position with the plies it has left.
+            let lives = self.mark_lives_key(st).to_le_bytes();
+            hash_parts(&[&st.counts, owner, marks, &flags, &passed, &lives], st.offered)
+        };
         if st.history.contains(&key) {
             return true;
         }
@@ -430,12 +438,12 @@ impl Engine {
     fn mark_refilled(&self, st: &mut State, refill: &Refill, q: PlaceId, filled: bool, holder: u8) {
         let Some(mark) = refill.mark else { return };
         let info = &self.rules.marks[mark as usize];
-        let cell = mark as usize * self.rules.n_pits + q as usize;
-        st.marks[cell] = match (filled, info.per_player) {
+        let cell = match (filled, info.per_player) {
             (true, _) => UNMARKED,
             (false, true) => holder,
             (false, false) => 1,
         };
+        self.set_mark(st, mark, q, cell);
     }
 
     /// Who starts the round after one won by `winners` (none: a draw): the round's winner or loser, or the

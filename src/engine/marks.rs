@@ -1,5 +1,6 @@
 //! Marks on pits: reading them (`here in tuzdyk(mover)`), the marks and gifts of a capture, the marks
-//! that last one ply, and the pieces a marked pit sends on (`divert`).
+//! that last one ply or N plies, the marks a move makes as it ends (`then mark`), and the pieces a marked pit
+//! sends on (`divert`).
 
 use crate::ir::*;
 
@@ -33,7 +34,7 @@ impl Engine {
             MarkStep::Mark { place, mark, player } => {
                 if let Some(p) = pit(place, st) {
                     let cell = player.as_ref().map_or(1, |w| self.player(st, cx, w).wrapping_add(1));
-                    st.marks[*mark as usize * n + p as usize] = cell;
+                    self.set_mark(st, *mark, p, cell);
                 }
             }
             MarkStep::Unmark { place, mark } => {
@@ -48,6 +49,126 @@ impl Engine {
                 if let Some(p) = pit(place, st) {
                     st.owner[p as usize] = self.player(st, cx, to);
                 }
+            }
+        }
+    }
+
+    /// Pit `p` carries `mark` for the holder in `cell` (the player plus one, or 1); a mark `for N plies`
+    /// lives from this ply on.
+    #[inline]
+    pub(super) fn set_mark(&self, st: &mut State, mark: MarkId, p: PlaceId, cell: u8) {
+        let i = mark as usize * self.rules.n_pits + p as usize;
+        if let Some(c) = st.marks.get_mut(i) {
+            *c = cell;
+        }
+        if !self.timed_marks.is_empty() {
+            self.start_life(st, mark, i);
+        }
+    }
+
+    /// A mark `for N plies` made in cell `i` during this ply is cleared when the Nth ply after it starts.
+    #[cold]
+    fn start_life(&self, st: &mut State, mark: MarkId, i: usize) {
+        let Some(&(_, plies)) = self.timed_marks.iter().find(|(m, _)| *m == mark) else { return };
+        if let Some(until) = st.mark_until.get_mut(i) {
+            *until = st.ply.saturating_add(plies);
+        }
+    }
+
+    /// The lives of the marks `for N plies` in a new state: those the setup makes start at ply 0.
+    pub(super) fn start_mark_lives(&self, st: &mut State) {
+        if self.timed_marks.is_empty() {
+            return;
+        }
+        let n = self.rules.n_pits;
+        st.mark_until = vec![0; st.marks.len()];
+        for &(m, plies) in &self.timed_marks {
+            for i in m as usize * n..(m as usize + 1) * n {
+                if st.marks.get(i).is_some_and(|&c| c != UNMARKED) {
+                    st.mark_until[i] = st.ply.saturating_add(plies);
+                }
+            }
+        }
+    }
+
+    /// As a ply ends (its count just gone up): the marks `for N plies` whose last ply it was are cleared.
+    #[inline]
+    pub(super) fn expire_marks(&self, st: &mut State) {
+        if self.timed_marks.is_empty() {
+            return;
+        }
+        let n = self.rules.n_pits;
+        for &(m, _) in &self.timed_marks {
+            for i in m as usize * n..(m as usize + 1) * n {
+                if st.mark_until.get(i).is_some_and(|&until| until <= st.ply) {
+                    if let Some(c) = st.marks.get_mut(i) {
+                        *c = UNMARKED;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The plies each mark `for N plies` has left, folded into a number for the key of a position: two
+    /// positions alike but for how long a mark lasts are not the same position. 0 without such marks.
+    pub(super) fn mark_lives_key(&self, st: &State) -> u64 {
+        let n = self.rules.n_pits;
+        let mut key = 0u64;
+        for &(m, _) in &self.timed_marks {
+            for i in m as usize * n..(m as usize + 1) * n {
+                if st.marks.get(i).is_some_and(|&c| c != UNMARKED) {
+                    let left = st.mark_until.get(i).map_or(0, |&u| u.saturating_sub(st.ply)) as u64;
+                    key = key.rotate_left(7) ^ (i as u64) << 32 ^ left;
+                }
+            }
+        }
+        key
+    }
+
+    /// How many plies the mark in cell `i` has left (`for N plies`), for the position format; `None` for a
+    /// mark that lasts.
+    pub fn mark_plies_left(&self, st: &State, mark: MarkId, p: PlaceId) -> Option<u32> {
+        self.timed_marks.iter().find(|(m, _)| *m == mark)?;
+        let i = mark as usize * self.rules.n_pits + p as usize;
+        Some(st.mark_until.get(i).map_or(0, |&u| u.saturating_sub(st.ply)))
+    }
+
+    /// Sets how many plies the mark of `mark` on pit `p` has left (`for N plies`), for a position typed by
+    /// hand.
+    pub fn set_mark_plies_left(&self, st: &mut State, mark: MarkId, p: PlaceId, left: u32) {
+        if st.mark_until.len() != st.marks.len() {
+            st.mark_until = vec![0; st.marks.len()];
+        }
+        let i = mark as usize * self.rules.n_pits + p as usize;
+        if let Some(until) = st.mark_until.get_mut(i) {
+            *until = st.ply.saturating_add(left);
+        }
+    }
+
+    /// `then mark` of a sowing, as its move ends: for each rule in turn, the pits of its set that pass its
+    /// condition are worked out first (so marking one does not change what the next sees), then marked.
+    /// `threats` is worked out once per rule (`probe::ThreatsMemo`).
+    pub(super) fn then_marks(&self, st: &mut State, sow: &Sow) {
+        let n = self.rules.n_pits;
+        for rule in &sow.then_marks {
+            let cx = Ctx::new(st.to_move).at(st.last);
+            let picks = {
+                let _memo = super::probe::ThreatsMemo::open();
+                let mut picks = 0u64;
+                self.for_each_in_set(st, cx, &rule.set, |p| {
+                    if (p as usize) < n && self.test(st, cx.at(p), &rule.filter) {
+                        picks |= 1 << p;
+                    }
+                    true
+                });
+                picks
+            };
+            let cell = rule.player.as_ref().map_or(1, |w| self.player(st, cx, w).wrapping_add(1));
+            let mut bits = picks;
+            while bits != 0 {
+                let p = bits.trailing_zeros() as PlaceId;
+                bits &= bits - 1;
+                self.set_mark(st, rule.mark, p, cell);
             }
         }
     }

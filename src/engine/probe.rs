@@ -1,9 +1,43 @@
 //! Look-ahead: whether a decision can be completed into a legal ply (probing on copies, the offer search
-//! on one copy), and whether the player to move can move at all.
+//! on one copy), whether the player to move can move at all, and what a player's moves would capture first
+//! (`threats`).
+
+use std::cell::RefCell;
 
 use crate::ir::*;
 
 use super::{Engine, Move, Places, Stage, State, MAX_PROBE_DEPTH, MAX_PROBE_STEPS};
+
+/// What `threats` keeps per thread: while a `then mark` rule is worked out (`ThreatsMemo`), each player's
+/// threats once found; and whether they are being looked for, so that the moves tried never look again.
+#[derive(Default)]
+struct ThreatsState {
+    memo: Option<[Option<u64>; 8]>,
+    busy: bool,
+}
+
+thread_local! {
+    static THREATS: RefCell<ThreatsState> = RefCell::new(ThreatsState::default());
+}
+
+/// While alive, `threats(PLAYER)` is worked out once per player: a rule reads the same position throughout.
+pub(super) struct ThreatsMemo {
+    saved: Option<[Option<u64>; 8]>,
+}
+
+impl ThreatsMemo {
+    pub(super) fn open() -> ThreatsMemo {
+        let saved = THREATS.with(|t| t.borrow_mut().memo.replace([None; 8]));
+        ThreatsMemo { saved }
+    }
+}
+
+impl Drop for ThreatsMemo {
+    fn drop(&mut self) {
+        let saved = self.saved.take();
+        THREATS.with(|t| t.borrow_mut().memo = saved);
+    }
+}
 
 impl Engine {
     pub(super) fn action_needs_probe(&self, action: &Action) -> bool {
@@ -201,6 +235,89 @@ impl Engine {
             let probe = st.obliged || self.action_needs_probe(action);
             !self.each_begin(st, a as u8, action, |mv| probe && !self.completable(st, mv))
         })
+    }
+
+    /// `threats(player)`: the pits that the first capture of each start `player` could make now (as if he
+    /// were to move, in the current phase: its `from`, `must capture` and `prefer`, but no obligation) would
+    /// take pieces from, as bits. Each start is played on a copy until its first capture is made or its
+    /// sowing ends (`State::trial`), every choice on the way tried, within the budgets of probing.
+    pub(crate) fn threats(&self, st: &State, player: u8) -> u64 {
+        let known = THREATS.with(|t| {
+            let t = t.borrow();
+            if t.busy {
+                // A move tried for `threats` never looks ahead again (`check` keeps `threats` out of the
+                // rules of a sowing); should it, it sees none.
+                return Some(0);
+            }
+            t.memo.as_ref().and_then(|m| m.get(player as usize).copied().flatten())
+        });
+        if let Some(mask) = known {
+            return mask;
+        }
+        THREATS.with(|t| t.borrow_mut().busy = true);
+        let mask = self.find_threats(st, player);
+        THREATS.with(|t| {
+            let mut t = t.borrow_mut();
+            t.busy = false;
+            if let Some(slot) = t.memo.as_mut().and_then(|m| m.get_mut(player as usize)) {
+                *slot = Some(mask);
+            }
+        });
+        mask
+    }
+
+    fn find_threats(&self, st: &State, player: u8) -> u64 {
+        if st.result.is_some() || (st.eliminated & (1 << player)) != 0 {
+            return 0;
+        }
+        let mut from = st.probe_copy();
+        from.to_move = player;
+        from.stage = Stage::Start;
+        from.obliged = false;
+        from.illegal = false;
+        from.captured = false;
+        from.again = false;
+        from.taken_first = 0;
+        from.recording = false;
+        from.trial = false;
+        let mut starts = Vec::new();
+        self.start_options(&from, &mut starts, false);
+        from.trial = true;
+        let (mut budget, mut found) = (MAX_PROBE_STEPS, 0u64);
+        let mut trial = from.probe_copy();
+        for mv in starts {
+            trial.reset_probe(&from);
+            self.step(&mut trial, mv, true);
+            self.trial_rest(&trial, &mut budget, MAX_PROBE_DEPTH, &mut found);
+        }
+        found
+    }
+
+    /// Goes on with a trial of `threats` from `st` through every choice, adding the pits of the first
+    /// capture of each line to `found`.
+    fn trial_rest(&self, st: &State, budget: &mut u32, depth: u32, found: &mut u64) {
+        if st.illegal || *budget == 0 || depth == 0 {
+            return;
+        }
+        *budget -= 1;
+        if matches!(st.stage, Stage::Start | Stage::Respond) {
+            *found |= st.taken_first;
+            return;
+        }
+        let mut options = Vec::new();
+        self.mid_options(st, &mut options);
+        let mut next: Option<State> = None;
+        for mv in options {
+            let next = match &mut next {
+                Some(next) => {
+                    next.reset_probe(st);
+                    next
+                }
+                None => next.insert(st.probe_copy()),
+            };
+            self.step(next, mv, true);
+            self.trial_rest(next, budget, depth - 1, found);
+        }
     }
 
     pub(super) fn has_any_move(&self, st: &State) -> bool {

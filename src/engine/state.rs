@@ -92,10 +92,32 @@ pub struct State {
     /// places on the track come first, so 128 bits hold them all). Kept only when a rule reads it.
     #[serde(default)]
     pub passed: [u64; 2],
+    /// For each mark cell (laid out as `marks`) of a mark `for N plies`, the ply count at which it is
+    /// cleared (`State::ply` reaching it as a ply ends). Empty in games without such marks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mark_until: Vec<u32>,
+    /// The pits the first capture of the ply under way took pieces from, as bits (`taken_first`); kept only
+    /// when a rule reads it (`Needs::taken_first`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub taken_first: u64,
+    /// The first capture of the ply is being made: the pits its takes take from go into `taken_first`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub recording: bool,
+    /// A trial of `threats`: the sowing stops after its first capture, or as it ends, before what follows.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub trial: bool,
 }
 
 fn first_round() -> u16 {
     1
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Whether a piece was dropped into place `p` during the current turn.
@@ -132,6 +154,7 @@ impl State {
         let mut before = std::mem::take(&mut self.before);
         let mut dropped = std::mem::take(&mut self.dropped);
         let mut marks = std::mem::take(&mut self.marks);
+        let mut mark_until = std::mem::take(&mut self.mark_until);
         let mut history = std::mem::take(&mut self.history);
         counts.clone_from(&from.counts);
         owner.clone_from(&from.owner);
@@ -139,6 +162,7 @@ impl State {
         before.clone_from(&from.before);
         dropped.clone_from(&from.dropped);
         marks.clone_from(&from.marks);
+        mark_until.clone_from(&from.mark_until);
         history.clear();
         // A ply never reads the rounds played before it.
         let mut rounds = std::mem::take(&mut self.rounds);
@@ -150,6 +174,7 @@ impl State {
             before,
             dropped,
             marks,
+            mark_until,
             history,
             rounds,
             result: from.result.clone(),
@@ -167,6 +192,7 @@ impl State {
             before: self.before.clone(),
             dropped: self.dropped.clone(),
             marks: self.marks.clone(),
+            mark_until: self.mark_until.clone(),
             history: Vec::new(),
             // A ply never reads the rounds played before it.
             rounds: Vec::new(),

@@ -10,6 +10,10 @@ use super::{Lowerer, Scope, Typed};
 /// The most marks a game may declare: a state keeps one byte per mark and pit.
 pub(crate) const MAX_MARKS: usize = 16;
 
+/// The longest life of a mark `for N plies`: longer than any game (a game's ply limit is at most 20000 unless
+/// the file sets one, and then the mark simply lasts the game).
+pub(crate) const MAX_MARK_PLIES: u32 = 1 << 30;
+
 impl<'g> Lowerer<'g> {
     /// The declared marks, the lasting ones first so that a position's key can leave out the others.
     pub(super) fn lower_marks(&mut self) {
@@ -46,14 +50,44 @@ impl<'g> Lowerer<'g> {
                 );
                 return;
             }
+            let plies = self.mark_plies(decl.node.plies.as_ref());
             self.mark_names.insert(name.node.clone(), self.marks.len() as MarkId);
             self.marks.push(MarkInfo {
                 name: name.node.clone(),
                 per_player: decl.node.per_player,
                 one_ply: decl.node.one_ply,
+                plies,
                 until_empty: decl.node.until_empty,
             });
         }
+    }
+
+    /// `for N plies`: 2 or more (one ply is `for one ply`, which is no part of a position), and no more
+    /// plies than a game can have.
+    fn mark_plies(&mut self, plies: Option<&ast::Spanned<u32>>) -> u32 {
+        let Some(n) = plies else { return 0 };
+        if n.node < 2 {
+            self.error(
+                "check::bad_range",
+                format!("a mark for {} plies is not a lasting mark", n.node),
+                n.span,
+                "fewer than 2",
+                Some("write `for one ply` for a mark cleared as the next ply starts, or a number of 2 or more".into()),
+            );
+            return 0;
+        }
+        n.node.min(MAX_MARK_PLIES)
+    }
+
+    /// `then mark SET as NAME[(PLAYER)] [where COND]`: the set and the condition are worked out as the move
+    /// ends, after its sowing (`last` known), where `threats` may look ahead.
+    pub(super) fn lower_then_mark(&mut self, t: &ast::ThenMark, after: Scope) -> Option<ThenMark> {
+        let scope = Scope { threats: true, ..after };
+        let set = self.set(&t.set, scope);
+        let filter = t.filter.as_ref().map_or(Cond::True, |f| self.cond(f, scope.here()));
+        let mark = self.mark_id(&t.mark)?;
+        let player = self.mark_player(mark, t.player.as_ref(), t.mark.span, scope, true);
+        Some(ThenMark { set, mark, player, filter, doc: None })
     }
 
     /// The mark of this name, or an error at its span.

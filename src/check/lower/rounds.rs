@@ -177,6 +177,8 @@ impl<'g> Lowerer<'g> {
             | Set::Region(_)
             | Set::RegionOf(..)
             | Set::Marked(..)
+            | Set::Threats(_)
+            | Set::TakenFirst
             | Set::Offered => true,
             Set::One(PlaceExpr::Fixed(id)) | Set::One(PlaceExpr::OfPlayer(id, _)) => (*id as usize) < self.n_pits,
             Set::One(_) => true,

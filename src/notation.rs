@@ -60,7 +60,9 @@
 //! * `offered=c,d`: an offer of these pits waits for an answer from the player to move, made by the player
 //!   before him.
 //! * `NAME=c,d` (a mark) or `NAME(N)=c,d` (a mark per player, carried for player N): the pits that carry
-//!   the mark; pits not written carry none.
+//!   the mark; pits not written carry none. A mark `for N plies` writes the plies each pit has it for still,
+//!   the ply about to be played counting as one (`blocked(2)=C/2`); written without, N - 1, as if the ply
+//!   that led to the position had just made it.
 //! * `round=N` and `starter=N`, in a match of rounds: the round being played (from 1, the default) and the
 //!   player who started it (by default the player to move).
 //!
@@ -1408,7 +1410,7 @@ fn mark_entries(engine: &Engine, st: &State) -> Vec<String> {
         let cells = st.marks.get(m * n..(m + 1) * n).unwrap_or(&[]);
         let holders: Vec<u8> = if info.per_player { (1..=rules.players).collect() } else { vec![1] };
         for cell in holders {
-            // A mark `for N plies` says how many plies each pit has it for still: `takasia(2)=I3/2`.
+            // A mark `for N plies` says how many plies each pit has it for still: `blocked(2)=C/2`.
             let pits: Vec<String> = (0..n)
                 .filter(|&p| cells.get(p) == Some(&cell))
                 .map(|p| match engine.mark_plies_left(st, m as crate::ir::MarkId, p as PlaceId) {

@@ -524,3 +524,19 @@ fn bao14_kujifunza_has_no_takasia() {
     assert!(!text.contains("takasia"), "{text}");
     assert!(after_takasa(Some("nyumba-until-first-capture"), TAKASIA).contains("takasia(2)=I5/2"));
 }
+
+/// BAO-11 in the position format: a block is written with the plies it has left (1 or 2), and without them
+/// it has 2, as right after the takasa that made it; a lasting mark takes no plies.
+#[test]
+fn bao11_the_position_format_writes_the_plies_a_block_has_left() {
+    let e = bao(None);
+    let text = "i2=2 I1=2 I5=2 takasia(2)=I5 phase=mtaji to_move=2";
+    assert!(show(&e, &position(&e, text)).contains("takasia(2)=I5/2"));
+    let err = |text: &str| mancala::notation::parse_position(&e, text).err().map(|e| e.to_string());
+    assert!(err("i2=2 I1=2 I5=2 takasia(2)=I5/3 phase=mtaji").is_some_and(|m| m.contains("1 to 2 plies left")));
+    assert!(err("i2=2 I1=2 I5=2 nyumba(2)=I5/1 phase=mtaji").is_some_and(|m| m.contains("lasts")));
+    // The plies left are part of the position a repetition compares.
+    let two = position(&e, "i2=2 I1=2 I5=2 takasia(2)=I5/2 phase=mtaji");
+    let one = position(&e, "i2=2 I1=2 I5=2 takasia(2)=I5/1 phase=mtaji");
+    assert_ne!(two.mark_until, one.mark_until);
+}

@@ -84,6 +84,15 @@ impl<'g> Lowerer<'g> {
     pub(super) fn lower_then_mark(&mut self, t: &ast::ThenMark, after: Scope) -> Option<ThenMark> {
         let scope = Scope { threats: true, ..after };
         let set = self.set(&t.set, scope);
+        if !self.set_holds_pits_only(&set) && self.board_ok {
+            self.error(
+                "check::not_a_pit",
+                "only pits carry marks, and this set holds other places",
+                t.set.span,
+                "not only pits",
+                Some("name a set of pits: `threats(mover)`, `pits(opponent)`, a region".into()),
+            );
+        }
         let filter = t.filter.as_ref().map_or(Cond::True, |f| self.cond(f, scope.here()));
         let mark = self.mark_id(&t.mark)?;
         let player = self.mark_player(mark, t.player.as_ref(), t.mark.span, scope, true);

@@ -169,7 +169,7 @@ impl<'g> Lowerer<'g> {
     }
 
     /// Whether every place a set can hold is a pit.
-    fn set_holds_pits_only(&self, set: &Set) -> bool {
+    pub(super) fn set_holds_pits_only(&self, set: &Set) -> bool {
         match set {
             Set::AllPits
             | Set::PitsOf(_)

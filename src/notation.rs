@@ -1795,7 +1795,7 @@ fn parse_json(engine: &Engine, text: &str) -> Result<State, NotationError> {
         st.marks = vec![UNMARKED; cells];
     }
     // The lives of marks `for N plies`, one per mark cell where a mark is timed.
-    let timed = if rules.marks.iter().any(|m| m.plies > 0) { cells } else { 0 };
+    let timed = engine.mark_life_cells();
     let places = rules.places.len();
     let k = kinds(engine);
     let drops = if rules.needs.drops { places } else { 0 };
@@ -1806,7 +1806,7 @@ fn parse_json(engine: &Engine, text: &str) -> Result<State, NotationError> {
         (st.before.len() == drops, "before", drops),
         (st.dropped.len() == drops, "dropped", drops),
         (st.marks.len() == cells, "marks", cells),
-        (st.mark_until.len() == timed, "mark_until", timed),
+        (st.mark_lives.len() == timed, "mark_lives", timed),
     ];
     for (ok, field, want) in checks {
         if !ok {

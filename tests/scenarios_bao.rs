@@ -538,5 +538,5 @@ fn bao11_the_position_format_writes_the_plies_a_block_has_left() {
     // The plies left are part of the position a repetition compares.
     let two = position(&e, "i2=2 I1=2 I5=2 takasia(2)=I5/2 phase=mtaji");
     let one = position(&e, "i2=2 I1=2 I5=2 takasia(2)=I5/1 phase=mtaji");
-    assert_ne!(two.mark_until, one.mark_until);
+    assert_ne!(two.mark_lives, one.mark_lives);
 }

@@ -298,8 +298,7 @@ impl Engine {
             hash_parts(&[&st.counts, owner, marks, &flags, &passed], st.offered)
         } else {
             // A mark `for N plies` is part of the position with the plies it has left.
-            let lives = self.mark_lives_key(st).to_le_bytes();
-            hash_parts(&[&st.counts, owner, marks, &flags, &passed, &lives], st.offered)
+            hash_parts(&[&st.counts, owner, marks, &flags, &passed, &st.mark_lives], st.offered)
         };
         if st.history.contains(&key) {
             return true;

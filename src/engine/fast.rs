@@ -237,15 +237,15 @@ pub(super) fn end_rules_say_mover_can_move(rules: &Rules, phase: &PhaseRules, so
 /// grand-slam rule then allocates nothing.
 pub(super) enum Saved {
     Inline { bytes: [u8; 192], counts: usize, marks: usize, owner: usize },
-    Heap(Vec<u8>, Vec<u8>, Vec<u8>, Vec<u32>),
+    Heap(Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>),
 }
 
 impl Saved {
     pub(super) fn take(st: &State) -> Saved {
         let (counts, marks, owner) = (st.counts.len(), st.marks.len(), st.owner.len());
         let mut bytes = [0u8; 192];
-        if counts + marks + owner > bytes.len() || !st.mark_until.is_empty() {
-            return Saved::Heap(st.counts.clone(), st.marks.clone(), st.owner.clone(), st.mark_until.clone());
+        if counts + marks + owner > bytes.len() || !st.mark_lives.is_empty() {
+            return Saved::Heap(st.counts.clone(), st.marks.clone(), st.owner.clone(), st.mark_lives.clone());
         }
         bytes[..counts].copy_from_slice(&st.counts);
         bytes[counts..counts + marks].copy_from_slice(&st.marks);
@@ -260,7 +260,7 @@ impl Saved {
                 st.counts.copy_from_slice(counts);
                 st.marks.copy_from_slice(marks);
                 st.owner.copy_from_slice(owner);
-                st.mark_until.copy_from_slice(until);
+                st.mark_lives.copy_from_slice(until);
             }
             Saved::Inline { bytes, counts, marks, owner } => {
                 let (counts, marks, owner) = (*counts, *marks, *owner);

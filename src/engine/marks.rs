@@ -66,83 +66,90 @@ impl Engine {
         }
     }
 
-    /// A mark `for N plies` made in cell `i` during this ply is cleared when the Nth ply after it starts.
+    /// The cell of `st.mark_lives` for mark `mark` and pit `p`, when the mark is timed (`for N plies`), with
+    /// its N.
+    #[inline]
+    fn life_cell(&self, mark: MarkId, p: PlaceId) -> Option<(usize, u32)> {
+        let t = self.timed_marks.iter().position(|(m, _)| *m == mark)?;
+        Some((t * self.rules.n_pits + p as usize, self.timed_marks[t].1))
+    }
+
+    /// A mark `for N plies` made on pit `p` during this ply has N plies to live, this one included.
     #[cold]
     fn start_life(&self, st: &mut State, mark: MarkId, i: usize) {
-        let Some(&(_, plies)) = self.timed_marks.iter().find(|(m, _)| *m == mark) else { return };
-        if let Some(until) = st.mark_until.get_mut(i) {
-            *until = st.ply.saturating_add(plies);
+        let p = (i % self.rules.n_pits) as PlaceId;
+        let Some((cell, plies)) = self.life_cell(mark, p) else { return };
+        if let Some(life) = st.mark_lives.get_mut(cell) {
+            *life = plies.min(u8::MAX as u32) as u8;
         }
     }
 
-    /// The lives of the marks `for N plies` in a new state: those the setup makes start at ply 0.
+    /// The lives of the marks `for N plies` in a new state: those the setup makes have all their plies.
     pub(super) fn start_mark_lives(&self, st: &mut State) {
         if self.timed_marks.is_empty() {
             return;
         }
         let n = self.rules.n_pits;
-        st.mark_until = vec![0; st.marks.len()];
-        for &(m, plies) in &self.timed_marks {
-            for i in m as usize * n..(m as usize + 1) * n {
-                if st.marks.get(i).is_some_and(|&c| c != UNMARKED) {
-                    st.mark_until[i] = st.ply.saturating_add(plies);
+        st.mark_lives = vec![0; self.timed_marks.len() * n];
+        for (t, &(m, plies)) in self.timed_marks.iter().enumerate() {
+            for p in 0..n {
+                if st.marks.get(m as usize * n + p).is_some_and(|&c| c != UNMARKED) {
+                    st.mark_lives[t * n + p] = plies.min(u8::MAX as u32) as u8;
                 }
             }
         }
     }
 
-    /// As a ply ends (its count just gone up): the marks `for N plies` whose last ply it was are cleared.
+    /// As a ply ends: each mark `for N plies` has one ply less to live, and is cleared with its last. The
+    /// lives of pits no longer marked (unmarked, emptied) are cleared too, so that they tell no position
+    /// from another.
     #[inline]
     pub(super) fn expire_marks(&self, st: &mut State) {
         if self.timed_marks.is_empty() {
             return;
         }
+        self.age_marks(st);
+    }
+
+    #[cold]
+    fn age_marks(&self, st: &mut State) {
         let n = self.rules.n_pits;
-        for &(m, _) in &self.timed_marks {
-            for i in m as usize * n..(m as usize + 1) * n {
-                if st.mark_until.get(i).is_some_and(|&until| until <= st.ply) {
-                    if let Some(c) = st.marks.get_mut(i) {
-                        *c = UNMARKED;
-                    }
+        for (t, &(m, _)) in self.timed_marks.iter().enumerate() {
+            for p in 0..n {
+                let (cell, life) = (m as usize * n + p, t * n + p);
+                let (Some(c), Some(l)) = (st.marks.get(cell).copied(), st.mark_lives.get(life).copied()) else {
+                    continue;
+                };
+                let left = if c == UNMARKED { 0 } else { l.saturating_sub(1) };
+                st.mark_lives[life] = left;
+                if left == 0 {
+                    st.marks[cell] = UNMARKED;
                 }
             }
         }
     }
 
-    /// The plies each mark `for N plies` has left, folded into a number for the key of a position: two
-    /// positions alike but for how long a mark lasts are not the same position. 0 without such marks.
-    pub(super) fn mark_lives_key(&self, st: &State) -> u64 {
-        let n = self.rules.n_pits;
-        let mut key = 0u64;
-        for &(m, _) in &self.timed_marks {
-            for i in m as usize * n..(m as usize + 1) * n {
-                if st.marks.get(i).is_some_and(|&c| c != UNMARKED) {
-                    let left = st.mark_until.get(i).map_or(0, |&u| u.saturating_sub(st.ply)) as u64;
-                    key = key.rotate_left(7) ^ (i as u64) << 32 ^ left;
-                }
-            }
-        }
-        key
-    }
-
-    /// How many plies the mark in cell `i` has left (`for N plies`), for the position format; `None` for a
-    /// mark that lasts.
+    /// How many plies the mark `mark` of pit `p` has left, the ply about to be played counting as one (for
+    /// the position format); `None` for a mark that lasts.
     pub fn mark_plies_left(&self, st: &State, mark: MarkId, p: PlaceId) -> Option<u32> {
-        self.timed_marks.iter().find(|(m, _)| *m == mark)?;
-        let i = mark as usize * self.rules.n_pits + p as usize;
-        Some(st.mark_until.get(i).map_or(0, |&u| u.saturating_sub(st.ply)))
+        let (cell, _) = self.life_cell(mark, p)?;
+        Some(st.mark_lives.get(cell).copied().unwrap_or(0) as u32)
     }
 
-    /// Sets how many plies the mark of `mark` on pit `p` has left (`for N plies`), for a position typed by
-    /// hand.
+    /// Sets how many plies the mark `mark` of pit `p` has left (`for N plies`), for a position typed by hand.
     pub fn set_mark_plies_left(&self, st: &mut State, mark: MarkId, p: PlaceId, left: u32) {
-        if st.mark_until.len() != st.marks.len() {
-            st.mark_until = vec![0; st.marks.len()];
+        let Some((cell, _)) = self.life_cell(mark, p) else { return };
+        if st.mark_lives.len() != self.timed_marks.len() * self.rules.n_pits {
+            st.mark_lives = vec![0; self.timed_marks.len() * self.rules.n_pits];
         }
-        let i = mark as usize * self.rules.n_pits + p as usize;
-        if let Some(until) = st.mark_until.get_mut(i) {
-            *until = st.ply.saturating_add(left);
+        if let Some(life) = st.mark_lives.get_mut(cell) {
+            *life = left.min(u8::MAX as u32) as u8;
         }
+    }
+
+    /// The number of cells of `State::mark_lives`: one per pit for each mark `for N plies`.
+    pub fn mark_life_cells(&self) -> usize {
+        self.timed_marks.len() * self.rules.n_pits
     }
 
     /// `then mark` of a sowing, as its move ends: for each rule in turn, the pits of its set that pass its

@@ -510,7 +510,7 @@ impl Engine {
             round_start_ply: 0,
             rounds: Vec::new(),
             passed: [0; 2],
-            mark_until: Vec::new(),
+            mark_lives: Vec::new(),
             taken_first: 0,
             recording: false,
             trial: false,

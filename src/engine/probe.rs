@@ -20,6 +20,36 @@ thread_local! {
     static THREATS: RefCell<ThreatsState> = RefCell::new(ThreatsState::default());
 }
 
+thread_local! {
+    /// The copies and lists of moves the trials of `threats` use, kept from call to call: once there are
+    /// enough of them, large enough, a trial allocates nothing.
+    static POOL: RefCell<(Vec<State>, Vec<Vec<Move>>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// Runs `f` on a copy of `from` (`State::probe_copy`), taken from the pool and given back after.
+fn with_pooled<R>(from: &State, f: impl FnOnce(&mut State) -> R) -> R {
+    let mut st = match POOL.with(|p| p.borrow_mut().0.pop()) {
+        Some(mut st) => {
+            st.reset_probe(from);
+            st
+        }
+        None => from.probe_copy(),
+    };
+    let out = f(&mut st);
+    POOL.with(|p| p.borrow_mut().0.push(st));
+    out
+}
+
+/// An empty list of moves from the pool.
+fn pooled_moves() -> Vec<Move> {
+    POOL.with(|p| p.borrow_mut().1.pop()).unwrap_or_default()
+}
+
+fn give_back_moves(mut moves: Vec<Move>) {
+    moves.clear();
+    POOL.with(|p| p.borrow_mut().1.push(moves));
+}
+
 /// While alive, `threats(PLAYER)` is worked out once per player: a rule reads the same position throughout.
 pub(super) struct ThreatsMemo {
     saved: Option<[Option<u64>; 8]>,
@@ -270,27 +300,38 @@ impl Engine {
         if st.result.is_some() || (st.eliminated & (1 << player)) != 0 {
             return 0;
         }
-        let mut from = st.probe_copy();
-        from.to_move = player;
-        from.stage = Stage::Start;
-        from.obliged = false;
-        from.illegal = false;
-        from.captured = false;
-        from.again = false;
-        from.taken_first = 0;
-        from.recording = false;
-        from.trial = false;
-        let mut starts = Vec::new();
-        self.start_options(&from, &mut starts, false);
-        from.trial = true;
-        let (mut budget, mut found) = (MAX_PROBE_STEPS, 0u64);
-        let mut trial = from.probe_copy();
-        for mv in starts {
-            trial.reset_probe(&from);
-            self.step(&mut trial, mv, true);
-            self.trial_rest(&trial, &mut budget, MAX_PROBE_DEPTH, &mut found);
-        }
-        found
+        with_pooled(st, |from| {
+            from.to_move = player;
+            from.stage = Stage::Start;
+            from.obliged = false;
+            from.illegal = false;
+            from.captured = false;
+            from.again = false;
+            from.taken_first = 0;
+            from.recording = false;
+            from.trial = false;
+            let mut starts = pooled_moves();
+            self.start_options(from, &mut starts, false);
+            from.trial = true;
+            // Only a sowing with a capture rule can capture: the starts of the others are not tried.
+            let phase = self.phase(from);
+            let captures = |mv: &Move| match mv {
+                Move::Begin { action, .. } => match phase.actions.get(*action as usize).map(|a| &a.kind) {
+                    Some(ActionKind::Sow(sow)) => !sow.captures.is_empty() || !sow.drop_captures.is_empty(),
+                    _ => false,
+                },
+                _ => false,
+            };
+            let (mut budget, mut found) = (MAX_PROBE_STEPS, 0u64);
+            for &mv in starts.iter().filter(|mv| captures(mv)) {
+                with_pooled(from, |trial| {
+                    self.step(trial, mv, true);
+                    self.trial_rest(trial, &mut budget, MAX_PROBE_DEPTH, &mut found);
+                });
+            }
+            give_back_moves(starts);
+            found
+        })
     }
 
     /// Goes on with a trial of `threats` from `st` through every choice, adding the pits of the first
@@ -304,20 +345,15 @@ impl Engine {
             *found |= st.taken_first;
             return;
         }
-        let mut options = Vec::new();
+        let mut options = pooled_moves();
         self.mid_options(st, &mut options);
-        let mut next: Option<State> = None;
-        for mv in options {
-            let next = match &mut next {
-                Some(next) => {
-                    next.reset_probe(st);
-                    next
-                }
-                None => next.insert(st.probe_copy()),
-            };
-            self.step(next, mv, true);
-            self.trial_rest(next, budget, depth - 1, found);
+        for &mv in options.iter() {
+            with_pooled(st, |next| {
+                self.step(next, mv, true);
+                self.trial_rest(next, budget, depth - 1, found);
+            });
         }
+        give_back_moves(options);
     }
 
     pub(super) fn has_any_move(&self, st: &State) -> bool {

@@ -92,10 +92,12 @@ pub struct State {
     /// places on the track come first, so 128 bits hold them all). Kept only when a rule reads it.
     #[serde(default)]
     pub passed: [u64; 2],
-    /// For each mark cell (laid out as `marks`) of a mark `for N plies`, the ply count at which it is
-    /// cleared (`State::ply` reaching it as a ply ends). Empty in games without such marks.
+    /// The plies each pit's mark `for N plies` has left, the ply under way included:
+    /// `mark_lives[t * n_pits + pit]` for the t-th such mark (in the order of `Rules::marks`), 0 where the pit
+    /// does not carry it. The end of each ply takes one off, and clears the mark with its last. Empty in games
+    /// without such marks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub mark_until: Vec<u32>,
+    pub mark_lives: Vec<u8>,
     /// The pits the first capture of the ply under way took pieces from, as bits (`taken_first`); kept only
     /// when a rule reads it (`Needs::taken_first`).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -154,7 +156,7 @@ impl State {
         let mut before = std::mem::take(&mut self.before);
         let mut dropped = std::mem::take(&mut self.dropped);
         let mut marks = std::mem::take(&mut self.marks);
-        let mut mark_until = std::mem::take(&mut self.mark_until);
+        let mut mark_lives = std::mem::take(&mut self.mark_lives);
         let mut history = std::mem::take(&mut self.history);
         counts.clone_from(&from.counts);
         owner.clone_from(&from.owner);
@@ -162,7 +164,7 @@ impl State {
         before.clone_from(&from.before);
         dropped.clone_from(&from.dropped);
         marks.clone_from(&from.marks);
-        mark_until.clone_from(&from.mark_until);
+        mark_lives.clone_from(&from.mark_lives);
         history.clear();
         // A ply never reads the rounds played before it.
         let mut rounds = std::mem::take(&mut self.rounds);
@@ -174,7 +176,7 @@ impl State {
             before,
             dropped,
             marks,
-            mark_until,
+            mark_lives,
             history,
             rounds,
             result: from.result.clone(),
@@ -192,7 +194,7 @@ impl State {
             before: self.before.clone(),
             dropped: self.dropped.clone(),
             marks: self.marks.clone(),
-            mark_until: self.mark_until.clone(),
+            mark_lives: self.mark_lives.clone(),
             history: Vec::new(),
             // A ply never reads the rounds played before it.
             rounds: Vec::new(),

@@ -10,9 +10,8 @@ use super::{Lowerer, Scope, Typed};
 /// The most marks a game may declare: a state keeps one byte per mark and pit.
 pub(crate) const MAX_MARKS: usize = 16;
 
-/// The longest life of a mark `for N plies`: longer than any game (a game's ply limit is at most 20000 unless
-/// the file sets one, and then the mark simply lasts the game).
-pub(crate) const MAX_MARK_PLIES: u32 = 1 << 30;
+/// The longest life of a mark `for N plies`: a state keeps the plies left in one byte per pit.
+pub(crate) const MAX_MARK_PLIES: u32 = 255;
 
 impl<'g> Lowerer<'g> {
     /// The declared marks, the lasting ones first so that a position's key can leave out the others.
@@ -76,7 +75,17 @@ impl<'g> Lowerer<'g> {
             );
             return 0;
         }
-        n.node.min(MAX_MARK_PLIES)
+        if n.node > MAX_MARK_PLIES {
+            self.error(
+                "check::too_large",
+                format!("a mark lasts at most {MAX_MARK_PLIES} plies"),
+                n.span,
+                "too many plies",
+                Some("for a mark that lasts the whole game, leave out `for N plies`".into()),
+            );
+            return MAX_MARK_PLIES;
+        }
+        n.node
     }
 
     /// `then mark SET as NAME[(PLAYER)] [where COND]`: the set and the condition are worked out as the move

@@ -122,7 +122,7 @@ pub enum FirstRule {
     Alternate,
 }
 
-/// `mark NAME [per player] [for one ply]`: a mark that pits carry or not.
+/// `mark NAME [per player] [for one ply | for N plies] [until empty]`: a mark that pits carry or not.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MarkDecl {
     pub name: Name,
@@ -130,6 +130,9 @@ pub struct MarkDecl {
     pub per_player: bool,
     /// The mark is cleared when the next ply starts.
     pub one_ply: bool,
+    /// `for N plies`: each pit's mark is cleared when the Nth ply after the one that made it starts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plies: Option<Spanned<u32>>,
     /// `until empty`: the mark is lost when its pit is emptied.
     #[serde(default, skip_serializing_if = "is_false")]
     pub until_empty: bool,
@@ -274,6 +277,8 @@ pub enum SowItem {
     Capture(Spanned<Capture>),
     Again(Spanned<Cond>),
     Then(Spanned<Then>),
+    /// `then mark SET as NAME[(PLAYER)] [where COND]`: marks made as the sowing's move ends.
+    ThenMark(Spanned<ThenMark>),
     /// `start at origin [when COND]`
     StartAt(Spanned<Option<Cond>>),
     /// `divert NAME to PLACE`
@@ -437,6 +442,15 @@ pub struct Then {
     pub set: SetExpr,
     pub filter: Option<Cond>,
     pub to: Place,
+}
+
+/// `then mark SET as NAME[(PLAYER)] [where COND]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ThenMark {
+    pub set: SetExpr,
+    pub mark: Name,
+    pub player: Option<PlayerRef>,
+    pub filter: Option<Cond>,
 }
 
 /// `put [NAME] { N [KIND] from PLACE into SET [where COND] [, RANGE times] }`
@@ -705,4 +719,8 @@ pub enum SetKind {
     Place(Place),
     /// `facing` or `facing(X)`: the pits across the middle of the board in X's column.
     Facing(Option<Place>),
+    /// `threats(PLAYER)`: the pits the first capture of each move the player could make now would take from.
+    Threats(PlayerRef),
+    /// `taken_first`: the pits the first capture of the move being made took pieces from.
+    TakenFirst,
 }

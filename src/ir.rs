@@ -127,6 +127,10 @@ pub struct MarkInfo {
     pub per_player: bool,
     /// Cleared when the next ply starts.
     pub one_ply: bool,
+    /// `for N plies` (N >= 2; 0 otherwise): a pit's mark is cleared when the Nth ply after the one that made
+    /// it starts. Such a mark is part of a position, with the plies it has left.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub plies: u32,
     /// `until empty`: lost when its pit is emptied (by a lift, a take or a sweep).
     #[serde(skip_serializing_if = "is_false")]
     pub until_empty: bool,
@@ -276,6 +280,8 @@ pub struct Needs {
     pub elimination: bool,
     /// Record the places dropped into during the current turn (`passed`).
     pub passed: bool,
+    /// Record the pits the first capture of each ply takes from (`taken_first`, `threats`).
+    pub taken_first: bool,
 }
 
 /// As derived, but `passed` is written only when set, so that the dumps of games without it read as before.
@@ -289,6 +295,9 @@ impl std::fmt::Debug for Needs {
             .field("elimination", &self.elimination);
         if self.passed {
             d.field("passed", &self.passed);
+        }
+        if self.taken_first {
+            d.field("taken_first", &self.taken_first);
         }
         d.finish()
     }
@@ -427,6 +436,21 @@ pub struct Sow {
     /// to relay; declined, `relay` is tried.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relay_may: Option<Cond>,
+    /// `then mark SET as NAME[(PLAYER)] [where COND]`: made in the order written as the sowing's move ends,
+    /// after its captures and its `then` selection.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub then_marks: Vec<ThenMark>,
+}
+
+/// `then mark SET as NAME[(PLAYER)] [where COND]`: the pits of the set (all worked out before any is marked)
+/// that pass the condition, with `here` each pit, carry the mark.
+#[derive(Debug, Clone, Serialize)]
+pub struct ThenMark {
+    pub set: Set,
+    pub mark: MarkId,
+    pub player: Option<PlayerExpr>,
+    pub filter: Cond,
+    pub doc: Option<String>,
 }
 
 /// `lift N [from PLACE] [when COND]`
@@ -437,6 +461,10 @@ pub struct LiftRule {
     pub from: Option<PlaceExpr>,
     /// Tested at the pit to be lifted (`here`), with `lap` the number of the lap that starts.
     pub when: Cond,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 fn is_false(b: &bool) -> bool {
@@ -807,6 +835,11 @@ pub enum Set {
     RegionOf(u16, PlayerExpr),
     /// The pits carrying a mark: for one player, or (`None`) for anyone.
     Marked(MarkId, Option<PlayerExpr>),
+    /// `threats(PLAYER)`: the pits that the first capture of each start the player could make now (as if he
+    /// were to move, in the current phase) would take pieces from.
+    Threats(PlayerExpr),
+    /// `taken_first`: the pits the first capture of the ply being made took pieces from (`State::taken_first`).
+    TakenFirst,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -963,7 +996,7 @@ impl Where {
             Set::EveryPlayer(base) => (*base as usize) < self.n_pits,
             Set::AllPits | Set::PitsOf(_) | Set::Offered => true,
             Set::Facing(_) | Set::Region(_) | Set::RegionOf(..) => true,
-            Set::Marked(..) => true,
+            Set::Marked(..) | Set::Threats(_) | Set::TakenFirst => true,
         }
     }
 
@@ -973,7 +1006,7 @@ impl Where {
             Set::EveryPlayer(base) => (*base as usize) + self.players as usize > self.n_pits,
             Set::AllPits | Set::PitsOf(_) | Set::Offered => false,
             Set::Facing(_) | Set::Region(_) | Set::RegionOf(..) => false,
-            Set::Marked(..) => false,
+            Set::Marked(..) | Set::Threats(_) | Set::TakenFirst => false,
         }
     }
 

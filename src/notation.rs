@@ -60,7 +60,9 @@
 //! * `offered=c,d`: an offer of these pits waits for an answer from the player to move, made by the player
 //!   before him.
 //! * `NAME=c,d` (a mark) or `NAME(N)=c,d` (a mark per player, carried for player N): the pits that carry
-//!   the mark; pits not written carry none.
+//!   the mark; pits not written carry none. A mark `for N plies` writes the plies each pit has it for still,
+//!   the ply about to be played counting as one (`blocked(2)=C/2`); written without, N - 1, as if the ply
+//!   that led to the position had just made it.
 //! * `round=N` and `starter=N`, in a match of rounds: the round being played (from 1, the default) and the
 //!   player who started it (by default the player to move).
 //!
@@ -1408,8 +1410,14 @@ fn mark_entries(engine: &Engine, st: &State) -> Vec<String> {
         let cells = st.marks.get(m * n..(m + 1) * n).unwrap_or(&[]);
         let holders: Vec<u8> = if info.per_player { (1..=rules.players).collect() } else { vec![1] };
         for cell in holders {
-            let pits: Vec<&str> =
-                (0..n).filter(|&p| cells.get(p) == Some(&cell)).map(|p| label(engine, p as PlaceId)).collect();
+            // A mark `for N plies` says how many plies each pit has it for still: `blocked(2)=C/2`.
+            let pits: Vec<String> = (0..n)
+                .filter(|&p| cells.get(p) == Some(&cell))
+                .map(|p| match engine.mark_plies_left(st, m as crate::ir::MarkId, p as PlaceId) {
+                    Some(left) => format!("{}/{left}", label(engine, p as PlaceId)),
+                    None => label(engine, p as PlaceId).to_string(),
+                })
+                .collect();
             if pits.is_empty() {
                 continue;
             }
@@ -1442,9 +1450,33 @@ fn read_mark_entry(engine: &Engine, st: &mut State, key: &str, value: &str) -> O
             return Some(Err(NotationError::new(format!("`{name}` is not a mark for a player: write `{name}=PITS`"))))
         }
     };
-    for l in value.split(',').filter(|s| !s.is_empty() && *s != "-") {
+    for entry in value.split(',').filter(|s| !s.is_empty() && *s != "-") {
+        // `I3/2`: a mark `for N plies` with the plies it has left; without, as the ply just played made it.
+        let (l, left) = match entry.split_once('/') {
+            Some((l, left)) if info.plies > 0 => match left.parse::<u32>() {
+                Ok(left) if left >= 1 && left < info.plies => (l, left),
+                _ => {
+                    return Some(Err(NotationError::new(format!(
+                        "`{entry}`: a mark for {} plies has 1 to {} plies left",
+                        info.plies,
+                        info.plies - 1
+                    ))))
+                }
+            },
+            Some(_) => {
+                return Some(Err(NotationError::new(format!(
+                    "`{entry}`: the mark `{name}` lasts, so it has no plies left to write"
+                ))))
+            }
+            None => (entry, info.plies.saturating_sub(1)),
+        };
         match find_label(engine, l) {
-            Some(p) if (p as usize) < rules.n_pits => st.marks[m * rules.n_pits + p as usize] = cell,
+            Some(p) if (p as usize) < rules.n_pits => {
+                st.marks[m * rules.n_pits + p as usize] = cell;
+                if info.plies > 0 {
+                    engine.set_mark_plies_left(st, m as crate::ir::MarkId, p, left);
+                }
+            }
             Some(_) => return Some(Err(NotationError::new(format!("only pits carry marks, and {l} is not a pit")))),
             None => return Some(Err(not_a_place(engine, l))),
         }
@@ -1762,6 +1794,8 @@ fn parse_json(engine: &Engine, text: &str) -> Result<State, NotationError> {
     if st.marks.is_empty() {
         st.marks = vec![UNMARKED; cells];
     }
+    // The lives of marks `for N plies`, one per mark cell where a mark is timed.
+    let timed = engine.mark_life_cells();
     let places = rules.places.len();
     let k = kinds(engine);
     let drops = if rules.needs.drops { places } else { 0 };
@@ -1772,6 +1806,7 @@ fn parse_json(engine: &Engine, text: &str) -> Result<State, NotationError> {
         (st.before.len() == drops, "before", drops),
         (st.dropped.len() == drops, "dropped", drops),
         (st.marks.len() == cells, "marks", cells),
+        (st.mark_lives.len() == timed, "mark_lives", timed),
     ];
     for (ok, field, want) in checks {
         if !ok {

@@ -135,7 +135,11 @@ pub fn dump(rules: &Rules) -> String {
     let _ = writeln!(out, "pieces {}", p.pieces());
     for m in &rules.marks {
         let per = if m.per_player { " per player" } else { "" };
-        let ply = if m.one_ply { " for one ply" } else { "" };
+        let ply = match (m.one_ply, m.plies) {
+            (true, _) => " for one ply".to_string(),
+            (false, 0) => String::new(),
+            (false, n) => format!(" for {n} plies"),
+        };
         let empty = if m.until_empty { " until empty" } else { "" };
         let _ = writeln!(out, "mark {}{per}{ply}{empty}", m.name);
     }
@@ -375,6 +379,16 @@ impl Printer<'_> {
                         self.set(&t.set),
                         self.cond(&t.filter),
                         self.place(&t.to)
+                    );
+                }
+                for t in &s.then_marks {
+                    let whose = t.player.as_ref().map_or(String::new(), |w| format!("({})", self.player(w)));
+                    let _ = write!(
+                        out,
+                        "\n      then mark {} as {}{whose} where {}",
+                        self.set(&t.set),
+                        self.mark_name(t.mark),
+                        self.cond(&t.filter)
                     );
                 }
             }
@@ -649,6 +663,8 @@ impl Printer<'_> {
             Set::RegionOf(id, who) => format!("{}({})", region_name(self.rules, *id), self.player(who)),
             Set::Marked(m, None) => self.mark_name(*m).to_string(),
             Set::Marked(m, Some(who)) => format!("{}({})", self.mark_name(*m), self.player(who)),
+            Set::Threats(who) => format!("threats({})", self.player(who)),
+            Set::TakenFirst => "taken_first".into(),
         }
     }
 
@@ -874,6 +890,21 @@ impl Words<'_> {
                         )
                     }));
                 }
+                for t in &s.then_marks {
+                    lines.push(doc_or(&t.doc, || {
+                        let filter = if matches!(t.filter, Cond::True) {
+                            String::new()
+                        } else {
+                            format!(" where {}", self.cond(&t.filter, Here::Each))
+                        };
+                        let whose = t.player.as_ref().map_or(String::new(), |w| format!(" for {}", self.player(w)));
+                        format!(
+                            "As the move ends, {}{filter} become {}{whose}.",
+                            self.set(&t.set),
+                            self.mark_name(t.mark)
+                        )
+                    }));
+                }
             }
             ActionKind::Put(put) => lines.push(doc_or(&action.doc, || self.put(action, put))),
             ActionKind::Offer(o) => lines.push(doc_or(&action.doc, || self.offer(action, o))),
@@ -1061,7 +1092,11 @@ impl Words<'_> {
             .iter()
             .map(|m| {
                 let per = if m.per_player { ", for one player" } else { "" };
-                let ply = if m.one_ply { ", until the next move" } else { "" };
+                let ply = match (m.one_ply, m.plies) {
+                    (true, _) => ", until the next move".to_string(),
+                    (false, 0) => String::new(),
+                    (false, n) => format!(", for {n} plies (the move that marks a pit and the {} after it)", n - 1),
+                };
                 let empty = if m.until_empty { ", until its pit is emptied" } else { "" };
                 format!("{}{per}{ply}{empty}", m.name)
             })
@@ -1491,6 +1526,13 @@ impl Words<'_> {
             Set::RegionOf(id, who) => format!("{} {} pits", self.whose(who), region_name(self.rules, *id)),
             Set::Marked(m, None) => format!("the pits marked {}", self.mark_name(*m)),
             Set::Marked(m, Some(who)) => format!("the pits marked {} for {}", self.mark_name(*m), self.player(who)),
+            Set::Threats(who) => {
+                format!(
+                    "the pits that the first capture of each move {} could make now would take from",
+                    self.player(who)
+                )
+            }
+            Set::TakenFirst => "the pits this move's first capture took from".into(),
         }
     }
 

@@ -393,8 +393,9 @@ fn word_cut_short(source: &str, pos: usize, found: &Found) -> Option<SyntaxError
 }
 
 /// The functions of the language, which take a place or a player in parentheses: `count(opposite)`.
-pub(crate) const FUNCTIONS: &[&str] =
-    &["count", "value", "before", "dropped", "size", "owner", "opposite", "pits", "twin", "facing", "number"];
+pub(crate) const FUNCTIONS: &[&str] = &[
+    "count", "value", "before", "dropped", "size", "owner", "opposite", "pits", "twin", "facing", "number", "threats",
+];
 
 /// A word just before the `(` that the error follows, when it is not a keyword but close to a function:
 /// `cuont(opposite)` reads as a place of a player, and fails at `opposite`.
@@ -557,6 +558,7 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::round_word => "`round`",
         Rule::passed_fn => "a number or a count",
         Rule::one_ply => "`for one ply`",
+        Rule::for_plies => "`for N plies`",
         Rule::turn | Rule::phase | Rule::score | Rule::winner | Rule::goal | Rule::variant => "a top-level item",
         // `end { ... }` is both an item and a phase item: the words for its neighbours cover it.
         Rule::end => return None,
@@ -596,6 +598,7 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::again
         | Rule::lift_mark
         | Rule::lift_unmark
+        | Rule::then_mark
         | Rule::then => {
             "a sowing rule (`from`, `direction`, `order`, `skip`, `start`, `divert`, `lift`, `relay`, `require`, `must capture`, `capture`, `again`, `then`, `mark`, `unmark`)"
         }
@@ -673,7 +676,7 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::place | Rule::here | Rule::last | Rule::opposite | Rule::twin | Rule::next | Rule::named_place => {
             "a place"
         }
-        Rule::set | Rule::set_fn | Rule::pits_set | Rule::offered | Rule::facing => {
+        Rule::set | Rule::set_fn | Rule::pits_set | Rule::offered | Rule::facing | Rule::threats | Rule::taken_first => {
             "a set of places (`pits`, `pits(mover)`, ...)"
         }
         Rule::to_each => "`each`",
@@ -719,6 +722,7 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_pieces => Rule::pieces,
         Rule::lead_mark_decl => Rule::mark_decl,
         Rule::lead_one_ply => Rule::one_ply,
+        Rule::lead_for_plies => Rule::for_plies,
         Rule::lead_start_at => Rule::start_at,
         Rule::lead_divert => Rule::divert,
         Rule::lead_mark_action => Rule::mark_action,
@@ -747,6 +751,8 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_cancel => Rule::cancel,
         Rule::lead_again => Rule::again,
         Rule::lead_then => Rule::then,
+        Rule::lead_then_mark => Rule::then_mark,
+        Rule::lead_threats => Rule::threats,
         Rule::lead_take => Rule::take,
         Rule::lead_to_each => Rule::to_each,
         Rule::lead_put => Rule::put,
@@ -861,7 +867,7 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::place_decl => &["place"],
         Rule::pieces => &["pieces"],
         Rule::mark_decl | Rule::mark_action | Rule::setup_mark | Rule::lift_mark => &["mark"],
-        Rule::one_ply => &["for"],
+        Rule::one_ply | Rule::for_plies => &["for"],
         Rule::start_at => &["start"],
         Rule::divert => &["divert"],
         Rule::unmark | Rule::lift_unmark => &["unmark"],
@@ -926,7 +932,7 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::chain_dir => &["backward", "forward", "both"],
         Rule::cancel => &["cancel"],
         Rule::again | Rule::phase_again => &["again"],
-        Rule::then => &["then"],
+        Rule::then | Rule::then_mark => &["then"],
         Rule::may_must => &["may", "must"],
         Rule::take => &["take"],
         Rule::to_each => &["each"],
@@ -975,7 +981,9 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::opposite => &["opposite"],
         Rule::pits_set => &["pits"],
         Rule::offered => &["offered"],
-        Rule::set | Rule::set_fn => &["pits", "offered", "facing"],
+        Rule::threats => &["threats"],
+        Rule::taken_first => &["taken_first"],
+        Rule::set | Rule::set_fn => &["pits", "offered", "facing", "threats", "taken_first"],
         Rule::place => &["here", "last", "origin", "opposite", "twin", "next"],
         Rule::cond | Rule::disj | Rule::conj | Rule::neg => {
             &["not", "all", "any", "no", "count", "value", "before", "dropped", "size", "owner"]
@@ -1166,15 +1174,18 @@ fn build_item(pair: Pair<Rule>) -> Result<Item, SyntaxError> {
         }
         Rule::mark_decl => {
             let name = name_of(&next_pair(&mut inner, "mark name")?);
-            let (mut per_player, mut one_ply, mut until_empty) = (false, false, false);
+            let (mut per_player, mut one_ply, mut until_empty, mut plies) = (false, false, false, None);
             for p in inner {
                 match p.as_rule() {
                     Rule::per_player => per_player = true,
                     Rule::until_empty => until_empty = true,
+                    Rule::for_plies => {
+                        plies = Some(int_of(&next_pair(&mut children(p), "plies")?)?);
+                    }
                     _ => one_ply = true,
                 }
             }
-            Item::Mark(Spanned::new(MarkDecl { name, per_player, one_ply, until_empty }, span))
+            Item::Mark(Spanned::new(MarkDecl { name, per_player, one_ply, plies, until_empty }, span))
         }
         Rule::pieces => {
             let body = next_pair(&mut inner, "pieces")?;
@@ -1521,6 +1532,18 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
             }
             let to = build_place(next)?;
             SowItem::Then(Spanned::new(Then { must, kind, set, filter, to }, span))
+        }
+        Rule::then_mark => {
+            let set = build_set(next_pair(&mut inner, "then mark set")?)?;
+            let mark = name_of(&next_pair(&mut inner, "then mark name")?);
+            let (mut player, mut filter) = (None, None);
+            for p in inner {
+                match p.as_rule() {
+                    Rule::filter => filter = Some(build_filter(p)?),
+                    _ => player = Some(build_player(p)?),
+                }
+            }
+            SowItem::ThenMark(Spanned::new(ThenMark { set, mark, player, filter }, span))
         }
         other => return Err(SyntaxError::internal(&format!("unexpected sow item {other:?} in `{text}`"))),
     })
@@ -1980,6 +2003,8 @@ fn build_set_or_place(pair: Pair<Rule>) -> Result<SetExpr, SyntaxError> {
             Ok(Spanned::new(
                 match inner.as_rule() {
                     Rule::offered => SetKind::Offered,
+                    Rule::taken_first => SetKind::TakenFirst,
+                    Rule::threats => SetKind::Threats(build_player(next_pair(&mut children(inner), "threats")?)?),
                     Rule::facing => SetKind::Facing(children(inner).next().map(build_place).transpose()?),
                     _ => SetKind::Pits(children(inner).next().map(build_player).transpose()?),
                 },

@@ -419,3 +419,124 @@ fn bao4_flag_the_lone_nyumba_is_taxed_and_a_capture_ends_the_house_rules() {
     play(&e, &mut st, "i3cw");
     assert!(show(&e, &st).contains("captured_in_mtaji(1)=i5"), "{}", show(&e, &st));
 }
+
+/// BAO-11, the position of the takasia scenarios, South to move in stage 2 with no nyumba: South has no
+/// capture, so he sows a takasa: i6 counter-clockwise into i5, i4, which ends there. After it, South's only
+/// capturing move would be i2 clockwise (i3, i4), capturing North's I5 (facing i4); i3 clockwise would end in
+/// i5 facing the empty I4. North has no capturing move: I1 clockwise ends in I3, facing the empty i6.
+const TAKASIA: &str = "i2=2 i3=2 i6=2 I1=2 I3=1 I5=2 phase=mtaji";
+
+/// The takasa move of `TAKASIA` played in `variant` and `position`: the position after it.
+fn after_takasa(variant: Option<&str>, position_text: &str) -> String {
+    let e = bao(variant);
+    let mut st = position(&e, position_text);
+    play(&e, &mut st, "takasa i6ccw");
+    show(&e, &st)
+}
+
+/// BAO-11: after South's takasa, every capture South could make first captures I5, and North has none:
+/// I5 is blocked for North's next move (the mark has 2 plies left: North's and South's next). North may
+/// not sow from it, and his lap landing there ends the move.
+#[test]
+fn bao11_a_takasa_blocks_the_one_pit_all_captures_would_take() {
+    let e = bao(None);
+    let mut st = position(&e, TAKASIA);
+    play(&e, &mut st, "takasa i6ccw");
+    assert!(show(&e, &st).contains("takasia(2)=I5/2"), "{}", show(&e, &st));
+    // I5 holds 2, but North sows only I1.
+    assert_eq!(plies(&e, &st), ["takasa I1ccw", "takasa I1cw"]);
+    // I1 clockwise: I2, I3 (1 -> 2): relay I3's 2: I4, I5 (2 -> 3): blocked, the move ends there.
+    play(&e, &mut st, "takasa I1cw");
+    assert_eq!(seeds(&e, &st, &["I1", "I2", "I3", "I4", "I5", "I6"]), [0, 1, 0, 1, 3, 0]);
+    // Without the block (Bao la Kujifunza has none) the lap in I5 relays: I6, I7, I8.
+    let k = bao(Some("kujifunza"));
+    let mut free = position(&k, &after_takasa(Some("kujifunza"), TAKASIA));
+    play(&k, &mut free, "takasa I1cw");
+    assert_eq!(seeds(&k, &free, &["I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8"]), [0, 1, 0, 1, 0, 1, 1, 1]);
+}
+
+/// BAO-11: no block where the pit would be North's functional nyumba (6 or more); an owned nyumba of 5 is
+/// idle, and is blocked.
+#[test]
+fn bao11_the_functional_nyumba_is_never_blocked() {
+    let functional = "i2=2 i3=2 i6=2 I1=2 I3=1 I5=6 nyumba(2)=I5 phase=mtaji";
+    assert!(!after_takasa(None, functional).contains("takasia"), "{}", after_takasa(None, functional));
+    let idle = "i2=2 i3=2 i6=2 I1=2 I3=1 I5=5 nyumba(2)=I5 phase=mtaji";
+    assert!(after_takasa(None, idle).contains("takasia(2)=I5/2"), "{}", after_takasa(None, idle));
+}
+
+/// BAO-11: no block on North's only occupied inner pit, nor on his only inner pit of 2 or more.
+#[test]
+fn bao11_the_only_occupied_inner_pit_and_the_only_one_of_two_or_more_are_never_blocked() {
+    let only_occupied = "i2=2 i3=2 i6=2 I5=2 O1=2 phase=mtaji";
+    assert!(!after_takasa(None, only_occupied).contains("takasia"), "{}", after_takasa(None, only_occupied));
+    let only_two = "i2=2 i3=2 i6=2 I1=1 I3=1 I5=2 phase=mtaji";
+    assert!(!after_takasa(None, only_two).contains("takasia"), "{}", after_takasa(None, only_two));
+    // A blocked pit of one seed is fine where another inner pit holds 2 or more.
+    let one_seed = "i2=2 i3=2 i6=2 I1=2 I3=1 I5=1 phase=mtaji";
+    assert!(after_takasa(None, one_seed).contains("takasia(2)=I5/2"), "{}", after_takasa(None, one_seed));
+}
+
+/// BAO-11: no block when North has a capturing move (I7 counter-clockwise ends in I5, facing the i4 the
+/// takasa filled), nor when South's captures would take from two pits (with I4 occupied, i3 clockwise
+/// ending in i5 captures it).
+#[test]
+fn bao11_no_block_when_the_opponent_can_capture_or_the_captures_take_two_pits() {
+    let north_captures = "i2=2 i3=2 i6=2 I1=2 I3=1 I5=2 I7=2 phase=mtaji";
+    assert!(!after_takasa(None, north_captures).contains("takasia"), "{}", after_takasa(None, north_captures));
+    let two_pits = "i2=2 i3=2 i6=2 I1=2 I3=1 I4=1 I5=2 phase=mtaji";
+    assert!(!after_takasa(None, two_pits).contains("takasia"), "{}", after_takasa(None, two_pits));
+}
+
+/// BAO-11: on the move after the block, South must play a capture whose first capture takes the blocked
+/// pit if there is one (North's move filled I4, so i3 clockwise could now capture I4 instead); where none
+/// takes it, any legal move.
+#[test]
+fn bao11_the_next_move_must_capture_the_blocked_pit_when_it_can() {
+    let e = bao(None);
+    let mut st = position(&e, TAKASIA);
+    play_all(&e, &mut st, &["takasa i6ccw", "takasa I1cw"]);
+    assert!(show(&e, &st).contains("takasia(2)=I5/1"), "{}", show(&e, &st));
+    assert_eq!(plies(&e, &st), ["i2cw"]);
+    // The same position without the block: both captures.
+    let free = show(&e, &st).replace(" takasia(2)=I5/1", "");
+    assert_eq!(plies_of(&e, &free), ["i2cw", "i3cw"]);
+    // Blocked, but no capture takes I5 first (i2 is empty): any capture.
+    let none_takes_it = "i3=2 i4=1 i5=1 I2=1 I4=1 I5=3 takasia(2)=I5/1 phase=mtaji";
+    assert_eq!(plies_of(&e, none_takes_it), ["i3cw"]);
+}
+
+/// BAO-11: the block lapses after North's move: once South has moved again, North may sow from the pit.
+#[test]
+fn bao11_the_block_lapses_after_the_opponents_move() {
+    let e = bao(None);
+    // South, under the block's obligation, has no capture: he sows a takasa, which blocks nothing new.
+    let mut st = position(&e, "i7=2 I1=2 I3=1 I5=2 takasia(2)=I5/1 phase=mtaji");
+    play(&e, &mut st, "takasa i7cw");
+    assert!(!show(&e, &st).contains("takasia"), "{}", show(&e, &st));
+    assert!(plies(&e, &st).iter().any(|p| p.starts_with("takasa I5")), "{:?}", plies(&e, &st));
+}
+
+/// BAO-14: Bao la Kujifunza has no takasia.
+#[test]
+fn bao14_kujifunza_has_no_takasia() {
+    let text = after_takasa(Some("kujifunza"), TAKASIA);
+    assert!(!text.contains("takasia"), "{text}");
+    assert!(after_takasa(Some("nyumba-until-first-capture"), TAKASIA).contains("takasia(2)=I5/2"));
+}
+
+/// BAO-11 in the position format: a block is written with the plies it has left (1 or 2), and without them
+/// it has 2, as right after the takasa that made it; a lasting mark takes no plies.
+#[test]
+fn bao11_the_position_format_writes_the_plies_a_block_has_left() {
+    let e = bao(None);
+    let text = "i2=2 I1=2 I5=2 takasia(2)=I5 phase=mtaji to_move=2";
+    assert!(show(&e, &position(&e, text)).contains("takasia(2)=I5/2"));
+    let err = |text: &str| mancala::notation::parse_position(&e, text).err().map(|e| e.to_string());
+    assert!(err("i2=2 I1=2 I5=2 takasia(2)=I5/3 phase=mtaji").is_some_and(|m| m.contains("1 to 2 plies left")));
+    assert!(err("i2=2 I1=2 I5=2 nyumba(2)=I5/1 phase=mtaji").is_some_and(|m| m.contains("lasts")));
+    // The plies left are part of the position a repetition compares.
+    let two = position(&e, "i2=2 I1=2 I5=2 takasia(2)=I5/2 phase=mtaji");
+    let one = position(&e, "i2=2 I1=2 I5=2 takasia(2)=I5/1 phase=mtaji");
+    assert_ne!(two.mark_lives, one.mark_lives);
+}

@@ -67,6 +67,10 @@ impl Engine {
         let rule = &sow.captures[cur.rule as usize];
         let snapshot = rule.cancel.as_ref().map(|_| super::fast::Saved::take(st));
         let mover = st.to_move;
+        // The ply's first capture (nothing taken yet, and this capture not begun): its pits are recorded.
+        if self.record_first && !st.captured && cur.take == 0 && cur.left == 0 && cur.walk == 0 {
+            st.recording = true;
+        }
         loop {
             while (cur.take as usize) < rule.takes.len() {
                 let take = &rule.takes[cur.take as usize];
@@ -135,9 +139,17 @@ impl Engine {
             if self.test(st, Ctx::new(mover).at(st.last), cancel) {
                 snapshot.restore(st);
                 st.captured = false;
+                if st.recording {
+                    st.taken_first = 0;
+                }
             }
         }
+        st.recording = false;
         st.stage = Stage::Start;
+        // A trial of `threats` has what it looks for once the first capture is made.
+        if st.trial && st.captured {
+            return false;
+        }
         true
     }
 
@@ -176,11 +188,16 @@ impl Engine {
     /// After the captures: another turn or not, then the `then` selection if the sowing has one.
     #[inline(always)]
     pub(super) fn after_capture(&self, st: &mut State, action: u8, sow: &Sow, probe: bool) {
+        // A trial of `threats` stops as the sowing ends: what follows it cannot capture.
+        if st.trial {
+            st.stage = Stage::Start;
+            return;
+        }
         let cx = Ctx::new(st.to_move).at(st.last);
         st.again = !st.diverted && sow.again.as_ref().is_some_and(|c| self.test(st, cx, c));
         match &sow.then {
             Some(then) => self.then_after_sow(st, action, then, probe),
-            None => self.end_sow_turn(st, probe),
+            None => self.end_sow_turn(st, sow, probe),
         }
     }
 
@@ -206,10 +223,14 @@ impl Engine {
         for p in picks {
             self.then_take(st, then, p);
         }
-        self.end_sow_turn(st, probe);
+        self.end_sow_turn(st, self.sow_rule(st, action), probe);
     }
 
-    pub(super) fn end_sow_turn(&self, st: &mut State, probe: bool) {
+    /// The end of a sowing's move: its `then mark` rules, then the end of the ply.
+    pub(super) fn end_sow_turn(&self, st: &mut State, sow: &Sow, probe: bool) {
+        if !sow.then_marks.is_empty() {
+            self.then_marks(st, sow);
+        }
         let next = if st.again { Next::Keep } else { Next::Switch };
         self.end_ply(st, next, probe);
     }
@@ -338,6 +359,9 @@ impl Engine {
                 st.counts[i] -= n as u8;
                 st.hand[k] = st.hand[k].saturating_add(n as u8);
                 left -= n;
+                if n > 0 && st.recording {
+                    record_taken(st, p, self.rules.n_pits);
+                }
             }
             if !self.empty_marks.is_empty() {
                 self.emptied(st, p);
@@ -361,11 +385,22 @@ impl Engine {
             st.counts[fi] -= n as u8;
             st.counts[ti] = st.counts[ti].saturating_add(n as u8);
             left -= n;
+            if n > 0 && st.recording {
+                record_taken(st, from, self.rules.n_pits);
+            }
         }
         if !self.empty_marks.is_empty() {
             self.emptied(st, from);
         }
         limit - left
+    }
+}
+
+/// Records that the first capture of the ply took pieces from place `p`, if it is a pit.
+#[cold]
+fn record_taken(st: &mut State, p: PlaceId, n_pits: usize) {
+    if (p as usize) < n_pits.min(64) {
+        st.taken_first |= 1 << p;
     }
 }
 

@@ -367,6 +367,22 @@ fn num(n: &Num, shape: &Shape) -> NumFn {
             Arc::new(move |e, st, cx| st.counts[base + e.next_active(st, cx.mover) as usize] as i32)
         }
         Num::Size(Set::Offered) => Arc::new(|_, st, _| st.offered.count_ones() as i32),
+        // `size(MARK(P))`, `size(MARK)`: the cells of the mark that hold that player (or anyone), in one pass
+        // over the mark's row of cells (an obligation's `when`, tested at every turn's start).
+        Num::Size(Set::Marked(mark, who)) => {
+            let (mark, who) = (*mark as usize, who.clone());
+            Arc::new(move |e, st, cx| {
+                let n = e.rules.n_pits;
+                let cells = st.marks.get(mark * n..(mark + 1) * n).unwrap_or(&[]);
+                match &who {
+                    None => cells.iter().filter(|&&c| c != UNMARKED).count() as i32,
+                    Some(w) => {
+                        let cell = e.player(st, cx, w).wrapping_add(1);
+                        cells.iter().filter(|&&c| c != UNMARKED && c == cell).count() as i32
+                    }
+                }
+            })
+        }
         // `count(REGION(P))` with one kind of piece: the pits of the region's mask for that player.
         Num::Count(Set::RegionOf(id, who), KindSel::All) if shape.plain => {
             let (id, who) = (*id as usize, who.clone());

@@ -37,6 +37,8 @@ impl Engine {
         }
         st.ply += 1;
         st.stage = Stage::Start;
+        self.expire_marks(st);
+        st.taken_first = 0;
         if probe {
             return false;
         }
@@ -297,7 +299,12 @@ impl Engine {
                 passed[..8].copy_from_slice(&st.passed[0].to_le_bytes());
                 passed[8..].copy_from_slice(&st.passed[1].to_le_bytes());
             }
-            hash_parts(&[&st.counts, owner, marks, &flags, &passed], st.offered)
+            if self.timed_marks.is_empty() {
+                hash_parts(&[&st.counts, owner, marks, &flags, &passed], st.offered)
+            } else {
+                // A mark `for N plies` is part of the position with the plies it has left.
+                hash_parts(&[&st.counts, owner, marks, &flags, &passed, &st.mark_lives], st.offered)
+            }
         };
         if st.history.contains(&key) {
             return true;
@@ -436,12 +443,12 @@ impl Engine {
     fn mark_refilled(&self, st: &mut State, refill: &Refill, q: PlaceId, filled: bool, holder: u8) {
         let Some(mark) = refill.mark else { return };
         let info = &self.rules.marks[mark as usize];
-        let cell = mark as usize * self.rules.n_pits + q as usize;
-        st.marks[cell] = match (filled, info.per_player) {
+        let cell = match (filled, info.per_player) {
             (true, _) => UNMARKED,
             (false, true) => holder,
             (false, false) => 1,
         };
+        self.set_mark(st, mark, q, cell);
     }
 
     /// Who starts the round after one won by `winners` (none: a draw): the round's winner or loser, or the

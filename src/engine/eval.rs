@@ -266,6 +266,7 @@ impl Engine {
             Set::EveryPlayer(base) => p >= *base && p < base + self.rules.players as PlaceId,
             Set::Facing(_) | Set::Region(_) | Set::RegionOf(..) => pit && self.set_mask(st, cx, set) & (1u64 << p) != 0,
             Set::Marked(mark, who) => self.carries(st, cx, *mark, who, p),
+            Set::Threats(_) | Set::TakenFirst => p < 64 && pit && self.looked_up_set(st, cx, set) & (1u64 << p) != 0,
         }
     }
 
@@ -352,6 +353,26 @@ impl Engine {
                     }
                 }
             }
+            Set::Threats(_) | Set::TakenFirst => {
+                let mut mask = self.looked_up_set(st, cx, set);
+                while mask != 0 {
+                    let p = mask.trailing_zeros() as PlaceId;
+                    mask &= mask - 1;
+                    if !f(p) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The pits of `threats(PLAYER)` or `taken_first`, as bits.
+    #[cold]
+    fn looked_up_set(&self, st: &State, cx: Ctx, set: &Set) -> u64 {
+        match set {
+            Set::Threats(who) => self.threats(st, self.player(st, cx, who)),
+            Set::TakenFirst => st.taken_first,
+            _ => 0,
         }
     }
 

@@ -252,19 +252,20 @@ pub(super) fn end_rules_say_mover_can_move(rules: &Rules, phase: &PhaseRules, so
     })
 }
 
-/// What a capture with `cancel` may have to put back (pieces, marks, owners), kept on the stack when the
-/// board is small: the capture of most games with a grand-slam rule then allocates nothing.
+/// What a capture with `cancel` may have to put back (pieces, marks, owners, and the lives of marks `for N
+/// plies`), kept on the stack when the board is small and no mark is timed: the capture of most games with a
+/// grand-slam rule then allocates nothing.
 pub(super) enum Saved {
     Inline { bytes: [u8; 192], counts: usize, marks: usize, owner: usize },
-    Heap(Vec<u8>, Vec<u8>, Vec<u8>),
+    Heap(Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>),
 }
 
 impl Saved {
     pub(super) fn take(st: &State) -> Saved {
         let (counts, marks, owner) = (st.counts.len(), st.marks.len(), st.owner.len());
         let mut bytes = [0u8; 192];
-        if counts + marks + owner > bytes.len() {
-            return Saved::Heap(st.counts.clone(), st.marks.clone(), st.owner.clone());
+        if counts + marks + owner > bytes.len() || !st.mark_lives.is_empty() {
+            return Saved::Heap(st.counts.clone(), st.marks.clone(), st.owner.clone(), st.mark_lives.clone());
         }
         bytes[..counts].copy_from_slice(&st.counts);
         bytes[counts..counts + marks].copy_from_slice(&st.marks);
@@ -275,10 +276,11 @@ impl Saved {
     /// Puts the saved pieces, marks and owners back.
     pub(super) fn restore(&self, st: &mut State) {
         match self {
-            Saved::Heap(counts, marks, owner) => {
+            Saved::Heap(counts, marks, owner, until) => {
                 st.counts.copy_from_slice(counts);
                 st.marks.copy_from_slice(marks);
                 st.owner.copy_from_slice(owner);
+                st.mark_lives.copy_from_slice(until);
             }
             Saved::Inline { bytes, counts, marks, owner } => {
                 let (counts, marks, owner) = (*counts, *marks, *owner);

@@ -75,6 +75,10 @@ pub struct Engine {
     lap_ends: Vec<bool>,
     /// The marks lost when their pit is emptied (`until empty`); none in most games.
     empty_marks: Vec<MarkId>,
+    /// The marks `for N plies`, with their N; none in most games.
+    timed_marks: Vec<(MarkId, u32)>,
+    /// Some rule reads `taken_first` or `threats`: the first capture of each ply records its pits.
+    record_first: bool,
     /// For the narration only: where each lap of a sowing of laps went (`with_lap_log`); `None` in play.
     lap_log: Option<std::sync::Arc<std::sync::Mutex<Vec<LapRecord>>>>,
     /// The starts of a plain sowing where pits change hands are read off the owners and counts
@@ -259,7 +263,12 @@ impl Engine {
             .zip(&plain_starts)
             .map(|(p, &plain)| match p.actions.as_slice() {
                 [Action { kind: ActionKind::Sow(sow), .. }]
-                    if plain && !rules.needs.drops && !rules.needs.passed && is_plain_sow(sow) =>
+                    if plain
+                        && !rules.needs.drops
+                        && !rules.needs.passed
+                        && !rules.needs.taken_first
+                        && !rules.marks.iter().any(|m| m.plies > 0)
+                        && is_plain_sow(sow) =>
                 {
                     match sow.dir {
                         DirRule::Fixed(dir) => Some(dir),
@@ -294,6 +303,10 @@ impl Engine {
             .collect();
         let ply_marks = rules.marks.iter().any(|m| m.one_ply);
         let empty_marks = (0..rules.marks.len() as MarkId).filter(|&m| rules.marks[m as usize].until_empty).collect();
+        let timed_marks = (0..rules.marks.len() as MarkId)
+            .filter_map(|m| Some((m, rules.marks[m as usize].plies)).filter(|&(_, n)| n > 0))
+            .collect();
+        let record_first = rules.needs.taken_first;
         let mut engine = Engine {
             rules,
             lowered,
@@ -314,6 +327,8 @@ impl Engine {
             phase_again,
             lap_ends,
             empty_marks,
+            timed_marks,
+            record_first,
             lap_log: None,
             ply_marks,
             owned_starts: true,
@@ -528,7 +543,12 @@ impl Engine {
             round_start_ply: 0,
             rounds: Vec::new(),
             passed: [0; 2],
+            mark_lives: Vec::new(),
+            taken_first: 0,
+            recording: false,
+            trial: false,
         };
+        self.start_mark_lives(&mut st);
         self.advance_phase(&mut st);
         self.begin_turn(&mut st);
         st
@@ -648,6 +668,7 @@ fn is_plain_sow(sow: &Sow) -> bool {
         && sow.relay.is_none()
         && sow.require.is_none()
         && sow.then.is_none()
+        && sow.then_marks.is_empty()
         && sow.start_origin.is_none()
         && sow.divert.is_empty()
         && sow.drop_captures.is_empty()

@@ -1,5 +1,6 @@
 //! Look-ahead: whether a decision can be completed into a legal ply (probing on copies, the offer search
-//! on one copy), and whether the player to move can move at all.
+//! on one copy), whether the player to move can move at all, and what a player's moves would capture first
+//! (`threats`).
 
 use std::cell::RefCell;
 
@@ -50,6 +51,37 @@ pub(super) fn with_list<R>(f: impl FnOnce(&mut Vec<Move>) -> R) -> R {
         }
     });
     result
+}
+
+/// What `threats` keeps per thread: while a `then mark` rule is worked out (`ThreatsMemo`), each player's
+/// threats once found; and whether they are being looked for, so that the moves tried never look again.
+#[derive(Default)]
+struct ThreatsState {
+    memo: Option<[Option<u64>; 8]>,
+    busy: bool,
+}
+
+thread_local! {
+    static THREATS: RefCell<ThreatsState> = RefCell::new(ThreatsState::default());
+}
+
+/// While alive, `threats(PLAYER)` is worked out once per player: a rule reads the same position throughout.
+pub(super) struct ThreatsMemo {
+    saved: Option<[Option<u64>; 8]>,
+}
+
+impl ThreatsMemo {
+    pub(super) fn open() -> ThreatsMemo {
+        let saved = THREATS.with(|t| t.borrow_mut().memo.replace([None; 8]));
+        ThreatsMemo { saved }
+    }
+}
+
+impl Drop for ThreatsMemo {
+    fn drop(&mut self) {
+        let saved = self.saved.take();
+        THREATS.with(|t| t.borrow_mut().memo = saved);
+    }
 }
 
 impl Engine {
@@ -245,6 +277,95 @@ impl Engine {
             let probe = st.obliged || self.action_needs_probe(action);
             !self.each_begin(st, a as u8, action, |mv| probe && !self.completable(st, mv))
         })
+    }
+
+    /// `threats(player)`: the pits that the first capture of each start `player` could make now (as if he
+    /// were to move, in the current phase: its `from`, `must capture` and `prefer`, but no obligation) would
+    /// take pieces from, as bits. Each start is played on a copy until its first capture is made or its
+    /// sowing ends (`State::trial`), every choice on the way tried, within the budgets of probing.
+    pub(crate) fn threats(&self, st: &State, player: u8) -> u64 {
+        let known = THREATS.with(|t| {
+            let t = t.borrow();
+            if t.busy {
+                // A move tried for `threats` never looks ahead again (`check` keeps `threats` out of the
+                // rules of a sowing); should it, it sees none.
+                return Some(0);
+            }
+            t.memo.as_ref().and_then(|m| m.get(player as usize).copied().flatten())
+        });
+        if let Some(mask) = known {
+            return mask;
+        }
+        THREATS.with(|t| t.borrow_mut().busy = true);
+        let mask = self.find_threats(st, player);
+        THREATS.with(|t| {
+            let mut t = t.borrow_mut();
+            t.busy = false;
+            if let Some(slot) = t.memo.as_mut().and_then(|m| m.get_mut(player as usize)) {
+                *slot = Some(mask);
+            }
+        });
+        mask
+    }
+
+    fn find_threats(&self, st: &State, player: u8) -> u64 {
+        if st.result.is_some() || (st.eliminated & (1 << player)) != 0 {
+            return 0;
+        }
+        with_copy(st, |from| {
+            from.to_move = player;
+            from.stage = Stage::Start;
+            from.obliged = false;
+            from.illegal = false;
+            from.captured = false;
+            from.again = false;
+            from.taken_first = 0;
+            from.recording = false;
+            from.trial = false;
+            with_list(|starts| {
+                self.start_options(from, starts, false);
+                from.trial = true;
+                // Only a sowing with a capture rule can capture: the starts of the others are not tried.
+                let phase = self.phase(from);
+                let captures = |mv: &Move| match mv {
+                    Move::Begin { action, .. } => match phase.actions.get(*action as usize).map(|a| &a.kind) {
+                        Some(ActionKind::Sow(sow)) => !sow.captures.is_empty() || !sow.drop_captures.is_empty(),
+                        _ => false,
+                    },
+                    _ => false,
+                };
+                let (mut budget, mut found) = (MAX_PROBE_STEPS, 0u64);
+                for &mv in starts.iter().filter(|mv| captures(mv)) {
+                    with_copy(from, |trial| {
+                        self.step(trial, mv, true);
+                        self.trial_rest(trial, &mut budget, MAX_PROBE_DEPTH, &mut found);
+                    });
+                }
+                found
+            })
+        })
+    }
+
+    /// Goes on with a trial of `threats` from `st` through every choice, adding the pits of the first
+    /// capture of each line to `found`.
+    fn trial_rest(&self, st: &State, budget: &mut u32, depth: u32, found: &mut u64) {
+        if st.illegal || *budget == 0 || depth == 0 {
+            return;
+        }
+        *budget -= 1;
+        if matches!(st.stage, Stage::Start | Stage::Respond) {
+            *found |= st.taken_first;
+            return;
+        }
+        with_list(|options| {
+            self.mid_options(st, options);
+            for &mv in options.iter() {
+                with_copy(st, |next| {
+                    self.step(next, mv, true);
+                    self.trial_rest(next, budget, depth - 1, found);
+                });
+            }
+        });
     }
 
     pub(super) fn has_any_move(&self, st: &State) -> bool {

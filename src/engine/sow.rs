@@ -603,6 +603,7 @@ impl Engine {
         st.last = pos;
         let cx = Ctx::new(st.to_move).at(pos);
         let Some(rule) = sow.drop_captures.iter().find(|r| self.test(st, cx, &r.when)) else { return };
+        st.recording = self.record_first && !st.captured;
         for (i, take) in rule.takes.iter().enumerate() {
             if !rule.steps.is_empty() {
                 self.apply_steps(st, cx, rule, i as u8);
@@ -614,6 +615,7 @@ impl Engine {
         if !rule.steps.is_empty() {
             self.apply_steps(st, cx, rule, rule.takes.len() as u8);
         }
+        st.recording = false;
     }
 
     /// `skip NAME`: from `pos` on, the first place that carries none of the skipped marks (nor is the origin

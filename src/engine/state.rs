@@ -92,10 +92,34 @@ pub struct State {
     /// places on the track come first, so 128 bits hold them all). Kept only when a rule reads it.
     #[serde(default)]
     pub passed: [u64; 2],
+    /// The plies each pit's mark `for N plies` has left, the ply under way included:
+    /// `mark_lives[t * n_pits + pit]` for the t-th such mark (in the order of `Rules::marks`), 0 where the pit
+    /// does not carry it. The end of each ply takes one off, and clears the mark with its last. Empty in games
+    /// without such marks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mark_lives: Vec<u8>,
+    /// The pits the first capture of the ply under way took pieces from, as bits (`taken_first`); kept only
+    /// when a rule reads it (`Needs::taken_first`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub taken_first: u64,
+    /// The first capture of the ply is being made: the pits its takes take from go into `taken_first`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub recording: bool,
+    /// A trial of `threats`: the sowing stops after its first capture, or as it ends, before what follows.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub trial: bool,
 }
 
 fn first_round() -> u16 {
     1
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Whether a piece was dropped into place `p` during the current turn.
@@ -132,6 +156,7 @@ impl State {
         let mut before = std::mem::take(&mut self.before);
         let mut dropped = std::mem::take(&mut self.dropped);
         let mut marks = std::mem::take(&mut self.marks);
+        let mut mark_lives = std::mem::take(&mut self.mark_lives);
         let mut history = std::mem::take(&mut self.history);
         counts.clone_from(&from.counts);
         owner.clone_from(&from.owner);
@@ -139,6 +164,7 @@ impl State {
         before.clone_from(&from.before);
         dropped.clone_from(&from.dropped);
         marks.clone_from(&from.marks);
+        mark_lives.clone_from(&from.mark_lives);
         history.clear();
         // A ply never reads the rounds played before it.
         let mut rounds = std::mem::take(&mut self.rounds);
@@ -150,6 +176,7 @@ impl State {
             before,
             dropped,
             marks,
+            mark_lives,
             history,
             rounds,
             result: from.result.clone(),
@@ -202,6 +229,10 @@ impl State {
             round_start_ply,
             rounds: _,
             passed,
+            mark_lives,
+            taken_first,
+            recording,
+            trial,
         } = self;
         *counts == other.counts
             && *marks == other.marks
@@ -217,6 +248,8 @@ impl State {
                 == (other.obliged, other.illegal, other.captured, other.again, other.endless)
             && *capture_plies == other.capture_plies
             && *passed == other.passed
+            && *mark_lives == other.mark_lives
+            && (*taken_first, *recording, *trial) == (other.taken_first, other.recording, other.trial)
     }
 
     /// A copy for looking ahead within one ply: everything but the history of positions, which a ply
@@ -229,6 +262,7 @@ impl State {
             before: self.before.clone(),
             dropped: self.dropped.clone(),
             marks: self.marks.clone(),
+            mark_lives: self.mark_lives.clone(),
             history: Vec::new(),
             // A ply never reads the rounds played before it.
             rounds: Vec::new(),

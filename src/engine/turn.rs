@@ -61,7 +61,7 @@ impl Engine {
                 st.stage = Stage::Then { action, from: p + 1 };
                 self.settle_selection(st, probe);
             }
-            (Stage::Then { .. }, Move::Stop) => self.end_sow_turn(st, probe),
+            (Stage::Then { action, .. }, Move::Stop) => self.end_sow_turn(st, self.sow_rule(st, action), probe),
             (Stage::Put { action, done, .. }, Move::Pick(p)) => {
                 self.put_once(st, action, p);
                 st.stage = Stage::Put { action, done: done.saturating_add(1), from: p };

@@ -63,8 +63,9 @@ impl<'g> Lowerer<'g> {
                     }
                     ast::PhaseItem::Pass(_) | ast::PhaseItem::End(_) | ast::PhaseItem::Prefer(_) => {}
                     ast::PhaseItem::Must(m) => {
-                        let after = self.cond(&m.node.after, Scope::default());
-                        let when = self.cond(&m.node.when, Scope::default());
+                        let scope = Scope { threats: true, ..Scope::default() };
+                        let after = self.cond(&m.node.after, scope);
+                        let when = self.cond(&m.node.when, scope);
                         rules.must = Some(MustRule {
                             after,
                             when,
@@ -220,6 +221,7 @@ impl<'g> Lowerer<'g> {
             lifts: Vec::new(),
             relay_may: None,
             skip_marks: 0,
+            then_marks: Vec::new(),
         };
         let mut must_capture: Option<Span> = None;
         let mut lap_dir: Option<&ast::Cond> = None;
@@ -244,7 +246,7 @@ impl<'g> Lowerer<'g> {
             .fold(0, |bits, mark| bits | 1 << mark);
         for item in &sow.items {
             let (key, item_span) = sow_item_key(item);
-            if !matches!(key, "capture" | "skip" | "divert" | "mark" | "unmark" | "lift") {
+            if !matches!(key, "capture" | "skip" | "divert" | "mark" | "unmark" | "lift" | "then mark") {
                 if let Some(first) = seen.insert(key, item_span) {
                     self.push(
                         Diagnostic::error(
@@ -381,6 +383,12 @@ impl<'g> Lowerer<'g> {
                     let filter = t.node.filter.as_ref().map_or(Cond::True, |f| self.cond(f, after.here()));
                     let to = self.target_place(&t.node.to, after);
                     out.then = Some(ThenRule { must: t.node.must, kinds, set, filter, to, doc: self.doc(t.span) });
+                }
+                ast::SowItem::ThenMark(t) => {
+                    if let Some(mut mark) = self.lower_then_mark(&t.node, after) {
+                        mark.doc = self.doc(t.span);
+                        out.then_marks.push(mark);
+                    }
                 }
                 ast::SowItem::StartAt(c) => out.start_origin = Some(self.lower_start_at(c.node.as_ref())),
                 ast::SowItem::Divert(d) => {
@@ -892,6 +900,7 @@ fn sow_item_key(item: &ast::SowItem) -> (&'static str, Span) {
         ast::SowItem::Capture(c) => ("capture", c.span),
         ast::SowItem::Again(a) => ("again", a.span),
         ast::SowItem::Then(t) => ("then", t.span),
+        ast::SowItem::ThenMark(t) => ("then mark", t.span),
         ast::SowItem::StartAt(s) => ("start", s.span),
         ast::SowItem::Divert(d) => ("divert", d.span),
         ast::SowItem::LapDirection(d) => ("direction", d.span),
@@ -906,8 +915,16 @@ fn sow_item_key(item: &ast::SowItem) -> (&'static str, Span) {
 
 /// Where a sowing's own `mark` and `unmark` are made: as a lap is lifted, `here` and `origin` being the pit
 /// it is lifted from.
-const LIFTING: Scope =
-    Scope { here: true, last: false, player: false, offered: false, lap: false, origin: true, way: false };
+const LIFTING: Scope = Scope {
+    here: true,
+    last: false,
+    player: false,
+    offered: false,
+    lap: false,
+    origin: true,
+    way: false,
+    threats: false,
+};
 
 fn lap_dir_of(word: ast::DirWord) -> Dir {
     match word {

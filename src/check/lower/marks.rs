@@ -10,6 +10,9 @@ use super::{Lowerer, Scope, Typed};
 /// The most marks a game may declare: a state keeps one byte per mark and pit.
 pub(crate) const MAX_MARKS: usize = 16;
 
+/// The longest life of a mark `for N plies`: a state keeps the plies left in one byte per pit.
+pub(crate) const MAX_MARK_PLIES: u32 = 255;
+
 impl<'g> Lowerer<'g> {
     /// The declared marks, the lasting ones first so that a position's key can leave out the others.
     pub(super) fn lower_marks(&mut self) {
@@ -46,14 +49,63 @@ impl<'g> Lowerer<'g> {
                 );
                 return;
             }
+            let plies = self.mark_plies(decl.node.plies.as_ref());
             self.mark_names.insert(name.node.clone(), self.marks.len() as MarkId);
             self.marks.push(MarkInfo {
                 name: name.node.clone(),
                 per_player: decl.node.per_player,
                 one_ply: decl.node.one_ply,
+                plies,
                 until_empty: decl.node.until_empty,
             });
         }
+    }
+
+    /// `for N plies`: 2 or more (one ply is `for one ply`, which is no part of a position), and no more
+    /// plies than a game can have.
+    fn mark_plies(&mut self, plies: Option<&ast::Spanned<u32>>) -> u32 {
+        let Some(n) = plies else { return 0 };
+        if n.node < 2 {
+            self.error(
+                "check::bad_range",
+                format!("a mark for {} plies is not a lasting mark", n.node),
+                n.span,
+                "fewer than 2",
+                Some("write `for one ply` for a mark cleared as the next ply starts, or a number of 2 or more".into()),
+            );
+            return 0;
+        }
+        if n.node > MAX_MARK_PLIES {
+            self.error(
+                "check::too_large",
+                format!("a mark lasts at most {MAX_MARK_PLIES} plies"),
+                n.span,
+                "too many plies",
+                Some("for a mark that lasts the whole game, leave out `for N plies`".into()),
+            );
+            return MAX_MARK_PLIES;
+        }
+        n.node
+    }
+
+    /// `then mark SET as NAME[(PLAYER)] [where COND]`: the set and the condition are worked out as the move
+    /// ends, after its sowing (`last` known), where `threats` may look ahead.
+    pub(super) fn lower_then_mark(&mut self, t: &ast::ThenMark, after: Scope) -> Option<ThenMark> {
+        let scope = Scope { threats: true, ..after };
+        let set = self.set(&t.set, scope);
+        if !self.set_holds_pits_only(&set) && self.board_ok {
+            self.error(
+                "check::not_a_pit",
+                "only pits carry marks, and this set holds other places",
+                t.set.span,
+                "not only pits",
+                Some("name a set of pits: `threats(mover)`, `pits(opponent)`, a region".into()),
+            );
+        }
+        let filter = t.filter.as_ref().map_or(Cond::True, |f| self.cond(f, scope.here()));
+        let mark = self.mark_id(&t.mark)?;
+        let player = self.mark_player(mark, t.player.as_ref(), t.mark.span, scope, true);
+        Some(ThenMark { set, mark, player, filter, doc: None })
     }
 
     /// The mark of this name, or an error at its span.

@@ -48,6 +48,9 @@ struct Scope {
     origin: bool,
     /// `direction` is known: inside a sowing, or the way a start considers (`direction choose where`).
     way: bool,
+    /// `threats(PLAYER)` is known: after a move (`then mark`, `must`), where looking ahead at the next
+    /// moves cannot start looking ahead again from within the moves it tries.
+    threats: bool,
 }
 
 impl Scope {

@@ -169,7 +169,7 @@ impl<'g> Lowerer<'g> {
     }
 
     /// Whether every place a set can hold is a pit.
-    fn set_holds_pits_only(&self, set: &Set) -> bool {
+    pub(super) fn set_holds_pits_only(&self, set: &Set) -> bool {
         match set {
             Set::AllPits
             | Set::PitsOf(_)
@@ -177,6 +177,8 @@ impl<'g> Lowerer<'g> {
             | Set::Region(_)
             | Set::RegionOf(..)
             | Set::Marked(..)
+            | Set::Threats(_)
+            | Set::TakenFirst
             | Set::Offered => true,
             Set::One(PlaceExpr::Fixed(id)) | Set::One(PlaceExpr::OfPlayer(id, _)) => (*id as usize) < self.n_pits,
             Set::One(_) => true,

@@ -576,6 +576,25 @@ impl<'g> Lowerer<'g> {
                 }
                 Set::Offered
             }
+            ast::SetKind::TakenFirst => {
+                self.needs.taken_first = true;
+                Set::TakenFirst
+            }
+            ast::SetKind::Threats(who) => {
+                if !scope.threats {
+                    self.error(
+                        "check::bad_context",
+                        "`threats` is only known after a move: in `then mark` and `must`",
+                        s.span,
+                        "no look-ahead here",
+                        Some(
+                            "the rules of a sowing are tried while `threats` looks ahead, so they cannot use it".into(),
+                        ),
+                    );
+                }
+                self.needs.taken_first = true;
+                Set::Threats(self.player(who, scope))
+            }
             ast::SetKind::Facing(of) => {
                 self.needs_two_sides("facing", s.span);
                 Set::Facing(self.optional_place(of.as_ref(), s.span, scope))
@@ -649,6 +668,7 @@ impl<'g> Lowerer<'g> {
                         lap: false,
                         origin: false,
                         way: false,
+                        threats: false,
                     },
                 );
                 KindSel::Colour(who)

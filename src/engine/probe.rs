@@ -19,15 +19,25 @@ const MAX_SPARES: usize = 64;
 
 /// Runs `f` with a probe copy of `st` (a spare one, reset to `st`, when there is one).
 fn with_copy<R>(st: &State, f: impl FnOnce(&mut State) -> R) -> R {
-    let spare = SPARES.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.0.pop()));
-    let mut copy = match spare {
+    let mut copy = take_copy(st);
+    let result = f(&mut copy);
+    give_back(copy);
+    result
+}
+
+/// A probe copy of `st`: a spare one, reset to `st`, when there is one. Give it back with `give_back`.
+fn take_copy(st: &State) -> State {
+    match SPARES.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.0.pop())) {
         Some(mut copy) => {
             copy.reset_probe(st);
             copy
         }
         None => st.probe_copy(),
-    };
-    let result = f(&mut copy);
+    }
+}
+
+/// Keeps `copy` for a later probe.
+fn give_back(copy: State) {
     SPARES.with(|s| {
         if let Ok(mut s) = s.try_borrow_mut() {
             if s.0.len() < MAX_SPARES {
@@ -35,7 +45,6 @@ fn with_copy<R>(st: &State, f: impl FnOnce(&mut State) -> R) -> R {
             }
         }
     });
-    result
 }
 
 /// Runs `f` with an empty list of moves (a spare one when there is one).
@@ -118,30 +127,35 @@ impl Engine {
     /// Keeps in `out[start..]` only the moves that can be completed into a legal ply.
     pub(super) fn retain_completable(&self, st: &State, out: &mut Vec<Move>, start: usize) {
         let mut keep = start;
-        // One copy of the position for every candidate that is probed.
-        with_copy(st, |probe| {
-            let mut fresh = true;
-            for i in start..out.len() {
-                let mv = out[i];
-                let ok = match self.offer_completable_after(st, mv) {
-                    Some(ok) => {
-                        debug_assert_eq!(ok, self.completable_by_probing(st, mv), "offer shortcut for {mv:?}");
-                        ok
-                    }
-                    None => {
-                        if !fresh {
-                            probe.reset_probe(st);
-                        }
-                        fresh = false;
-                        self.probe_from(probe, mv)
-                    }
-                };
-                if ok {
-                    out[keep] = mv;
-                    keep += 1;
+        // One copy of the position for every candidate that is probed, taken only when one is: the offer
+        // shortcut settles most candidates without it.
+        let mut probe: Option<State> = None;
+        for i in start..out.len() {
+            let mv = out[i];
+            let ok = match self.offer_completable_after(st, mv) {
+                Some(ok) => {
+                    debug_assert_eq!(ok, self.completable_by_probing(st, mv), "offer shortcut for {mv:?}");
+                    ok
                 }
+                None => {
+                    let copy = match &mut probe {
+                        Some(copy) => {
+                            copy.reset_probe(st);
+                            copy
+                        }
+                        None => probe.insert(take_copy(st)),
+                    };
+                    self.probe_from(copy, mv)
+                }
+            };
+            if ok {
+                out[keep] = mv;
+                keep += 1;
             }
-        });
+        }
+        if let Some(copy) = probe {
+            give_back(copy);
+        }
         out.truncate(keep);
     }
 

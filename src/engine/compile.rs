@@ -253,21 +253,30 @@ fn words_of(lists: &[Vec<PlaceId>], places: usize) -> Vec<PitWords> {
 
 /// `count(pits(WHO)) = 0` (or, with `empty` false, `> 0`) with one kind of piece, a few words at a time.
 fn pits_empty_words(words: Vec<PitWords>, who: &PlayerExpr, empty: bool) -> CondFn {
-    let is_empty = move |st: &State, p: u8| words.get(p as usize).map_or(true, |w| !w.any(&st.counts));
-    match who {
-        PlayerExpr::Mover => Arc::new(move |_, st, cx| is_empty(st, cx.mover) == empty),
-        PlayerExpr::Bound => Arc::new(move |_, st, cx| is_empty(st, cx.bound) == empty),
-        PlayerExpr::Opponent => Arc::new(move |e, st, cx| is_empty(st, e.next_active(st, cx.mover)) == empty),
-        other => {
-            let who = other.clone();
-            Arc::new(move |e, st, cx| is_empty(st, e.player(st, cx, &who)) == empty)
-        }
-    }
+    player_test(who, empty, move |_: &Engine, st: &State, p: u8| {
+        words.get(p as usize).map_or(true, |w| !w.any(&st.counts))
+    })
 }
 
 /// `count(pits(WHO)) = 0` (or, with `empty` false, `> 0`).
 fn pits_empty<const PLAIN: bool>(lists: Vec<Vec<PlaceId>>, who: &PlayerExpr, empty: bool) -> CondFn {
-    let is_empty = move |e: &Engine, st: &State, p: u8| all_empty::<PLAIN>(&lists, e, st, p);
+    player_test(who, empty, move |e: &Engine, st: &State, p: u8| all_empty::<PLAIN>(&lists, e, st, p))
+}
+
+/// `count(pits(WHO)) = 0` (or, with `empty` false, `> 0`) with one kind of piece, where pits change hands:
+/// no pit that `WHO` owns now holds a piece.
+fn owned_pits_empty(n_pits: usize, who: &PlayerExpr, empty: bool) -> CondFn {
+    player_test(who, empty, move |_: &Engine, st: &State, p: u8| {
+        let (owners, counts) = (&st.owner[..n_pits.min(st.owner.len())], &st.counts[..n_pits.min(st.counts.len())]);
+        owners.iter().zip(counts).all(|(&o, &c)| o != p || c == 0)
+    })
+}
+
+/// `is_empty` of the player `who` is `empty`; the usual players are read straight off the context.
+fn player_test<F>(who: &PlayerExpr, empty: bool, is_empty: F) -> CondFn
+where
+    F: Fn(&Engine, &State, u8) -> bool + Send + Sync + 'static,
+{
     match who {
         PlayerExpr::Mover => Arc::new(move |e, st, cx| is_empty(e, st, cx.mover) == empty),
         PlayerExpr::Bound => Arc::new(move |e, st, cx| is_empty(e, st, cx.bound) == empty),
@@ -275,24 +284,6 @@ fn pits_empty<const PLAIN: bool>(lists: Vec<Vec<PlaceId>>, who: &PlayerExpr, emp
         other => {
             let who = other.clone();
             Arc::new(move |e, st, cx| is_empty(e, st, e.player(st, cx, &who)) == empty)
-        }
-    }
-}
-
-/// `count(pits(WHO)) = 0` (or, with `empty` false, `> 0`) with one kind of piece, where pits change hands:
-/// no pit that `WHO` owns now holds a piece.
-fn owned_pits_empty(n_pits: usize, who: &PlayerExpr, empty: bool) -> CondFn {
-    let is_empty = move |st: &State, p: u8| {
-        let (owners, counts) = (&st.owner[..n_pits.min(st.owner.len())], &st.counts[..n_pits.min(st.counts.len())]);
-        owners.iter().zip(counts).all(|(&o, &c)| o != p || c == 0)
-    };
-    match who {
-        PlayerExpr::Mover => Arc::new(move |_, st, cx| is_empty(st, cx.mover) == empty),
-        PlayerExpr::Bound => Arc::new(move |_, st, cx| is_empty(st, cx.bound) == empty),
-        PlayerExpr::Opponent => Arc::new(move |e, st, cx| is_empty(st, e.next_active(st, cx.mover)) == empty),
-        other => {
-            let who = other.clone();
-            Arc::new(move |e, st, cx| is_empty(st, e.player(st, cx, &who)) == empty)
         }
     }
 }

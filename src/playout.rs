@@ -84,30 +84,54 @@ impl<'e> Playout<'e> {
     pub fn run<R: Rng + ?Sized>(&mut self, rng: &mut R, mut on_ply: impl FnMut(Ply<'_>)) -> GameStats {
         let engine = self.engine;
         let st = &mut self.state;
-        st.clone_from(&self.initial);
+        st.reset_to(&self.initial);
         self.ply_moves.clear();
         let mut decisions = 0u64;
         let mut mover = st.to_move;
         let mut phase = st.phase;
         let mut abandoned = false;
         while st.result.is_none() {
-            self.legal.clear();
-            engine.legal_moves(st, &mut self.legal);
-            if self.legal.is_empty() || decisions >= MAX_DECISIONS {
+            if decisions >= MAX_DECISIONS {
                 abandoned = true;
                 break;
             }
-            let mv = self.legal[rng.gen_range(0..self.legal.len())];
             let ply = st.ply;
-            engine.apply_unchecked(st, mv);
+            // A turn of a plain phase picks among its starts as bits, the same pick as from the list.
+            let mv = if let Some(turn) = engine.plain_turn(st) {
+                if turn.len() == 0 {
+                    abandoned = true;
+                    break;
+                }
+                let mv = turn.nth(rng.gen_range(0..turn.len()));
+                engine.play_plain_turn(st, &turn, mv);
+                mv
+            } else {
+                self.legal.clear();
+                engine.legal_moves(st, &mut self.legal);
+                if self.legal.is_empty() {
+                    abandoned = true;
+                    break;
+                }
+                let mv = self.legal[rng.gen_range(0..self.legal.len())];
+                engine.apply_unchecked(st, mv);
+                mv
+            };
             decisions += 1;
-            self.ply_moves.push(mv);
-            if st.ply != ply {
-                on_ply(Ply { number: st.ply, mover, phase, moves: &self.ply_moves, state: st });
-                self.ply_moves.clear();
-                mover = st.to_move;
-                phase = st.phase;
+            if st.ply == ply {
+                self.ply_moves.push(mv);
+                continue;
             }
+            // A ply of one decision is handed over without the list.
+            let moves = if self.ply_moves.is_empty() {
+                std::slice::from_ref(&mv)
+            } else {
+                self.ply_moves.push(mv);
+                &self.ply_moves[..]
+            };
+            on_ply(Ply { number: st.ply, mover, phase, moves, state: st });
+            self.ply_moves.clear();
+            mover = st.to_move;
+            phase = st.phase;
         }
         GameStats {
             plies: st.ply,

@@ -150,6 +150,32 @@ fn fast_paths_play_as_the_general_stages() {
     }
 }
 
+/// A random playout picks a start of a plain turn off the bits of the mover's pits, without listing them
+/// (`Playout::run`): it must play the very games the list would, ply by ply, each ply's decisions and
+/// position alike, and one `Playout` must start every game afresh.
+#[test]
+fn playouts_pick_as_from_the_list_of_moves() {
+    use mancala::playout::Playout;
+    // Only phases that play whole plies pick so; the other games take the list either way.
+    let whole = |e: &Engine| (0..e.rules.phases.len()).any(|p| e.plays_whole_plies(p));
+    for (name, fast) in engines().into_iter().filter(|(_, e)| whole(e)) {
+        let general = fast.clone().without_fast_paths();
+        let (mut pa, mut pb) = (Playout::new(&fast), Playout::new(&general));
+        for seed in 0..games_per_variant().min(30) {
+            let mut plies: Vec<(Vec<Move>, State)> = Vec::new();
+            let a = pa.run(&mut game_rng(seed, 1), |ply| plies.push((ply.moves.to_vec(), ply.state.clone())));
+            let mut i = 0;
+            let b = pb.run(&mut game_rng(seed, 1), |ply| {
+                let (moves, state) = &plies[i];
+                assert_eq!(moves.as_slice(), ply.moves, "{name} seed {seed} ply {}: decisions differ", ply.number);
+                assert_eq!(state, ply.state, "{name} seed {seed} ply {}: positions differ", ply.number);
+                i += 1;
+            });
+            assert_eq!((a, i), (b, plies.len()), "{name} seed {seed}: the games differ");
+        }
+    }
+}
+
 #[test]
 fn a_seed_replays_the_same_game() {
     for (name, engine) in engines() {

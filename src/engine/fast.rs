@@ -337,6 +337,10 @@ impl Engine {
 pub(crate) struct PlyPlan {
     phase: u8,
     places: usize,
+    /// The phase's one direction of sowing.
+    dir: Dir,
+    /// Per player: the starts of a turn, the player's non-empty fixed pits, as bits (`start_bits`).
+    starts: Vec<StartRow>,
     /// The phase has an obligation (`must`), which the turn's start looks at.
     must: bool,
     /// The obligation applies only when the opponent's pits are empty (`when count(pits(opponent)) = 0`,
@@ -423,6 +427,61 @@ fn word_at(counts: &[u8], start: usize) -> u64 {
     }
 }
 
+/// One player's fixed pits, whose non-empty ones are the starts of a plain phase, read as bits: bit `i` says
+/// that `pits[i]` holds a piece. Where the pits are at most 8 places in a row of `counts`, in order, one word
+/// of `counts` gives every bit at once.
+#[derive(Debug, Clone)]
+struct StartRow {
+    pits: Vec<PlaceId>,
+    /// The word of `counts` that holds the row: where it starts, the row's first byte in it, and the mask of
+    /// the row's bytes. A word starts before the row where it would run past the end of `counts`.
+    word: Option<(usize, u32, u64)>,
+}
+
+impl StartRow {
+    fn new(pits: &[PlaceId], len: usize) -> StartRow {
+        let first = pits.first().map_or(0, |&p| p as usize);
+        let in_a_row = pits.iter().enumerate().all(|(i, &p)| p as usize == first + i);
+        let fits = !pits.is_empty() && pits.len() <= 8 && first + pits.len() <= len && len >= 8;
+        let word = (in_a_row && fits).then(|| {
+            let start = first.min(len - 8);
+            let shift = (first - start) as u32;
+            let lanes = (u64::MAX >> (64 - 8 * pits.len())) << (8 * shift);
+            (start, shift, lanes)
+        });
+        StartRow { pits: pits.to_vec(), word }
+    }
+
+    /// Which pits hold a piece, as bits in the order of `pits`.
+    #[inline(always)]
+    fn bits(&self, counts: &[u8]) -> u64 {
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        match self.word {
+            Some((start, shift, lanes)) => {
+                let w = word_at(counts, start) & lanes;
+                // The high bit of each byte says whether the byte is not zero; the multiplication gathers
+                // the eight high bits (moved down to each byte's low bit) into the top byte, one per place.
+                let nonzero = (((w & LOW7) + LOW7) | w) & !LOW7;
+                ((nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) >> shift
+            }
+            None => {
+                self.pits.iter().enumerate().fold(0, |bits, (i, &p)| {
+                    bits | ((counts.get(p as usize).is_some_and(|&n| n > 0) as u64) << (i % 64))
+                })
+            }
+        }
+    }
+}
+
+/// The place of the `k`-th set bit of `bits` (from 0) in `pits`: the `k`-th start of the list.
+#[inline(always)]
+fn nth_start(pits: &[PlaceId], mut bits: u64, k: usize) -> PlaceId {
+    for _ in 0..k {
+        bits &= bits.wrapping_sub(1);
+    }
+    pits.get(bits.trailing_zeros() as usize).copied().unwrap_or(0)
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Again {
     Never,
@@ -464,9 +523,13 @@ impl PlyPlan {
             }
         };
         let mut probe = engine.initial_state();
+        let dir = engine.plain_sow.get(phase).copied().flatten()?;
+        let starts = (0..rules.players).map(|p| StartRow::new(engine.fixed_pits_of(p), rules.places.len())).collect();
         let mut plan = PlyPlan {
             phase: phase as u8,
             places,
+            dir,
+            starts,
             must: rules.phases[phase].must.is_some(),
             must_when_opponent_empty: rules.phases[phase].must.as_ref().is_some_and(|m| {
                 matches!(
@@ -640,26 +703,70 @@ fn may_hold(engine: &Engine, probe: &State, cx: super::Ctx, c: &Cond) -> bool {
     }
 }
 
+/// A turn that begins in a phase with a `PlyPlan`: its starts as bits (`StartRow::bits`), in the order in
+/// which `legal_moves` lists them, so that a random player picks the k-th without a list.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PlainTurn<'e> {
+    plan: &'e PlyPlan,
+    pits: &'e [PlaceId],
+    bits: u64,
+}
+
+impl PlainTurn<'_> {
+    /// The number of starts: the length of the list of `legal_moves`.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.bits.count_ones() as usize
+    }
+
+    /// The `k`-th start, from 0: `legal_moves(..)[k]`.
+    #[inline(always)]
+    pub(crate) fn nth(&self, k: usize) -> Move {
+        Move::Begin { action: 0, place: nth_start(self.pits, self.bits, k) }
+    }
+}
+
 impl Engine {
+    /// The turn that begins, where it is one of a phase with a `PlyPlan` and no obligation binds the mover
+    /// (then `legal_moves` lists the mover's non-empty pits, and each is played as a whole ply); none
+    /// elsewhere, and where a player has more pits than bits.
+    #[inline(always)]
+    pub(crate) fn plain_turn(&self, st: &State) -> Option<PlainTurn<'_>> {
+        if !matches!(st.stage, super::Stage::Start) || st.obliged || st.result.is_some() {
+            return None;
+        }
+        let plan = self.ply_plans.get(st.phase as usize)?.as_ref()?;
+        let row = plan.starts.get(st.to_move as usize).filter(|r| r.pits.len() <= 64)?;
+        Some(PlainTurn { plan, pits: &row.pits, bits: row.bits(&st.counts) })
+    }
+
+    /// Plays a start of a `plain_turn`, as `apply_unchecked` would.
+    #[inline(always)]
+    pub(crate) fn play_plain_turn(&self, st: &mut State, turn: &PlainTurn<'_>, mv: Move) {
+        let Move::Begin { place, .. } = mv else { return self.apply_unchecked(st, mv) };
+        if self.ply_marks {
+            self.clear_ply_marks(st);
+        }
+        self.whole_ply(st, turn.plan, place);
+    }
+
     /// Plays `mv` as a whole ply when it starts one in a phase with a `PlyPlan`; false otherwise.
     #[inline(always)]
     pub(super) fn try_whole_ply(&self, st: &mut State, mv: Move) -> bool {
         let (super::Stage::Start, Move::Begin { action: 0, place }) = (st.stage, mv) else { return false };
         let phase = st.phase as usize;
-        let (Some(Some(plan)), Some(Some(dir))) = (self.ply_plans.get(phase), self.plain_sow.get(phase)) else {
-            return false;
-        };
+        let Some(Some(plan)) = self.ply_plans.get(phase) else { return false };
         if self.ply_marks {
             self.clear_ply_marks(st);
         }
-        self.whole_ply(st, plan, *dir, place);
+        self.whole_ply(st, plan, place);
         true
     }
 
     /// A whole ply of a phase with a `PlyPlan`: the sowing of `plain_ply`, then its captures and extra
     /// turn off the plan's tables, then the end of the ply. What the general stages would do, step for step.
-    fn whole_ply(&self, st: &mut State, plan: &PlyPlan, dir: Dir, place: PlaceId) {
-        let sow = self.sow_plain_lap(st, dir, place);
+    fn whole_ply(&self, st: &mut State, plan: &PlyPlan, place: PlaceId) {
+        let sow = self.sow_plain_lap(st, plan.dir, place);
         let mover = st.to_move;
         let at = mover as usize * plan.places + st.last as usize;
         let cx = super::Ctx::new(mover).at(st.last);

@@ -150,6 +150,18 @@ impl State {
     /// Makes this state a probe copy of `from` (`probe_copy`), reusing its own buffers: a look-ahead that
     /// tries one candidate after another allocates once, not once per candidate.
     pub(crate) fn reset_probe(&mut self, from: &State) {
+        self.reuse_for(from, false);
+    }
+
+    /// Makes this state a copy of `from`, reusing its own buffers: a playout starts each game so without
+    /// allocating.
+    pub(crate) fn reset_to(&mut self, from: &State) {
+        self.reuse_for(from, true);
+    }
+
+    /// A copy of `from` in this state's buffers; its history and rounds too (`whole`), or left empty, as a
+    /// probe copy has them.
+    fn reuse_for(&mut self, from: &State, whole: bool) {
         let mut counts = std::mem::take(&mut self.counts);
         let mut owner = std::mem::take(&mut self.owner);
         let mut hand = std::mem::take(&mut self.hand);
@@ -169,6 +181,10 @@ impl State {
         // A ply never reads the rounds played before it.
         let mut rounds = std::mem::take(&mut self.rounds);
         rounds.clear();
+        if whole {
+            history.extend_from_slice(&from.history);
+            rounds.clone_from(&from.rounds);
+        }
         *self = State {
             counts,
             owner,

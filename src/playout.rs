@@ -98,11 +98,11 @@ impl<'e> Playout<'e> {
             let ply = st.ply;
             // A turn of a plain phase picks among its starts as bits, the same pick as from the list.
             let mv = if let Some(turn) = engine.plain_turn(st) {
-                if turn.len() == 0 {
+                if turn.len == 0 {
                     abandoned = true;
                     break;
                 }
-                let mv = turn.nth(rng.gen_range(0..turn.len()));
+                let mv = turn.nth(rng.gen_range(0..turn.len));
                 engine.play_plain_turn(st, &turn, mv);
                 mv
             } else {

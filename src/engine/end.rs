@@ -277,7 +277,7 @@ impl Engine {
         // another number cannot come back, and the history can start afresh.
         if !self.rules.needs.refills {
             let n = self.rules.n_pits * self.k;
-            let total: u32 = st.counts[..n].iter().map(|&c| c as u32).sum();
+            let total = super::fast::byte_sum(&st.counts[..n]);
             if total != st.history_total {
                 st.history.clear();
                 st.history_total = total;

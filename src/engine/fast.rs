@@ -191,14 +191,46 @@ pub(super) fn position_key(parts: &[&[u8]], extra: u64) -> u64 {
         for w in &mut words {
             h = mix(h, u64::from_le_bytes(w.try_into().unwrap_or([0; 8])));
         }
-        // The last bytes as a little-endian word, byte by byte: a copy of a few bytes would call memcpy.
-        let tail = words.remainder().iter().rev().fold(0u64, |w, &b| w << 8 | b as u64);
+        let rest = words.remainder().len();
+        let tail = if rest > 0 && part.len() >= 8 {
+            // The last eight bytes, some of them mixed in already: one load, where the length tells apart.
+            u64::from_le_bytes(part[part.len() - 8..].try_into().unwrap_or([0; 8]))
+        } else {
+            // A short part byte by byte: a copy of a few bytes would call memcpy.
+            words.remainder().iter().rev().fold(0u64, |w, &b| w << 8 | b as u64)
+        };
         h = mix(h, tail ^ ((part.len() as u64) << 56));
     }
     // A last avalanche, so that every input bit reaches every output bit.
     h ^= h >> 33;
     h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
     h ^ (h >> 33)
+}
+
+/// The sum of some bytes, eight at a time: the pieces on the board, which `seen_before` counts every turn.
+pub(super) fn byte_sum(bytes: &[u8]) -> u32 {
+    // Two bytes side by side in each 16-bit lane, then the four lanes added up by one multiplication
+    // (at most 4 * 510, so no lane carries into the next).
+    let word_sum = |w: u64| {
+        const LANES: u64 = 0x00ff_00ff_00ff_00ff;
+        let pairs = (w & LANES) + ((w >> 8) & LANES);
+        (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
+    };
+    let mut words = bytes.chunks_exact(8);
+    let mut total = 0;
+    for w in &mut words {
+        total += word_sum(u64::from_le_bytes(w.try_into().unwrap_or([0; 8])));
+    }
+    let rest = words.remainder();
+    if rest.is_empty() {
+        total
+    } else if bytes.len() >= 8 {
+        // The last eight bytes, without those counted already.
+        let last = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap_or([0; 8]));
+        total + word_sum(last >> (8 * (8 - rest.len())))
+    } else {
+        total + rest.iter().map(|&b| b as u32).sum::<u32>()
+    }
 }
 
 /// The part of a per-lap direction's condition (`Sow::lap_dir`) that a lap cannot change: its conjuncts
@@ -341,6 +373,9 @@ pub(crate) struct PlyPlan {
     dir: Dir,
     /// Per player: the starts of a turn, the player's non-empty fixed pits, as bits (`start_bits`).
     starts: Vec<StartRow>,
+    /// The phase's tracks (`Engine::tracks`), and whether its sowing skips the origin.
+    tracks: Tracks,
+    skip_origin: bool,
     /// The phase has an obligation (`must`), which the turn's start looks at.
     must: bool,
     /// The obligation applies only when the opponent's pits are empty (`when count(pits(opponent)) = 0`,
@@ -530,6 +565,8 @@ impl PlyPlan {
             places,
             dir,
             starts,
+            tracks: engine.tracks.get(phase).cloned().unwrap_or_default(),
+            skip_origin: sow.skip_origin,
             must: rules.phases[phase].must.is_some(),
             must_when_opponent_empty: rules.phases[phase].must.as_ref().is_some_and(|m| {
                 matches!(
@@ -710,15 +747,11 @@ pub(crate) struct PlainTurn<'e> {
     plan: &'e PlyPlan,
     pits: &'e [PlaceId],
     bits: u64,
+    /// The number of starts: the length of the list of `legal_moves`.
+    pub(crate) len: usize,
 }
 
 impl PlainTurn<'_> {
-    /// The number of starts: the length of the list of `legal_moves`.
-    #[inline(always)]
-    pub(crate) fn len(&self) -> usize {
-        self.bits.count_ones() as usize
-    }
-
     /// The `k`-th start, from 0: `legal_moves(..)[k]`.
     #[inline(always)]
     pub(crate) fn nth(&self, k: usize) -> Move {
@@ -737,7 +770,8 @@ impl Engine {
         }
         let plan = self.ply_plans.get(st.phase as usize)?.as_ref()?;
         let row = plan.starts.get(st.to_move as usize).filter(|r| r.pits.len() <= 64)?;
-        Some(PlainTurn { plan, pits: &row.pits, bits: row.bits(&st.counts) })
+        let bits = row.bits(&st.counts);
+        Some(PlainTurn { plan, pits: &row.pits, bits, len: bits.count_ones() as usize })
     }
 
     /// Plays a start of a `plain_turn`, as `apply_unchecked` would.
@@ -766,7 +800,7 @@ impl Engine {
     /// A whole ply of a phase with a `PlyPlan`: the sowing of `plain_ply`, then its captures and extra
     /// turn off the plan's tables, then the end of the ply. What the general stages would do, step for step.
     fn whole_ply(&self, st: &mut State, plan: &PlyPlan, place: PlaceId) {
-        let sow = self.sow_plain_lap(st, plan.dir, place);
+        self.sow_plain_lap(st, plan.dir, place, &plan.tracks, plan.skip_origin);
         let mover = st.to_move;
         let at = mover as usize * plan.places + st.last as usize;
         let cx = super::Ctx::new(mover).at(st.last);
@@ -776,28 +810,37 @@ impl Engine {
             rules &= rules - 1;
             let holds = match &plan.residues[r] {
                 Some(tests) => tests.hold(self, st, cx),
-                None => self.test(st, cx, &sow.captures[r].when),
+                None => self.test(st, cx, &self.planned_sow(plan).captures[r].when),
             };
             if !holds {
                 continue;
             }
             match &plan.captures[r] {
                 Some(fast) => {
-                    self.fast_capture(st, &sow.captures[r], fast, plan.places);
+                    self.fast_capture(st, &self.planned_sow(plan).captures[r], fast, plan.places);
                     break;
                 }
                 // The general stages take the ply on from this capture (which may wait for a choice).
-                None => return self.capture_from(st, 0, sow, r, false),
+                None => return self.capture_from(st, 0, self.planned_sow(plan), r, false),
             }
         }
         st.again = match plan.again_at[at] {
             Again::Never => false,
             Again::Always => true,
-            Again::Test => sow.again.as_ref().is_some_and(|c| self.test(st, cx, c)),
+            Again::Test => self.planned_sow(plan).again.as_ref().is_some_and(|c| self.test(st, cx, c)),
         };
         let next = if st.again { super::Next::Keep } else { super::Next::Switch };
         if self.hand_over(st, next, false) {
             self.begin_planned_turn(st, plan);
+        }
+    }
+
+    /// The sowing of a plan's phase, looked up only where a capture or the extra turn needs it.
+    #[inline]
+    fn planned_sow(&self, plan: &PlyPlan) -> &Sow {
+        match self.rules.phases[plan.phase as usize].actions.first().map(|a| &a.kind) {
+            Some(ActionKind::Sow(s)) => s,
+            _ => unreachable!("a plan is made for a phase whose one action is a sowing"),
         }
     }
 

@@ -3,6 +3,7 @@
 
 use crate::ir::*;
 
+use super::fast::Tracks;
 use super::{hash_parts, CaptureCursor, Ctx, Engine, Next, Stage, State, ENDLESS_LAPS, MAX_RELAY_LAPS};
 
 /// What the end of a lap leads to (`Engine::next_lap`).
@@ -62,27 +63,26 @@ impl Engine {
         mask
     }
 
-    /// The one lap of a plain sowing from `place` going `dir`, by arithmetic over its track, with the state
-    /// left as at the end of any lap; `plain_ply` and `whole_ply` go on from there. Returns the sowing.
-    #[inline]
-    pub(super) fn sow_plain_lap(&self, st: &mut State, dir: Dir, place: PlaceId) -> &Sow {
-        let sow = self.sow_rule(st, 0);
+    /// The one lap of a plain sowing from `place` going `dir`, by arithmetic over the phase's `tracks`, with
+    /// the state left as at the end of any lap; `plain_ply` and `whole_ply` go on from there.
+    #[inline(always)]
+    pub(super) fn sow_plain_lap(&self, st: &mut State, dir: Dir, place: PlaceId, tracks: &Tracks, skip_origin: bool) {
         st.origin = place;
         st.dir = dir;
         st.cursor = place;
         st.lap = 1;
         st.diverted = false;
         self.lift(st, place);
-        self.sow_laps(st, &self.tracks[st.phase as usize], sow.skip_origin);
+        self.sow_laps(st, tracks, skip_origin);
         st.last = st.cursor;
         st.stage = Stage::Start;
-        sow
     }
 
     /// A ply of a `plain_sow` phase: the sowing of `begin` .. `after_sow` without the checks for what such a
     /// sowing cannot have; captures and what follows take the general road.
     pub(super) fn plain_ply(&self, st: &mut State, dir: Dir, place: PlaceId, probe: bool) {
-        let sow = self.sow_plain_lap(st, dir, place);
+        let sow = self.sow_rule(st, 0);
+        self.sow_plain_lap(st, dir, place, &self.tracks[st.phase as usize], sow.skip_origin);
         self.capture_after_sow(st, 0, sow, probe);
     }
 

@@ -487,22 +487,25 @@ impl StartRow {
         StartRow { pits: pits.to_vec(), word }
     }
 
-    /// Which pits hold a piece, as bits in the order of `pits`.
+    /// Which pits hold a piece, as bits in the order of `pits`, and how many do.
     #[inline(always)]
-    fn bits(&self, counts: &[u8]) -> u64 {
+    fn bits(&self, counts: &[u8]) -> (u64, usize) {
         const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
         match self.word {
             Some((start, shift, lanes)) => {
                 let w = word_at(counts, start) & lanes;
-                // The high bit of each byte says whether the byte is not zero; the multiplication gathers
-                // the eight high bits (moved down to each byte's low bit) into the top byte, one per place.
-                let nonzero = (((w & LOW7) + LOW7) | w) & !LOW7;
-                ((nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) >> shift
+                // The high bit of each byte says whether the byte is not zero. Moved down to each byte's
+                // low bit, one multiplication gathers them into the top byte, one bit per place, and
+                // another adds them up there (a count without the instruction for it).
+                let nonzero = ((((w & LOW7) + LOW7) | w) & !LOW7) >> 7;
+                let bits = (nonzero.wrapping_mul(0x0102_0408_1020_4080) >> 56) >> shift;
+                (bits, (nonzero.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize)
             }
             None => {
-                self.pits.iter().enumerate().fold(0, |bits, (i, &p)| {
+                let bits = self.pits.iter().enumerate().fold(0, |bits, (i, &p)| {
                     bits | ((counts.get(p as usize).is_some_and(|&n| n > 0) as u64) << (i % 64))
-                })
+                });
+                (bits, bits.count_ones() as usize)
             }
         }
     }
@@ -770,8 +773,8 @@ impl Engine {
         }
         let plan = self.ply_plans.get(st.phase as usize)?.as_ref()?;
         let row = plan.starts.get(st.to_move as usize).filter(|r| r.pits.len() <= 64)?;
-        let bits = row.bits(&st.counts);
-        Some(PlainTurn { plan, pits: &row.pits, bits, len: bits.count_ones() as usize })
+        let (bits, len) = row.bits(&st.counts);
+        Some(PlainTurn { plan, pits: &row.pits, bits, len })
     }
 
     /// Plays a start of a `plain_turn`, as `apply_unchecked` would.

@@ -214,6 +214,9 @@ fn mean(total: u64, n: u64) -> f64 {
     }
 }
 
+/// Plays one game and returns its plies and decisions.
+type PlayFn<'a> = Box<dyn FnMut(&mut rand::rngs::SmallRng) -> (u64, u64) + 'a>;
+
 /// One contestant of [`race`]: something that plays whole random games and says how many plies each took.
 pub struct Runner<'a> {
     pub name: String,
@@ -223,7 +226,7 @@ pub struct Runner<'a> {
     /// Written by hand for one game (the yardstick), not an interpreted rule file.
     pub hand_written: bool,
     /// Plays one game and returns its plies and decisions.
-    play: Box<dyn FnMut(&mut rand::rngs::SmallRng) -> (u64, u64) + 'a>,
+    play: PlayFn<'a>,
     rng: rand::rngs::SmallRng,
     pub done: Throughput,
 }

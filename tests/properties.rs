@@ -289,6 +289,20 @@ fn plain_games_play_whole_plies() {
     assert!(!mancala::compile(&src, None, None).expect("valid rules").without_fast_paths().plays_whole_plies(0));
 }
 
+/// The end sweeps of games whose pits never change hands go by a table (`sweep pits to store(owner)`), and
+/// the general stages, which `fast_paths_play_as_the_general_stages` compares with, never do.
+#[test]
+fn plain_games_sweep_by_table() {
+    let engine = |file: &str| {
+        let src = std::fs::read_to_string(format!("games/{file}.mancala")).expect("shipped game");
+        mancala::compile(&src, None, None).expect("valid rules")
+    };
+    for file in ["kalah", "oware", "bohnenspiel"] {
+        assert!(engine(file).sweeps_by_table(0), "{file}");
+        assert!(!engine(file).without_fast_paths().sweeps_by_table(0), "{file}");
+    }
+}
+
 /// A game of two sowings, one ranked over the other: `grab` (a capture is a must) before `plain`. `first` is
 /// the action written first.
 fn ranked_game(first: &str) -> String {

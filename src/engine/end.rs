@@ -505,6 +505,15 @@ impl Engine {
 
     /// The sweeps of the end rules (the phase's, then the top level's).
     fn sweep(&self, st: &mut State) {
+        // Where the mover fixes what goes where, the table made with the engine says it.
+        if let Some(Some(table)) = self.sweep_tables.get(st.phase as usize) {
+            for &(p, to) in table.get(st.to_move as usize).map_or(&[][..], |t| &t[..]) {
+                if self.count(st, p) > 0 {
+                    self.move_pieces(st, p, to, self.all_kinds, u32::MAX);
+                }
+            }
+            return;
+        }
         let phase_sweeps = &self.rules.phases[st.phase as usize].end.sweeps;
         for (set, to) in phase_sweeps.iter().chain(&self.rules.end.sweeps) {
             let mut places = Places::default();

@@ -88,6 +88,9 @@ pub struct Engine {
     ply_plans: Vec<Option<fast::PlyPlan>>,
     /// Each player's fixed pits as words of `counts` (one kind of piece), for the plans' end rules.
     pit_words: Vec<fast::PitWords>,
+    /// Per phase and mover, where its end sweeps fix what goes where: the pits and their destinations
+    /// (`fast::sweep_table`).
+    sweep_tables: Vec<Option<Vec<Vec<(PlaceId, PlaceId)>>>>,
     /// Per phase whose one action sows one kind of piece in a fixed direction but not plainly (its laps
     /// may start at the origin, a marked pit may divert pieces; pits may change hands): the places its laps
     /// visit from every pit, so that `drop_hand` sows whole laps by arithmetic there too (`fast::sow_track`).
@@ -334,6 +337,7 @@ impl Engine {
             owned_starts: true,
             ply_plans: Vec::new(),
             pit_words: Vec::new(),
+            sweep_tables: Vec::new(),
             lap_tracks: Vec::new(),
             owned_plain_starts: Vec::new(),
             lap_gates: Vec::new(),
@@ -371,6 +375,7 @@ impl Engine {
             engine.pit_words = pits.iter().map(|own| fast::PitWords::new(own, len)).collect();
         }
         engine.ply_plans = (0..engine.rules.phases.len()).map(|p| engine.ply_plan(p)).collect();
+        engine.sweep_tables = (0..engine.rules.phases.len()).map(|p| fast::sweep_table(&engine, p)).collect();
         engine
     }
 
@@ -450,6 +455,7 @@ impl Engine {
         self.moves_known.fill(false);
         self.owned_starts = false;
         self.ply_plans.iter_mut().for_each(|plan| *plan = None);
+        self.sweep_tables.iter_mut().for_each(|t| *t = None);
         self.lap_tracks.iter_mut().for_each(|t| *t = None);
         self.lap_gates.iter_mut().flatten().for_each(|g| *g = None);
         self.first_lap_memo = false;
@@ -478,6 +484,13 @@ impl Engine {
     #[doc(hidden)]
     pub fn plays_whole_plies(&self, phase: usize) -> bool {
         self.ply_plans.get(phase).is_some_and(|p| p.is_some())
+    }
+
+    /// Whether the end sweeps of a phase go by a table made with the engine (`fast::sweep_table`). For
+    /// tests, which check that the games meant to take it do.
+    #[doc(hidden)]
+    pub fn sweeps_by_table(&self, phase: usize) -> bool {
+        self.sweep_tables.get(phase).is_some_and(|t| t.is_some())
     }
 
     /// A player's pits when they never change hands (`fixed_pits`); none otherwise.

@@ -685,10 +685,13 @@ impl FastCapture {
     }
 }
 
+/// Per mover, the pits an end sweep empties and where their pieces go.
+pub(super) type SweepTable = Vec<Vec<(PlaceId, PlaceId)>>;
+
 /// Per mover, the pits an end sweep of `phase` empties and where each goes, in the order `sweep` takes
 /// them, where the sets and the places are fixed by the mover and the pit (owners never change, no player
 /// is taken out, one kind of piece and no mark lost as a pit empties); none otherwise.
-pub(super) fn sweep_table(engine: &Engine, phase: usize) -> Option<Vec<Vec<(PlaceId, PlaceId)>>> {
+pub(super) fn sweep_table(engine: &Engine, phase: usize) -> Option<SweepTable> {
     let rules = &engine.rules;
     if engine.fixed_pits.is_none() || rules.needs.elimination || engine.k != 1 || !engine.empty_marks.is_empty() {
         return None;

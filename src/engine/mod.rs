@@ -90,7 +90,7 @@ pub struct Engine {
     pit_words: Vec<fast::PitWords>,
     /// Per phase and mover, where its end sweeps fix what goes where: the pits and their destinations
     /// (`fast::sweep_table`).
-    sweep_tables: Vec<Option<Vec<Vec<(PlaceId, PlaceId)>>>>,
+    sweep_tables: Vec<Option<fast::SweepTable>>,
     /// Per phase whose one action sows one kind of piece in a fixed direction but not plainly (its laps
     /// may start at the origin, a marked pit may divert pieces; pits may change hands): the places its laps
     /// visit from every pit, so that `drop_hand` sows whole laps by arithmetic there too (`fast::sow_track`).

@@ -991,3 +991,80 @@ impl Engine {
         st.stage = super::Stage::Start;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bytes that look like a board: small counts, zeros, and the largest count a byte holds.
+    fn board(len: usize, seed: u64) -> Vec<u8> {
+        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                match x % 5 {
+                    0 => 0,
+                    1 => 255,
+                    _ => (x >> 8) as u8 % 12,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn byte_sums_add_every_byte() {
+        for len in 0..40 {
+            for seed in 0..20 {
+                let bytes = board(len, seed);
+                let sum: u32 = bytes.iter().map(|&b| b as u32).sum();
+                assert_eq!(byte_sum(&bytes), sum, "{bytes:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn position_keys_tell_apart_boards_that_differ_in_one_byte() {
+        for len in 1..24 {
+            let bytes = board(len, len as u64);
+            let key = position_key(&[&bytes, &[1, 0, 0, 0]], 0);
+            for i in 0..len {
+                let mut other = bytes.clone();
+                other[i] = other[i].wrapping_add(1);
+                assert_ne!(position_key(&[&other, &[1, 0, 0, 0]], 0), key, "byte {i} of {len}");
+            }
+            assert_ne!(position_key(&[&bytes, &[0, 0, 0, 0]], 0), key);
+            assert_ne!(position_key(&[&bytes, &[1, 0, 0, 0]], 1), key);
+        }
+    }
+
+    #[test]
+    fn start_bits_say_which_pits_hold_pieces() {
+        for (len, pits) in [
+            (14, vec![0u16, 1, 2, 3, 4, 5]),
+            (14, vec![7, 8, 9, 10, 11, 12]),
+            (12, vec![6, 7, 8, 9, 10, 11]),
+            (9, vec![1, 2, 3, 4, 5, 6, 7, 8]),
+            (6, vec![0, 1, 2]),
+            (20, vec![5, 3, 1]),
+            (80, (0..64).collect()),
+        ] {
+            let row = StartRow::new(&pits, len);
+            for seed in 0..50 {
+                let counts = board(len, seed);
+                let held: Vec<bool> = pits.iter().map(|&p| counts[p as usize] > 0).collect();
+                let (bits, n) = row.bits(&counts);
+                assert_eq!(n, held.iter().filter(|&&h| h).count(), "{pits:?} {counts:?}");
+                for (i, &h) in held.iter().enumerate() {
+                    assert_eq!(bits >> i & 1 == 1, h, "pit {} of {pits:?} in {counts:?}", pits[i]);
+                }
+                // The k-th start is the k-th pit that holds a piece.
+                let starts: Vec<PlaceId> = pits.iter().zip(&held).filter(|(_, &h)| h).map(|(&p, _)| p).collect();
+                for (k, &p) in starts.iter().enumerate() {
+                    assert_eq!(nth_start(&pits, bits, k), p);
+                }
+            }
+        }
+    }
+}

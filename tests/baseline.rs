@@ -28,7 +28,7 @@ fn interpreter_moves(engine: &Engine, st: &State) -> Vec<u16> {
 }
 
 fn winners(st: &State) -> u8 {
-    st.result.as_ref().map(|o| o.winners as u8).unwrap_or(0)
+    st.result.as_ref().map(|o| o.winners).unwrap_or(0)
 }
 
 /// Kalah's places in the interpreter: pits a..f, A..F, then store(1), store(2); in the baseline South's pits,

@@ -51,6 +51,22 @@ impl Tracks {
     }
 }
 
+/// The tracks of one sowing's laps, per direction (`Dir as usize`): none where the laps cannot go that way
+/// or their walk is no cycle.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LapTracks([Option<Tracks>; 2]);
+
+impl LapTracks {
+    pub(crate) fn set(&mut self, dir: Dir, tracks: Option<Tracks>) {
+        self.0[dir as usize] = tracks;
+    }
+
+    /// Whether some direction has a track from some origin.
+    pub(crate) fn any(&self) -> bool {
+        self.0.iter().flatten().any(Tracks::any)
+    }
+}
+
 /// Follows the sowing from `origin` piece by piece, pushing the places onto `out`, until it comes back to
 /// its first place (then it is a cycle, and its length is returned) or has gone longer than any cycle can.
 fn cycle_from(next: &[PlaceId], origin: PlaceId, skip_origin: bool, out: &mut Vec<PlaceId>) -> Option<u16> {
@@ -139,12 +155,18 @@ impl Engine {
     /// (`lap_tracks`): what `drop_one` does piece by piece, the first piece back into the origin when the lap
     /// starts there (`start at origin`), each piece for a pit with a `divert` mark sent on. Neither the marks
     /// nor the owners change while a lap is sown, so where a pit sends its pieces holds for the whole lap,
-    /// and only the last pit says whether the last piece went on. Returns false, having done nothing, where
-    /// there is no track (the lap does not start at its origin, or goes another way).
+    /// and only the last pit says whether the last piece went on. The records of drops are made as the
+    /// last drop into each pit would leave them: with one kind and no pit sending pieces on, the count
+    /// before the last drop into a pit is its count after the lap less one, however often the lap passed
+    /// it (`before`), and the pits passed are those the lap reached (`passed`). Returns false, having done
+    /// nothing, where there is no track (the lap does not start at its origin, or goes a way without one).
     #[inline]
-    pub(super) fn sow_track(&self, st: &mut State, sow: &Sow) -> bool {
-        let Some(Some((dir, tracks))) = self.lap_tracks.get(st.phase as usize) else { return false };
-        if *dir != st.dir || st.cursor != st.origin || self.k != 1 {
+    pub(super) fn sow_track(&self, st: &mut State, action: u8, sow: &Sow) -> bool {
+        let Some(laps) = self.lap_tracks.get(st.phase as usize).and_then(|t| t.get(action as usize)) else {
+            return false;
+        };
+        let Some(tracks) = &laps.0[st.dir as usize] else { return false };
+        if st.cursor != st.origin {
             return false;
         }
         let Some(track) = tracks.get(self.rules.places.len(), st.to_move, st.origin) else { return false };
@@ -159,10 +181,27 @@ impl Engine {
             n -= 1;
         }
         if n > 0 {
-            let (laps, rest) = (n / track.len(), n % track.len());
+            // Most laps go less than once round: no division for them.
+            let (laps, rest) = if n < track.len() { (0, n) } else { (n / track.len(), n % track.len()) };
             let reached = if laps > 0 { track.len() } else { rest };
-            for (i, &p) in track[..reached].iter().enumerate() {
-                self.drop_into(st, sow, p, laps + (i < rest) as usize);
+            if sow.divert.is_empty() && !self.rules.needs.passed {
+                // The first `rest` places of the track get one piece more than the others reached.
+                let (more, fewer) = track[..reached].split_at(rest);
+                let laps = laps.min(254) as u8;
+                let records = self.rules.needs.drops;
+                for (places, n) in [(more, laps + 1), (fewer, laps)] {
+                    if records {
+                        lap_with_records(st, places, n);
+                    } else {
+                        for &p in places {
+                            st.counts[p as usize] = st.counts[p as usize].saturating_add(n);
+                        }
+                    }
+                }
+            } else {
+                for (i, &p) in track[..reached].iter().enumerate() {
+                    self.drop_into(st, sow, p, laps + (i < rest) as usize);
+                }
             }
             last = track[if rest == 0 { track.len() - 1 } else { rest - 1 }];
         }
@@ -171,11 +210,34 @@ impl Engine {
         true
     }
 
-    /// `n` pieces dropped into pit `p`, or where its marks send them.
+    /// `n` pieces (at least one) dropped into pit `p`, or where its marks send them, with the records of
+    /// drops a rule reads.
     #[inline]
     fn drop_into(&self, st: &mut State, sow: &Sow, p: PlaceId, n: usize) {
         let to = if sow.divert.is_empty() { p } else { self.diverted_to(st, sow, p).unwrap_or(p) };
-        st.counts[to as usize] = st.counts[to as usize].saturating_add(n.min(255) as u8);
+        let n = n.min(255) as u8;
+        if self.rules.needs.passed {
+            super::state::record_passed(st, p);
+        }
+        if self.rules.needs.drops {
+            // `lap_tracks` leaves out the sowings that divert where drops are recorded, so `to` is `p`.
+            st.before[p as usize] = st.counts[p as usize].saturating_add(n - 1);
+            st.dropped[p as usize] = 0;
+        }
+        st.counts[to as usize] = st.counts[to as usize].saturating_add(n);
+    }
+}
+
+/// `n` pieces (at least one) dropped into each of `places`, with the records of drops as `drop_into`
+/// makes them.
+#[inline]
+fn lap_with_records(st: &mut State, places: &[PlaceId], n: u8) {
+    let (counts, before, dropped) = (&mut st.counts, &mut st.before, &mut st.dropped);
+    for &p in places {
+        let p = p as usize;
+        before[p] = counts[p].saturating_add(n - 1);
+        dropped[p] = 0;
+        counts[p] = counts[p].saturating_add(n);
     }
 }
 

@@ -505,21 +505,25 @@ impl Engine {
     /// Drops the pieces in hand; returns false when it paused for the mover to choose the next kind.
     #[inline]
     pub(super) fn drop_hand(&self, st: &mut State, action: u8, sow: &Sow) -> bool {
-        // A lap whose first piece goes into its origin (`start at origin`, `sow into`) drops piece by piece.
+        // Without a track, a lap whose first piece goes into its origin (`start at origin`, `sow into`) drops
+        // piece by piece.
         let plain = sow.start_origin.is_none()
             && sow.divert.is_empty()
             && sow.drop_captures.is_empty()
             && sow.skip_marks == 0
             && !self.rules.needs.passed
             && !st.at_origin;
-        if self.k == 1 && !self.rules.needs.drops && plain {
-            self.drop_plain(st, sow.skip_origin);
-        } else if self.k == 1 {
-            if self.sow_track(st, sow) {
+        if self.k == 1 {
+            // Whole laps by arithmetic where the lap has a track, else piece by piece.
+            if self.sow_track(st, action, sow) {
                 return true;
             }
-            while st.hand[0] > 0 {
-                self.drop_one(st, 0, sow);
+            if !self.rules.needs.drops && plain {
+                self.drop_plain(st, sow.skip_origin);
+            } else {
+                while st.hand[0] > 0 {
+                    self.drop_one(st, 0, sow);
+                }
             }
         } else {
             loop {

@@ -160,7 +160,7 @@ impl Engine {
     /// before the last drop into a pit is its count after the lap less one, however often the lap passed
     /// it (`before`), and the pits passed are those the lap reached (`passed`). Returns false, having done
     /// nothing, where there is no track (the lap does not start at its origin, or goes a way without one).
-    #[inline]
+    #[inline(always)]
     pub(super) fn sow_track(&self, st: &mut State, action: u8, sow: &Sow) -> bool {
         let Some(laps) = self.lap_tracks.get(st.phase as usize).and_then(|t| t.get(action as usize)) else {
             return false;
@@ -176,7 +176,11 @@ impl Engine {
         }
         st.hand[0] = 0;
         let mut last = st.origin;
+        let records = self.rules.needs.passed || self.rules.needs.drops;
         if std::mem::take(&mut st.at_origin) {
+            if records {
+                self.record_drops(st, last, 1);
+            }
             self.drop_into(st, sow, last, 1);
             n -= 1;
         }
@@ -200,7 +204,11 @@ impl Engine {
                 }
             } else {
                 for (i, &p) in track[..reached].iter().enumerate() {
-                    self.drop_into(st, sow, p, laps + (i < rest) as usize);
+                    let n = laps + (i < rest) as usize;
+                    if records {
+                        self.record_drops(st, p, n);
+                    }
+                    self.drop_into(st, sow, p, n);
                 }
             }
             last = track[if rest == 0 { track.len() - 1 } else { rest - 1 }];
@@ -210,34 +218,44 @@ impl Engine {
         true
     }
 
-    /// `n` pieces (at least one) dropped into pit `p`, or where its marks send them, with the records of
-    /// drops a rule reads.
-    #[inline]
+    /// `n` pieces (at least one) dropped into pit `p`, or where its marks send them.
+    #[inline(always)]
     fn drop_into(&self, st: &mut State, sow: &Sow, p: PlaceId, n: usize) {
         let to = if sow.divert.is_empty() { p } else { self.diverted_to(st, sow, p).unwrap_or(p) };
-        let n = n.min(255) as u8;
+        st.counts[to as usize] = st.counts[to as usize].saturating_add(n.min(255) as u8);
+    }
+
+    /// The records a rule reads of `n` pieces (at least one) about to be dropped into pit `p`: that a piece
+    /// passed it, and its count before the last of them.
+    #[inline]
+    fn record_drops(&self, st: &mut State, p: PlaceId, n: usize) {
         if self.rules.needs.passed {
             super::state::record_passed(st, p);
         }
         if self.rules.needs.drops {
-            // `lap_tracks` leaves out the sowings that divert where drops are recorded, so `to` is `p`.
-            st.before[p as usize] = st.counts[p as usize].saturating_add(n - 1);
+            // `lap_tracks` leaves out the sowings that divert where drops are recorded, so the pieces stay in `p`.
+            st.before[p as usize] = st.counts[p as usize].saturating_add(n.min(255) as u8 - 1);
             st.dropped[p as usize] = 0;
         }
-        st.counts[to as usize] = st.counts[to as usize].saturating_add(n);
     }
 }
 
-/// `n` pieces (at least one) dropped into each of `places`, with the records of drops as `drop_into`
+/// `n` pieces (at least one) dropped into each of `places`, with the records of drops as `record_drops`
 /// makes them.
 #[inline]
 fn lap_with_records(st: &mut State, places: &[PlaceId], n: u8) {
-    let (counts, before, dropped) = (&mut st.counts, &mut st.before, &mut st.dropped);
+    // The three lists cut to one length, so that one test of each place's index serves all three.
+    let len = st.counts.len().min(st.before.len()).min(st.dropped.len());
+    let (counts, before, dropped) = (&mut st.counts[..len], &mut st.before[..len], &mut st.dropped[..len]);
+    let less_one = n.saturating_sub(1);
     for &p in places {
         let p = p as usize;
-        before[p] = counts[p].saturating_add(n - 1);
-        dropped[p] = 0;
-        counts[p] = counts[p].saturating_add(n);
+        if p < len {
+            let count = counts[p];
+            before[p] = count.saturating_add(less_one);
+            dropped[p] = 0;
+            counts[p] = count.saturating_add(n);
+        }
     }
 }
 

@@ -122,20 +122,23 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
-/// `from` copied into `to`, in place when they are as long (as the lists of one game's states are), with a
-/// short list copied byte by byte rather than through a call to `memcpy`.
+/// `from` copied into `to`, in place when they are as long (as the lists of one game's states are): eight
+/// bytes at a time and the rest byte by byte, which for the short lists of a position is quicker than a
+/// call to `memcpy`.
 #[inline]
 fn copy_bytes(to: &mut Vec<u8>, from: &[u8]) {
     if to.len() != from.len() {
         to.clear();
         return to.extend_from_slice(from);
     }
-    if from.len() <= 32 {
-        for (t, &f) in to.iter_mut().zip(from) {
-            *t = f;
-        }
-    } else {
-        to.copy_from_slice(from);
+    let mut words = to.chunks_exact_mut(8);
+    let mut from_words = from.chunks_exact(8);
+    for (t, f) in (&mut words).zip(&mut from_words) {
+        let word: [u8; 8] = f.try_into().unwrap_or([0; 8]);
+        t.copy_from_slice(&word);
+    }
+    for (t, &f) in words.into_remainder().iter_mut().zip(from_words.remainder()) {
+        *t = f;
     }
 }
 

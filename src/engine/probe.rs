@@ -12,8 +12,11 @@ thread_local! {
     /// Copies of positions and lists of options for looking ahead, kept for the next probe: a probe takes
     /// what it needs and gives it back, so that probing allocates nothing once there are enough. The copies
     /// are boxed, so that taking and giving one back moves a pointer, not a whole position.
-    static SPARES: RefCell<(Vec<Box<State>>, Vec<Vec<Move>>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    static SPARES: RefCell<Spares> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
+
+/// The spare copies of positions and lists of options of a thread.
+type Spares = (Vec<Box<State>>, Vec<Vec<Move>>);
 
 /// How many spare copies and lists a thread keeps (a line of look-ahead uses one of each per decision).
 const MAX_SPARES: usize = 64;

@@ -266,8 +266,11 @@ fn plain_games_take_the_compiled_forms() {
     // sowing, but its laps still go by arithmetic over the track of every pit (`fast::sow_track`), and its
     // end rule `count(pits(mover)) = 0` says the mover can move.
     assert_eq!(form("toguz-kumalak"), (true, true));
-    // Its laps relay and capture, but its `eliminate when cannot move` has just looked when a turn begins.
-    assert_eq!(form("bao-la-kiswahili"), (false, true));
+    // Its laps relay and capture and go either way, but each still goes by arithmetic over its track
+    // (`fast::sow_track`), and its `eliminate when cannot move` has just looked when a turn begins.
+    assert_eq!(form("bao-la-kiswahili"), (true, true));
+    // Its relays read `before`, which the laps by arithmetic record as the last drop into each pit would.
+    assert_eq!(form("gulek-single"), (true, true));
 }
 
 /// The plain games play each ply whole (`whole_ply`: captures, extra turns and end rules off tables made

@@ -637,6 +637,27 @@ fn single_compulsory_variant_removes_every_pair() {
     );
 }
 
+#[test]
+fn single_a_lap_round_the_ring_reads_before_at_its_last_drop() {
+    // GU-11 on a lap of 17 from 1: round the ring once (2 .. 15, then 1 itself), then 2 and 3 again. 3 held
+    // 1, got a ball on the first round and the last ball on the second: it held 2 just before the last
+    // drop, so the lap relays from 3 (its 3 balls into 4, 5, 6). 6 held 1 before its ball: stop. What 3
+    // held before the lap (1), or before its first ball of the lap (1), would not relay.
+    let e = single(None);
+    scenario(&e, "1=17 3=1", "1cw", "1=1 2=2 3=0 4=2 5=2 6=2 7=1 8=1 9=1 10=1 11=1 12=1 13=1 14=1 15=1 to_move=1");
+    // The other way round: 1, 15 .. 2, then 1 again and 15; 15 held 1 before the lap and 2 before its
+    // last ball: relay from 15 into 14, 13, 12.
+    scenario(&e, "1=16 15=1", "1ccw", "1=1 2=1 3=1 4=1 5=1 6=1 7=1 8=1 9=1 10=1 11=1 12=2 13=2 14=2 15=0 to_move=1");
+}
+
+#[test]
+fn single_a_lap_round_the_ring_ending_where_it_held_one_does_not_relay() {
+    // 3 empty before a lap of 17 from 1: one ball on the first round, the last on the second, so it held 1
+    // before the last drop and the move ends there with a pair in 3.
+    let e = single(None);
+    scenario(&e, "1=17", "1cw", "1=1 2=2 3=2 4=1 5=1 6=1 7=1 8=1 9=1 10=1 11=1 12=1 13=1 14=1 15=1 to_move=1");
+}
+
 /// Gulek Single relaying whatever the last pit held (`before >= 0`): every sowing relays for ever.
 fn single_relaying_always() -> (String, Engine) {
     let path = format!("{}/games/gulek-single.mancala", env!("CARGO_MANIFEST_DIR"));

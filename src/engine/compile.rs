@@ -358,6 +358,8 @@ fn num(n: &Num, shape: &Shape) -> NumFn {
             Arc::new(move |e, st, cx| st.counts[base + e.next_active(st, cx.mover) as usize] as i32)
         }
         Num::Size(Set::Offered) => Arc::new(|_, st, _| st.offered.count_ones() as i32),
+        // `before`: what `here` held before the last piece fell there (a relay's test at every lap's end).
+        Num::Before(PlaceExpr::Here) => Arc::new(|e, st, cx| e.before(st, cx.here) as i32),
         // `size(MARK(P))`, `size(MARK)`: the cells of the mark that hold that player (or anyone), in one pass
         // over the mark's row of cells (an obligation's `when`, tested at every turn's start).
         Num::Size(Set::Marked(mark, who)) => {

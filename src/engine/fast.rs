@@ -51,6 +51,22 @@ impl Tracks {
     }
 }
 
+/// The tracks of one sowing's laps, per direction (`Dir as usize`): none where the laps cannot go that way
+/// or their walk is no cycle.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LapTracks([Option<Tracks>; 2]);
+
+impl LapTracks {
+    pub(crate) fn set(&mut self, dir: Dir, tracks: Option<Tracks>) {
+        self.0[dir as usize] = tracks;
+    }
+
+    /// Whether some direction has a track from some origin.
+    pub(crate) fn any(&self) -> bool {
+        self.0.iter().flatten().any(Tracks::any)
+    }
+}
+
 /// Follows the sowing from `origin` piece by piece, pushing the places onto `out`, until it comes back to
 /// its first place (then it is a cycle, and its length is returned) or has gone longer than any cycle can.
 fn cycle_from(next: &[PlaceId], origin: PlaceId, skip_origin: bool, out: &mut Vec<PlaceId>) -> Option<u16> {
@@ -139,12 +155,18 @@ impl Engine {
     /// (`lap_tracks`): what `drop_one` does piece by piece, the first piece back into the origin when the lap
     /// starts there (`start at origin`), each piece for a pit with a `divert` mark sent on. Neither the marks
     /// nor the owners change while a lap is sown, so where a pit sends its pieces holds for the whole lap,
-    /// and only the last pit says whether the last piece went on. Returns false, having done nothing, where
-    /// there is no track (the lap does not start at its origin, or goes another way).
-    #[inline]
-    pub(super) fn sow_track(&self, st: &mut State, sow: &Sow) -> bool {
-        let Some(Some((dir, tracks))) = self.lap_tracks.get(st.phase as usize) else { return false };
-        if *dir != st.dir || st.cursor != st.origin || self.k != 1 {
+    /// and only the last pit says whether the last piece went on. The records of drops are made as the
+    /// last drop into each pit would leave them: with one kind and no pit sending pieces on, the count
+    /// before the last drop into a pit is its count after the lap less one, however often the lap passed
+    /// it (`before`), and the pits passed are those the lap reached (`passed`). Returns false, having done
+    /// nothing, where there is no track (the lap does not start at its origin, or goes a way without one).
+    #[inline(always)]
+    pub(super) fn sow_track(&self, st: &mut State, action: u8, sow: &Sow) -> bool {
+        let Some(laps) = self.lap_tracks.get(st.phase as usize).and_then(|t| t.get(action as usize)) else {
+            return false;
+        };
+        let Some(tracks) = &laps.0[st.dir as usize] else { return false };
+        if st.cursor != st.origin {
             return false;
         }
         let Some(track) = tracks.get(self.rules.places.len(), st.to_move, st.origin) else { return false };
@@ -154,15 +176,40 @@ impl Engine {
         }
         st.hand[0] = 0;
         let mut last = st.origin;
+        let records = self.rules.needs.passed || self.rules.needs.drops;
         if std::mem::take(&mut st.at_origin) {
+            if records {
+                self.record_drops(st, last, 1);
+            }
             self.drop_into(st, sow, last, 1);
             n -= 1;
         }
         if n > 0 {
-            let (laps, rest) = (n / track.len(), n % track.len());
+            // Most laps go less than once round: no division for them.
+            let (laps, rest) = if n < track.len() { (0, n) } else { (n / track.len(), n % track.len()) };
             let reached = if laps > 0 { track.len() } else { rest };
-            for (i, &p) in track[..reached].iter().enumerate() {
-                self.drop_into(st, sow, p, laps + (i < rest) as usize);
+            if sow.divert.is_empty() && !self.rules.needs.passed {
+                // The first `rest` places of the track get one piece more than the others reached.
+                let (more, fewer) = track[..reached].split_at(rest);
+                let laps = laps.min(254) as u8;
+                let records = self.rules.needs.drops;
+                for (places, n) in [(more, laps + 1), (fewer, laps)] {
+                    if records {
+                        lap_with_records(st, places, n);
+                    } else {
+                        for &p in places {
+                            st.counts[p as usize] = st.counts[p as usize].saturating_add(n);
+                        }
+                    }
+                }
+            } else {
+                for (i, &p) in track[..reached].iter().enumerate() {
+                    let n = laps + (i < rest) as usize;
+                    if records {
+                        self.record_drops(st, p, n);
+                    }
+                    self.drop_into(st, sow, p, n);
+                }
             }
             last = track[if rest == 0 { track.len() - 1 } else { rest - 1 }];
         }
@@ -171,11 +218,44 @@ impl Engine {
         true
     }
 
-    /// `n` pieces dropped into pit `p`, or where its marks send them.
-    #[inline]
+    /// `n` pieces (at least one) dropped into pit `p`, or where its marks send them.
+    #[inline(always)]
     fn drop_into(&self, st: &mut State, sow: &Sow, p: PlaceId, n: usize) {
         let to = if sow.divert.is_empty() { p } else { self.diverted_to(st, sow, p).unwrap_or(p) };
         st.counts[to as usize] = st.counts[to as usize].saturating_add(n.min(255) as u8);
+    }
+
+    /// The records a rule reads of `n` pieces (at least one) about to be dropped into pit `p`: that a piece
+    /// passed it, and its count before the last of them.
+    #[inline]
+    fn record_drops(&self, st: &mut State, p: PlaceId, n: usize) {
+        if self.rules.needs.passed {
+            super::state::record_passed(st, p);
+        }
+        if self.rules.needs.drops {
+            // `lap_tracks` leaves out the sowings that divert where drops are recorded, so the pieces stay in `p`.
+            st.before[p as usize] = st.counts[p as usize].saturating_add(n.min(255) as u8 - 1);
+            st.dropped[p as usize] = 0;
+        }
+    }
+}
+
+/// `n` pieces (at least one) dropped into each of `places`, with the records of drops as `record_drops`
+/// makes them.
+#[inline]
+fn lap_with_records(st: &mut State, places: &[PlaceId], n: u8) {
+    // The three lists cut to one length, so that one test of each place's index serves all three.
+    let len = st.counts.len().min(st.before.len()).min(st.dropped.len());
+    let (counts, before, dropped) = (&mut st.counts[..len], &mut st.before[..len], &mut st.dropped[..len]);
+    let less_one = n.saturating_sub(1);
+    for &p in places {
+        let p = p as usize;
+        if p < len {
+            let count = counts[p];
+            before[p] = count.saturating_add(less_one);
+            dropped[p] = 0;
+            counts[p] = count.saturating_add(n);
+        }
     }
 }
 

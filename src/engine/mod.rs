@@ -91,10 +91,11 @@ pub struct Engine {
     /// Per phase and mover, where its end sweeps fix what goes where: the pits and their destinations
     /// (`fast::sweep_table`).
     sweep_tables: Vec<Option<fast::SweepTable>>,
-    /// Per phase whose one action sows one kind of piece in a fixed direction but not plainly (its laps
-    /// may start at the origin, a marked pit may divert pieces; pits may change hands): the places its laps
-    /// visit from every pit, so that `drop_hand` sows whole laps by arithmetic there too (`fast::sow_track`).
-    lap_tracks: Vec<Option<(Dir, fast::Tracks)>>,
+    /// Per phase and action that sows one kind of piece, but not by `plain_ply` (its laps may relay, start
+    /// at the origin, go either way; a marked pit may divert pieces; pits may change hands): per direction,
+    /// the places its laps visit from every pit, so that `drop_hand` sows whole laps by arithmetic there
+    /// too (`fast::sow_track`).
+    lap_tracks: Vec<Vec<fast::LapTracks>>,
     /// Per phase: one plain sowing from any non-empty pit of the mover, and nothing to probe, where pits
     /// change hands: its starts are listed straight off the owners and counts (`owned_start_list`).
     owned_plain_starts: Vec<bool>,
@@ -353,7 +354,7 @@ impl Engine {
                         [Action { kind: ActionKind::Sow(sow), .. }] if is_plain_start(sow))
             })
             .collect();
-        engine.lap_tracks = (0..engine.rules.phases.len()).map(|p| engine.lap_track(p)).collect();
+        engine.lap_tracks = (0..engine.rules.phases.len()).map(|p| engine.lap_tracks_of(p)).collect();
         engine.lap_gates = engine
             .rules
             .phases
@@ -379,25 +380,51 @@ impl Engine {
         engine
     }
 
-    /// The tracks of every pit for a phase whose one sowing is not plain but could go by whole laps: one kind
-    /// of piece, a fixed direction, no per-drop records; none for a phase that sows plainly (it has its own).
-    fn lap_track(&self, phase: usize) -> Option<(Dir, fast::Tracks)> {
-        if self.plain_sow[phase].is_some() || self.k != 1 || self.rules.needs.drops {
-            return None;
-        }
-        let [Action { kind: ActionKind::Sow(sow), .. }] = self.rules.phases[phase].actions.as_slice() else {
-            return None;
-        };
-        let DirRule::Fixed(dir) = sow.dir else { return None };
-        // Pieces taken as they fall, pits passed over by their marks, and drops counted per place all need
-        // the piece-by-piece walk.
-        if !sow.drop_captures.is_empty() || sow.skip_marks != 0 || self.rules.needs.passed {
-            return None;
+    /// The tracks of every pit, per direction it may go, for each sowing of a phase that does not sow plainly
+    /// but could go by whole laps: one kind of piece, no pieces taken as they fall, no pits passed over by
+    /// their marks (those need the piece-by-piece walk), and no pit that diverts pieces where the drops are
+    /// recorded (`before` of a pit that sends its pieces on is not its count after the lap less one). A phase
+    /// that sows plainly has its own.
+    fn lap_tracks_of(&self, phase: usize) -> Vec<fast::LapTracks> {
+        let none = || Vec::new();
+        if self.plain_sow[phase].is_some() || self.k != 1 {
+            return none();
         }
         let every_pit: Vec<PlaceId> = (0..self.rules.n_pits as PlaceId).collect();
         let pits = vec![every_pit; self.rules.players as usize];
-        let tracks = fast::Tracks::new(&self.rules, &pits, dir, sow.skip_origin);
-        tracks.any().then_some((dir, tracks))
+        let actions = &self.rules.phases[phase].actions;
+        let tracks: Vec<fast::LapTracks> = actions
+            .iter()
+            .map(|action| {
+                let ActionKind::Sow(sow) = &action.kind else { return fast::LapTracks::default() };
+                let by_piece = !sow.drop_captures.is_empty()
+                    || sow.skip_marks != 0
+                    || (self.rules.needs.drops && !sow.divert.is_empty());
+                if by_piece {
+                    return fast::LapTracks::default();
+                }
+                let mut laps = fast::LapTracks::default();
+                for &dir in Self::ways_of_laps(sow) {
+                    let tracks = fast::Tracks::new(&self.rules, &pits, dir, sow.skip_origin);
+                    laps.set(dir, tracks.any().then_some(tracks));
+                }
+                laps
+            })
+            .collect();
+        if tracks.iter().any(fast::LapTracks::any) {
+            tracks
+        } else {
+            none()
+        }
+    }
+
+    /// The directions the laps of a sowing may go: its fixed one, or both (chosen, or per lap).
+    fn ways_of_laps(sow: &Sow) -> &'static [Dir] {
+        match sow.dir {
+            DirRule::Fixed(Dir::Ccw) => &[Dir::Ccw],
+            DirRule::Fixed(Dir::Cw) => &[Dir::Cw],
+            DirRule::Choose | DirRule::PerLap(_) => &[Dir::Ccw, Dir::Cw],
+        }
     }
 
     /// The whole-ply form of a phase that sows plainly, where its rules allow one.
@@ -456,7 +483,7 @@ impl Engine {
         self.owned_starts = false;
         self.ply_plans.iter_mut().for_each(|plan| *plan = None);
         self.sweep_tables.iter_mut().for_each(|t| *t = None);
-        self.lap_tracks.iter_mut().for_each(|t| *t = None);
+        self.lap_tracks.clear();
         self.lap_gates.iter_mut().flatten().for_each(|g| *g = None);
         self.first_lap_memo = false;
         self
@@ -475,7 +502,7 @@ impl Engine {
     #[doc(hidden)]
     pub fn fast_forms(&self, phase: usize) -> (bool, bool) {
         let laps = (self.sows_plainly(phase) && self.tracks.get(phase).is_some_and(|t| t.any()))
-            || self.lap_tracks.get(phase).is_some_and(|t| t.is_some());
+            || self.lap_tracks.get(phase).is_some_and(|t| t.iter().any(fast::LapTracks::any));
         (laps, self.moves_known.get(phase).copied().unwrap_or(false))
     }
 

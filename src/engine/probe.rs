@@ -10,9 +10,13 @@ use super::{Engine, Move, Places, Stage, State, MAX_PROBE_DEPTH, MAX_PROBE_STEPS
 
 thread_local! {
     /// Copies of positions and lists of options for looking ahead, kept for the next probe: a probe takes
-    /// what it needs and gives it back, so that probing allocates nothing once there are enough.
-    static SPARES: RefCell<(Vec<State>, Vec<Vec<Move>>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    /// what it needs and gives it back, so that probing allocates nothing once there are enough. The copies
+    /// are boxed, so that taking and giving one back moves a pointer, not a whole position.
+    static SPARES: RefCell<Spares> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
+
+/// The spare copies of positions and lists of options of a thread.
+type Spares = (Vec<Box<State>>, Vec<Vec<Move>>);
 
 /// How many spare copies and lists a thread keeps (a line of look-ahead uses one of each per decision).
 const MAX_SPARES: usize = 64;
@@ -26,18 +30,18 @@ fn with_copy<R>(st: &State, f: impl FnOnce(&mut State) -> R) -> R {
 }
 
 /// A probe copy of `st`: a spare one, reset to `st`, when there is one. Give it back with `give_back`.
-fn take_copy(st: &State) -> State {
+fn take_copy(st: &State) -> Box<State> {
     match SPARES.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.0.pop())) {
         Some(mut copy) => {
             copy.reset_probe(st);
             copy
         }
-        None => st.probe_copy(),
+        None => Box::new(st.probe_copy()),
     }
 }
 
 /// Keeps `copy` for a later probe.
-fn give_back(copy: State) {
+fn give_back(copy: Box<State>) {
     SPARES.with(|s| {
         if let Ok(mut s) = s.try_borrow_mut() {
             if s.0.len() < MAX_SPARES {
@@ -129,7 +133,7 @@ impl Engine {
         let mut keep = start;
         // One copy of the position for every candidate that is probed, taken only when one is: the offer
         // shortcut settles most candidates without it.
-        let mut probe: Option<State> = None;
+        let mut probe: Option<Box<State>> = None;
         for i in start..out.len() {
             let mv = out[i];
             let ok = match self.offer_completable_after(st, mv) {

@@ -305,10 +305,17 @@ impl Engine {
     /// comes back to a position would go round for ever. Brent's cycle finding notices the return without
     /// remembering every position: it keeps the key of the position at the last power of two laps and
     /// compares each new one with it, so a loop is found within a few times its length, in constant memory.
+    /// Where a never-ending sowing is only ruled out, the walk is looked at from its `UNCHECKED_LAPS`th lap
+    /// on: the loop is found all the same, and the many short sowings are never hashed.
     #[cold]
     pub(super) fn run_laps(&self, st: &mut State, action: u8, mut at: LapAt, probe: bool) {
         let sow = self.sow_rule(st, action);
-        let cap = if self.endless_played[st.phase as usize] { ENDLESS_LAPS } else { MAX_RELAY_LAPS };
+        let played = self.endless_played[st.phase as usize];
+        let cap = if played { ENDLESS_LAPS } else { MAX_RELAY_LAPS };
+        // A sowing that comes back to a position goes round for ever, so its cycle is found after its first
+        // laps as well as from its first. Where such a sowing is only ruled out (not played, and cut where
+        // the cycle is found), the first laps are not looked at: most sowings end within them.
+        let unchecked = if played { 0 } else { UNCHECKED_LAPS };
         let (mut mark, mut power, mut since, mut steps) = (None, 1u32, 0u32, 0u32);
         loop {
             let mut end = LapEnd::NewLap;
@@ -326,13 +333,18 @@ impl Engine {
             // number the relay or resowing has counted), so the same cycle check and cap keep it from going on
             // for ever.
             steps = steps.saturating_add(1);
-            let key = lap_key(st);
-            if mark == Some(key) || st.lap > cap || steps > cap {
+            if st.lap > cap || steps > cap {
                 return self.endless(st, probe);
             }
-            since += 1;
-            if since == power {
-                (mark, power, since) = (Some(key), power.saturating_mul(2), 0);
+            if steps > unchecked {
+                let key = lap_key(st);
+                if mark == Some(key) {
+                    return self.endless(st, probe);
+                }
+                since += 1;
+                if since == power {
+                    (mark, power, since) = (Some(key), power.saturating_mul(2), 0);
+                }
             }
             if end == LapEnd::EndsAgain {
                 at = LapAt::EndsAgain;
@@ -505,21 +517,25 @@ impl Engine {
     /// Drops the pieces in hand; returns false when it paused for the mover to choose the next kind.
     #[inline]
     pub(super) fn drop_hand(&self, st: &mut State, action: u8, sow: &Sow) -> bool {
-        // A lap whose first piece goes into its origin (`start at origin`, `sow into`) drops piece by piece.
+        // Without a track, a lap whose first piece goes into its origin (`start at origin`, `sow into`) drops
+        // piece by piece.
         let plain = sow.start_origin.is_none()
             && sow.divert.is_empty()
             && sow.drop_captures.is_empty()
             && sow.skip_marks == 0
             && !self.rules.needs.passed
             && !st.at_origin;
-        if self.k == 1 && !self.rules.needs.drops && plain {
-            self.drop_plain(st, sow.skip_origin);
-        } else if self.k == 1 {
-            if self.sow_track(st, sow) {
+        if self.k == 1 {
+            // Whole laps by arithmetic where the lap has a track, else piece by piece.
+            if self.sow_track(st, action, sow) {
                 return true;
             }
-            while st.hand[0] > 0 {
-                self.drop_one(st, 0, sow);
+            if !self.rules.needs.drops && plain {
+                self.drop_plain(st, sow.skip_origin);
+            } else {
+                while st.hand[0] > 0 {
+                    self.drop_one(st, 0, sow);
+                }
             }
         } else {
             loop {
@@ -651,6 +667,10 @@ impl Engine {
         self.capture_after_sow(st, action, sow, probe);
     }
 }
+
+/// The laps of a sowing that is ruled out where it would never end (no rule plays such a sowing) that go
+/// by before its cycle check begins (`run_laps`).
+const UNCHECKED_LAPS: u32 = 16;
 
 /// The key of a position within a sowing of laps, its new lap in hand: everything the rest of the sowing
 /// depends on (the pieces on the board and in hand, the lap's origin and direction, and the records of this

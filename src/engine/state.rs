@@ -122,6 +122,26 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+/// `from` copied into `to`, in place when they are as long (as the lists of one game's states are): eight
+/// bytes at a time and the rest byte by byte, which for the short lists of a position is quicker than a
+/// call to `memcpy`.
+#[inline]
+fn copy_bytes(to: &mut Vec<u8>, from: &[u8]) {
+    if to.len() != from.len() {
+        to.clear();
+        return to.extend_from_slice(from);
+    }
+    let mut words = to.chunks_exact_mut(8);
+    let mut from_words = from.chunks_exact(8);
+    for (t, f) in (&mut words).zip(&mut from_words) {
+        let word: [u8; 8] = f.try_into().unwrap_or([0; 8]);
+        t.copy_from_slice(&word);
+    }
+    for (t, &f) in words.into_remainder().iter_mut().zip(from_words.remainder()) {
+        *t = f;
+    }
+}
+
 /// Whether a piece was dropped into place `p` during the current turn.
 #[inline]
 pub(crate) fn passed(st: &State, p: PlaceId) -> bool {
@@ -160,44 +180,80 @@ impl State {
     }
 
     /// A copy of `from` in this state's buffers; its history and rounds too (`whole`), or left empty, as a
-    /// probe copy has them.
+    /// probe copy has them (a ply never reads the positions before it, nor the rounds played before it).
     fn reuse_for(&mut self, from: &State, whole: bool) {
-        let mut counts = std::mem::take(&mut self.counts);
-        let mut owner = std::mem::take(&mut self.owner);
-        let mut hand = std::mem::take(&mut self.hand);
-        let mut before = std::mem::take(&mut self.before);
-        let mut dropped = std::mem::take(&mut self.dropped);
-        let mut marks = std::mem::take(&mut self.marks);
-        let mut mark_lives = std::mem::take(&mut self.mark_lives);
-        let mut history = std::mem::take(&mut self.history);
-        counts.clone_from(&from.counts);
-        owner.clone_from(&from.owner);
-        hand.clone_from(&from.hand);
-        before.clone_from(&from.before);
-        dropped.clone_from(&from.dropped);
-        marks.clone_from(&from.marks);
-        mark_lives.clone_from(&from.mark_lives);
-        history.clear();
-        // A ply never reads the rounds played before it.
-        let mut rounds = std::mem::take(&mut self.rounds);
-        rounds.clear();
-        if whole {
-            history.extend_from_slice(&from.history);
-            rounds.clone_from(&from.rounds);
-        }
-        *self = State {
+        // Field by field, in place: the lists are copied into the buffers already there, and nothing is
+        // built or dropped. Every field is named, so that a new one must be copied too.
+        let State {
             counts,
             owner,
+            to_move,
+            phase,
+            eliminated,
+            ply,
+            last_mover,
+            stage,
+            offered,
+            origin,
+            last,
+            dir,
+            cursor,
             hand,
             before,
             dropped,
-            marks,
-            mark_lives,
+            obliged,
+            illegal,
+            captured,
+            again,
+            quiet,
+            round_seen,
             history,
+            history_total,
+            captures,
+            capture_plies,
+            result,
+            marks,
+            lifted,
+            diverted,
+            at_origin,
+            lap,
+            endless,
+            round,
+            round_starter,
+            round_start_ply,
             rounds,
-            result: from.result.clone(),
-            ..*from
-        };
+            passed,
+            mark_lives,
+            taken_first,
+            recording,
+            trial,
+        } = from;
+        copy_bytes(&mut self.counts, counts);
+        copy_bytes(&mut self.owner, owner);
+        copy_bytes(&mut self.hand, hand);
+        copy_bytes(&mut self.before, before);
+        copy_bytes(&mut self.dropped, dropped);
+        copy_bytes(&mut self.marks, marks);
+        copy_bytes(&mut self.mark_lives, mark_lives);
+        self.history.clear();
+        self.rounds.clear();
+        if whole {
+            self.history.extend_from_slice(history);
+            self.rounds.clone_from(rounds);
+        }
+        self.result.clone_from(result);
+        (self.to_move, self.phase, self.eliminated, self.ply, self.last_mover) =
+            (*to_move, *phase, *eliminated, *ply, *last_mover);
+        (self.stage, self.offered, self.origin, self.last, self.dir, self.cursor) =
+            (*stage, *offered, *origin, *last, *dir, *cursor);
+        (self.obliged, self.illegal, self.captured, self.again, self.quiet, self.round_seen) =
+            (*obliged, *illegal, *captured, *again, *quiet, *round_seen);
+        (self.history_total, self.captures, self.capture_plies) = (*history_total, *captures, *capture_plies);
+        (self.lifted, self.diverted, self.at_origin, self.lap, self.endless) =
+            (*lifted, *diverted, *at_origin, *lap, *endless);
+        (self.round, self.round_starter, self.round_start_ply, self.passed) =
+            (*round, *round_starter, *round_start_ply, *passed);
+        (self.taken_first, self.recording, self.trial) = (*taken_first, *recording, *trial);
     }
 
     /// Whether a first lap tried from `self` finds what it finds from `other` (`ways::FirstLaps`): the two

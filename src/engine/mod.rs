@@ -103,6 +103,11 @@ pub struct Engine {
     id: u64,
     /// What first laps found in a position is remembered for the next question about it (`ways::FirstLaps`).
     first_lap_memo: bool,
+    /// A first lap tried on a copy is undone by putting back only what it can change, where that is little
+    /// (`ways::first_lap_undoable`), instead of copying the whole position again.
+    quick_first_laps: bool,
+    /// Per phase and action: what is settled in advance about the ways it may start in (`ways::WayPlan`).
+    way_plans: Vec<Vec<Option<ways::WayPlan>>>,
 }
 
 /// The number of engines made so far: the next one's `id`.
@@ -339,6 +344,8 @@ impl Engine {
             lap_gates: Vec::new(),
             id: ENGINES_MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             first_lap_memo: true,
+            quick_first_laps: true,
+            way_plans: Vec::new(),
         };
         engine.owned_plain_starts = (0..engine.rules.phases.len())
             .map(|p| {
@@ -371,6 +378,20 @@ impl Engine {
             engine.pit_words = pits.iter().map(|own| fast::PitWords::new(own, len)).collect();
         }
         engine.ply_plans = (0..engine.rules.phases.len()).map(|p| engine.ply_plan(p)).collect();
+        engine.way_plans = engine
+            .rules
+            .phases
+            .iter()
+            .map(|p| {
+                p.actions
+                    .iter()
+                    .map(|a| match &a.kind {
+                        ActionKind::Sow(sow) => ways::WayPlan::new(&engine, sow),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
         engine
     }
 
@@ -453,6 +474,8 @@ impl Engine {
         self.lap_tracks.iter_mut().for_each(|t| *t = None);
         self.lap_gates.iter_mut().flatten().for_each(|g| *g = None);
         self.first_lap_memo = false;
+        self.quick_first_laps = false;
+        self.way_plans.clear();
         self
     }
 

@@ -6,6 +6,7 @@ use std::cell::{RefCell, RefMut};
 
 use crate::ir::*;
 
+use super::compile::CountTests;
 use super::{Ctx, Engine, Stage, State};
 
 thread_local! {
@@ -87,7 +88,9 @@ impl Engine {
         dir: Dir,
     ) -> bool {
         if let Some(filter) = &sow.dir_filter {
-            if !self.test(st, Ctx::new(mover).at(place).way(dir), filter) {
+            let cx = Ctx::new(mover).at(place).way(dir);
+            let settled = self.way_plan(st.phase, action).and_then(|p| p.filter.as_ref()).and_then(|f| f.get(cx, dir));
+            if !settled.unwrap_or_else(|| self.test(st, cx, filter)) {
                 return false;
             }
         }
@@ -176,19 +179,46 @@ impl Engine {
             && sow.divert.is_empty()
             && sow.lifts.is_empty();
         if plain {
-            return self.plain_first_lap_captures(st, trial.state, mover, sow, place, dir);
+            return self.plain_first_lap_captures(st, trial.state, mover, action, sow, place, dir);
+        }
+        if self.quick_first_laps && self.first_lap_undoable(sow) {
+            let captures = self.try_first_lap(trial.state, mover, action, place, dir, true);
+            self.undo_first_lap(st, trial.state);
+            return captures;
         }
         trial.ready = false;
-        self.try_first_lap(trial.state, mover, action, place, dir)
+        self.try_first_lap(trial.state, mover, action, place, dir, true)
+    }
+
+    /// Whether a first lap of `sow` changes nothing but what `undo_first_lap` puts back: the pieces on the
+    /// board and in hand, the marks a lift clears (`until empty`) and the lap's own fields. Not where drops
+    /// are recorded (`before`, `dropped`, `passed`), a lift makes marks, or pieces are taken as they fall.
+    fn first_lap_undoable(&self, sow: &Sow) -> bool {
+        !self.rules.needs.drops && !self.rules.needs.passed && sow.lift_steps.is_empty() && sow.drop_captures.is_empty()
+    }
+
+    /// Makes `trial`, a copy of `st` on which an undoable first lap was tried (`first_lap_undoable`), a
+    /// copy again: far less to copy than `reset_probe`.
+    fn undo_first_lap(&self, st: &State, trial: &mut State) {
+        trial.counts.copy_from_slice(&st.counts);
+        trial.hand.copy_from_slice(&st.hand);
+        if !self.empty_marks.is_empty() {
+            trial.marks.copy_from_slice(&st.marks);
+        }
+        (trial.to_move, trial.stage, trial.origin, trial.dir, trial.cursor, trial.last) =
+            (st.to_move, st.stage, st.origin, st.dir, st.cursor, st.last);
+        (trial.lap, trial.diverted, trial.at_origin, trial.lifted) = (st.lap, st.diverted, st.at_origin, st.lifted);
     }
 
     /// The trial of a plain first lap (one kind of piece, all of the pit lifted, one per place), undone by
     /// walking the lap again instead of copying the position back.
+    #[allow(clippy::too_many_arguments)]
     fn plain_first_lap_captures(
         &self,
         st: &State,
         trial: &mut State,
         mover: u8,
+        action: u8,
         sow: &Sow,
         place: PlaceId,
         dir: Dir,
@@ -210,8 +240,7 @@ impl Engine {
         self.lift(trial, place);
         self.drop_plain(trial, sow.skip_origin);
         trial.last = trial.cursor;
-        let cx = Ctx::new(mover).at(trial.last);
-        let captures = sow.captures.iter().any(|c| self.test(trial, cx, &c.when));
+        let captures = self.lap_end_captures(trial, mover, action, sow, true);
         // Undo: the same walk, taking back each piece; the pit lifted gets its pieces back.
         let places = self.rules.places.len();
         let row = (mover as usize * 2 + dir as usize) * places;
@@ -238,7 +267,9 @@ impl Engine {
         captures
     }
 
-    fn try_first_lap(&self, trial: &mut State, mover: u8, action: u8, place: PlaceId, dir: Dir) -> bool {
+    /// The first lap tried on `trial` by the general stages, and whether a capture applies at its end (told
+    /// by the scan where `scan` allows and there is one).
+    fn try_first_lap(&self, trial: &mut State, mover: u8, action: u8, place: PlaceId, dir: Dir, scan: bool) -> bool {
         trial.to_move = mover;
         trial.stage = Stage::Start;
         trial.origin = place;
@@ -250,8 +281,69 @@ impl Engine {
             return false;
         }
         trial.last = trial.cursor;
+        !trial.diverted && self.lap_end_captures(trial, mover, action, sow, scan)
+    }
+
+    /// Whether one of the captures of `sow` applies where the lap sown on `trial` ended: the engine's scan
+    /// for it (`FirstLapScan`) where `scan` allows and there is one, else every capture's condition.
+    #[inline]
+    fn lap_end_captures(&self, trial: &State, mover: u8, action: u8, sow: &Sow, scan: bool) -> bool {
         let cx = Ctx::new(mover).at(trial.last);
-        !trial.diverted && sow.captures.iter().any(|c| self.test(trial, cx, &c.when))
+        let found = self.way_plan(trial.phase, action).and_then(|p| p.first_lap.as_ref());
+        if let (true, Some(found)) = (scan, found) {
+            if let Some(holds) = found.holds(self, trial, cx) {
+                return holds;
+            }
+        }
+        sow.captures.iter().any(|c| self.test(trial, cx, &c.when))
+    }
+
+    /// What was settled in advance about the ways of action `action` of phase `phase` (`WayPlan`).
+    #[inline]
+    fn way_plan(&self, phase: u8, action: u8) -> Option<&WayPlan> {
+        self.way_plans.get(phase as usize)?.get(action as usize)?.as_ref()
+    }
+
+    /// Checks the shortcuts of first laps (`must capture`) against the long way in this position, and
+    /// describes the first disagreement: for every start of the mover's sowings with `must capture`, each
+    /// way, whether the first lap captures as `sow_first_lap` finds it (walked back or undone on a copy
+    /// kept from lap to lap) and as a fresh copy finds it; and that the kept copy is one again after each
+    /// lap it calls ready. For tests.
+    #[doc(hidden)]
+    pub fn first_lap_disagreement(&self, st: &State) -> Option<String> {
+        if st.result.is_some() || !matches!(st.stage, Stage::Start) {
+            return None;
+        }
+        let mover = st.to_move;
+        let mut kept = st.probe_copy();
+        let copy = st.probe_copy();
+        for (a, action) in self.phase(st).actions.iter().enumerate() {
+            let ActionKind::Sow(sow) = &action.kind else { continue };
+            if !sow.must_capture {
+                continue;
+            }
+            for place in (0..self.rules.n_pits as PlaceId).filter(|&p| self.count(st, p) > 0) {
+                for &dir in Self::ways(sow) {
+                    let (quick, ready) = {
+                        let mut trial = Trial { state: &mut kept, ready: true, laps: None };
+                        (self.sow_first_lap(st, &mut trial, mover, a as u8, place, dir), trial.ready)
+                    };
+                    let long = self.try_first_lap(&mut st.probe_copy(), mover, a as u8, place, dir, false);
+                    if quick != long {
+                        return Some(format!(
+                            "action {a} from {place} {dir:?}: the shortcut says {quick}, a fresh copy {long}"
+                        ));
+                    }
+                    if ready && kept != copy {
+                        return Some(format!("action {a} from {place} {dir:?}: the kept copy was not put back"));
+                    }
+                    if !ready {
+                        kept.reset_probe(st);
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// The actions that `prefer` rules out now, as bits: every ranked action after the first that can start.
@@ -270,5 +362,209 @@ impl Engine {
             Some(keep) => phase.prefer.iter().filter(|&&a| a != keep).fold(0u64, |m, &a| m | 1 << (a % 64)),
             None => 0,
         }
+    }
+}
+
+/// What is settled in advance about the ways a sowing may start in, from what the mover, the direction and
+/// the pit settle: its direction's filter (`direction ... where`) and the captures' test at the end of a
+/// first lap (`must capture`). Made when the engine is made; none without fast paths.
+#[derive(Debug, Clone)]
+pub(super) struct WayPlan {
+    filter: Option<FilterTable>,
+    first_lap: Option<FirstLapScan>,
+}
+
+impl WayPlan {
+    pub(super) fn new(engine: &Engine, sow: &Sow) -> Option<WayPlan> {
+        let filter = sow.dir_filter.as_ref().and_then(|f| FilterTable::new(engine, &source(engine, f)));
+        let first_lap = FirstLapScan::new(engine, sow);
+        (filter.is_some() || first_lap.is_some()).then_some(WayPlan { filter, first_lap })
+    }
+}
+
+/// A condition as written, for one the engine compiled.
+fn source(engine: &Engine, c: &Cond) -> Cond {
+    match c {
+        Cond::Compiled(i) => engine.compiled.1.get(*i as usize).cloned().unwrap_or(Cond::True),
+        other => other.clone(),
+    }
+}
+
+/// A direction's filter where the mover, the way and the pit decide it, whatever the counts: per
+/// `(mover * 2 + way) * places + pit`, 0 (false), 1 (true) or 2 (to be tested).
+#[derive(Debug, Clone)]
+struct FilterTable {
+    players: u8,
+    places: usize,
+    at: Vec<u8>,
+}
+
+impl FilterTable {
+    /// The table of `filter`; none where it decides nothing in advance anywhere.
+    fn new(engine: &Engine, filter: &Cond) -> Option<FilterTable> {
+        let (players, places) = (engine.rules.players, engine.rules.places.len());
+        let probe = engine.initial_state();
+        let mut at = Vec::with_capacity(players as usize * 2 * places);
+        for mover in 0..players {
+            for dir in [Dir::Ccw, Dir::Cw] {
+                for place in 0..places as PlaceId {
+                    let cx = Ctx::new(mover).at(place).way(dir);
+                    at.push(partial(engine, &probe, cx, filter, false).map_or(2, u8::from));
+                }
+            }
+        }
+        at.iter().any(|&v| v < 2).then_some(FilterTable { players, places, at })
+    }
+
+    /// What the table says of the filter at `cx` (`here` the pit, going `dir`), where it says something.
+    #[inline]
+    fn get(&self, cx: Ctx, dir: Dir) -> Option<bool> {
+        if cx.mover >= self.players || cx.here as usize >= self.places {
+            return None;
+        }
+        match self.at.get((cx.mover as usize * 2 + dir as usize) * self.places + cx.here as usize)? {
+            0 => Some(false),
+            1 => Some(true),
+            _ => None,
+        }
+    }
+}
+
+/// The value of `c` at `cx` where its parts settled by the mover, the way and `here` (`settled`) decide
+/// it whatever the others are; none where they do not.
+fn partial(engine: &Engine, probe: &State, cx: Ctx, c: &Cond, last_is_here: bool) -> Option<bool> {
+    if settled(c, last_is_here) {
+        return Some(engine.cond(probe, cx, c));
+    }
+    match c {
+        Cond::And(cs) => {
+            let parts: Vec<Option<bool>> = cs.iter().map(|c| partial(engine, probe, cx, c, last_is_here)).collect();
+            if parts.contains(&Some(false)) {
+                Some(false)
+            } else {
+                parts.iter().all(|p| *p == Some(true)).then_some(true)
+            }
+        }
+        Cond::Or(cs) => {
+            let parts: Vec<Option<bool>> = cs.iter().map(|c| partial(engine, probe, cx, c, last_is_here)).collect();
+            if parts.contains(&Some(true)) {
+                Some(true)
+            } else {
+                parts.iter().all(|p| *p == Some(false)).then_some(false)
+            }
+        }
+        Cond::Not(c) => partial(engine, probe, cx, c, last_is_here).map(|v| !v),
+        _ => None,
+    }
+}
+
+/// Whether a condition is settled by the mover, the way (`direction`) and `here` alone; with
+/// `last_is_here`, `last` is `here` too (at the end of a lap).
+fn settled(c: &Cond, last_is_here: bool) -> bool {
+    match c {
+        Cond::True | Cond::Direction(..) => true,
+        Cond::And(cs) | Cond::Or(cs) => cs.iter().all(|c| settled(c, last_is_here)),
+        Cond::Not(c) => settled(c, last_is_here),
+        Cond::InSet(PlaceExpr::Here, Set::Region(_) | Set::RegionOf(_, PlayerExpr::Mover)) => true,
+        Cond::InSet(PlaceExpr::Last, Set::Region(_) | Set::RegionOf(_, PlayerExpr::Mover)) => last_is_here,
+        _ => false,
+    }
+}
+
+/// The test of `must capture` at the end of a first lap, settled in advance as far as the mover, the lap's
+/// direction and its last place settle it: where a capture's condition is made of tests those fix (`here
+/// in REGION(mover)`, `direction = cw`) and tests of single places' counts (`count >= 2`,
+/// `count(opposite) > 0`), each end of a lap has the list of count tests left (the same tests of several
+/// captures once), one of which must hold. One kind of piece only.
+#[derive(Debug, Clone)]
+pub(super) struct FirstLapScan {
+    players: u8,
+    places: usize,
+    /// Per `(mover * 2 + dir) * places + last`: what is left to test there.
+    at: Vec<LapTest>,
+    /// The lists of tests that `LapTest::Tests` names.
+    tests: Vec<Vec<CountTests>>,
+}
+
+/// What is left to test where a first lap ends.
+#[derive(Debug, Clone, Copy)]
+enum LapTest {
+    /// No capture can apply there.
+    Never,
+    /// A capture applies there whatever the counts.
+    Always,
+    /// A capture applies when one of these tests holds.
+    Tests(u16),
+}
+
+impl FirstLapScan {
+    /// The scan of a sowing with `must capture` whose captures' conditions are of that shape; none otherwise.
+    pub(super) fn new(engine: &Engine, sow: &Sow) -> Option<FirstLapScan> {
+        if engine.k != 1 || !sow.must_capture || sow.captures.is_empty() {
+            return None;
+        }
+        // Per capture: the parts the end of the lap settles, its count tests, and their text (to tell
+        // the same tests apart).
+        let mut captures = Vec::new();
+        for capture in &sow.captures {
+            let parts = match source(engine, &capture.when) {
+                Cond::And(cs) => cs,
+                c => vec![c],
+            };
+            let (settled, counted): (Vec<Cond>, Vec<Cond>) = parts.into_iter().partition(|c| settled(c, true));
+            let tests = CountTests::of(&counted.iter().collect::<Vec<_>>())?;
+            captures.push((settled, tests, counted.is_empty(), format!("{counted:?}")));
+        }
+        let (players, places) = (engine.rules.players, engine.rules.places.len());
+        let mut scan = FirstLapScan { players, places, at: Vec::new(), tests: Vec::new() };
+        let mut lists: Vec<String> = Vec::new();
+        let mut probe = engine.initial_state();
+        for mover in 0..players {
+            for dir in [Dir::Ccw, Dir::Cw] {
+                probe.dir = dir;
+                for last in 0..places as PlaceId {
+                    probe.last = last;
+                    let cx = Ctx::new(mover).at(last);
+                    let (mut tests, mut texts, mut always) = (Vec::new(), Vec::new(), false);
+                    for (settled, t, none, text) in &captures {
+                        if !settled.iter().all(|c| engine.cond(&probe, cx, c)) || texts.contains(text) {
+                            continue;
+                        }
+                        always |= *none;
+                        tests.push(t.clone());
+                        texts.push(text.clone());
+                    }
+                    scan.at.push(match (always, tests.is_empty()) {
+                        (true, _) => LapTest::Always,
+                        (false, true) => LapTest::Never,
+                        (false, false) => {
+                            let key = texts.join(" or ");
+                            let i = lists.iter().position(|k| *k == key).unwrap_or_else(|| {
+                                lists.push(key);
+                                scan.tests.push(tests);
+                                lists.len() - 1
+                            });
+                            LapTest::Tests(u16::try_from(i).ok()?)
+                        }
+                    });
+                }
+            }
+        }
+        Some(scan)
+    }
+
+    /// Whether a capture applies where `mover`'s lap on `st` ended (`cx.here`, going `st.dir`); none for a
+    /// mover or place the scan does not cover.
+    #[inline]
+    fn holds(&self, engine: &Engine, st: &State, cx: Ctx) -> Option<bool> {
+        if cx.mover >= self.players || cx.here as usize >= self.places {
+            return None;
+        }
+        let i = (cx.mover as usize * 2 + st.dir as usize) * self.places + cx.here as usize;
+        Some(match *self.at.get(i)? {
+            LapTest::Never => false,
+            LapTest::Always => true,
+            LapTest::Tests(t) => self.tests.get(t as usize)?.iter().any(|t| t.hold(engine, st, cx)),
+        })
     }
 }

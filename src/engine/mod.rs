@@ -204,6 +204,7 @@ impl Engine {
             fixed_pits: fixed_pits.clone(),
             n_pits: rules.n_pits,
             places: rules.places.len(),
+            regions: rules.regions.clone(),
         };
         let offer_prunes = rules
             .phases
@@ -462,8 +463,10 @@ impl Engine {
     }
 
     /// The same engine without its fast paths for plain phases (`plain_starts`, `plain_ply` and its
-    /// tracks, `moves_known`, `owned_starts`), without remembering first laps (`ways::FirstLaps`) and without the
-    /// gates of per-lap directions (`lap_gates`): every ply goes through the general stages. For tests, which compare the two.
+    /// tracks, `moves_known`, `owned_starts`), without remembering first laps (`ways::FirstLaps`), without
+    /// what is settled in advance about ways (`ways::WayPlan`: first laps found without sowing) or undoing a
+    /// first lap in place (`quick_first_laps`), and without the gates of per-lap directions (`lap_gates`):
+    /// every ply goes through the general stages. For tests, which compare the two.
     #[doc(hidden)]
     pub fn without_fast_paths(mut self) -> Engine {
         self.plain_starts.fill(false);

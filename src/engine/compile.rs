@@ -77,6 +77,11 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
     match c {
         Cond::True => Arc::new(|_, _, _| true),
         Cond::And(cs) => {
+            // Up to three tests of single places' counts (`count >= 2 and count <= 15`, a start's filter
+            // tested at every pit): one closure, each test a bit of a set of counts.
+            if let Some(tests) = CountTests::of(&cs.iter().collect::<Vec<_>>()).filter(|_| shape.plain) {
+                return Arc::new(move |e, st, cx| tests.hold(e, st, cx));
+            }
             let fs: Vec<CondFn> = cs.iter().map(|c| cond(c, shape)).collect();
             match fs.as_slice() {
                 [a, b] => {

@@ -73,6 +73,8 @@ pub struct Engine {
     phase_again: bool,
     /// Per phase: some end rule is tested at every lap (`when ... at every lap`).
     lap_ends: Vec<bool>,
+    /// Per phase: the conditions of those rules, in order (`Engine::lap_end_holds`).
+    lap_end_conds: Vec<Vec<Cond>>,
     /// The marks lost when their pit is emptied (`until empty`); none in most games.
     empty_marks: Vec<MarkId>,
     /// The marks `for N plies`, with their N; none in most games.
@@ -239,6 +241,14 @@ impl Engine {
             .collect();
         let (table, sources) = compile::compile_rules(&mut rules, &shape);
         let compiled = Compiled(table, sources);
+        let lap_end_conds = rules
+            .phases
+            .iter()
+            .map(|p| {
+                let items = p.end.items.iter().chain(&rules.end.items);
+                items.filter_map(|r| if let EndRule::AtEveryLap(c) = r { Some(c.clone()) } else { None }).collect()
+            })
+            .collect();
         let probe_free: Vec<bool> = rules
             .phases
             .iter()
@@ -332,6 +342,7 @@ impl Engine {
             endless_played,
             phase_again,
             lap_ends,
+            lap_end_conds,
             empty_marks,
             timed_marks,
             record_first,

@@ -70,8 +70,17 @@ impl Engine {
     }
 
     /// Whether `mover` may start `sow` (action number `action`) at `place` going `dir`: the direction's
-    /// filter holds there, and with `must capture`, the first lap so sown ends where a capture applies.
+    /// filter holds there, and with `must capture`, the first lap so sown ends where a capture applies
+    /// (found without sowing where the engine can, `unsown_way_ok`).
     pub(super) fn way_ok(&self, st: &State, mover: u8, action: u8, sow: &Sow, place: PlaceId, dir: Dir) -> bool {
+        if let Some(plan) = self.unsown_plan(st, action) {
+            return self.unsown_way_ok(st, plan, mover, action, sow, place, dir);
+        }
+        self.way_ok_on_copy(st, mover, action, sow, place, dir)
+    }
+
+    /// `way_ok`, the first lap tried on a copy (or found before: `FirstLaps`).
+    fn way_ok_on_copy(&self, st: &State, mover: u8, action: u8, sow: &Sow, place: PlaceId, dir: Dir) -> bool {
         self.with_trial(st, mover, action, sow, |trial| self.way_ok_in(st, trial, mover, action, sow, place, dir))
     }
 
@@ -341,7 +350,7 @@ impl Engine {
         }
         match plan.unsown_first_lap(self, st, mover, place, dir) {
             Some(captures) => captures,
-            None => self.way_ok(st, mover, action, sow, place, dir),
+            None => self.way_ok_on_copy(st, mover, action, sow, place, dir),
         }
     }
 

@@ -104,6 +104,13 @@ fn lookahead_shortcuts_agree_with_the_list_of_starts() {
     at_every_decision_of_random_games(Engine::lookahead_disagreement);
 }
 
+/// The first laps tried for `must capture`, walked back or undone on a copy kept from lap to lap, find what
+/// a fresh copy finds, and leave the kept copy as it was, at every ply of random games.
+#[test]
+fn first_lap_shortcuts_agree_with_a_fresh_copy() {
+    at_every_decision_of_random_games(Engine::first_lap_disagreement);
+}
+
 /// Plays up to 20 random games of every variant and fails at the first position where `check` finds
 /// something wrong.
 fn at_every_decision_of_random_games(check: impl Fn(&Engine, &State) -> Option<String>) {

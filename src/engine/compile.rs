@@ -28,6 +28,8 @@ pub(crate) struct Shape {
     pub n_pits: usize,
     /// The places of the board: the length of `counts` with one kind of piece.
     pub places: usize,
+    /// The regions of the board (`Rules::regions`).
+    pub regions: Vec<Region>,
 }
 
 /// Replaces every top-level condition of the rules by a compiled one, returning the table and the
@@ -75,6 +77,11 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
     match c {
         Cond::True => Arc::new(|_, _, _| true),
         Cond::And(cs) => {
+            // Up to three tests of single places' counts (`count >= 2 and count <= 15`, a start's filter
+            // tested at every pit): one closure, each test a bit of a set of counts.
+            if let Some(tests) = CountTests::of(&cs.iter().collect::<Vec<_>>()).filter(|_| shape.plain) {
+                return Arc::new(move |e, st, cx| tests.hold(e, st, cx));
+            }
             let fs: Vec<CondFn> = cs.iter().map(|c| cond(c, shape)).collect();
             match fs.as_slice() {
                 [a, b] => {
@@ -114,6 +121,27 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
             if shape.plain =>
         {
             owned_pits_empty(shape.n_pits, who, matches!(op, CmpOp::Eq | CmpOp::Le))
+        }
+        // `count(REGION(P)) = 0` and its negations with one kind of piece: the region's pits as words of
+        // `counts` (Bao's `when any players(count(inner(player)) = 0) at every lap`, tested at every lap).
+        Cond::Cmp(
+            Num::Count(Set::RegionOf(id, who), KindSel::All),
+            op @ (CmpOp::Eq | CmpOp::Le | CmpOp::Ne | CmpOp::Gt),
+            Num::Const(0),
+        ) if shape.plain && shape.regions.get(*id as usize).is_some() => {
+            let region = &shape.regions[*id as usize];
+            let empty = matches!(op, CmpOp::Eq | CmpOp::Le);
+            let pits_of = |mask: u64| (0..64).filter(|b| mask & (1u64 << b) != 0).collect::<Vec<PlaceId>>();
+            if region.per_player {
+                let words: Vec<PitWords> =
+                    region.masks.iter().map(|&m| PitWords::new(&pits_of(m), shape.places)).collect();
+                player_test(who, empty, move |_: &Engine, st: &State, p: u8| {
+                    words.get(p as usize).map_or(true, |w| !w.any(&st.counts))
+                })
+            } else {
+                let words = PitWords::new(&pits_of(region.all), shape.places);
+                Arc::new(move |_, st, _| words.any(&st.counts) != empty)
+            }
         }
         Cond::Cmp(a, op, Num::Const(v)) => {
             // The count of one place compared with a number, in one closure: the capture tests of most games.
@@ -360,6 +388,9 @@ fn num(n: &Num, shape: &Shape) -> NumFn {
         Num::Size(Set::Offered) => Arc::new(|_, st, _| st.offered.count_ones() as i32),
         // `before`: what `here` held before the last piece fell there (a relay's test at every lap's end).
         Num::Before(PlaceExpr::Here) => Arc::new(|e, st, cx| e.before(st, cx.here) as i32),
+        // `lap` and `lifted`, read by the lifts and relays of sowings of laps at every lap.
+        Num::Lap => Arc::new(|_, st, _| st.lap.min(i32::MAX as u32) as i32),
+        Num::Lifted => Arc::new(|_, st, _| st.lifted as i32),
         // `size(MARK(P))`, `size(MARK)`: the cells of the mark that hold that player (or anyone), in one pass
         // over the mark's row of cells (an obligation's `when`, tested at every turn's start).
         Num::Size(Set::Marked(mark, who)) => {
@@ -467,14 +498,19 @@ impl CountAt {
 
     #[inline(always)]
     fn count(self, e: &Engine, st: &State, cx: Ctx) -> i32 {
-        let place = match self {
+        st.counts[self.place(e, cx)] as i32
+    }
+
+    /// The place whose count is read.
+    #[inline(always)]
+    fn place(self, e: &Engine, cx: Ctx) -> usize {
+        match self {
             CountAt::Here => cx.here as usize,
             CountAt::OppositeHere => e.rules.opposite[cx.here as usize] as usize,
             CountAt::Fixed(p) => p,
             CountAt::OfMover(base) => base + cx.mover as usize,
             CountAt::OfBound(base) => base + cx.bound as usize,
-        };
-        st.counts[place] as i32
+        }
     }
 }
 
@@ -510,6 +546,19 @@ impl CountTests {
             tests.len += 1;
         }
         Some(tests)
+    }
+
+    /// `hold` with the count of each place read from `count` (a position not made: `ways::FirstLapStarts`);
+    /// none where a place is off the board.
+    #[inline(always)]
+    pub(crate) fn hold_with(&self, e: &Engine, cx: Ctx, count: impl Fn(usize) -> Option<u8>) -> Option<bool> {
+        for (at, set) in &self.tests[..self.len.min(3)] {
+            let n = count(at.place(e, cx))?;
+            if set.0[(n >> 6) as usize] >> (n & 63) & 1 == 0 {
+                return Some(false);
+            }
+        }
+        Some(true)
     }
 
     #[inline(always)]

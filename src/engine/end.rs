@@ -16,6 +16,14 @@ pub(super) enum Bound {
 }
 
 impl Engine {
+    /// Whether an end rule tested at every lap (`when ... at every lap`) holds now: their conditions are
+    /// listed per phase when the engine is made, so a lap does not look through the other rules.
+    #[inline]
+    pub(super) fn lap_end_holds(&self, st: &State) -> bool {
+        let cx = Ctx::new(st.to_move);
+        self.lap_end_conds.get(st.phase as usize).is_some_and(|cs| cs.iter().any(|c| self.test(st, cx, c)))
+    }
+
     pub(super) fn end_ply(&self, st: &mut State, next: Next, probe: bool) {
         if self.hand_over(st, next, probe) {
             self.begin_turn(st);

@@ -73,6 +73,8 @@ pub struct Engine {
     phase_again: bool,
     /// Per phase: some end rule is tested at every lap (`when ... at every lap`).
     lap_ends: Vec<bool>,
+    /// Per phase: the conditions of those rules, in order (`Engine::lap_end_holds`).
+    lap_end_conds: Vec<Vec<Cond>>,
     /// The marks lost when their pit is emptied (`until empty`); none in most games.
     empty_marks: Vec<MarkId>,
     /// The marks `for N plies`, with their N; none in most games.
@@ -107,6 +109,11 @@ pub struct Engine {
     id: u64,
     /// What first laps found in a position is remembered for the next question about it (`ways::FirstLaps`).
     first_lap_memo: bool,
+    /// A first lap tried on a copy is undone by putting back only what it can change, where that is little
+    /// (`ways::first_lap_undoable`), instead of copying the whole position again.
+    quick_first_laps: bool,
+    /// Per phase and action: what is settled in advance about the ways it may start in (`ways::WayPlan`).
+    way_plans: Vec<Vec<Option<ways::WayPlan>>>,
 }
 
 /// The number of engines made so far: the next one's `id`.
@@ -203,6 +210,7 @@ impl Engine {
             fixed_pits: fixed_pits.clone(),
             n_pits: rules.n_pits,
             places: rules.places.len(),
+            regions: rules.regions.clone(),
         };
         let offer_prunes = rules
             .phases
@@ -237,6 +245,14 @@ impl Engine {
             .collect();
         let (table, sources) = compile::compile_rules(&mut rules, &shape);
         let compiled = Compiled(table, sources);
+        let lap_end_conds = rules
+            .phases
+            .iter()
+            .map(|p| {
+                let items = p.end.items.iter().chain(&rules.end.items);
+                items.filter_map(|r| if let EndRule::AtEveryLap(c) = r { Some(c.clone()) } else { None }).collect()
+            })
+            .collect();
         let probe_free: Vec<bool> = rules
             .phases
             .iter()
@@ -330,6 +346,7 @@ impl Engine {
             endless_played,
             phase_again,
             lap_ends,
+            lap_end_conds,
             empty_marks,
             timed_marks,
             record_first,
@@ -344,6 +361,8 @@ impl Engine {
             lap_gates: Vec::new(),
             id: ENGINES_MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             first_lap_memo: true,
+            quick_first_laps: true,
+            way_plans: Vec::new(),
         };
         engine.owned_plain_starts = (0..engine.rules.phases.len())
             .map(|p| {
@@ -377,6 +396,20 @@ impl Engine {
         }
         engine.ply_plans = (0..engine.rules.phases.len()).map(|p| engine.ply_plan(p)).collect();
         engine.sweep_tables = (0..engine.rules.phases.len()).map(|p| fast::sweep_table(&engine, p)).collect();
+        engine.way_plans = engine
+            .rules
+            .phases
+            .iter()
+            .map(|p| {
+                p.actions
+                    .iter()
+                    .map(|a| match &a.kind {
+                        ActionKind::Sow(sow) => ways::WayPlan::new(&engine, sow),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
         engine
     }
 
@@ -473,8 +506,10 @@ impl Engine {
     }
 
     /// The same engine without its fast paths for plain phases (`plain_starts`, `plain_ply` and its
-    /// tracks, `moves_known`, `owned_starts`), without remembering first laps (`ways::FirstLaps`) and without the
-    /// gates of per-lap directions (`lap_gates`): every ply goes through the general stages. For tests, which compare the two.
+    /// tracks, `moves_known`, `owned_starts`), without remembering first laps (`ways::FirstLaps`), without
+    /// what is settled in advance about ways (`ways::WayPlan`: first laps found without sowing) or undoing a
+    /// first lap in place (`quick_first_laps`), and without the gates of per-lap directions (`lap_gates`):
+    /// every ply goes through the general stages. For tests, which compare the two.
     #[doc(hidden)]
     pub fn without_fast_paths(mut self) -> Engine {
         self.plain_starts.fill(false);
@@ -486,6 +521,8 @@ impl Engine {
         self.lap_tracks.clear();
         self.lap_gates.iter_mut().flatten().for_each(|g| *g = None);
         self.first_lap_memo = false;
+        self.quick_first_laps = false;
+        self.way_plans.clear();
         self
     }
 

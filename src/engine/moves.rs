@@ -135,34 +135,54 @@ impl Engine {
 
     /// The starts of a sowing whose ways are checked (`direction ... where`, `must capture`) or whose `from`
     /// has groups after `else`: the pits of the first group with any start, each with a way it may go.
-    /// Returns false when `emit` stopped early.
+    /// Where every first lap is found without sowing (`ways::WayPlan::unsown`), no copy is made to try
+    /// them on. Returns false when `emit` stopped early.
     #[inline(never)]
     fn ranked_sow_starts(&self, st: &State, mover: u8, a: u8, sow: &Sow, emit: &mut impl FnMut(Move) -> bool) -> bool {
+        if let Some(plan) = self.unsown_plan(st, a) {
+            return self.sow_starts_by(st, mover, sow, a, emit, |p| {
+                Self::ways(sow).iter().any(|&d| self.unsown_way_ok(st, plan, mover, a, sow, p, d))
+            });
+        }
+        self.with_trial(st, mover, a, sow, |trial| {
+            self.sow_starts_by(st, mover, sow, a, emit, |p| self.some_way_ok_in(st, trial, mover, a, sow, p))
+        })
+    }
+
+    /// `ranked_sow_starts` with `some_way(pit)` saying whether a pit has a way it may go.
+    #[inline(always)]
+    fn sow_starts_by(
+        &self,
+        st: &State,
+        mover: u8,
+        sow: &Sow,
+        a: u8,
+        emit: &mut impl FnMut(Move) -> bool,
+        mut some_way: impl FnMut(PlaceId) -> bool,
+    ) -> bool {
         let cx = Ctx::new(mover);
         let own = self.colour_mask(mover);
         let ways = sow.ways_checked();
-        self.with_trial(st, mover, sow, |trial| {
-            let groups = std::iter::once((&sow.from, &sow.filter)).chain(sow.from_else.iter().map(|(s, f)| (s, f)));
-            for (set, filter) in groups {
-                let (mut any, mut go) = (false, true);
-                self.for_each_in_set(st, cx, set, |p| {
-                    if (p as usize) < self.rules.n_pits
-                        && self.count(st, p) > 0
-                        && (!sow.last_own || self.count_masked(st, p, own) > 0)
-                        && (matches!(filter, Cond::True) || self.test(st, cx.at(p), filter))
-                        && (!ways || self.some_way_ok_in(st, trial, mover, a, sow, p))
-                    {
-                        any = true;
-                        go = emit(Move::Begin { action: a, place: p });
-                    }
-                    go
-                });
-                if any || !go {
-                    return go;
+        let groups = std::iter::once((&sow.from, &sow.filter)).chain(sow.from_else.iter().map(|(s, f)| (s, f)));
+        for (set, filter) in groups {
+            let (mut any, mut go) = (false, true);
+            self.for_each_in_set(st, cx, set, |p| {
+                if (p as usize) < self.rules.n_pits
+                    && self.count(st, p) > 0
+                    && (!sow.last_own || self.count_masked(st, p, own) > 0)
+                    && (matches!(filter, Cond::True) || self.test(st, cx.at(p), filter))
+                    && (!ways || some_way(p))
+                {
+                    any = true;
+                    go = emit(Move::Begin { action: a, place: p });
                 }
+                go
+            });
+            if any || !go {
+                return go;
             }
-            true
-        })
+        }
+        true
     }
 
     /// The starts of a phase of plain starts: the mover's non-empty pits.

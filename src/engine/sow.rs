@@ -462,12 +462,7 @@ impl Engine {
     #[cold]
     fn ends_at_lap(&self, st: &mut State, probe: bool) -> bool {
         let mover = st.to_move;
-        let phase = &self.rules.phases[st.phase as usize];
-        let fires = phase.end.items.iter().chain(&self.rules.end.items).any(|rule| match rule {
-            EndRule::AtEveryLap(c) => self.test(st, Ctx::new(mover), c),
-            _ => false,
-        });
-        if !fires {
+        if !self.lap_end_holds(st) {
             return false;
         }
         st.stage = Stage::Start;

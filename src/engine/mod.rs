@@ -374,42 +374,16 @@ impl Engine {
             })
             .collect();
         engine.lap_tracks = (0..engine.rules.phases.len()).map(|p| engine.lap_tracks_of(p)).collect();
-        engine.lap_gates = engine
-            .rules
-            .phases
-            .iter()
-            .map(|p| {
-                p.actions
-                    .iter()
-                    .map(|a| match &a.kind {
-                        ActionKind::Sow(sow) => {
-                            sow.lap_dir.as_ref().and_then(|c| fast::lap_gate(c, &engine.compiled.1))
-                        }
-                        _ => None,
-                    })
-                    .collect()
-            })
-            .collect();
+        engine.lap_gates = per_sow_action(&engine.rules, |sow| {
+            sow.lap_dir.as_ref().and_then(|c| fast::lap_gate(c, &engine.compiled.1))
+        });
         if let (Some(pits), 1) = (&engine.fixed_pits, engine.k) {
             let len = engine.rules.places.len();
             engine.pit_words = pits.iter().map(|own| fast::PitWords::new(own, len)).collect();
         }
         engine.ply_plans = (0..engine.rules.phases.len()).map(|p| engine.ply_plan(p)).collect();
         engine.sweep_tables = (0..engine.rules.phases.len()).map(|p| fast::sweep_table(&engine, p)).collect();
-        engine.way_plans = engine
-            .rules
-            .phases
-            .iter()
-            .map(|p| {
-                p.actions
-                    .iter()
-                    .map(|a| match &a.kind {
-                        ActionKind::Sow(sow) => ways::WayPlan::new(&engine, sow),
-                        _ => None,
-                    })
-                    .collect()
-            })
-            .collect();
+        engine.way_plans = per_sow_action(&engine.rules, |sow| ways::WayPlan::new(&engine, sow));
         engine
     }
 
@@ -705,6 +679,15 @@ impl Engine {
             self.step(st, mv, false);
         }
     }
+}
+
+/// A table per phase and action, made by `make` for each sowing action (none for the others).
+fn per_sow_action<T>(rules: &Rules, mut make: impl FnMut(&Sow) -> Option<T>) -> Vec<Vec<Option<T>>> {
+    let entry = |a: &Action, make: &mut dyn FnMut(&Sow) -> Option<T>| match &a.kind {
+        ActionKind::Sow(sow) => make(sow),
+        _ => None,
+    };
+    rules.phases.iter().map(|p| p.actions.iter().map(|a| entry(a, &mut make)).collect()).collect()
 }
 
 /// A few places, on the stack: the hot paths collect places without allocating.

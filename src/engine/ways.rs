@@ -96,14 +96,8 @@ impl Engine {
         place: PlaceId,
         dir: Dir,
     ) -> bool {
-        if let Some(filter) = &sow.dir_filter {
-            let cx = Ctx::new(mover).at(place).way(dir);
-            let settled = self.way_plan(st.phase, action).and_then(|p| p.filter.as_ref()).and_then(|f| f.get(cx, dir));
-            if !settled.unwrap_or_else(|| self.test(st, cx, filter)) {
-                return false;
-            }
-        }
-        !sow.must_capture || self.first_lap_captures(st, trial, mover, action, place, dir)
+        self.filter_allows(st, self.way_plan(st.phase, action), mover, sow, place, dir)
+            && (!sow.must_capture || self.first_lap_captures(st, trial, mover, action, place, dir))
     }
 
     /// Whether some way of starting `sow` at `place` is allowed, first laps tried on `trial` (see `way_ok_in`).
@@ -339,11 +333,8 @@ impl Engine {
         place: PlaceId,
         dir: Dir,
     ) -> bool {
-        if let Some(filter) = &sow.dir_filter {
-            let cx = Ctx::new(mover).at(place).way(dir);
-            if !plan.filter.as_ref().and_then(|f| f.get(cx, dir)).unwrap_or_else(|| self.test(st, cx, filter)) {
-                return false;
-            }
+        if !self.filter_allows(st, Some(plan), mover, sow, place, dir) {
+            return false;
         }
         if !sow.must_capture {
             return true;
@@ -361,6 +352,24 @@ impl Engine {
     #[inline]
     fn virtual_first_lap(&self, st: &State, mover: u8, action: u8, place: PlaceId, dir: Dir) -> Option<bool> {
         self.way_plan(st.phase, action)?.unsown_first_lap(self, st, mover, place, dir)
+    }
+
+    /// Whether the direction's filter (`direction ... where`) lets `mover` start `sow` at `place` going
+    /// `dir`: as the plan settles it, where it does, else tested.
+    #[inline]
+    fn filter_allows(
+        &self,
+        st: &State,
+        plan: Option<&WayPlan>,
+        mover: u8,
+        sow: &Sow,
+        place: PlaceId,
+        dir: Dir,
+    ) -> bool {
+        let Some(filter) = &sow.dir_filter else { return true };
+        let cx = Ctx::new(mover).at(place).way(dir);
+        let settled = plan.and_then(|p| p.filter.as_ref()).and_then(|f| f.get(cx, dir));
+        settled.unwrap_or_else(|| self.test(st, cx, filter))
     }
 
     /// What was settled in advance about the ways of action `action` of phase `phase` (`WayPlan`).

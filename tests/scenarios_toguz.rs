@@ -240,3 +240,17 @@ fn a_new_tuzdyk_is_told_and_drawn() {
     let drawn = mancala::board::render_view(&e, &after, &view);
     assert!(drawn.contains("tuzdyk: C (you)\n"), "{drawn}");
 }
+
+/// ENGINE-2: a position that comes back ends the game, each player adding the stones on his side to his
+/// kazan. One stone on each side: after these 18 plies the start is back.
+#[test]
+fn engine2_a_repeated_position_ends_the_game_each_banking_his_side() {
+    let e = toguz();
+    let start = "a0 b0 c0 d0 e1 f0 g0 h0 i0 A0 B0 C0 D0 E0 F1 G0 H0 I0 kazan(1)=80 kazan(2)=80 to_move=1";
+    let mut st = position(&e, start);
+    let plies = ["e", "F", "f", "G", "g", "H", "h", "I", "i", "A", "a", "B", "b", "C", "c", "D", "d", "E"];
+    play_all(&e, &mut st, &plies[..17]);
+    assert_not_over(&e, &st);
+    play(&e, &mut st, plies[17]);
+    assert_over(&st, &[], &[81, 81], EndReason::Repetition);
+}

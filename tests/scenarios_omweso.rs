@@ -279,3 +279,17 @@ fn om8_flag_a_second_capturing_move_before_the_opponent_captures_wins() {
     play(&e, &mut st, "o7");
     assert_not_over(&e, &st);
 }
+
+/// ENGINE-1 and a stuck opponent: South's `o1` would never end, and stops where North has no pit of two
+/// seeds. The move is annulled before North's turn comes, so "cannot move" is never tested: a draw.
+#[test]
+fn engine1_a_never_ending_move_is_a_draw_even_when_the_opponent_could_not_move() {
+    let e = omweso(None);
+    let mut st = position(
+        &e,
+        "o1=3 o2=1 o3=2 o4=8 o6=1 o8=2 i1=4 i2=14 i3=3 i4=14 i6=4 i7=2 i8=1 O2=1 O4=1 O5=1 O7=1 O8=1 to_move=1",
+    );
+    play(&e, &mut st, "o1");
+    let (winners, _, reason) = result(&st).expect("the game is over");
+    assert_eq!((winners, reason), (vec![], EndReason::Endless));
+}

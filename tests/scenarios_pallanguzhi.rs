@@ -281,6 +281,19 @@ fn engine1_a_continue_that_comes_back_to_its_position_draws_the_game() {
     assert!(legal(&e, "a1 A1 to_move=1").is_empty());
 }
 
+#[test]
+fn engine1_a_never_ending_move_draws_the_match_before_the_round_ends() {
+    // ENGINE-1 before a round's end rules: South's `f` would never end. It stops with North's row empty,
+    // which would end the round (and, North unable to refill a pit, the match, to South); the never-ending
+    // move is judged first: the match is a draw, whatever the end rules written before `draw when endless`.
+    let e = pallanguzhi(None);
+    let mut st =
+        position(&e, "a13 b18 c2 d6 e0 f4 g12 store(1)=12 store(2)=3 rubbish=B,C,D,E,F,G to_move=1 round=2 starter=2");
+    play(&e, &mut st, "f");
+    let (winners, _, reason) = result(&st).expect("the match is over");
+    assert_eq!((winners, reason), (vec![], EndReason::Endless));
+}
+
 /// A small board with stores on the track, for `next` past what a sowing skips.
 fn next_past_skips(skip_origin: bool) -> Engine {
     let source = format!(

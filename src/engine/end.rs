@@ -195,6 +195,9 @@ impl Engine {
 
     fn end_rules_end(&self, st: &mut State, at_start: bool) -> bool {
         let phase = &self.rules.phases[st.phase as usize];
+        if st.endless && self.endless_judged(st) {
+            return true;
+        }
         let reads_sowing = &self.sowing_end_rules[st.phase as usize];
         loop {
             let out_before = st.eliminated;
@@ -212,6 +215,22 @@ impl Engine {
                 return false;
             }
         }
+    }
+
+    /// After a move that would never end, the rule about such moves first, wherever it is written (ENGINE-1):
+    /// the move is annulled (a draw) or its mover put out before anything it left on the board is looked at,
+    /// such as a player it left without a move. Returns true when the game ended.
+    #[cold]
+    fn endless_judged(&self, st: &mut State) -> bool {
+        let phase = &self.rules.phases[st.phase as usize];
+        let rules = phase.end.items.iter().chain(&self.rules.end.items);
+        for rule in rules.filter(|r| r.is_endless()) {
+            if let Some(reason) = self.end_rule_fires(st, rule) {
+                self.finish(st, reason);
+                return true;
+            }
+        }
+        false
     }
 
     /// Why the game ends by this end rule now, if it does.

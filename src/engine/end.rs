@@ -218,8 +218,9 @@ impl Engine {
             }
             EndRule::Draw { count, .. } => (st.quiet >= *count).then_some(EndReason::NoCapture),
             EndRule::Eliminate(c) => {
-                // Everyone the rule takes out is found first, then taken out in turn.
-                let out = self.active_players(st).filter(|&p| self.test(st, Ctx::new(p).bound(p), c));
+                // Everyone the rule takes out is found first, then taken out in turn. `mover` is the player
+                // about to move, as in every end rule; `player` the one tested.
+                let out = self.active_players(st).filter(|&p| self.test(st, cx.bound(p), c));
                 let out = out.fold(0u8, |bits, p| bits | 1 << p);
                 (0..self.rules.players).filter(|p| out & (1 << p) != 0).find_map(|p| self.eliminate(st, p))
             }

@@ -602,12 +602,15 @@ impl Reference {
     fn then_marks(&self, g: &mut Game, sow: &Sow, mover: Player) {
         let cx = Cx::mover(mover);
         for tm in &sow.then_marks {
+            // `threats` is worked out once for each `then mark`.
+            *self.threats_made.borrow_mut() = Some(vec![None; self.rules.players as usize]);
             let pits: Vec<PlaceId> = self
                 .set(g, cx, &tm.set)
                 .into_iter()
                 .filter(|&p| (p as usize) < self.board.n_pits && self.test(g, cx.at(p), &tm.filter))
                 .collect();
             let who = tm.player.as_ref().and_then(|w| self.player(g, cx, w));
+            *self.threats_made.borrow_mut() = None;
             for p in pits {
                 self.put_mark(g, p, tm.mark, who);
             }

@@ -131,7 +131,7 @@ impl Reference {
     /// after the ply when `made` completes it.
     pub fn step(&self, g: &Game, made: &[Decision]) -> Step {
         if made.is_empty() {
-            return Step::Ask(self.starts(g));
+            return Step::Ask(g.starts.clone().unwrap_or_else(|| self.starts(g)));
         }
         let mut h = g.clone();
         let mut run = Run::new(&made[1..]);
@@ -260,6 +260,7 @@ impl Reference {
     pub fn act(&self, g: &mut Game, start: Decision, run: &mut Run) -> Result<Done, Halt> {
         let mover = g.to_move;
         let mut ply = Ply::new(mover, self.kinds());
+        g.starts = None;
         self.start_ply(g);
         let next = match start {
             Decision::Begin { action, place } => match &self.rules.phases[g.phase].actions[action].kind {
@@ -424,6 +425,17 @@ impl Reference {
     /// `threats(P)`: the pits the first capture of each start `P` could make now would take from, every choice
     /// on the way tried (on copies; `prefer` by the starts alone; no obligation).
     pub fn threats(&self, g: &Game, p: Player) -> Vec<PlaceId> {
+        if let Some(Some(known)) = self.threats_made.borrow().as_ref().map(|t| t[p as usize].clone()) {
+            return known;
+        }
+        let found = self.work_out_threats(g, p);
+        if let Some(made) = self.threats_made.borrow_mut().as_mut() {
+            made[p as usize] = Some(found.clone());
+        }
+        found
+    }
+
+    fn work_out_threats(&self, g: &Game, p: Player) -> Vec<PlaceId> {
         let mut h = g.clone();
         h.to_move = p;
         h.obliged = false;

@@ -86,10 +86,25 @@ impl Pair {
         max_plies: u32,
         tally: &mut Tally,
     ) -> Result<(), Box<Disagreement>> {
+        self.game_from(position, None, seed, max_plies, tally)
+    }
+
+    /// A game from a position, its first ply given in move notation (`None`: at random too), then random.
+    pub fn game_from(
+        &self,
+        position: &str,
+        first: Option<&str>,
+        seed: u64,
+        max_plies: u32,
+        tally: &mut Tally,
+    ) -> Result<(), Box<Disagreement>> {
         let st = mancala::notation::parse_position(&self.engine, position)
             .unwrap_or_else(|e| panic!("position `{position}`: {e}"));
+        let script = first.map_or_else(Vec::new, |ply| {
+            mancala::notation::parse_ply(&self.engine, &st, ply).unwrap_or_else(|e| panic!("ply `{ply}`: {e}"))
+        });
         let g = self.game_of(&st);
-        self.play(st, g, seed, max_plies, tally)
+        self.play_until(st, g, seed, max_plies, None, &script, tally).map(|_| ())
     }
 
     /// The reference's game at the engine's position (one read from text): the pieces, owners, marks and
@@ -155,10 +170,12 @@ impl Pair {
 
     /// Both sides play the same random decisions from these positions, compared at every decision.
     fn play(&self, st: State, g: Game, seed: u64, max_plies: u32, tally: &mut Tally) -> Result<(), Box<Disagreement>> {
-        self.play_until(st, g, seed, max_plies, None, tally).map(|_| ())
+        self.play_until(st, g, seed, max_plies, None, &[], tally).map(|_| ())
     }
 
-    /// As `play`, given up (`Ok(false)`) at a ply's start past `deadline`.
+    /// As `play`, given up (`Ok(false)`) at a ply's start past `deadline`; the engine's decisions `script`
+    /// are made first, where they are options.
+    #[allow(clippy::too_many_arguments)]
     fn play_until(
         &self,
         mut st: State,
@@ -166,8 +183,10 @@ impl Pair {
         seed: u64,
         max_plies: u32,
         deadline: Option<std::time::Instant>,
+        script: &[Move],
         tally: &mut Tally,
     ) -> Result<bool, Box<Disagreement>> {
+        let mut script = script.iter();
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
         let mut plies: Vec<String> = Vec::new();
         tally.games += 1;
@@ -269,7 +288,8 @@ impl Pair {
                             return Ok(true);
                         }
                         tally.decisions += 1;
-                        let i = rng.gen_range(0..ours.len());
+                        let scripted = script.next().and_then(|m| ours.iter().position(|(_, o)| o == m));
+                        let i = scripted.unwrap_or_else(|| rng.gen_range(0..ours.len()));
                         self.engine.apply_unchecked(&mut st, ours[i].1);
                         moves.push(ours[i].1);
                         made.push(theirs[i].1);
@@ -336,8 +356,8 @@ impl Pair {
         let pieces: Vec<String> =
             (0..r.places.len()).map(|p| format!("{}={:?}", r.places[p].label, &g.pieces[p])).collect();
         let offer = match &g.offer {
-            Some(o) => format!("offer {:?} by {}", o.pits, o.by),
-            None => "no offer".into(),
+            Some(o) if g.result.is_none() => format!("offer {:?} by {}", o.pits, o.by),
+            _ => "no offer".into(),
         };
         let result = g.result.as_ref().map(|o| {
             let rounds: Vec<String> =
@@ -590,7 +610,7 @@ impl Pair {
     ) -> Result<bool, Box<Disagreement>> {
         let st = self.engine.initial_state();
         let g = self.reference.initial();
-        self.play_until(st, g, seed, max_plies, Some(deadline), tally)
+        self.play_until(st, g, seed, max_plies, Some(deadline), &[], tally)
     }
 }
 

@@ -37,9 +37,13 @@ impl Reference {
             g.capture_plies[mover as usize] += 1;
         }
         g.taken_first.clear();
+        g.obliged = false;
+        // An end rule `at every lap` stopped the move: the game ends at once, as the move stopped.
+        if done.stop == Some(Stop::AtEveryLap) {
+            return self.finish(g, Reason::Condition);
+        }
         self.take_down_timed_marks(g);
         match done.stop {
-            Some(Stop::AtEveryLap) => return self.finish(g, Reason::Condition),
             Some(Stop::Endless) => match self.endless_rule(g.phase) {
                 Some(EndRule::EliminateEndless) => {
                     g.out[mover as usize] = true;
@@ -50,7 +54,7 @@ impl Reference {
                 Some(EndRule::CutEndless) => {}
                 _ => return self.finish(g, Reason::Endless),
             },
-            None => {}
+            Some(Stop::AtEveryLap) | None => {}
         }
         // Whose turn: the mover again (`again`, or he answered an offer), the answerer, or the next player.
         let phase = &self.rules.phases[g.phase];

@@ -126,6 +126,16 @@ pub enum Step {
     Done(Box<Game>),
 }
 
+impl Step {
+    /// The options, or none when the ply is complete.
+    pub fn options(&self) -> Vec<Decision> {
+        match self {
+            Step::Ask(o) => o.clone(),
+            Step::Done(_) => Vec::new(),
+        }
+    }
+}
+
 impl Reference {
     /// The legal decisions after `made` (the ply's decisions so far; none at a turn's start), or the game
     /// after the ply when `made` completes it.
@@ -282,8 +292,8 @@ impl Reference {
         if run.trial {
             return Err(Halt::TrialOver);
         }
-        // §9.6: bound by an obligation, only a move after which it holds.
-        if g.obliged && ply.stop.is_none() {
+        // §9.6: bound by an obligation, only a move after which it holds (however the move ends).
+        if g.obliged {
             let must = self.rules.phases[g.phase].must.as_ref().expect("an obligation has its rule");
             if !self.test(g, Cx::mover(mover), &must.after) {
                 return Err(Halt::Illegal);

@@ -792,6 +792,15 @@ impl<'g> Lowerer<'g> {
                 None,
             );
         }
+        if let Some(count) = take.count.as_ref().filter(|c| c.node == 0) {
+            self.error(
+                "check::bad_range",
+                "taking 0 pieces takes nothing",
+                count.span,
+                "zero",
+                Some("write how many, 1 or more, or leave the number out to take every matching piece".into()),
+            );
+        }
         TakeRule { count: take.count.as_ref().map(|c| c.node), kinds, chosen: take.chosen, from, to }
     }
 

@@ -562,8 +562,15 @@ impl Reference {
     /// `then may | must take`.
     fn then_take(&self, g: &mut Game, run: &mut Run, then: &ThenRule, mover: Player) -> Result<(), Halt> {
         let cx = Cx::mover(mover);
+        // The pits of the set that pass the condition and hold a piece to take.
         let eligible = |g: &Game| -> Vec<PlaceId> {
-            self.set(g, cx, &then.set).into_iter().filter(|&p| self.test(g, cx.at(p), &then.filter)).collect()
+            self.set(g, cx, &then.set)
+                .into_iter()
+                .filter(|&p| {
+                    let kinds = self.kinds_of(g, cx.at(p), &then.kinds);
+                    kinds.iter().any(|&k| g.pieces[p as usize][k as usize] > 0) && self.test(g, cx.at(p), &then.filter)
+                })
+                .collect()
         };
         let take_from = |g: &mut Game, p: PlaceId| {
             let to = self.place(g, cx.at(p), &then.to);

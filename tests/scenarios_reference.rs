@@ -23,3 +23,13 @@ fn an_elimination_tests_the_player_about_to_move_as_mover() {
     play(&e, &mut st, "a");
     assert_over(&st, &[1], &[1, 2], EndReason::LastStanding);
 }
+
+#[test]
+fn a_lap_sown_into_a_pit_and_a_relay_from_it_are_not_a_loop() {
+    // a's seed ends in the empty b: the capture takes it to the hand and sows it into b (lap 2), and the
+    // relay of lap 2 lifts b and sows it into c (lap 3). Laps 2 and 3 start with the same seeds everywhere and
+    // in hand, from b, but lap 2's first seed goes into b and lap 3's past it: the move is not endless.
+    let e = file("sow-into-then-relay");
+    let st = scenario(&e, "a1 A1 B1 to_move=1", "a", "a0 b0 c1 d0 A1 B1 C0 D0 to_move=2");
+    assert_not_over(&e, &st);
+}

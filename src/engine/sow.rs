@@ -672,6 +672,8 @@ const UNCHECKED_LAPS: u32 = 16;
 /// move's drops, which conditions may read, and the marks, which a lap's lifting or a capture may change).
 #[inline(always)]
 fn lap_key(st: &State) -> u64 {
-    let extra = st.origin as u64 | (st.cursor as u64) << 16 | (st.dir as u64) << 32;
+    // Where the lap goes on is its origin and cursor, its way, and whether its first piece goes into the origin
+    // itself (`start at origin`, `sow into`): a lap sown into a pit and a relay from it are not the same step.
+    let extra = st.origin as u64 | (st.cursor as u64) << 16 | (st.dir as u64) << 32 | (st.at_origin as u64) << 40;
     hash_parts(&[&st.counts, &st.hand, &st.before, &st.dropped, &st.marks], extra)
 }

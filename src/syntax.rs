@@ -286,7 +286,7 @@ pub fn expected_at(source: &str, offset: usize) -> Option<Expected> {
         }
         if matches!(rule, Rule::cond | Rule::term | Rule::product | Rule::disj | Rule::conj | Rule::neg) {
             expected.keywords.extend(TERM_WORDS);
-            expected.slots.push(Slot::Place);
+            expected.slots.extend([Slot::Place, Slot::Kind]);
         }
     }
     // `and` and `or` are plain strings of their rules, which pest leaves out of its expected rules: try them.
@@ -359,7 +359,8 @@ fn rule_slot(rule: Rule) -> Option<Slot> {
         Rule::name => Slot::Name,
         Rule::action_ref | Rule::move_word => Slot::Action,
         Rule::place | Rule::named_place | Rule::set | Rule::sources | Rule::places | Rule::domain => Slot::Place,
-        Rule::term | Rule::product | Rule::cond | Rule::disj | Rule::conj | Rule::neg | Rule::count_fn => Slot::Place,
+        Rule::term | Rule::product | Rule::cond | Rule::disj | Rule::conj | Rule::neg => Slot::Place,
+        Rule::count_fn => Slot::Kind,
         Rule::kind_sel | Rule::kind_name => Slot::Kind,
         Rule::label | Rule::target | Rule::targets | Rule::setup_line => Slot::Label,
         Rule::string => Slot::String,

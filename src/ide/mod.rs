@@ -201,7 +201,6 @@ impl Analysis {
                 SymbolKind::Region,
                 SymbolKind::Row,
                 SymbolKind::Mark,
-                SymbolKind::Kind,
                 SymbolKind::Store,
             ],
             Slot::Kind => &[SymbolKind::Kind],

@@ -169,7 +169,8 @@ fn check_json_lists_every_diagnostic_of_every_file() {
             "message",
             "related",
             "severity",
-            "start"
+            "start",
+            "suggestion"
         ]
     );
     assert_eq!(d["file"], "bad.mancala");

@@ -462,6 +462,9 @@ fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives: &[Rule]) 
     if let Some(e) = word_cut_short(source, pos, &found) {
         return e;
     }
+    if let Some(e) = unknown_relation(source, pos, positives, &found) {
+        return e;
+    }
     let words = expected_words(positives);
     let names_expected = ["a name", "a place", "a set of places (`pits`, `pits(mover)`, ...)", "a kind of piece"];
     let keyword_as_name = is_keyword(found.text())
@@ -538,6 +541,46 @@ fn word_cut_short(source: &str, pos: usize, found: &Found) -> Option<SyntaxError
         related: Vec::new(),
         suggestion: nearest
             .map(|k| Suggestion { span: Span::new(start, pos + found.len()), replacement: k.to_string() }),
+    })
+}
+
+/// The relations of places: each takes a place in parentheses and names a place (or, `facing`, a set).
+pub(crate) const RELATIONS: &[&str] = &["opposite", "twin", "next", "behind", "front", "facing"];
+
+/// `beside(next)`: a word that is no function before a `(`, followed by a place where only a player could
+/// stand (`NAME(PLAYER)` is a player's place). The word was meant as a relation of places: the error names
+/// it and lists the relations there are, instead of asking for a player.
+fn unknown_relation(source: &str, pos: usize, positives: &[Rule], found: &Found) -> Option<SyntaxError> {
+    if !positives.contains(&Rule::player) || !found.text().starts_with(|c: char| c.is_alphanumeric()) {
+        return None;
+    }
+    let before = source[..pos].trim_end().strip_suffix('(')?.trim_end();
+    let start = before
+        .char_indices()
+        .rev()
+        .take_while(|&(_, c)| c.is_alphanumeric() || c == '_' || c == '-')
+        .last()
+        .map(|(i, _)| i)?;
+    let word = &before[start..];
+    if is_keyword(word) || did_you_mean(word, FUNCTIONS.iter().copied()).is_some() {
+        return None;
+    }
+    let listed: Vec<String> = RELATIONS.iter().map(|r| format!("`{r}(PLACE)`")).collect();
+    let nearest = did_you_mean(word, RELATIONS.iter().copied());
+    let help = match nearest {
+        Some(r) => format!("did you mean `{r}`? The relations of places are {}", listed.join(", ")),
+        None => format!(
+            "the relations of places are {}; `{word}(PLAYER)` would be a player's place, such as `store(mover)`",
+            listed.join(", ")
+        ),
+    };
+    Some(SyntaxError {
+        code: SyntaxCode::Unexpected,
+        message: format!("there is no relation called `{word}`"),
+        span: Span::new(start, before.len()),
+        label: "not a relation of places".into(),
+        help: Some(help),
+        related: vec![(Span::new(pos, pos + found.len()), "a place, where a player was expected".into())],
     })
 }
 

@@ -139,6 +139,48 @@ fn bad_item_error(source: &str, span: Span) -> SyntaxError {
     }
 }
 
+/// A comment of a rule file: a `# ...` line or the end of a line, or a `/// ...` sentence. The grammar
+/// skips the first kind and the AST keeps the second only joined to the rule it tells, so a tool that
+/// writes the file back (`fmt`) finds both here, with their exact text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Comment {
+    /// From the `#` or the first `/` to the end of the line, the line break left out.
+    pub span: Span,
+    /// A `///` sentence rather than a `#` comment.
+    pub doc: bool,
+}
+
+/// The comments of a rule file that parses, in order. It reads the text as the grammar does: a string ends
+/// at its closing quote or the end of its line, and outside strings `#` and `///` run to the end of the line.
+pub fn comments(source: &str) -> Vec<Comment> {
+    let bytes = source.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'#' => i = push_comment(source, i, false, &mut out),
+            b'/' if source[i..].starts_with("///") => i = push_comment(source, i, true, &mut out),
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// Records the comment that starts at `start` and runs to the end of its line; returns where it ends.
+fn push_comment(source: &str, start: usize, doc: bool, out: &mut Vec<Comment>) -> usize {
+    let end = source[start..].find('\n').map_or(source.len(), |n| start + n);
+    let end = start + source[start..end].trim_end().len();
+    out.push(Comment { span: Span::new(start, end), doc });
+    end
+}
+
 /// Parses a rule file as read from disk. A file that is not UTF-8 is an error (`mancala::syntax::not_utf8`)
 /// at its first bad byte: see [`decode`].
 pub fn parse_bytes(bytes: &[u8]) -> Result<File, SyntaxError> {

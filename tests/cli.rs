@@ -109,6 +109,21 @@ fn warnings_alone_leave_a_file_valid() {
     assert_eq!(stderr(&o).trim(), "checked 1 file: no errors, 1 warning");
 }
 
+/// A place read by a rule that nothing seems to fill is a warning (the analysis may miss a way in), never an
+/// error; and a pit the setup leaves empty is filled by sowing, on two rows and on four.
+#[test]
+fn a_place_never_filled_is_a_warning_and_sowing_fills_every_pit() {
+    let o = run(&["check", "tests/data/check/never-filled.mancala"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(stderr(&o).trim(), "checked 1 file: no errors, 1 warning");
+    insta::assert_snapshot!("check_never_filled", stdout(&o));
+    for file in ["sown-pit-read", "sown-inner-pit-read"] {
+        let o = run(&["check", &format!("tests/data/check/{file}.mancala")]);
+        assert_eq!(o.status.code(), Some(0), "{file}: {}", stdout(&o));
+        assert_eq!(stdout(&o), "", "{file}: no diagnostics");
+    }
+}
+
 #[test]
 fn check_reports_a_syntax_error() {
     let dir = temp_dir("syntax");

@@ -13,6 +13,9 @@ pub(super) enum LapEnd {
     Over,
     /// A new lap is in hand.
     NewLap,
+    /// A new lap is in hand whose direction a capture wrote (`sow from PLACE cw`): a direction per lap does
+    /// not ask for it.
+    DirectedLap,
     /// A capture said `continue at`: the lap ends again at the place it named (`last`).
     EndsAgain,
 }
@@ -24,6 +27,8 @@ pub(super) enum LapAt {
     Ended,
     /// The pieces of a new lap are in hand, its origin set.
     Started,
+    /// The same, its direction set by the capture that sows it (`LapEnd::DirectedLap`).
+    Directed,
     /// A capture said `continue at`: the lap ends again at `last`, as if its last piece had fallen there.
     EndsAgain,
 }
@@ -318,8 +323,8 @@ impl Engine {
         let unchecked = if played { 0 } else { UNCHECKED_LAPS };
         let (mut mark, mut power, mut since, mut steps) = (None, 1u32, 0u32, 0u32);
         loop {
-            let mut end = LapEnd::NewLap;
-            if at != LapAt::Started {
+            let mut end = if at == LapAt::Directed { LapEnd::DirectedLap } else { LapEnd::NewLap };
+            if !matches!(at, LapAt::Started | LapAt::Directed) {
                 if self.lap_log.is_some() && !probe {
                     self.log_lap(st, false, at == LapAt::EndsAgain);
                 }
@@ -350,7 +355,8 @@ impl Engine {
                 at = LapAt::EndsAgain;
                 continue;
             }
-            if let DirRule::PerLap(usual) = sow.dir {
+            // The direction a capture wrote for the lap of its pieces wins over a direction per lap.
+            if let (DirRule::PerLap(usual), false) = (sow.dir, end == LapEnd::DirectedLap) {
                 if self.ask_lap_direction(st, action, usual) {
                     return;
                 }
@@ -447,16 +453,19 @@ impl Engine {
     pub(super) fn laps_after(&self, st: &mut State, action: u8, end: LapEnd, probe: bool) {
         match end {
             LapEnd::NewLap => self.run_laps(st, action, LapAt::Started, probe),
+            LapEnd::DirectedLap => self.run_laps(st, action, LapAt::Directed, probe),
             LapEnd::EndsAgain => self.run_laps(st, action, LapAt::EndsAgain, probe),
             LapEnd::Over => {}
         }
     }
 
-    /// How the lap goes on after capture `rule`: a new lap of the pieces it took (`sow from`), the lap ending
-    /// again at another place (`continue at`), or `None` when the sowing is over.
+    /// How the lap goes on after capture `rule`: a new lap of the pieces it took (`sow from`; directed when
+    /// the capture writes its way), the lap ending again at another place (`continue at`), or `None` when the
+    /// sowing is over.
     pub(super) fn go_on_after_capture(&self, st: &mut State, sow: &Sow, rule: u8) -> Option<LapEnd> {
         if self.start_resow(st, sow, rule) {
-            return Some(LapEnd::NewLap);
+            let directed = sow.captures[rule as usize].resow_dir.is_some();
+            return Some(if directed { LapEnd::DirectedLap } else { LapEnd::NewLap });
         }
         let at = sow.captures[rule as usize].go_on.as_ref()?;
         let at = self.place(st, Ctx::new(st.to_move).at(st.last), at)?;

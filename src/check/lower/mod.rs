@@ -245,6 +245,7 @@ impl<'g> Lowerer<'g> {
         self.lower_marks();
         let setup = self.lower_setup();
         let phases = self.lower_phases();
+        self.mark_sown(&phases);
         let end = match &self.game.end {
             Some(e) => {
                 let end = self.lower_end(&e.node);

@@ -275,6 +275,21 @@ mod tests {
     }
 
     #[test]
+    fn the_textmate_grammar_highlights_the_words_of_the_table() {
+        let grammar: serde_json::Value =
+            serde_json::from_str(include_str!("../editors/vscode/syntaxes/mancala.tmLanguage.json")).unwrap();
+        let words = |key: &str| -> BTreeSet<String> {
+            let pattern = grammar["repository"][key]["match"].as_str().unwrap_or_default();
+            let inner = pattern.split("(?:").nth(1).and_then(|p| p.split(')').next()).unwrap_or_default();
+            inner.split('|').map(str::to_string).collect()
+        };
+        let reserved: BTreeSet<String> = reserved().map(str::to_string).collect();
+        let contextual: BTreeSet<String> = KEYWORDS.iter().filter(|k| !k.reserved).map(|k| k.word.to_string()).collect();
+        assert_eq!(words("keyword"), reserved, "editors/vscode/syntaxes/mancala.tmLanguage.json: reserved words");
+        assert_eq!(words("word"), contextual, "editors/vscode/syntaxes/mancala.tmLanguage.json: contextual words");
+    }
+
+    #[test]
     fn every_entry_says_something_and_shows_it() {
         for k in KEYWORDS {
             assert!(k.meaning.len() > 10, "{} has no meaning", k.word);

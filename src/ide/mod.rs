@@ -196,13 +196,9 @@ impl Analysis {
 
     fn names_for(&self, slot: Slot, before: &str, items: &mut Vec<Completion>) {
         let kinds: &[SymbolKind] = match slot {
-            Slot::Place => &[
-                SymbolKind::Place,
-                SymbolKind::Region,
-                SymbolKind::Row,
-                SymbolKind::Mark,
-                SymbolKind::Store,
-            ],
+            Slot::Place => {
+                &[SymbolKind::Place, SymbolKind::Region, SymbolKind::Row, SymbolKind::Mark, SymbolKind::Store]
+            }
             Slot::Kind => &[SymbolKind::Kind],
             Slot::Name => &[SymbolKind::Mark],
             Slot::Action => &[SymbolKind::Action],

@@ -284,7 +284,8 @@ mod tests {
             inner.split('|').map(str::to_string).collect()
         };
         let reserved: BTreeSet<String> = reserved().map(str::to_string).collect();
-        let contextual: BTreeSet<String> = KEYWORDS.iter().filter(|k| !k.reserved).map(|k| k.word.to_string()).collect();
+        let contextual: BTreeSet<String> =
+            KEYWORDS.iter().filter(|k| !k.reserved).map(|k| k.word.to_string()).collect();
         assert_eq!(words("keyword"), reserved, "editors/vscode/syntaxes/mancala.tmLanguage.json: reserved words");
         assert_eq!(words("word"), contextual, "editors/vscode/syntaxes/mancala.tmLanguage.json: contextual words");
     }

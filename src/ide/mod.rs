@@ -200,7 +200,8 @@ impl Analysis {
                 &[SymbolKind::Place, SymbolKind::Region, SymbolKind::Row, SymbolKind::Mark, SymbolKind::Store]
             }
             Slot::Kind => &[SymbolKind::Kind],
-            Slot::Name => &[SymbolKind::Mark],
+            // A mark after `as`, `divert` or `unmark`; a phase of the base game that a variant changes.
+            Slot::Name => &[SymbolKind::Mark, SymbolKind::Phase],
             Slot::Action => &[SymbolKind::Action],
             Slot::Label => &[SymbolKind::Place, SymbolKind::Store],
             Slot::String if before.trim_end().ends_with("extends") => &[SymbolKind::Variant],

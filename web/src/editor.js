@@ -234,7 +234,7 @@ function create(parent, options) {
         keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
         mancalaLanguage(options.keywords || []), syntaxHighlighting(highlight),
         lint, lintGutter(), listener,
-        ...(options.complete ? [autocompletion({ override: [completionSource(options.complete)] })] : []),
+        ...(options.complete ? [autocompletion({ override: [completionSource(options.complete)], icons: false })] : []),
         ...(options.hover ? [hoverSource(options.hover)] : []),
         EditorView.contentAttributes.of({ "aria-label": "rule file", spellcheck: "false" }),
       ],

@@ -272,6 +272,11 @@ mod tests {
         let extra: Vec<_> = listed.difference(&reserved).collect();
         assert!(missing.is_empty(), "reserved words missing from docs/language.md §1: {missing:?}");
         assert!(extra.is_empty(), "words listed in docs/language.md §1 that are not reserved: {extra:?}");
+        let start = REFERENCE.find("may still be names: `").expect("docs/language.md §1 lists the other words");
+        let list = &REFERENCE[start..].split('`').nth(1).expect("the list is quoted");
+        let listed: BTreeSet<&str> = list.split_whitespace().collect();
+        let contextual: BTreeSet<&str> = KEYWORDS.iter().filter(|k| !k.reserved).map(|k| k.word).collect();
+        assert_eq!(listed, contextual, "the words of docs/language.md §1 that may still be names");
     }
 
     #[test]

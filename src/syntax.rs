@@ -139,6 +139,48 @@ fn bad_item_error(source: &str, span: Span) -> SyntaxError {
     }
 }
 
+/// A comment of a rule file: a `# ...` line or the end of a line, or a `/// ...` sentence. The grammar
+/// skips the first kind and the AST keeps the second only joined to the rule it tells, so a tool that
+/// writes the file back (`fmt`) finds both here, with their exact text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Comment {
+    /// From the `#` or the first `/` to the end of the line, the line break left out.
+    pub span: Span,
+    /// A `///` sentence rather than a `#` comment.
+    pub doc: bool,
+}
+
+/// The comments of a rule file that parses, in order. It reads the text as the grammar does: a string ends
+/// at its closing quote or the end of its line, and outside strings `#` and `///` run to the end of the line.
+pub fn comments(source: &str) -> Vec<Comment> {
+    let bytes = source.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'#' => i = push_comment(source, i, false, &mut out),
+            b'/' if source[i..].starts_with("///") => i = push_comment(source, i, true, &mut out),
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// Records the comment that starts at `start` and runs to the end of its line; returns where it ends.
+fn push_comment(source: &str, start: usize, doc: bool, out: &mut Vec<Comment>) -> usize {
+    let end = source[start..].find('\n').map_or(source.len(), |n| start + n);
+    let end = start + source[start..end].trim_end().len();
+    out.push(Comment { span: Span::new(start, end), doc });
+    end
+}
+
 /// Parses a rule file as read from disk. A file that is not UTF-8 is an error (`mancala::syntax::not_utf8`)
 /// at its first bad byte: see [`decode`].
 pub fn parse_bytes(bytes: &[u8]) -> Result<File, SyntaxError> {
@@ -462,6 +504,9 @@ fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives: &[Rule]) 
     if let Some(e) = word_cut_short(source, pos, &found) {
         return e;
     }
+    if let Some(e) = unknown_relation(source, pos, positives, &found) {
+        return e;
+    }
     let words = expected_words(positives);
     let names_expected = ["a name", "a place", "a set of places (`pits`, `pits(mover)`, ...)", "a kind of piece"];
     let keyword_as_name = is_keyword(found.text())
@@ -539,6 +584,47 @@ fn word_cut_short(source: &str, pos: usize, found: &Found) -> Option<SyntaxError
         related: Vec::new(),
         suggestion: nearest
             .map(|k| Box::new(Suggestion { span: Span::new(start, pos + found.len()), replacement: k.to_string() })),
+    })
+}
+
+/// The relations of places: each takes a place in parentheses and names a place (or, `facing`, a set).
+pub(crate) const RELATIONS: &[&str] = &["opposite", "twin", "next", "behind", "front", "facing"];
+
+/// `beside(next)`: a word that is no function before a `(`, followed by a place where only a player could
+/// stand (`NAME(PLAYER)` is a player's place). The word was meant as a relation of places: the error names
+/// it and lists the relations there are, instead of asking for a player.
+fn unknown_relation(source: &str, pos: usize, positives: &[Rule], found: &Found) -> Option<SyntaxError> {
+    if !positives.contains(&Rule::player) || !found.text().starts_with(|c: char| c.is_alphanumeric()) {
+        return None;
+    }
+    let before = source[..pos].trim_end().strip_suffix('(')?.trim_end();
+    let start = before
+        .char_indices()
+        .rev()
+        .take_while(|&(_, c)| c.is_alphanumeric() || c == '_' || c == '-')
+        .last()
+        .map(|(i, _)| i)?;
+    let word = &before[start..];
+    if is_keyword(word) || did_you_mean(word, FUNCTIONS.iter().copied()).is_some() {
+        return None;
+    }
+    let listed: Vec<String> = RELATIONS.iter().map(|r| format!("`{r}(PLACE)`")).collect();
+    let nearest = did_you_mean(word, RELATIONS.iter().copied());
+    let help = match nearest {
+        Some(r) => format!("did you mean `{r}`? The relations of places are {}", listed.join(", ")),
+        None => format!(
+            "the relations of places are {}; `{word}(PLAYER)` would be a player's place, such as `store(mover)`",
+            listed.join(", ")
+        ),
+    };
+    Some(SyntaxError {
+        code: SyntaxCode::Unexpected,
+        message: format!("there is no relation called `{word}`"),
+        span: Span::new(start, before.len()),
+        label: "not a relation of places".into(),
+        help: Some(help),
+        related: vec![(Span::new(pos, pos + found.len()), "a place, where a player was expected".into())],
+        suggestion: nearest.map(|r| Suggestion { span: Span::new(start, before.len()), replacement: r.to_string() }),
     })
 }
 

@@ -13,6 +13,7 @@ use mancala::engine::Engine;
 
 mod bench;
 mod check;
+mod fmt;
 mod lsp;
 mod play;
 mod serve;
@@ -24,6 +25,7 @@ const EXAMPLES: &str = "\
 Examples:
   mancala check games/*.mancala
   mancala check --format json games/kalah.mancala
+  mancala fmt --check games/*.mancala
   mancala variants games/gulek-solo.mancala
   mancala play games/kalah.mancala
   mancala play kalah                  (a shipped game, by name, from anywhere)
@@ -52,6 +54,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Check(check::Args),
+    Fmt(fmt::Args),
     Variants(variants::Args),
     Play(play::PlayArgs),
     Simulate(simulate::Args),
@@ -120,6 +123,7 @@ pub fn main() -> ExitCode {
         // The REPL reports its own failures.
         Command::Play(args) => return play::run(&args),
         Command::Check(args) => check::run(args),
+        Command::Fmt(args) => fmt::run(args),
         Command::Variants(args) => variants::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Solve(args) => solve::run(args),

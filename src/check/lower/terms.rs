@@ -20,7 +20,7 @@ impl<'g> Lowerer<'g> {
                         (body, None)
                     }
                     ast::Domain::Set(s) => {
-                        let set = self.set(s, scope);
+                        let set = self.pit_set(s, scope);
                         let body = self.cond(body, scope.here());
                         (body, Some(set))
                     }
@@ -62,7 +62,7 @@ impl<'g> Lowerer<'g> {
                         PlaceExpr::Here
                     }
                 };
-                Cond::InSet(place, self.set(set, scope))
+                Cond::InSet(place, self.pit_set(set, scope))
             }
             ast::CondKind::Cmp { lhs, op, rhs } => self.compare(lhs, *op, rhs, c.span, scope),
             ast::CondKind::Direction { dir, eq } => {
@@ -434,6 +434,10 @@ impl<'g> Lowerer<'g> {
         let region = &self.regions[id as usize];
         let (name, per_player) = (region.name.clone(), region.per_player);
         let size = region.masks.first().map_or(0, |m| m.count_ones());
+        // The regions of a refused board have no pits: the error about the board is enough.
+        if !self.board_ok {
+            return Typed::Bad;
+        }
         if size != 1 {
             self.error(
                 "check::bad_type",
@@ -633,6 +637,51 @@ impl<'g> Lowerer<'g> {
                 }
             }
         }
+    }
+
+    /// A set that is tested or walked pit by pit (`here in SET`, `all SET(...)`): an unknown name there is
+    /// meant as a set of pits, and the help says how to declare one.
+    fn pit_set(&mut self, s: &ast::SetExpr, scope: Scope) -> Set {
+        if let ast::SetKind::Place(p) = &s.node {
+            if let ast::PlaceKind::Named { name, player } = &p.node {
+                if self.unknown_set_name(name, player.is_some()) {
+                    return Set::AllPits;
+                }
+            }
+        }
+        self.set(s, scope)
+    }
+
+    /// A name used as a set of pits that nothing declares: reported with the help that fits a set (a region,
+    /// or the board's named rows), not a place's. Returns whether it was.
+    fn unknown_set_name(&mut self, name: &ast::Name, whose: bool) -> bool {
+        let n = &name.node;
+        let known = self.region_names.contains_key(n)
+            || self.place_names.contains_key(n)
+            || self.labels.contains_key(n)
+            || self.marks.iter().any(|m| &m.name == n)
+            || self.kinds.iter().any(|k| &k.name == n)
+            || (!whose && Self::looks_like_label(n));
+        if known {
+            return false;
+        }
+        if self.full() {
+            self.errors += 1;
+            return true;
+        }
+        let mut candidates: Vec<String> = self.place_names.keys().chain(self.region_names.keys()).cloned().collect();
+        candidates.extend(self.marks.iter().map(|m| m.name.clone()));
+        candidates.extend(crate::syntax::FUNCTIONS.iter().map(|f| f.to_string()));
+        let rows = matches!(self.shape, Shape::ThreeRows { .. } | Shape::FourRows { .. }) || !self.board_ok;
+        let declare = match (whose, rows) {
+            (true, true) => format!(
+                "name the board's rows (`board rows 4 of 8 {{ rows outer, {n} }}`), or declare a set of pits: `region {n} per player: LABEL, ...`"
+            ),
+            (true, false) => format!("declare a set of pits: `region {n} per player: LABEL, ...`"),
+            (false, _) => format!("declare a set of pits: `region {n}: LABEL, ...`, or `region {n} per player: LABEL, ...`"),
+        };
+        self.unknown_with(n, name.span, "set of pits", candidates, Some(declare));
+        true
     }
 
     pub(super) fn kind_sel(&mut self, k: &Spanned<ast::KindSel>) -> KindSel {

@@ -73,7 +73,7 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         completion_provider: Some(CompletionOptions {
-            trigger_characters: Some(vec!["(".into(), " ".into()]),
+            trigger_characters: Some(vec!["(".into()]),
             ..CompletionOptions::default()
         }),
         definition_provider: Some(OneOf::Left(true)),

@@ -667,6 +667,8 @@ pub enum TermKind {
     Lap,
     /// `captures(PLAYER)`: how many of that player's plies so far made a capture.
     Captures(PlayerRef),
+    /// `moves(PLAYER)`: the plies that player has made so far.
+    Moves(PlayerRef),
     /// `round`: the number of the round being played, from 1.
     Round,
     /// `passed(PLACE)`: 1 when a piece was dropped into the place during this turn.
@@ -708,6 +710,12 @@ pub enum PlaceKind {
     Twin(Option<Box<Place>>),
     /// `next` or `next(X)`: the place after X along the lap's track and direction, past what the sowing skips.
     Next(Option<Box<Place>>),
+    /// `behind` or `behind(X)`: the pit behind X in its column, one row further from the middle.
+    Behind(Option<Box<Place>>),
+    /// `ahead` or `ahead(X)`: the pit in front of X in its column, one row nearer the middle.
+    Ahead(Option<Box<Place>>),
+    /// `start`: the pit the move began from, whatever lap is being sown.
+    Start,
 }
 
 pub type SetExpr = Spanned<SetKind>;

@@ -250,6 +250,10 @@ pub const KEYWORDS: &[&str] = &[
     "next",
     "continue",
     "drop",
+    "behind",
+    "ahead",
+    "start",
+    "moves",
 ];
 
 /// A diagnostic bound to its source, in the form miette renders.

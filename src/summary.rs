@@ -593,6 +593,7 @@ impl Printer<'_> {
             Num::Round => "round".into(),
             Num::Passed(p) => format!("passed({})", self.place(p)),
             Num::Captures(p) => format!("captures({})", self.player(p)),
+            Num::Moves(p) => format!("moves({})", self.player(p)),
             Num::Number(p) => format!("number({})", self.place(p)),
             Num::Lifted => "lifted".into(),
             Num::Sub(a, b) => format!("{} - {}", self.operand(a, 1), self.operand(b, 2)),
@@ -635,6 +636,15 @@ impl Printer<'_> {
             PlaceExpr::Next(p, ..) => match **p {
                 PlaceExpr::Here => "next".into(),
                 ref q => format!("next({})", self.place(q)),
+            },
+            PlaceExpr::Start => "start".into(),
+            PlaceExpr::Behind(p) => match **p {
+                PlaceExpr::Here => "behind".into(),
+                ref q => format!("behind({})", self.place(q)),
+            },
+            PlaceExpr::Ahead(p) => match **p {
+                PlaceExpr::Here => "ahead".into(),
+                ref q => format!("ahead({})", self.place(q)),
             },
         }
     }
@@ -1452,6 +1462,7 @@ impl Words<'_> {
             Num::Round => "the number of the round (1 for the first)".into(),
             Num::Passed(p) => format!("1 if a piece fell into {} this turn (else 0)", self.place(p, here)),
             Num::Captures(p) => format!("the number of {} turns that made a capture", self.whose(p)),
+            Num::Moves(p) => format!("the number of {} turns so far", self.whose(p)),
             Num::Number(p) => format!("the number of {} in its row", self.place(p, here)),
             Num::Lifted => format!("the number of {} lifted", self.piece_word()),
             Num::Sub(a, b) => format!("{} minus {}", self.operand(a, 1, here), self.operand(b, 2, here)),
@@ -1504,6 +1515,9 @@ impl Words<'_> {
             PlaceExpr::Twin(p) => format!("the pit of the same number as {} on the other side", self.place(p, here)),
             PlaceExpr::RegionPit(id, who) => format!("{} {}", self.whose(who), region_name(self.rules, *id)),
             PlaceExpr::Next(p, ..) => format!("the place after {}", self.place(p, here)),
+            PlaceExpr::Start => "the pit the move began from".into(),
+            PlaceExpr::Behind(p) => format!("the pit behind {}", self.place(p, here)),
+            PlaceExpr::Ahead(p) => format!("the pit in front of {}", self.place(p, here)),
         }
     }
 

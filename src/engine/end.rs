@@ -51,6 +51,11 @@ impl Engine {
             return false;
         }
         st.last_mover = mover;
+        if self.rules.needs.moves {
+            if let Some(n) = st.plies_made.get_mut(mover as usize) {
+                *n = n.saturating_add(1);
+            }
+        }
         let next = if self.phase_again && next == Next::Switch { self.phase_again(st, mover) } else { next };
         if st.captured {
             st.captures += 1;

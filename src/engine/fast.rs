@@ -816,9 +816,13 @@ fn sweep_static_set(set: &Set) -> bool {
 fn sweep_static_place(p: &PlaceExpr) -> bool {
     match p {
         PlaceExpr::Here | PlaceExpr::Fixed(_) => true,
-        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) => sweep_static_place(p),
+        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) | PlaceExpr::Behind(p) | PlaceExpr::Ahead(p) => {
+            sweep_static_place(p)
+        }
         PlaceExpr::OfPlayer(_, who) => sweep_static_player(who),
-        PlaceExpr::Last | PlaceExpr::Origin | PlaceExpr::RegionPit(..) | PlaceExpr::Next(..) => false,
+        PlaceExpr::Last | PlaceExpr::Origin | PlaceExpr::Start | PlaceExpr::RegionPit(..) | PlaceExpr::Next(..) => {
+            false
+        }
     }
 }
 
@@ -840,9 +844,9 @@ fn static_player(p: &PlayerExpr) -> bool {
 fn static_place(p: &PlaceExpr) -> bool {
     match p {
         PlaceExpr::Here | PlaceExpr::Last | PlaceExpr::Fixed(_) => true,
-        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) => static_place(p),
+        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) | PlaceExpr::Behind(p) | PlaceExpr::Ahead(p) => static_place(p),
         PlaceExpr::OfPlayer(_, who) => static_player(who),
-        PlaceExpr::Origin | PlaceExpr::RegionPit(..) | PlaceExpr::Next(..) => false,
+        PlaceExpr::Origin | PlaceExpr::Start | PlaceExpr::RegionPit(..) | PlaceExpr::Next(..) => false,
     }
 }
 
@@ -850,7 +854,7 @@ fn static_place(p: &PlaceExpr) -> bool {
 fn mentions_last(p: &PlaceExpr) -> bool {
     match p {
         PlaceExpr::Last => true,
-        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) => mentions_last(p),
+        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) | PlaceExpr::Behind(p) | PlaceExpr::Ahead(p) => mentions_last(p),
         _ => false,
     }
 }

@@ -278,8 +278,18 @@ impl<'g> Lowerer<'g> {
         if self.errors > 0 || !self.board_ok {
             return (None, self.diags, lints);
         }
-        let tracks::Topology { track, next, pit_next, opposite, owner: initial_owner, twin, number, facing } =
-            self.topology(&phases);
+        let tracks::Topology {
+            track,
+            next,
+            pit_next,
+            opposite,
+            owner: initial_owner,
+            twin,
+            number,
+            facing,
+            behind,
+            ahead,
+        } = self.topology(&phases);
         let score_doc = self.game.score.as_ref().and_then(|t| self.doc(t.span));
         let goal_doc = self.game.goal.as_ref().and_then(|g| self.doc(g.span));
         let mut rules = Rules {
@@ -298,6 +308,8 @@ impl<'g> Lowerer<'g> {
             twin,
             number,
             facing,
+            behind,
+            ahead,
             regions: self.regions,
             initial_owner,
             setup,

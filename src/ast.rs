@@ -558,6 +558,20 @@ pub enum Eliminate {
 pub struct Sweep {
     pub set: SetExpr,
     pub to: Place,
+    /// `after repetition | stuck | limit`: made only when the game ended so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<Spanned<Ending>>,
+}
+
+/// Why a game ended, as a sweep names it (`sweep ... after repetition`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Ending {
+    /// A position came back (`when repetition`, `draw when repetition`).
+    Repetition,
+    /// The player to move could not move.
+    Stuck,
+    /// The ply limit was reached.
+    Limit,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

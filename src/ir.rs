@@ -475,6 +475,21 @@ pub struct LiftRule {
     pub when: Cond,
 }
 
+fn all_none<T>(v: &[Option<T>]) -> bool {
+    v.iter().all(Option::is_none)
+}
+
+/// Why a game ended, as a sweep names it (`sweep ... after repetition`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Ending {
+    /// A position came back (`when repetition` or `draw when repetition`).
+    Repetition,
+    /// The player to move could not move.
+    Stuck,
+    /// The ply limit was reached.
+    Limit,
+}
+
 fn is_zero(n: &u32) -> bool {
     *n == 0
 }
@@ -628,6 +643,10 @@ pub enum Effect {
 pub struct EndRules {
     pub items: Vec<EndRule>,
     pub sweeps: Vec<(Set, PlaceExpr)>,
+    /// For each sweep, why the game must have ended for it to be made (`after repetition`); any way when
+    /// `None`.
+    #[serde(skip_serializing_if = "all_none")]
+    pub sweep_after: Vec<Option<Ending>>,
     pub limit: Option<u32>,
     /// The rule file's own sentences for the items and the sweeps, by index.
     pub docs: Vec<Option<String>>,

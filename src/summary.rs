@@ -527,8 +527,10 @@ impl Printer<'_> {
             };
             let _ = writeln!(out, "{indent}{line}");
         }
-        for (set, to) in &end.sweeps {
-            let _ = writeln!(out, "{indent}At the end, the pieces of {} go to {}.", self.set(set), self.place(to));
+        for (i, (set, to)) in end.sweeps.iter().enumerate() {
+            let after = ending_words(end.sweep_after.get(i).copied().flatten());
+            let _ =
+                writeln!(out, "{indent}At the end{after}, the pieces of {} go to {}.", self.set(set), self.place(to));
         }
         if let Some(limit) = end.limit {
             let _ = writeln!(out, "{indent}The game stops after {limit} plies.");
@@ -1313,7 +1315,8 @@ impl Words<'_> {
             let doc = end.sweep_docs.get(i).cloned().flatten();
             lines.push(doc_or(&doc, || {
                 format!(
-                    "When the game ends, the pieces left in each of {} go to {}.",
+                    "When the game ends{}, the pieces left in each of {} go to {}.",
+                    ending_words(end.sweep_after.get(i).copied().flatten()),
                     self.set(set),
                     self.place(to, Here::Each)
                 )
@@ -1690,4 +1693,14 @@ fn joined(items: &[String], word: &str) -> String {
 fn wrap_indented(text: &str, width: usize, indent: usize) -> String {
     let pad = " ".repeat(indent);
     wrap(text, width.saturating_sub(indent).max(20)).lines().map(|l| format!("{pad}{l}")).collect::<Vec<_>>().join("\n")
+}
+
+/// Why the game ended, for a sweep made only then: ` by a repetition`; nothing for a sweep made always.
+fn ending_words(after: Option<Ending>) -> &'static str {
+    match after {
+        None => "",
+        Some(Ending::Repetition) => " by a repetition",
+        Some(Ending::Stuck) => " because the player to move cannot move",
+        Some(Ending::Limit) => " at the ply limit",
+    }
 }

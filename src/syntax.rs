@@ -689,6 +689,8 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         }
         Rule::repetition => "`repetition`",
         Rule::stuck => "`stuck`",
+        Rule::sweep_after => "`after repetition`, `after stuck` or `after limit`",
+        Rule::ending => "`repetition`, `stuck` or `limit`",
         Rule::nobody => "`nobody can move`",
         Rule::round_unit => "`rounds` or `turns`",
         Rule::cannot_move => "`cannot move`",
@@ -826,6 +828,7 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_cut_when => Rule::cut_when,
         Rule::lead_cannot_move => Rule::cannot_move,
         Rule::lead_sweep => Rule::sweep,
+        Rule::lead_sweep_after => Rule::sweep_after,
         Rule::lead_limit => Rule::limit,
         Rule::lead_score => Rule::score,
         Rule::lead_winner => Rule::winner,
@@ -1010,6 +1013,8 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::cut_when => &["cut"],
         Rule::cannot_move => &["cannot"],
         Rule::sweep => &["sweep"],
+        Rule::sweep_after => &["after"],
+        Rule::ending => &["repetition", "stuck", "limit"],
         Rule::limit => &["limit"],
         Rule::tie_rule => &["draw", "shared", "last"],
         Rule::not_op => &["not"],
@@ -1814,7 +1819,19 @@ fn build_end_item(pair: Pair<Rule>) -> Result<EndItem, SyntaxError> {
         Rule::sweep => {
             let set = build_set(next_pair(&mut inner, "sweep set")?)?;
             let to = build_place(next_pair(&mut inner, "sweep target")?)?;
-            EndItem::Sweep(Spanned::new(Sweep { set, to }, span))
+            let after = match inner.next() {
+                Some(after) => {
+                    let word = next_pair(&mut children(after), "ending")?;
+                    let ending = match word.as_str() {
+                        "repetition" => Ending::Repetition,
+                        "stuck" => Ending::Stuck,
+                        _ => Ending::Limit,
+                    };
+                    Some(Spanned::new(ending, span_of(&word)))
+                }
+                None => None,
+            };
+            EndItem::Sweep(Spanned::new(Sweep { set, to, after }, span))
         }
         Rule::limit => EndItem::Limit(int_of(&next_pair(&mut inner, "limit")?)?),
         other => return Err(SyntaxError::internal(&format!("unexpected end item {other:?}"))),

@@ -107,3 +107,25 @@ fn a_typed_position_says_the_moves_made() {
     assert_eq!(legal(&e, "o1=2 o2=2 moves=1,0"), ["o1", "o2"]);
     assert!(mancala::notation::parse_position(&e, "o1=2 moves=1").is_err());
 }
+
+// ---------------------------------------------------------------- sweeps by the way the game ended
+
+#[test]
+fn after_a_repetition_the_leftovers_go_one_way() {
+    // The seed goes round: 1 to 2, 3, 4 and back to 1 with player 1 to move, the first position again. The
+    // sweep `after repetition` gives it to the player to move; the one after it finds nothing left.
+    let e = family("endings", None);
+    let mut st = e.initial_state();
+    play_all(&e, &mut st, &["1", "2", "3", "4"]);
+    assert_eq!(result(&st), Some((vec![1], vec![1, 0], mancala::engine::EndReason::Repetition)));
+}
+
+#[test]
+fn after_another_ending_the_leftovers_go_the_other_way() {
+    // At the ply limit (2 plies), player 1 to move: the sweep `after repetition` is not made, the other gives
+    // the seed to player 2.
+    let e = family("endings", Some("short"));
+    let mut st = e.initial_state();
+    play_all(&e, &mut st, &["1", "2"]);
+    assert_eq!(result(&st), Some((vec![2], vec![0, 1], mancala::engine::EndReason::Limit)));
+}

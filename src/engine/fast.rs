@@ -776,7 +776,12 @@ pub(super) fn sweep_table(engine: &Engine, phase: usize) -> Option<SweepTable> {
     if engine.fixed_pits.is_none() || rules.needs.elimination || engine.k != 1 || !engine.empty_marks.is_empty() {
         return None;
     }
-    let sweeps: Vec<&(Set, PlaceExpr)> = rules.phases.get(phase)?.end.sweeps.iter().chain(&rules.end.sweeps).collect();
+    let phase_end = &rules.phases.get(phase)?.end;
+    // A sweep made only after some endings depends on why the game ended, which no table says.
+    if phase_end.sweep_after.iter().chain(&rules.end.sweep_after).any(Option::is_some) {
+        return None;
+    }
+    let sweeps: Vec<&(Set, PlaceExpr)> = phase_end.sweeps.iter().chain(&rules.end.sweeps).collect();
     if !sweeps.iter().all(|(set, to)| sweep_static_set(set) && sweep_static_place(to)) {
         return None;
     }

@@ -425,6 +425,11 @@ pub struct Sow {
     pub lift_steps: Vec<MarkStep>,
     /// `skip NAME`: the marks (as bits of their indices) whose pits every lap passes over.
     pub skip_marks: u32,
+    /// `skip PLACE`: the places written, as written (`store(opponent)`). The engine reads them already folded
+    /// into `Rules::next`; they are kept here for readers of the plain rules (the reference semantics). Not
+    /// serialized: `next` holds their meaning already, so the hash of the rules (`session::rules_hash`) stays.
+    #[serde(skip)]
+    pub skip_places: Vec<PlaceExpr>,
     /// With `DirRule::PerLap`: when a lap may go the other way, tested at the end of that lap sown so.
     pub lap_dir: Option<Cond>,
     /// What ends a lap may start another (a relay, a capture that sows its pieces, a direction per lap):

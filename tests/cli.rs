@@ -169,7 +169,8 @@ fn check_json_lists_every_diagnostic_of_every_file() {
             "message",
             "related",
             "severity",
-            "start"
+            "start",
+            "suggestion"
         ]
     );
     assert_eq!(d["file"], "bad.mancala");
@@ -699,4 +700,33 @@ fn a_shipped_game_can_be_named_from_any_directory() {
     let listed = stderr(&o);
     assert!(listed.contains("a shipped game can be named instead of a file: ayoayo, "), "{listed}");
     assert!(listed.contains(", kalah, "), "{listed}");
+}
+
+#[test]
+fn fmt_check_names_the_files_that_would_change_and_fmt_rewrites_them() {
+    let dir = temp_dir("fmt");
+    let kalah = std::fs::read_to_string(root().join("games/kalah.mancala")).unwrap();
+    let messy = kalah.replace("  sow {\n    from pits(mover)", "  sow { from pits(mover)");
+    std::fs::write(dir.join("messy.mancala"), &messy).unwrap();
+    let tidy = mancala::fmt::format_source(&kalah).unwrap();
+    std::fs::write(dir.join("tidy.mancala"), &tidy).unwrap();
+
+    let out = run_in(&dir, &["fmt", "--check", "messy.mancala", "tidy.mancala"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "messy.mancala\n");
+    assert!(stderr(&out).contains("1 file not formatted"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(dir.join("messy.mancala")).unwrap(), messy, "--check changes nothing");
+
+    let out = run_in(&dir, &["fmt", "messy.mancala", "tidy.mancala"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(dir.join("messy.mancala")).unwrap(), tidy);
+    let out = run_in(&dir, &["fmt", "--check", "messy.mancala", "tidy.mancala"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+
+    std::fs::write(dir.join("bad.mancala"), "game \"x\"\nboard two_rows\n").unwrap();
+    let out = run_in(&dir, &["fmt", "bad.mancala"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("bad.mancala"), "{}", stderr(&out));
+    let out = run_in(&dir, &["fmt", "missing.mancala"]);
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -282,11 +282,11 @@ fn game_sources() -> Vec<String> {
         .collect()
 }
 
-/// The words and punctuation of the grammar, for token soups and token mutations.
-/// The words of the grammar (the keywords of `diag::KEYWORDS`) and its punctuation, numbers and names, for
-/// token soups and token mutations.
-static TOKENS: std::sync::LazyLock<Vec<&'static str>> =
-    std::sync::LazyLock::new(|| mancala::diag::KEYWORDS.iter().copied().chain(EXTRA_TOKENS.iter().copied()).collect());
+/// The words of the grammar (the table of `keywords`) and its punctuation, numbers and names, for token soups
+/// and token mutations.
+static TOKENS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    mancala::keywords::KEYWORDS.iter().map(|k| k.word).chain(EXTRA_TOKENS.iter().copied()).collect()
+});
 
 const EXTRA_TOKENS: &[&str] = &[
     "pit",

@@ -373,7 +373,10 @@ pub(crate) fn apply_variant(
                     "unknown variant",
                 );
                 if let Some(s) = did_you_mean(&parent.node, names.iter().copied()) {
-                    d = d.with_help(format!("did you mean `{s}`?"));
+                    // The name inside the quotes.
+                    let inner =
+                        Span::new(parent.span.start + 1, parent.span.end.saturating_sub(1).max(parent.span.start + 1));
+                    d = d.with_fix(inner, s);
                 } else if parent.node == "default" {
                     d = d.with_help("every variant extends the base game already: leave out `extends`");
                 } else if !names.is_empty() {
@@ -511,10 +514,12 @@ fn override_item(game: &mut Game, item: &Item, diags: &mut Vec<Diagnostic>) {
                             game.phases.iter().filter_map(|q| q.node.name.as_ref()).map(|n| n.node.as_str()).collect();
                         let mut d = not_in_base(&format!("phase {}", name.node), name.span);
                         if let Some(s) = did_you_mean(&name.node, names.iter().copied()) {
-                            d = d.with_help(format!(
-                                "did you mean `{s}`? The phases of the base game are {}",
-                                names.join(", ")
-                            ));
+                            d = d
+                                .with_help(format!(
+                                    "did you mean `{s}`? The phases of the base game are {}",
+                                    names.join(", ")
+                                ))
+                                .with_suggestion(name.span, s);
                         } else if names.is_empty() {
                             d = d.with_help("the base game has a `turn`: change it with `turn { ... }`");
                         } else {

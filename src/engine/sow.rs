@@ -374,28 +374,22 @@ impl Engine {
             self.after_sow(st, action, probe);
             return LapEnd::Over;
         }
+        self.lap_end_from(st, action, sow, 0, probe)
+    }
+
+    /// The end of a lap, its captures tried from rule number `first` on: the first whose condition holds is
+    /// made (an optional one, `capture may`, waits for the mover's answer, and declined, the rules after it
+    /// are tried, `Engine::answer_lap_capture`); else a relay (an optional one waits too); else the sowing is
+    /// over.
+    pub(super) fn lap_end_from(&self, st: &mut State, action: u8, sow: &Sow, first: usize, probe: bool) -> LapEnd {
         let cx = Ctx::new(st.to_move).at(st.last);
-        if let Some(r) = sow.captures.iter().position(|c| self.test(st, cx, &c.when)) {
-            let goes_on = sow.captures[r].resow.is_some() || sow.captures[r].go_on.is_some();
-            if !goes_on {
-                self.check_require(st, sow);
-            }
-            let cursor =
-                CaptureCursor { rule: r as u8, walk: 0, here: st.last, take: 0, left: 0, steps: 0, min_choice: 0 };
-            if !self.capture_steps(st, action, cursor) {
+        if let Some(r) = sow.captures.iter().skip(first).position(|c| self.test(st, cx, &c.when)) {
+            let r = (r + first) as u8;
+            if sow.captures[r as usize].may {
+                st.stage = Stage::Capture { action, rule: r };
                 return LapEnd::Over;
             }
-            if self.lap_log.is_some() && !probe {
-                self.log_lap(st, true, false);
-            }
-            if let Some(end) = self.go_on_after_capture(st, sow, r as u8) {
-                return end;
-            }
-            if goes_on {
-                self.check_require(st, sow);
-            }
-            self.after_capture(st, action, sow, probe);
-            return LapEnd::Over;
+            return self.lap_capture(st, action, sow, r, probe);
         }
         if (st.last as usize) < self.rules.n_pits && sow.relay_may.as_ref().is_some_and(|r| self.test(st, cx, r)) {
             st.stage = Stage::Relay { action };
@@ -408,6 +402,55 @@ impl Engine {
         self.check_require(st, sow);
         self.after_capture(st, action, sow, probe);
         LapEnd::Over
+    }
+
+    /// Capture `rule` made at the end of a lap, and what follows it.
+    fn lap_capture(&self, st: &mut State, action: u8, sow: &Sow, rule: u8, probe: bool) -> LapEnd {
+        if !goes_on(sow, rule) {
+            self.check_require(st, sow);
+        }
+        if !self.capture_steps(st, action, CaptureCursor::at(rule, st.last)) {
+            return LapEnd::Over;
+        }
+        self.after_lap_capture(st, action, sow, rule, probe)
+    }
+
+    /// What follows capture `rule`, done at the end of a lap: a new lap of its pieces (`sow from`), the lap
+    /// ending again elsewhere (`continue at`), or the end of the sowing. `require` is checked before a
+    /// capture that ends the sowing, and after one that would have gone on but has nothing to go on with.
+    pub(super) fn after_lap_capture(&self, st: &mut State, action: u8, sow: &Sow, rule: u8, probe: bool) -> LapEnd {
+        if self.lap_log.is_some() && !probe {
+            self.log_lap(st, true, false);
+        }
+        if let Some(end) = self.go_on_after_capture(st, sow, rule) {
+            return end;
+        }
+        if goes_on(sow, rule) {
+            self.check_require(st, sow);
+        }
+        self.after_capture(st, action, sow, probe);
+        LapEnd::Over
+    }
+
+    /// The mover's answer to an optional capture at the end of a lap: made, or declined (the captures after
+    /// it, then the relay, are tried); then the laps go on.
+    pub(super) fn answer_lap_capture(&self, st: &mut State, action: u8, rule: u8, make: bool, probe: bool) {
+        let sow = self.sow_rule(st, action);
+        let end = if make {
+            self.lap_capture(st, action, sow, rule, probe)
+        } else {
+            self.lap_end_from(st, action, sow, rule as usize + 1, probe)
+        };
+        self.laps_after(st, action, end, probe);
+    }
+
+    /// The laps go on from a lap's end decided outside `run_laps` (after a choice).
+    pub(super) fn laps_after(&self, st: &mut State, action: u8, end: LapEnd, probe: bool) {
+        match end {
+            LapEnd::NewLap => self.run_laps(st, action, LapAt::Started, probe),
+            LapEnd::EndsAgain => self.run_laps(st, action, LapAt::EndsAgain, probe),
+            LapEnd::Over => {}
+        }
     }
 
     /// How the lap goes on after capture `rule`: a new lap of the pieces it took (`sow from`), the lap ending
@@ -662,6 +705,12 @@ impl Engine {
         }
         self.capture_after_sow(st, action, sow, probe);
     }
+}
+
+/// Whether capture `rule` of `sow` goes on after it is made (`sow from`, `continue at`).
+fn goes_on(sow: &Sow, rule: u8) -> bool {
+    let capture = &sow.captures[rule as usize];
+    capture.resow.is_some() || capture.go_on.is_some()
 }
 
 /// The laps of a sowing that is ruled out where it would never end (no rule plays such a sowing) that go

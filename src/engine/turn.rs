@@ -78,7 +78,9 @@ impl Engine {
             (Stage::Capture { action, rule }, Move::Capture(make)) => {
                 let sow = self.sow_rule(st, action);
                 st.stage = Stage::Start;
-                if make {
+                if sow.laps {
+                    self.answer_lap_capture(st, action, rule, make, probe);
+                } else if make {
                     self.run_capture(st, action, CaptureCursor::at(rule, st.last), probe);
                 } else {
                     self.capture_from(st, action, sow, rule as usize + 1, probe);

@@ -221,6 +221,7 @@ impl<'g> Lowerer<'g> {
             lifts: Vec::new(),
             relay_may: None,
             skip_marks: 0,
+            skip_places: Vec::new(),
             then_marks: Vec::new(),
         };
         let mut must_capture: Option<Span> = None;
@@ -315,6 +316,9 @@ impl<'g> Lowerer<'g> {
                     ast::SkipTarget::Place(p) => {
                         // Lowered per mover in `topology`; here we only check the names.
                         let place = self.place(p, Scope::default());
+                        if let Typed::Place(expr) = &place {
+                            out.skip_places.push(expr.clone());
+                        }
                         if let Typed::Place(PlaceExpr::Fixed(id)) | Typed::Place(PlaceExpr::OfPlayer(id, _)) = &place {
                             if !self.places.get(*id as usize).is_some_and(|i| i.on_track) {
                                 self.error(

@@ -379,7 +379,7 @@ impl<'g> Lowerer<'g> {
             format!("unknown {what}"),
         );
         if let Some(s) = did_you_mean(name, candidates.iter().map(String::as_str)) {
-            d = d.with_help(format!("did you mean `{s}`?"));
+            d = d.with_fix(span, s);
         } else if let Some(help) = fallback {
             d = d.with_help(help);
         } else if !candidates.is_empty() {

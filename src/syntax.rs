@@ -588,7 +588,7 @@ fn word_cut_short(source: &str, pos: usize, found: &Found) -> Option<SyntaxError
 }
 
 /// The relations of places: each takes a place in parentheses and names a place (or, `facing`, a set).
-pub(crate) const RELATIONS: &[&str] = &["opposite", "twin", "next", "behind", "front", "facing"];
+pub(crate) const RELATIONS: &[&str] = &["opposite", "twin", "next", "behind", "ahead", "facing"];
 
 /// `beside(next)`: a word that is no function before a `(`, followed by a place where only a player could
 /// stand (`NAME(PLAYER)` is a player's place). The word was meant as a relation of places: the error names
@@ -887,6 +887,8 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         }
         Rule::repetition => "`repetition`",
         Rule::stuck => "`stuck`",
+        Rule::sweep_after => "`after repetition`, `after stuck` or `after limit`",
+        Rule::ending => "`repetition`, `stuck` or `limit`",
         Rule::nobody => "`nobody can move`",
         Rule::round_unit => "`rounds` or `turns`",
         Rule::cannot_move => "`cannot move`",
@@ -910,13 +912,21 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::dropped_fn
         | Rule::size_fn
         | Rule::captures_fn
+        | Rule::moves_fn
         | Rule::owner_fn
         | Rule::number_fn => "a number or a count",
         Rule::kind_word | Rule::kind_sel | Rule::kind_name => "a kind of piece",
         Rule::player | Rule::player_word => "a player (`mover`, `opponent`, `player`, `owner`)",
-        Rule::place | Rule::here | Rule::last | Rule::opposite | Rule::twin | Rule::next | Rule::named_place => {
-            "a place"
-        }
+        Rule::place
+        | Rule::here
+        | Rule::last
+        | Rule::start
+        | Rule::opposite
+        | Rule::twin
+        | Rule::next
+        | Rule::behind
+        | Rule::ahead
+        | Rule::named_place => "a place",
         Rule::set | Rule::set_fn | Rule::pits_set | Rule::offered | Rule::facing | Rule::threats | Rule::taken_first => {
             "a set of places (`pits`, `pits(mover)`, ...)"
         }
@@ -952,6 +962,9 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_number_fn => Rule::number_fn,
         Rule::lead_twin => Rule::twin,
         Rule::lead_next => Rule::next,
+        Rule::lead_behind => Rule::behind,
+        Rule::lead_ahead => Rule::ahead,
+        Rule::lead_moves_fn => Rule::moves_fn,
         Rule::lead_from_next => Rule::from_next,
         Rule::lead_every_drop => Rule::every_drop,
         Rule::lead_go_on => Rule::go_on,
@@ -1013,6 +1026,7 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_cut_when => Rule::cut_when,
         Rule::lead_cannot_move => Rule::cannot_move,
         Rule::lead_sweep => Rule::sweep,
+        Rule::lead_sweep_after => Rule::sweep_after,
         Rule::lead_limit => Rule::limit,
         Rule::lead_score => Rule::score,
         Rule::lead_winner => Rule::winner,
@@ -1129,6 +1143,10 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::number_fn => &["number"],
         Rule::twin => &["twin"],
         Rule::next => &["next"],
+        Rule::behind => &["behind"],
+        Rule::ahead => &["ahead"],
+        Rule::start => &["start"],
+        Rule::moves_fn => &["moves"],
         Rule::from_next => &["from"],
         Rule::every_drop => &["at"],
         Rule::go_on => &["continue"],
@@ -1193,6 +1211,8 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::cut_when => &["cut"],
         Rule::cannot_move => &["cannot"],
         Rule::sweep => &["sweep"],
+        Rule::sweep_after => &["after"],
+        Rule::ending => &["repetition", "stuck", "limit"],
         Rule::limit => &["limit"],
         Rule::tie_rule => &["draw", "shared", "last"],
         Rule::not_op => &["not"],
@@ -1998,7 +2018,19 @@ fn build_end_item(pair: Pair<Rule>) -> Result<EndItem, SyntaxError> {
         Rule::sweep => {
             let set = build_set(next_pair(&mut inner, "sweep set")?)?;
             let to = build_place(next_pair(&mut inner, "sweep target")?)?;
-            EndItem::Sweep(Spanned::new(Sweep { set, to }, span))
+            let after = match inner.next() {
+                Some(after) => {
+                    let word = next_pair(&mut children(after), "ending")?;
+                    let ending = match word.as_str() {
+                        "repetition" => Ending::Repetition,
+                        "stuck" => Ending::Stuck,
+                        _ => Ending::Limit,
+                    };
+                    Some(Spanned::new(ending, span_of(&word)))
+                }
+                None => None,
+            };
+            EndItem::Sweep(Spanned::new(Sweep { set, to, after }, span))
         }
         Rule::limit => EndItem::Limit(int_of(&next_pair(&mut inner, "limit")?)?),
         other => return Err(SyntaxError::internal(&format!("unexpected end item {other:?}"))),
@@ -2140,6 +2172,7 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
         Rule::round_word => TermKind::Round,
         Rule::passed_fn => TermKind::Passed(Box::new(build_place(next_pair(&mut inner, "passed")?)?)),
         Rule::captures_fn => TermKind::Captures(build_player(next_pair(&mut inner, "captures")?)?),
+        Rule::moves_fn => TermKind::Moves(build_player(next_pair(&mut inner, "moves")?)?),
         other => return Err(SyntaxError::internal(&format!("unexpected term {other:?}"))),
     };
     Ok(Spanned::new(kind, span))
@@ -2219,6 +2252,9 @@ fn build_place_inner(span: Span, mut inner: Children) -> Result<Place, SyntaxErr
         Rule::opposite => PlaceKind::Opposite(children(what).next().map(build_place).transpose()?.map(Box::new)),
         Rule::twin => PlaceKind::Twin(children(what).next().map(build_place).transpose()?.map(Box::new)),
         Rule::next => PlaceKind::Next(children(what).next().map(build_place).transpose()?.map(Box::new)),
+        Rule::behind => PlaceKind::Behind(children(what).next().map(build_place).transpose()?.map(Box::new)),
+        Rule::ahead => PlaceKind::Ahead(children(what).next().map(build_place).transpose()?.map(Box::new)),
+        Rule::start => PlaceKind::Start,
         _ => {
             let mut parts = children(what);
             let name = name_of(&next_pair(&mut parts, "place name")?);

@@ -99,6 +99,7 @@ impl Engine {
         match &act.kind {
             ActionKind::Sow(sow) => {
                 st.origin = place;
+                st.start = place;
                 match sow.dir {
                     DirRule::Fixed(dir) => self.start_sow(st, action, dir, probe),
                     DirRule::Choose => st.stage = Stage::Direction { action },

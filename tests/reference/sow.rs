@@ -119,7 +119,8 @@ impl Reference {
     fn first_lap_captures(&self, g: &Game, phase: usize, action: usize, pit: PlaceId, d: Dir, mover: Player) -> bool {
         let sow = self.sow_rule(phase, action);
         let mut h = g.clone();
-        h.sowing = Some(Sowing { mover, phase, action, origin: pit, last: None, dir: d, lap: 1, lifted: 0 });
+        h.sowing =
+            Some(Sowing { mover, phase, action, origin: pit, start: pit, last: None, dir: d, lap: 1, lifted: 0 });
         let mut lap = Lap {
             number: 1,
             origin: pit,
@@ -163,7 +164,17 @@ impl Reference {
                 }
             }
         };
-        g.sowing = Some(Sowing { mover, phase, action, origin: pit, last: None, dir: first_way, lap: 1, lifted: 0 });
+        g.sowing = Some(Sowing {
+            mover,
+            phase,
+            action,
+            origin: pit,
+            start: pit,
+            last: None,
+            dir: first_way,
+            lap: 1,
+            lifted: 0,
+        });
         let mut lap = Lap {
             number: 1,
             origin: pit,

@@ -8,7 +8,7 @@
 //!
 //! Threads: the runtime's one thread reads and writes every connection; one thread owns the playground and
 //! answers requests one at a time (a game's session is not shared between threads); the computer thinks
-//! on threads of its own, at most [`THINKERS`] at once, each game for [`mancala::web::THINKING_BUDGET`]
+//! on threads of its own, at most [`THINKERS`] at once, each game for `--think-limit` seconds (10)
 //! before it is asked to decide now (see `web/think.rs`). The page and its files are answered on the
 //! runtime's thread, so a busy playground never holds them up.
 //!
@@ -95,6 +95,10 @@ pub struct Args {
     /// Accept any `Host` header: only where no browser of this machine's users visits other sites.
     #[arg(long, conflicts_with = "allow_host")]
     pub any_host: bool,
+    /// How long the computer may think about one move or hint, in seconds; then it plays the best it has
+    /// found (a person can stop it sooner).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub think_limit: u64,
     /// Open the page in the default browser.
     #[arg(long)]
     pub open: bool,
@@ -149,7 +153,7 @@ pub fn run(args: Args) -> Result<Status, Failure> {
         open_browser(&address);
     }
     let shared = Arc::new(Shared {
-        playground: spawn_playground(dir, seed()),
+        playground: spawn_playground(dir, seed(), Duration::from_secs(args.think_limit)),
         hosts,
         connections: Connections::new(cap),
         thinkers: Arc::new(Semaphore::new(THINKERS)),
@@ -359,10 +363,10 @@ async fn ask(playground: &mpsc::Sender<Job>, work: Work) -> Answered {
 }
 
 /// The thread that owns every game: it answers the jobs in the order they come.
-fn spawn_playground(dir: PathBuf, seed: u64) -> mpsc::Sender<Job> {
+fn spawn_playground(dir: PathBuf, seed: u64, thinking_budget: Duration) -> mpsc::Sender<Job> {
     let (send, receive) = mpsc::channel::<Job>();
     std::thread::spawn(move || {
-        let mut playground = Playground::new(dir, seed);
+        let mut playground = Playground::new(dir, seed).with_thinking_budget(thinking_budget);
         for job in receive {
             // A bug that panics answers its own request with a 500 and leaves the other games playing.
             let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match job.work {

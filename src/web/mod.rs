@@ -141,6 +141,7 @@ pub struct Playground {
     rng: SmallRng,
     max_games: usize,
     keep_idle: Duration,
+    thinking_budget: Duration,
 }
 
 /// What [`Playground::begin`] made of a request: its answer, or a game to think about first.
@@ -200,7 +201,14 @@ impl Playground {
             rng: SmallRng::seed_from_u64(seed),
             max_games: MAX_GAMES,
             keep_idle: KEEP_IDLE,
+            thinking_budget: THINKING_BUDGET,
         }
+    }
+
+    /// The same, giving the computer `budget` to think about one request (see [`Watch::budget`]).
+    pub fn with_thinking_budget(mut self, budget: Duration) -> Playground {
+        self.thinking_budget = budget;
+        self
     }
 
     /// The same, keeping at most `max_games` games (at least one), each for `keep_idle` at least.
@@ -252,7 +260,7 @@ impl Playground {
     /// Takes a game out for the computer to think about.
     fn take_away(&mut self, id: &str, task: think::Task) -> Result<Thinking, Reply> {
         let live = self.games.remove(id).ok_or_else(|| self.missing(id))?;
-        let thinking = Thinking::new(id, task, live);
+        let thinking = Thinking::new(id, task, live, self.thinking_budget);
         let view = view::game(id, &thinking.live);
         self.away.insert(id.to_string(), think::Away { watch: thinking.watch(), view, deleted: false });
         Ok(thinking)

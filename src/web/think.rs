@@ -19,7 +19,8 @@ use serde_json::{json, Value};
 use super::{Answer, Live, Reply};
 use crate::session::Command;
 
-/// How long the computer may think about one request (a ply, a hint) before it is asked to decide now.
+/// How long the computer may think about one request (a ply, a hint) before it is asked to decide now,
+/// unless the playground is given another budget.
 pub const THINKING_BUDGET: Duration = Duration::from_secs(10);
 
 /// What the computer was asked to do.
@@ -69,6 +70,7 @@ pub struct Watch(Arc<Shared>);
 struct Shared {
     task: Task,
     started: Instant,
+    budget: Duration,
     /// The session's own cancel flag: once set, the computer decides with what it has found.
     cancel: Arc<AtomicBool>,
     /// The person asked to stop (rather than the budget running out).
@@ -80,7 +82,7 @@ struct Shared {
 impl Watch {
     /// The time the computer has before it is asked to decide now.
     pub fn budget(&self) -> Duration {
-        THINKING_BUDGET
+        self.0.budget
     }
 
     pub fn elapsed(&self) -> Duration {
@@ -119,10 +121,11 @@ impl Watch {
 
 impl Thinking {
     /// Takes `live` away for the computer to think about `task`.
-    pub(super) fn new(id: &str, task: Task, mut live: Live) -> Thinking {
+    pub(super) fn new(id: &str, task: Task, mut live: Live, budget: Duration) -> Thinking {
         let watch = Watch(Arc::new(Shared {
             task,
             started: Instant::now(),
+            budget,
             cancel: live.session.cancel_flag(),
             stopped: AtomicBool::new(false),
             detail: Mutex::new(String::new()),

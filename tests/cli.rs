@@ -1,7 +1,8 @@
 //! The `mancala` binary, run as a user runs it.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -19,6 +20,28 @@ fn run_in(dir: &Path, args: &[&str]) -> Output {
 
 fn run(args: &[&str]) -> Output {
     run_in(root(), args)
+}
+
+/// Runs `mancala` with no input; `None` when it has not ended within `limit` (it is killed then).
+fn run_within(args: &[&str], limit: Duration) -> Option<Output> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the mancala binary runs");
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Some(child.wait_with_output().unwrap())
 }
 
 fn stdout(o: &Output) -> String {
@@ -579,12 +602,28 @@ fn help_has_examples() {
 
 #[test]
 fn check_reads_no_more_than_the_size_limit() {
-    // `/dev/zero` never ends: reading it whole would exhaust memory.
+    // `/dev/zero` never ends: reading it whole would exhaust memory. It is no regular file either.
     let o = run(&["check", "/dev/zero"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("cannot read /dev/zero: larger than the limit of 512 KiB"), "{err}");
-    assert!(err.contains("help: is this the right file?"), "{err}");
+    assert!(err.contains("cannot read /dev/zero: it is a device, not a regular file"), "{err}");
+    assert!(err.contains("help: give the path of a rule file"), "{err}");
+}
+
+/// A FIFO (or any file that is not a regular file) is refused at once by `check`, `variants` and the REPL's
+/// `load`: opening one would wait for a writer for ever (issue 23).
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_refused_at_once() {
+    let dir = temp_dir("fifo");
+    let fifo = dir.join("rules.mancala");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let fifo = fifo.to_str().unwrap();
+    for args in [vec!["check", fifo], vec!["variants", fifo], vec!["play", fifo]] {
+        let o = run_within(&args, Duration::from_secs(20)).unwrap_or_else(|| panic!("{args:?} waits on the FIFO"));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("it is a FIFO, not a regular file"), "{args:?}: {}", stderr(&o));
+    }
 }
 
 #[test]

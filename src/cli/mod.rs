@@ -177,8 +177,13 @@ pub fn read_source(path: &Path) -> Result<Source, Failure> {
             };
         }
         Err(e) => {
-            let help = matches!(e, mancala::io::ReadError::TooLarge { .. })
-                .then(|| "is this the right file? Rule files are text of a few kilobytes".to_string());
+            let help = match e {
+                mancala::io::ReadError::TooLarge { .. } => {
+                    Some("is this the right file? Rule files are text of a few kilobytes".to_string())
+                }
+                mancala::io::ReadError::NotAFile { .. } => Some("give the path of a rule file".to_string()),
+                mancala::io::ReadError::Io(_) => None,
+            };
             return Err(Failure::Usage { message: format!("cannot read {name}: {e}"), help });
         }
     };

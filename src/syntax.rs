@@ -624,7 +624,8 @@ fn unknown_relation(source: &str, pos: usize, positives: &[Rule], found: &Found)
         label: "not a relation of places".into(),
         help: Some(help),
         related: vec![(Span::new(pos, pos + found.len()), "a place, where a player was expected".into())],
-        suggestion: nearest.map(|r| Suggestion { span: Span::new(start, before.len()), replacement: r.to_string() }),
+        suggestion: nearest
+            .map(|r| Box::new(Suggestion { span: Span::new(start, before.len()), replacement: r.to_string() })),
     })
 }
 

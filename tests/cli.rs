@@ -729,3 +729,19 @@ fn fmt_check_names_the_files_that_would_change_and_fmt_rewrites_them() {
     let out = run_in(&dir, &["fmt", "missing.mancala"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn explain_tells_a_ply_with_its_rules_and_refuses_a_bad_one() {
+    let out = run(&["explain", "games/kalah.mancala", "--position", "a1 f2 A1 E1 F1 store(1)=22 store(2)=20", "a"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("last in b: capture takes 1 from b and 1 from E to store(1) (line 23: capture when"),
+        "{text}"
+    );
+    let out = run(&["explain", "kalah", "c", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(json["steps"][0]["rule"]["line"], 19);
+    let out = run(&["explain", "kalah", "z"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

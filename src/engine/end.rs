@@ -84,7 +84,12 @@ impl Engine {
     #[cold]
     fn phase_again(&self, st: &State, mover: u8) -> Next {
         match &self.phase(st).again {
-            Some(again) if self.test(st, Ctx::new(mover), again) => Next::Keep,
+            Some(again) if self.test(st, Ctx::new(mover), again) => {
+                if self.trace.is_some() {
+                    self.note(st, super::Event::Again { rule: RuleRef::PhaseAgain { phase: st.phase } });
+                }
+                Next::Keep
+            }
             _ => Next::Switch,
         }
     }
@@ -190,9 +195,14 @@ impl Engine {
         let phase = &self.rules.phases[st.phase as usize];
         loop {
             let out_before = st.eliminated;
-            for rules in [&phase.end.items, &self.rules.end.items] {
-                for rule in rules {
-                    if let Some(reason) = self.end_rule_fires(st, rule) {
+            for (of, rules) in [(Some(st.phase), &phase.end.items), (None, &self.rules.end.items)] {
+                for (index, rule) in rules.iter().enumerate() {
+                    let fires = self.end_rule_fires(st, rule);
+                    if self.trace.is_some() {
+                        let rule = RuleRef::End { phase: of, index: index as u8 };
+                        self.note(st, super::Event::EndRule { rule, held: fires.is_some() });
+                    }
+                    if let Some(reason) = fires {
                         self.finish(st, reason);
                         return true;
                     }
@@ -523,7 +533,17 @@ impl Engine {
             return;
         }
         let phase_sweeps = &self.rules.phases[st.phase as usize].end.sweeps;
-        for (set, to) in phase_sweeps.iter().chain(&self.rules.end.sweeps) {
+        let whose = phase_sweeps.iter().map(|_| Some(st.phase)).chain(self.rules.end.sweeps.iter().map(|_| None));
+        let indices = (0..phase_sweeps.len()).chain(0..self.rules.end.sweeps.len());
+        let refs: Vec<RuleRef> = if self.trace.is_some() {
+            whose.zip(indices).map(|(phase, index)| RuleRef::Sweep { phase, index: index as u8 }).collect()
+        } else {
+            Vec::new()
+        };
+        for (i, (set, to)) in phase_sweeps.iter().chain(&self.rules.end.sweeps).enumerate() {
+            if let Some(&rule) = refs.get(i) {
+                self.note(st, super::Event::Sweep { rule });
+            }
             let mut places = Places::default();
             self.for_each_in_set(st, Ctx::new(st.to_move), set, |p| places.push(p));
             for &p in places.as_slice() {

@@ -21,7 +21,7 @@ const ITERATION: Duration = Duration::from_millis(5);
 const SEED: u64 = 42;
 
 fn games() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("games");
     let mut games: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("the games folder")
         .map(|e| e.expect("a directory entry").path())

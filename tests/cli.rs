@@ -109,6 +109,21 @@ fn warnings_alone_leave_a_file_valid() {
     assert_eq!(stderr(&o).trim(), "checked 1 file: no errors, 1 warning");
 }
 
+/// A place read by a rule that nothing seems to fill is a warning (the analysis may miss a way in), never an
+/// error; and a pit the setup leaves empty is filled by sowing, on two rows and on four.
+#[test]
+fn a_place_never_filled_is_a_warning_and_sowing_fills_every_pit() {
+    let o = run(&["check", "tests/data/check/never-filled.mancala"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(stderr(&o).trim(), "checked 1 file: no errors, 1 warning");
+    insta::assert_snapshot!("check_never_filled", stdout(&o));
+    for file in ["sown-pit-read", "sown-inner-pit-read"] {
+        let o = run(&["check", &format!("tests/data/check/{file}.mancala")]);
+        assert_eq!(o.status.code(), Some(0), "{file}: {}", stdout(&o));
+        assert_eq!(stdout(&o), "", "{file}: no diagnostics");
+    }
+}
+
 #[test]
 fn check_reports_a_syntax_error() {
     let dir = temp_dir("syntax");
@@ -169,7 +184,8 @@ fn check_json_lists_every_diagnostic_of_every_file() {
             "message",
             "related",
             "severity",
-            "start"
+            "start",
+            "suggestion"
         ]
     );
     assert_eq!(d["file"], "bad.mancala");
@@ -744,4 +760,34 @@ fn explain_tells_a_ply_with_its_rules_and_refuses_a_bad_one() {
     assert_eq!(json["steps"][0]["rule"]["line"], 19);
     let out = run(&["explain", "kalah", "z"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn simulate_counts_the_rules_that_fired_and_names_those_that_never_did() {
+    let dir = temp_dir("simulate-rules");
+    let kalah = std::fs::read_to_string(root().join("games/kalah.mancala")).unwrap();
+    let never = kalah.replace("and count = 1 and count(opposite) > 0 {", "and count = 99 {");
+    assert_ne!(never, kalah);
+    std::fs::write(dir.join("never.mancala"), never).unwrap();
+    let out = run_in(&dir, &["simulate", "never.mancala", "--games", "50", "--seed", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "note: the capture at line 23 (capture when here in pits(mover) and count = 99) never happened in 50 games"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("the end rules that ended them\n    line 32"), "{text}");
+    let out = run(&["simulate", "kalah", "--games", "50", "--seed", "1", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let rules = json["rules"].as_array().expect("rules");
+    let again = rules.iter().find(|r| r["kind"] == "again").expect("the extra turn");
+    assert_eq!(again["line"], 26);
+    assert!(again["fired"].as_u64().unwrap() > 0);
+    let ended: u64 = rules.iter().map(|r| r["ended"].as_u64().unwrap()).sum();
+    assert_eq!(ended, 50);
+    let out = run(&["simulate", "kalah", "--games", "50", "--seed", "1", "--json", "--no-rules"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(json.get("rules").is_none());
 }

@@ -1,5 +1,5 @@
-//! Rule scenarios for Tchuka Ruma, the solitaire: `shared/rules/family.md`, section 5 (TR-1..TR-5) and its
-//! worked check.
+//! Rule scenarios for Tchuka Ruma, the solitaire: `docs/games/tchuka-ruma.md` (TR-1..TR-5)
+//! and its worked check.
 //!
 //! The board: holes `1 2 3 4` and the ruma, `store`, at the right; the track is the ring
 //! `1 2 3 4 store 1 ...`.

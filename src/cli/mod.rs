@@ -15,6 +15,7 @@ mod bench;
 mod check;
 mod explain;
 mod fmt;
+mod lsp;
 mod play;
 mod serve;
 mod simulate;
@@ -37,6 +38,7 @@ Examples:
   mancala bench games/oware.mancala --seconds 5
   mancala solve games/gulek-solo.mancala --position '1=3 2=1'
   mancala serve                       (the web playground: open the printed address)
+  mancala lsp                         (the language server, for editors: see the README)
 
 A FILE may also name a game shipped with the tool: a file name of games/ without `.mancala`. It works
 from any directory, also after `cargo install`; a file of that name, where there is one, wins.
@@ -62,6 +64,7 @@ enum Command {
     Bench(bench::Args),
     Solve(solve::Args),
     Serve(serve::Args),
+    Lsp(lsp::Args),
 }
 
 /// How a command ended, when it could run.
@@ -130,6 +133,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Lsp(args) => lsp::run(args),
     };
     result.unwrap_or_else(Failure::report).into()
 }

@@ -29,7 +29,7 @@ use crate::ir::*;
 
 pub(crate) use eval::Ctx;
 pub use state::{CaptureCursor, EndReason, Move, Outcome, RoundResult, Stage, State};
-pub use trace::{Event, Traced};
+pub use trace::{Event, RuleCounts, Traced};
 
 /// The rules of one game, variant and player count, ready to play.
 #[derive(Debug, Clone)]
@@ -604,6 +604,8 @@ impl Engine {
             taken_first: 0,
             recording: false,
             trial: false,
+            start: 0,
+            plies_made: [0; 8],
         };
         self.start_mark_lives(&mut st);
         self.advance_phase(&mut st);

@@ -59,6 +59,17 @@ pub struct Traced {
 pub(crate) struct Trace {
     target: usize,
     steps: Vec<Traced>,
+    /// Only count the rules that fire (`with_rule_counts`), writing no step down.
+    counting: bool,
+    counts: RuleCounts,
+}
+
+/// How often each rule fired in the plies followed (`Engine::with_rule_counts`): each action begun, capture,
+/// relay, another turn, end rule that held and sweep; and the end rule that ended the game, if one did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RuleCounts {
+    pub fired: std::collections::BTreeMap<RuleRef, u64>,
+    pub ended_by: Option<RuleRef>,
 }
 
 pub(crate) type TraceLog = Arc<Mutex<Trace>>;
@@ -72,10 +83,31 @@ impl Engine {
         engine
     }
 
-    /// Follows `st` from now on (and no other position), with no step written down yet.
+    /// The same engine, counting the rules that fire in the plies of the position named by
+    /// [`Engine::trace`] (see [`RuleCounts`]) instead of writing the steps down. Like `with_trace`, it takes
+    /// the general stages only.
+    pub fn with_rule_counts(self) -> Engine {
+        let engine = self.with_trace();
+        if let Some(Ok(mut t)) = engine.trace.as_ref().map(|t| t.lock()) {
+            t.counting = true;
+        }
+        engine
+    }
+
+    /// Follows `st` from now on (and no other position), with no step written down nor rule counted yet.
     pub fn trace(&self, st: &State) {
         if let Some(Ok(mut t)) = self.trace.as_ref().map(|t| t.lock()) {
-            *t = Trace { target: st as *const State as usize, steps: Vec::new() };
+            t.target = st as *const State as usize;
+            t.steps.clear();
+            t.counts = RuleCounts::default();
+        }
+    }
+
+    /// The rules counted since `trace` or the last call.
+    pub fn take_rule_counts(&self) -> RuleCounts {
+        match self.trace.as_ref().map(|t| t.lock()) {
+            Some(Ok(mut t)) => std::mem::take(&mut t.counts),
+            _ => RuleCounts::default(),
         }
     }
 
@@ -92,8 +124,24 @@ impl Engine {
     #[inline(never)]
     pub(super) fn note(&self, st: &State, event: Event) {
         let Some(Ok(mut t)) = self.trace.as_ref().map(|t| t.lock()) else { return };
-        if t.target == st as *const State as usize {
-            t.steps.push(Traced { event, counts: st.counts.clone() });
+        if t.target != st as *const State as usize {
+            return;
+        }
+        if !t.counting {
+            return t.steps.push(Traced { event, counts: st.counts.clone() });
+        }
+        let fired = match event {
+            Event::Begin { rule, .. }
+            | Event::Capture { rule, .. }
+            | Event::Relay { rule, .. }
+            | Event::Again { rule }
+            | Event::EndRule { rule, held: true }
+            | Event::Sweep { rule } => rule,
+            _ => return,
+        };
+        *t.counts.fired.entry(fired).or_default() += 1;
+        if matches!(event, Event::EndRule { .. }) {
+            t.counts.ended_by = Some(fired);
         }
     }
 

@@ -784,3 +784,49 @@ fn fmt_check_names_the_files_that_would_change_and_fmt_rewrites_them() {
     let out = run_in(&dir, &["fmt", "missing.mancala"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn explain_tells_a_ply_with_its_rules_and_refuses_a_bad_one() {
+    let out = run(&["explain", "games/kalah.mancala", "--position", "a1 f2 A1 E1 F1 store(1)=22 store(2)=20", "a"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("last in b: capture takes 1 from b and 1 from E to store(1) (line 23: capture when"),
+        "{text}"
+    );
+    let out = run(&["explain", "kalah", "c", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(json["steps"][0]["rule"]["line"], 19);
+    let out = run(&["explain", "kalah", "z"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn simulate_counts_the_rules_that_fired_and_names_those_that_never_did() {
+    let dir = temp_dir("simulate-rules");
+    let kalah = std::fs::read_to_string(root().join("games/kalah.mancala")).unwrap();
+    let never = kalah.replace("and count = 1 and count(opposite) > 0 {", "and count = 99 {");
+    assert_ne!(never, kalah);
+    std::fs::write(dir.join("never.mancala"), never).unwrap();
+    let out = run_in(&dir, &["simulate", "never.mancala", "--games", "50", "--seed", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "note: the capture at line 23 (capture when here in pits(mover) and count = 99) never happened in 50 games"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("the end rules that ended them\n    line 32"), "{text}");
+    let out = run(&["simulate", "kalah", "--games", "50", "--seed", "1", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let rules = json["rules"].as_array().expect("rules");
+    let again = rules.iter().find(|r| r["kind"] == "again").expect("the extra turn");
+    assert_eq!(again["line"], 26);
+    assert!(again["fired"].as_u64().unwrap() > 0);
+    let ended: u64 = rules.iter().map(|r| r["ended"].as_u64().unwrap()).sum();
+    assert_eq!(ended, 50);
+    let out = run(&["simulate", "kalah", "--games", "50", "--seed", "1", "--json", "--no-rules"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(json.get("rules").is_none());
+}

@@ -89,7 +89,12 @@ impl Engine {
     #[cold]
     fn phase_again(&self, st: &State, mover: u8) -> Next {
         match &self.phase(st).again {
-            Some(again) if self.test(st, Ctx::new(mover), again) => Next::Keep,
+            Some(again) if self.test(st, Ctx::new(mover), again) => {
+                if self.trace.is_some() {
+                    self.note(st, super::Event::Again { rule: RuleRef::PhaseAgain { phase: st.phase } });
+                }
+                Next::Keep
+            }
             _ => Next::Switch,
         }
     }
@@ -195,9 +200,14 @@ impl Engine {
         let phase = &self.rules.phases[st.phase as usize];
         loop {
             let out_before = st.eliminated;
-            for rules in [&phase.end.items, &self.rules.end.items] {
-                for rule in rules {
-                    if let Some(reason) = self.end_rule_fires(st, rule) {
+            for (of, rules) in [(Some(st.phase), &phase.end.items), (None, &self.rules.end.items)] {
+                for (index, rule) in rules.iter().enumerate() {
+                    let fires = self.end_rule_fires(st, rule);
+                    if self.trace.is_some() {
+                        let rule = RuleRef::End { phase: of, index: index as u8 };
+                        self.note(st, super::Event::EndRule { rule, held: fires.is_some() });
+                    }
+                    if let Some(reason) = fires {
                         self.finish(st, reason);
                         return true;
                     }
@@ -531,9 +541,17 @@ impl Engine {
         }
         let phase_end = &self.rules.phases[st.phase as usize].end;
         let sweeps = phase_end.sweeps.iter().zip(after_each(phase_end));
-        for ((set, to), after) in sweeps.chain(self.rules.end.sweeps.iter().zip(after_each(&self.rules.end))) {
+        let sweeps = sweeps.chain(self.rules.end.sweeps.iter().zip(after_each(&self.rules.end)));
+        // Which rule each sweep is, for a traced ply.
+        let phase = st.phase;
+        let refs = (0..phase_end.sweeps.len()).map(|i| (Some(phase), i));
+        let refs = refs.chain((0..self.rules.end.sweeps.len()).map(|i| (None, i)));
+        for (((set, to), after), (of, index)) in sweeps.zip(refs) {
             if after.is_some_and(|after| !ended_so(after, reason)) {
                 continue;
+            }
+            if self.trace.is_some() {
+                self.note(st, super::Event::Sweep { rule: RuleRef::Sweep { phase: of, index: index as u8 } });
             }
             let mut places = Places::default();
             self.for_each_in_set(st, Ctx::new(st.to_move), set, |p| places.push(p));

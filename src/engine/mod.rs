@@ -19,6 +19,7 @@ mod probe;
 mod put;
 mod sow;
 mod state;
+mod trace;
 mod turn;
 mod ways;
 
@@ -28,6 +29,7 @@ use crate::ir::*;
 
 pub(crate) use eval::Ctx;
 pub use state::{CaptureCursor, EndReason, Move, Outcome, RoundResult, Stage, State};
+pub use trace::{Event, RuleCounts, Traced};
 
 /// The rules of one game, variant and player count, ready to play.
 #[derive(Debug, Clone)]
@@ -83,6 +85,9 @@ pub struct Engine {
     record_first: bool,
     /// For the narration only: where each lap of a sowing of laps went (`with_lap_log`); `None` in play.
     lap_log: Option<std::sync::Arc<std::sync::Mutex<Vec<LapRecord>>>>,
+    /// For `explain` and `simulate`'s rule counts only: the steps of the plies of one position
+    /// (`with_trace`); `None` in play.
+    trace: Option<trace::TraceLog>,
     /// The starts of a plain sowing where pits change hands are read off the owners and counts
     /// (`fast::each_owned_start`) instead of walking the set `pits(mover)`.
     owned_starts: bool,
@@ -351,6 +356,7 @@ impl Engine {
             timed_marks,
             record_first,
             lap_log: None,
+            trace: None,
             ply_marks,
             owned_starts: true,
             ply_plans: Vec::new(),

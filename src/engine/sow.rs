@@ -107,7 +107,14 @@ impl Engine {
             st.dropped.fill(NO_KIND);
         }
         let sow = self.sow_rule(st, action);
+        let lift = self
+            .trace
+            .is_some()
+            .then(|| self.lift_event(st, sow, st.origin, RuleRef::Action { phase: st.phase, action }));
         self.lift_lap(st, sow, st.origin);
+        if let Some(lift) = lift {
+            self.note(st, lift);
+        }
         self.lift_marks(st, sow);
         self.start_lap(st, sow);
     }
@@ -149,6 +156,7 @@ impl Engine {
         if st.hand.len() > 64 || b > 128 || d > 128 {
             return self.may_turn(st, action, usual);
         }
+        let noted = self.trace.is_some().then(|| self.steps_noted());
         let board = super::fast::Saved::take(st);
         let mut hand = [0u8; 64];
         hand[..st.hand.len()].copy_from_slice(&st.hand);
@@ -166,6 +174,9 @@ impl Engine {
         st.dropped.copy_from_slice(&dropped[..d]);
         (st.dir, st.cursor, st.last, st.diverted, st.at_origin, st.stage) =
             (dir, cursor, last, diverted, at_origin, stage);
+        if let Some(noted) = noted {
+            self.forget_since(noted);
+        }
         turns
     }
 
@@ -268,7 +279,14 @@ impl Engine {
         st.origin = pit;
         st.cursor = pit;
         st.lap = st.lap.saturating_add(1);
+        let lift = self.trace.is_some().then(|| {
+            let relay = RuleRef::Relay { phase: st.phase, action: self.action_of(st, sow) };
+            self.lift_event(st, sow, pit, relay)
+        });
         self.lift_lap(st, sow, pit);
+        if let Some(lift) = lift {
+            self.note(st, lift);
+        }
         self.lift_marks(st, sow);
         self.start_lap(st, sow);
     }
@@ -281,6 +299,11 @@ impl Engine {
         let cx = Ctx::new(st.to_move).at(st.last);
         let pit = if relay { Some(st.last) } else { self.relay_pit(st, cx, sow) };
         if let Some(pit) = pit {
+            if self.trace.is_some() {
+                let (phase, action) = (st.phase, action);
+                let rule = if relay { RuleRef::RelayMay { phase, action } } else { RuleRef::Relay { phase, action } };
+                self.note(st, super::Event::Relay { rule, pit });
+            }
             self.relay_from(st, sow, pit);
             return self.run_laps(st, action, LapAt::Started, probe);
         }
@@ -402,6 +425,9 @@ impl Engine {
             return LapEnd::Over;
         }
         if let Some(pit) = self.relay_pit(st, cx, sow) {
+            if self.trace.is_some() {
+                self.note(st, super::Event::Relay { rule: RuleRef::Relay { phase: st.phase, action }, pit });
+            }
             self.relay_from(st, sow, pit);
             return LapEnd::NewLap;
         }
@@ -472,6 +498,9 @@ impl Engine {
         let at = self.place(st, Ctx::new(st.to_move).at(st.last), at)?;
         st.last = at;
         st.cursor = at;
+        if self.trace.is_some() {
+            self.note(st, super::Event::ContinueAt { at });
+        }
         Some(LapEnd::EndsAgain)
     }
 
@@ -507,6 +536,9 @@ impl Engine {
         self.start_lap(st, sow);
         // `sow into`: the first piece goes into the place itself.
         st.at_origin |= capture.resow_into;
+        if self.trace.is_some() {
+            self.note(st, super::Event::Resow { from });
+        }
         true
     }
 
@@ -517,6 +549,9 @@ impl Engine {
         let mover = st.to_move;
         if !self.lap_end_holds(st) {
             return false;
+        }
+        if self.trace.is_some() {
+            self.note_lap_end(st);
         }
         st.stage = Stage::Start;
         st.ply += 1;
@@ -572,7 +607,8 @@ impl Engine {
             && sow.drop_captures.is_empty()
             && sow.skip_marks == 0
             && !self.rules.needs.passed
-            && !st.at_origin;
+            && !st.at_origin
+            && self.trace.is_none();
         if self.k == 1 {
             // Whole laps by arithmetic where the lap has a track, else piece by piece.
             if self.sow_track(st, action, sow) {
@@ -656,6 +692,9 @@ impl Engine {
         st.counts[i] = st.counts[i].saturating_add(1);
         st.hand[kind as usize] -= 1;
         st.cursor = pos;
+        if self.trace.is_some() {
+            self.note(st, super::Event::Drop { place: pos, into: to.unwrap_or(pos), kind });
+        }
         if !sow.drop_captures.is_empty() && to.is_none() {
             self.capture_at_drop(st, sow, pos);
         }
@@ -666,7 +705,12 @@ impl Engine {
     fn capture_at_drop(&self, st: &mut State, sow: &Sow, pos: PlaceId) {
         st.last = pos;
         let cx = Ctx::new(st.to_move).at(pos);
-        let Some(rule) = sow.drop_captures.iter().find(|r| self.test(st, cx, &r.when)) else { return };
+        let Some(index) = sow.drop_captures.iter().position(|r| self.test(st, cx, &r.when)) else { return };
+        let rule = &sow.drop_captures[index];
+        if self.trace.is_some() {
+            let rule = RuleRef::DropCapture { phase: st.phase, action: self.action_of(st, sow), index: index as u8 };
+            self.note(st, super::Event::Capture { rule, at: pos });
+        }
         st.recording = self.record_first && !st.captured;
         for (i, take) in rule.takes.iter().enumerate() {
             if !rule.steps.is_empty() {

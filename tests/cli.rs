@@ -132,6 +132,21 @@ fn warnings_alone_leave_a_file_valid() {
     assert_eq!(stderr(&o).trim(), "checked 1 file: no errors, 1 warning");
 }
 
+/// A place read by a rule that nothing seems to fill is a warning (the analysis may miss a way in), never an
+/// error; and a pit the setup leaves empty is filled by sowing, on two rows and on four.
+#[test]
+fn a_place_never_filled_is_a_warning_and_sowing_fills_every_pit() {
+    let o = run(&["check", "tests/data/check/never-filled.mancala"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(stderr(&o).trim(), "checked 1 file: no errors, 1 warning");
+    insta::assert_snapshot!("check_never_filled", stdout(&o));
+    for file in ["sown-pit-read", "sown-inner-pit-read"] {
+        let o = run(&["check", &format!("tests/data/check/{file}.mancala")]);
+        assert_eq!(o.status.code(), Some(0), "{file}: {}", stdout(&o));
+        assert_eq!(stdout(&o), "", "{file}: no diagnostics");
+    }
+}
+
 #[test]
 fn check_reports_a_syntax_error() {
     let dir = temp_dir("syntax");
@@ -192,7 +207,8 @@ fn check_json_lists_every_diagnostic_of_every_file() {
             "message",
             "related",
             "severity",
-            "start"
+            "start",
+            "suggestion"
         ]
     );
     assert_eq!(d["file"], "bad.mancala");
@@ -775,4 +791,33 @@ fn a_match_that_never_ends_plays_in_bounded_memory() {
     let _ = child.wait();
     assert!(still_playing, "the match ended");
     assert!(late < early + 8 * 1024, "grew from {early} KiB to {late} KiB in 3 s");
+}
+
+#[test]
+fn fmt_check_names_the_files_that_would_change_and_fmt_rewrites_them() {
+    let dir = temp_dir("fmt");
+    let kalah = std::fs::read_to_string(root().join("games/kalah.mancala")).unwrap();
+    let messy = kalah.replace("  sow {\n    from pits(mover)", "  sow { from pits(mover)");
+    std::fs::write(dir.join("messy.mancala"), &messy).unwrap();
+    let tidy = mancala::fmt::format_source(&kalah).unwrap();
+    std::fs::write(dir.join("tidy.mancala"), &tidy).unwrap();
+
+    let out = run_in(&dir, &["fmt", "--check", "messy.mancala", "tidy.mancala"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "messy.mancala\n");
+    assert!(stderr(&out).contains("1 file not formatted"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(dir.join("messy.mancala")).unwrap(), messy, "--check changes nothing");
+
+    let out = run_in(&dir, &["fmt", "messy.mancala", "tidy.mancala"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(dir.join("messy.mancala")).unwrap(), tidy);
+    let out = run_in(&dir, &["fmt", "--check", "messy.mancala", "tidy.mancala"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+
+    std::fs::write(dir.join("bad.mancala"), "game \"x\"\nboard two_rows\n").unwrap();
+    let out = run_in(&dir, &["fmt", "bad.mancala"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("bad.mancala"), "{}", stderr(&out));
+    let out = run_in(&dir, &["fmt", "missing.mancala"]);
+    assert_eq!(out.status.code(), Some(2));
 }

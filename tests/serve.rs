@@ -215,6 +215,28 @@ fn check_gives_the_diagnostics_of_mancala_check() {
 }
 
 #[test]
+fn the_editor_gets_completions_and_hovers_as_the_language_server_gives_them() {
+    let s = serve("editor");
+    let text = "game \"x\"\nplace bank shared\nboard two_rows 6\nturn {\n  sow {\n    direction ";
+    let (status, v) = post(&s, "/api/complete", json!({ "text": text, "offset": text.len() }));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!((v["start"].as_u64(), v["end"].as_u64()), (Some(text.len() as u64), Some(text.len() as u64)));
+    let labels: Vec<&str> = v["items"].as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["ccw", "choose", "cw"]);
+    assert_eq!(v["items"][0]["kind"], "keyword");
+    // Offsets are bytes: `é` is two.
+    let text = "# é\ngame \"é\"\nplace bank shared\n";
+    let offset = text.find("shared").unwrap() + 1;
+    let (_, v) = post(&s, "/api/hover", json!({ "text": text, "offset": offset }));
+    assert_eq!(v["hover"]["start"], text.find("shared").unwrap());
+    assert!(v["hover"]["markdown"].as_str().unwrap().contains("**`shared`**"), "{v}");
+    let (_, v) = post(&s, "/api/hover", json!({ "text": text, "offset": 1 }));
+    assert_eq!(v["hover"], Value::Null);
+    let (status, v) = post(&s, "/api/hover", json!({ "text": text }));
+    assert_eq!((status, error_kind(&v)), (400, "bad_json"));
+}
+
+#[test]
 fn a_game_is_played_undone_redone_saved_and_loaded() {
     let s = serve("play");
     let view = start(&s, json!({ "game": "kalah", "seats": ["human", "human"] }));

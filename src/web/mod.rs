@@ -28,6 +28,7 @@ use crate::diag::Diagnostic;
 use crate::session::{Command, HintLimits, Seat, Session, SessionError};
 
 pub mod assets;
+mod editor;
 mod think;
 mod view;
 
@@ -284,6 +285,8 @@ impl Playground {
             ("GET", ["api", "games", name]) => self.game_file(name),
             ("PUT", ["api", "games", name]) => self.save_rules(name, parse_body(body)?),
             ("POST", ["api", "check"]) => Ok(check_text(&parse_body::<Text>(body)?.text)),
+            ("POST", ["api", "hover"]) => Ok(editor::hover(parse_body(body)?)),
+            ("POST", ["api", "complete"]) => Ok(editor::complete(parse_body(body)?)),
             ("POST", ["api", "sessions"]) => self.start(parse_body(body)?),
             ("GET", ["api", "sessions", id]) => match self.away.get(*id) {
                 Some(away) => Ok(Reply::ok(away.view())),
@@ -633,6 +636,8 @@ fn known_path(parts: &[&str]) -> bool {
             | ["api", "language"]
             | ["api", "games", _]
             | ["api", "check"]
+            | ["api", "hover"]
+            | ["api", "complete"]
             | ["api", "sessions"]
             | ["api", "sessions", _]
             | ["api", "sessions", _, _]

@@ -756,6 +756,43 @@ fn a_shipped_game_can_be_named_from_any_directory() {
     assert!(listed.contains(", kalah, "), "{listed}");
 }
 
+/// A match whose end never comes (a Dakon whose `match when` never holds) checks clean and plays on to its
+/// ply limit in bounded memory: the rounds' results are counted, not all kept (issue 23). Before, one game
+/// grew by about 30 MB per second of CPU.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_match_that_never_ends_plays_in_bounded_memory() {
+    let dir = temp_dir("endless-match");
+    let dakon = std::fs::read_to_string(root().join("games/dakon.mancala")).unwrap();
+    let never = "match when any players(count(pits(player)) = 99)";
+    let endless = dakon.replacen("match when any players(count(pits(player)) = 0)", never, 1);
+    assert!(endless.contains(never));
+    let file = dir.join("endless.mancala");
+    std::fs::write(&file, endless).unwrap();
+    let file = file.to_str().unwrap();
+    assert_eq!(run(&["check", file]).status.code(), Some(0));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["simulate", file, "--games", "1", "--threads", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let rss = |pid: u32| {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let line = status.lines().find(|l| l.starts_with("VmRSS:")).map(str::to_string).unwrap_or_default();
+        line.split_whitespace().nth(1).and_then(|n| n.parse::<u64>().ok()).unwrap_or(0)
+    };
+    std::thread::sleep(Duration::from_secs(1));
+    let early = rss(child.id());
+    std::thread::sleep(Duration::from_secs(3));
+    let late = rss(child.id());
+    let still_playing = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(still_playing, "the match ended");
+    assert!(late < early + 8 * 1024, "grew from {early} KiB to {late} KiB in 3 s");
+}
+
 #[test]
 fn fmt_check_names_the_files_that_would_change_and_fmt_rewrites_them() {
     let dir = temp_dir("fmt");

@@ -334,6 +334,11 @@ impl Engine {
             return true;
         }
         st.history.push(key);
+        // A round that never repeats a position would keep every one until its ply limit: past
+        // `MAX_HISTORY`, the older half is forgotten (docs/language.md, Limits).
+        if st.history.len() > super::MAX_HISTORY {
+            st.history.drain(..super::MAX_HISTORY / 2);
+        }
         false
     }
 

@@ -28,7 +28,7 @@ use std::fmt;
 use crate::ir::*;
 
 pub(crate) use eval::Ctx;
-pub use state::{CaptureCursor, EndReason, Move, Outcome, RoundResult, Stage, State};
+pub use state::{CaptureCursor, EndReason, Move, Outcome, RoundResult, Rounds, Stage, State, KEPT_ROUNDS};
 pub use trace::{Event, RuleCounts, Traced};
 
 /// The rules of one game, variant and player count, ready to play.
@@ -183,6 +183,10 @@ pub const MAX_PROBE_STEPS: u32 = 10_000;
 pub const MAX_PROBE_DEPTH: u32 = 1_000;
 /// The default ply limit of a game whose file sets none: a guard, never meant to decide a real game.
 pub const DEFAULT_LIMIT: u32 = 20_000;
+/// The most positions `repetition` remembers (512 KiB of keys): past it, the older half is forgotten, so
+/// that a round that never repeats keeps bounded memory up to its ply limit. Shipped games keep fewer than
+/// 1,024 in 300 random games of each.
+pub const MAX_HISTORY: usize = 1 << 16;
 
 /// How a ply ends: whose turn is next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -598,7 +602,7 @@ impl Engine {
             round: 1,
             round_starter: 0,
             round_start_ply: 0,
-            rounds: Vec::new(),
+            rounds: Rounds::default(),
             passed: [0; 2],
             mark_lives: Vec::new(),
             taken_first: 0,

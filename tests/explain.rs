@@ -4,21 +4,20 @@
 
 use mancala::engine::{Engine, Move, State};
 use mancala::explain::{explain, render, Explanation};
-use mancala::playout::game_rng;
-use rand::Rng;
+use mancala::playout::{draw, game_rng, Dice};
 
 /// The most plies of a game looked through for the plies to tell.
 const PLIES: u32 = 3000;
 
 /// One ply of a random game: the position before it, its decisions, and the position after.
-fn random_ply(engine: &Engine, st: &mut State, rng: &mut impl Rng) -> (State, Vec<Move>) {
+fn random_ply(engine: &Engine, st: &mut State, rng: &mut Dice) -> (State, Vec<Move>) {
     let before = st.clone();
     let mut moves = Vec::new();
     let mut legal = Vec::new();
     while st.ply == before.ply && st.result.is_none() {
         legal.clear();
         engine.legal_moves(st, &mut legal);
-        let mv = legal[rng.gen_range(0..legal.len())];
+        let mv = legal[draw(rng, legal.len())];
         engine.apply_unchecked(st, mv);
         moves.push(mv);
     }

@@ -1186,6 +1186,65 @@ fn bounds_at_last(n: &Num) -> (Option<i64>, Option<i64>) {
     }
 }
 
+// ---------------------------------------------------------------- the last sowing
+
+/// Whether a condition reads where the last sowing was (`last`, `origin`, `next`, `before`, `dropped`):
+/// before the first ply there is none, so an end rule that does is not tested there.
+pub fn reads_last_sowing(c: &Cond) -> bool {
+    match c {
+        Cond::True | Cond::Direction(..) | Cond::Compiled(_) => false,
+        Cond::And(cs) | Cond::Or(cs) => cs.iter().any(reads_last_sowing),
+        Cond::Not(c) | Cond::AllPlayers(c) | Cond::AnyPlayers(c) => reads_last_sowing(c),
+        Cond::Cmp(a, _, b) => num_reads_sowing(a) || num_reads_sowing(b),
+        Cond::InInts(n, _) => num_reads_sowing(n),
+        Cond::InSet(p, s) => place_reads_sowing(p) || set_reads_sowing(s),
+        Cond::PlaceEq(a, b, _) => place_reads_sowing(a) || place_reads_sowing(b),
+        Cond::PlayerEq(a, b, _) => player_reads_sowing(a) || player_reads_sowing(b),
+        Cond::Dropped(..) => true,
+        Cond::AllPits(s, c) | Cond::AnyPits(s, c) => set_reads_sowing(s) || reads_last_sowing(c),
+        Cond::HereOwnedBy(p) => player_reads_sowing(p),
+    }
+}
+
+fn num_reads_sowing(n: &Num) -> bool {
+    match n {
+        Num::Const(_) | Num::HereCount | Num::Lifted | Num::Lap | Num::Round => false,
+        Num::Before(_) => true,
+        Num::Count(s, k) => set_reads_sowing(s) || kind_reads_sowing(k),
+        Num::Value(s) | Num::Size(s) => set_reads_sowing(s),
+        Num::Add(ns) | Num::Mul(ns) => ns.iter().any(num_reads_sowing),
+        Num::Sub(a, b) | Num::Div(a, b) | Num::Rem(a, b) => num_reads_sowing(a) || num_reads_sowing(b),
+        Num::PlaceCount(p) | Num::Number(p) | Num::Passed(p) => place_reads_sowing(p),
+        Num::PitsCount(p) | Num::Captures(p) => player_reads_sowing(p),
+    }
+}
+
+fn place_reads_sowing(p: &PlaceExpr) -> bool {
+    match p {
+        PlaceExpr::Last | PlaceExpr::Origin | PlaceExpr::Next(..) => true,
+        PlaceExpr::Here | PlaceExpr::Fixed(_) => false,
+        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) => place_reads_sowing(p),
+        PlaceExpr::OfPlayer(_, who) | PlaceExpr::RegionPit(_, who) => player_reads_sowing(who),
+    }
+}
+
+fn player_reads_sowing(p: &PlayerExpr) -> bool {
+    matches!(p, PlayerExpr::Owner(place) if place_reads_sowing(place))
+}
+
+fn set_reads_sowing(s: &Set) -> bool {
+    match s {
+        Set::AllPits | Set::Offered | Set::EveryPlayer(_) | Set::Region(_) | Set::TakenFirst => false,
+        Set::One(p) | Set::Facing(p) => place_reads_sowing(p),
+        Set::PitsOf(who) | Set::RegionOf(_, who) | Set::Threats(who) => player_reads_sowing(who),
+        Set::Marked(_, who) => who.as_ref().is_some_and(player_reads_sowing),
+    }
+}
+
+fn kind_reads_sowing(k: &KindSel) -> bool {
+    matches!(k, KindSel::Colour(who) if player_reads_sowing(who))
+}
+
 // ---------------------------------------------------------------- optimization
 
 /// Calls `f` on every top-level condition of the rules: filters, capture conditions, end rules, goals.

@@ -159,21 +159,18 @@ impl Engine {
     }
 
     /// The end rules (in the order written), the ply limit, obligations, and whether the player to move can
-    /// move at all, checked as a new turn begins.
+    /// move at all, checked as a new turn begins: the first too, before any ply (where a rule about
+    /// repetitions records the starting position).
     pub(super) fn begin_turn(&self, st: &mut State) {
-        if st.ply > 0 {
-            if self.check_end_rules(st) {
-                return;
-            }
-            st.endless = false;
-        } else if self.rules.needs.repetition {
-            // The starting position counts for repetitions too.
-            self.seen_before(st);
+        let ended = if st.ply > 0 { self.check_end_rules(st) } else { self.check_start_end_rules(st) };
+        if ended {
+            return;
         }
+        st.endless = false;
         if st.ply >= self.limits[st.phase as usize] {
             return self.finish(st, EndReason::Limit);
         }
-        self.check_can_move(st, st.ply > 0);
+        self.check_can_move(st, true);
     }
 
     /// At the start of a turn: the obligation of the mover, and whether he can move at all. An obligation
@@ -197,11 +194,26 @@ impl Engine {
     /// the player to move), so after an elimination the end rules are looked at again from the first; players
     /// only ever leave, so this stops.
     pub(super) fn check_end_rules(&self, st: &mut State) -> bool {
+        self.end_rules_end(st, false)
+    }
+
+    /// `check_end_rules` before the first ply of a game (its start, or a position typed in): there is no
+    /// last sowing yet, so the rules that read where it was (`Engine::sowing_end_rules`) are left out.
+    pub(super) fn check_start_end_rules(&self, st: &mut State) -> bool {
+        self.end_rules_end(st, true)
+    }
+
+    fn end_rules_end(&self, st: &mut State, at_start: bool) -> bool {
         let phase = &self.rules.phases[st.phase as usize];
+        let reads_sowing = &self.sowing_end_rules[st.phase as usize];
         loop {
             let out_before = st.eliminated;
-            for (of, rules) in [(Some(st.phase), &phase.end.items), (None, &self.rules.end.items)] {
+            let offsets = [0, phase.end.items.len()];
+            for ((of, rules), offset) in [(Some(st.phase), &phase.end.items), (None, &self.rules.end.items)].into_iter().zip(offsets) {
                 for (index, rule) in rules.iter().enumerate() {
+                    if at_start && reads_sowing[offset + index] {
+                        continue;
+                    }
                     let fires = self.end_rule_fires(st, rule);
                     if self.trace.is_some() {
                         let rule = RuleRef::End { phase: of, index: index as u8 };

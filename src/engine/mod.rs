@@ -77,6 +77,9 @@ pub struct Engine {
     lap_ends: Vec<bool>,
     /// Per phase: the conditions of those rules, in order (`Engine::lap_end_holds`).
     lap_end_conds: Vec<Vec<Cond>>,
+    /// Per phase, for each of its end rules and then the top level's, in order: the rule reads where the last
+    /// sowing was (`ir::reads_last_sowing`), so it is not tested before the first ply.
+    sowing_end_rules: Vec<Vec<bool>>,
     /// The marks lost when their pit is emptied (`until empty`); none in most games.
     empty_marks: Vec<MarkId>,
     /// The marks `for N plies`, with their N; none in most games.
@@ -252,6 +255,19 @@ impl Engine {
             .iter()
             .map(|p| p.end.items.iter().chain(&rules.end.items).any(|r| matches!(r, EndRule::AtEveryLap(_))))
             .collect();
+        let sowing_end_rules = rules
+            .phases
+            .iter()
+            .map(|p| {
+                let reads = |r: &EndRule| match r {
+                    EndRule::When(c) | EndRule::AtEveryLap(c) | EndRule::Eliminate(c) => {
+                        crate::ir::reads_last_sowing(c)
+                    }
+                    _ => false,
+                };
+                p.end.items.iter().chain(&rules.end.items).map(reads).collect()
+            })
+            .collect();
         let (table, sources) = compile::compile_rules(&mut rules, &shape);
         let compiled = Compiled(table, sources);
         let lap_end_conds = rules
@@ -356,6 +372,7 @@ impl Engine {
             phase_again,
             lap_ends,
             lap_end_conds,
+            sowing_end_rules,
             empty_marks,
             timed_marks,
             record_first,
@@ -561,8 +578,17 @@ impl Engine {
         self.k
     }
 
-    /// The position before the first move.
+    /// The position before the first move, with the checks of the first turn's start made (the end rules,
+    /// the obligation, whether the first player can move).
     pub fn initial_state(&self) -> State {
+        let mut st = self.setup_state();
+        self.begin_turn(&mut st);
+        st
+    }
+
+    /// The setup's position, before the checks of the first turn's start: what a position typed in is made
+    /// from.
+    pub(crate) fn setup_state(&self) -> State {
         let places = self.rules.places.len();
         let drops = if self.rules.needs.drops { places } else { 0 };
         let mut st = State {
@@ -613,7 +639,6 @@ impl Engine {
         };
         self.start_mark_lives(&mut st);
         self.advance_phase(&mut st);
-        self.begin_turn(&mut st);
         st
     }
 
@@ -626,17 +651,21 @@ impl Engine {
         vec![UNMARKED; cells]
     }
 
-    /// Redoes the bookkeeping of a turn's start for a state built by hand (a parsed position): the
-    /// obligation of the player to move, the record of the position for repetitions, and the end of the game
-    /// when he cannot move.
+    /// Redoes the bookkeeping of a turn's start for a state built by hand (a parsed position): the end rules
+    /// (those that read the last sowing only after a ply, as there is none before the first), the record of
+    /// the position for repetitions, the obligation of the player to move, and the end of the game when he
+    /// cannot move.
     pub fn refresh(&self, st: &mut State) {
         st.obliged = false;
         if st.result.is_some() {
             return;
         }
         // A position with an offer to answer is a position of the game too (its stage is part of the key).
-        if self.rules.needs.repetition && matches!(st.stage, Stage::Start | Stage::Respond) {
-            self.seen_before(st);
+        if matches!(st.stage, Stage::Start | Stage::Respond) {
+            let ended = if st.ply > 0 { self.check_end_rules(st) } else { self.check_start_end_rules(st) };
+            if ended {
+                return;
+            }
         }
         self.check_can_move(st, false);
     }

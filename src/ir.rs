@@ -210,6 +210,7 @@ impl Rules {
                     .captures
                     .iter()
                     .chain(&sow.drop_captures)
+                    .chain(&sow.lift_captures)
                     .flat_map(|c| &c.steps)
                     .any(|s| matches!(s.action, MarkStep::Give { .. })),
                 ActionKind::Put(_) => false,
@@ -450,6 +451,11 @@ pub struct Sow {
     /// `capture at every drop`: tried, the first that holds, at each place a piece is dropped into (`here`),
     /// as the piece falls; only takes, marks and gifts.
     pub drop_captures: Vec<CaptureRule>,
+    /// `capture at every lift`: tried, the first that holds, at the pit each lap is about to be lifted from
+    /// (`here` and `origin`: the first lap's and each relay's), before its pieces are lifted; only takes,
+    /// marks and gifts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lift_captures: Vec<CaptureRule>,
     pub again: Option<Cond>,
     pub then: Option<ThenRule>,
     /// The legality of a start depends on how the move plays out (`require`, `relay`): simulate it.
@@ -1046,7 +1052,7 @@ pub fn pieces_can_return(rules: &Rules) -> bool {
     rules.phases.iter().flat_map(|p| &p.actions).any(|a| match &a.kind {
         ActionKind::Put(put) => w.may_be_off(&put.from) && w.set_may_be_pit(&put.into),
         ActionKind::Sow(sow) => {
-            let takes = sow.captures.iter().chain(&sow.drop_captures).flat_map(|c| &c.takes);
+            let takes = sow.captures.iter().chain(&sow.drop_captures).chain(&sow.lift_captures).flat_map(|c| &c.takes);
             let then = sow.then.as_ref().is_some_and(|t| w.set_may_be_off(&t.set) && w.may_be_pit(&t.to));
             // A lap lifted from a place off the board sows its pieces onto the track.
             let lifts = sow.lifts.iter().any(|l| l.from.as_ref().is_some_and(|p| w.may_be_off(p)));
@@ -1257,7 +1263,7 @@ pub fn visit_conds_mut(rules: &mut Rules, f: &mut impl FnMut(&mut Cond)) {
                     for c in [&mut sow.relay, &mut sow.require, &mut sow.again].into_iter().flatten() {
                         f(c);
                     }
-                    for cap in sow.captures.iter_mut().chain(&mut sow.drop_captures) {
+                    for cap in sow.captures.iter_mut().chain(&mut sow.drop_captures).chain(&mut sow.lift_captures) {
                         f(&mut cap.when);
                         if let Some(chain) = &mut cap.chain {
                             f(&mut chain.cond);

@@ -773,6 +773,7 @@ fn is_plain_sow(sow: &Sow) -> bool {
         && sow.start_origin.is_none()
         && sow.divert.is_empty()
         && sow.drop_captures.is_empty()
+        && sow.lift_captures.is_empty()
         && sow.lift_steps.is_empty()
         && sow.skip_marks == 0
         && matches!(sow.dir, DirRule::Fixed(_))

@@ -107,6 +107,9 @@ impl Engine {
             st.dropped.fill(NO_KIND);
         }
         let sow = self.sow_rule(st, action);
+        if !sow.lift_captures.is_empty() {
+            self.capture_at_lift(st, sow, st.origin);
+        }
         let lift = self
             .trace
             .is_some()
@@ -279,6 +282,9 @@ impl Engine {
         st.origin = pit;
         st.cursor = pit;
         st.lap = st.lap.saturating_add(1);
+        if !sow.lift_captures.is_empty() {
+            self.capture_at_lift(st, sow, pit);
+        }
         let lift = self.trace.is_some().then(|| {
             let relay = RuleRef::Relay { phase: st.phase, action: self.action_of(st, sow) };
             self.lift_event(st, sow, pit, relay)
@@ -711,6 +717,27 @@ impl Engine {
             let rule = RuleRef::DropCapture { phase: st.phase, action: self.action_of(st, sow), index: index as u8 };
             self.note(st, super::Event::Capture { rule, at: pos });
         }
+        st.recording = self.record_first && !st.captured;
+        for (i, take) in rule.takes.iter().enumerate() {
+            if !rule.steps.is_empty() {
+                self.apply_steps(st, cx, rule, i as u8);
+            }
+            if self.take_all(st, cx, take) > 0 {
+                st.captured = true;
+            }
+        }
+        if !rule.steps.is_empty() {
+            self.apply_steps(st, cx, rule, rule.takes.len() as u8);
+        }
+        st.recording = false;
+    }
+
+    /// `capture at every lift`: the first such capture whose condition holds at the pit a lap is about to be
+    /// lifted from (`here` and `origin`) takes its pieces, before the lap's are lifted.
+    #[cold]
+    fn capture_at_lift(&self, st: &mut State, sow: &Sow, pit: PlaceId) {
+        let cx = Ctx::new(st.to_move).at(pit);
+        let Some(rule) = sow.lift_captures.iter().find(|r| self.test(st, cx, &r.when)) else { return };
         st.recording = self.record_first && !st.captured;
         for (i, take) in rule.takes.iter().enumerate() {
             if !rule.steps.is_empty() {

@@ -215,6 +215,7 @@ impl<'g> Lowerer<'g> {
             require: None,
             captures: Vec::new(),
             drop_captures: Vec::new(),
+            lift_captures: Vec::new(),
             again: None,
             then: None,
             lookahead: false,
@@ -379,8 +380,14 @@ impl<'g> Lowerer<'g> {
                     let (phase, action) = self.at();
                     self.note(RuleRef::DropCapture { phase, action, index: out.drop_captures.len() as u8 }, c.span);
                     let rule = self.lower_capture(&c.node, c.span);
-                    self.check_drop_capture(&rule, &c.node, c.span);
+                    self.check_drop_capture(&rule, &c.node, c.span, "drop");
                     out.drop_captures.push(rule);
+                }
+                ast::SowItem::Capture(c) if c.node.every_lift => {
+                    let lifting = Scope { here: true, origin: true, ..Scope::default() };
+                    let rule = self.lower_capture_in(&c.node, c.span, lifting);
+                    self.check_drop_capture(&rule, &c.node, c.span, "lift");
+                    out.lift_captures.push(rule);
                 }
                 ast::SowItem::Capture(c) => {
                     let (phase, action) = self.at();
@@ -535,7 +542,11 @@ impl<'g> Lowerer<'g> {
     }
 
     pub(super) fn lower_capture(&mut self, cap: &ast::Capture, span: Span) -> CaptureRule {
-        let scope = Scope { last: true, here: true, ..Scope::default() };
+        self.lower_capture_in(cap, span, Scope { last: true, here: true, ..Scope::default() })
+    }
+
+    /// A capture whose conditions and places know what `scope` says (a capture at every lift knows no `last`).
+    pub(super) fn lower_capture_in(&mut self, cap: &ast::Capture, span: Span, scope: Scope) -> CaptureRule {
         let when = cap.when.as_ref().map_or(Cond::True, |c| self.cond(c, scope));
         let mut rule = CaptureRule {
             when,
@@ -722,9 +733,11 @@ impl<'g> Lowerer<'g> {
         }
     }
 
-    /// A capture at every drop happens while the pieces are still being dropped: it can only take, mark
-    /// and give, with nothing to choose and nothing that goes on from it.
-    fn check_drop_capture(&mut self, rule: &CaptureRule, cap: &ast::Capture, span: Span) {
+    /// A capture at every drop happens while the pieces are still being dropped, one at every lift as a lap
+    /// is about to be lifted: it can only take, mark and give, with nothing to choose and nothing that goes
+    /// on from it. `at` is `drop` or `lift`.
+    fn check_drop_capture(&mut self, rule: &CaptureRule, cap: &ast::Capture, span: Span, at: &str) {
+        let lift = at == "lift";
         let what = if cap.may {
             Some((head(span, "capture"), "`may`", "the mover is not asked in the middle of a lap: drop `may`"))
         } else if let Some(t) = rule.takes.iter().position(|t| t.chosen || matches!(t.to, TakeTo::Hand)) {
@@ -744,11 +757,17 @@ impl<'g> Lowerer<'g> {
             ))
         } else {
             cap.items.iter().find_map(|i| match i {
-                ast::CaptureItem::Chain(c) => {
-                    Some((c.span, "`chain`", "a capture at every drop takes at the pit just sown: drop the `chain`"))
-                }
+                ast::CaptureItem::Chain(c) => Some((
+                    c.span,
+                    "`chain`",
+                    if lift {
+                        "a capture at every lift takes at the pit about to be lifted: drop the `chain`"
+                    } else {
+                        "a capture at every drop takes at the pit just sown: drop the `chain`"
+                    },
+                )),
                 ast::CaptureItem::Cancel(c) => {
-                    Some((c.span, "`cancel`", "a capture at every drop cannot be undone: drop the `cancel`"))
+                    Some((c.span, "`cancel`", "such a capture cannot be undone: drop the `cancel`"))
                 }
                 ast::CaptureItem::Sow(p) => Some((
                     p.span,
@@ -763,13 +782,13 @@ impl<'g> Lowerer<'g> {
                 _ => None,
             })
         };
-        if let Some((at, word, help)) = what {
+        if let Some((where_, word, help)) = what {
             self.push(
                 Diagnostic::error(
                     "check::unsupported",
-                    format!("a capture at every drop cannot have {word}"),
-                    at,
-                    "not while the pieces are dropped",
+                    format!("a capture at every {at} cannot have {word}"),
+                    where_,
+                    if lift { "not as a lap is lifted" } else { "not while the pieces are dropped" },
                 )
                 .with_help(help),
             );

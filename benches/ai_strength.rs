@@ -24,7 +24,7 @@ fn main() {
     let list = env_or("AI_GAMES_LIST", "kalah,oware,gore,perlen");
     println!("{games} games per line against random, seats alternating; won / drawn / lost by the player named");
     for name in list.split(',').filter(|n| filter.is_empty() || filter.iter().any(|f| n.contains(f.as_str()))) {
-        let path = format!("{}/games/{name}.mancala", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/../games/{name}.mancala", env!("CARGO_MANIFEST_DIR"));
         let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let engine = mancala::compile(&source, None, None).unwrap_or_else(|d| panic!("{name}: {d:?}"));
         for kind in [mcts, ab] {

@@ -1,5 +1,5 @@
 //! Rule scenarios for Bao la Kiswahili (`games/bao-la-kiswahili.mancala`), one per decision of
-//! `shared/rules/family.md`, section 3 (BAO-1 .. BAO-14), the Check paragraph, ENGINE-1 and ENGINE-2.
+//! `docs/games/bao-la-kiswahili.md` (BAO-1 .. BAO-14, ENGINE-1 and ENGINE-2).
 //!
 //! The board: South (player 1) has his outer row `o1..o8` and inner row `i1..i8`, North `O1..O8` and
 //! `I1..I8`, each numbered from its owner's left. South's counter-clockwise circuit is o1..o8, i8..i1, so

@@ -1,5 +1,5 @@
-//! Rule scenarios for Gabata (`games/gabata.mancala`), one per decision of `shared/rules/family.md`,
-//! section 8 (GA-1 .. GA-7).
+//! Rule scenarios for Gabata (`games/gabata.mancala`), one per decision of `docs/games/gabata.md`
+//! (GA-1 .. GA-7).
 //!
 //! The board (`rows 3 of 6`): South (player 1) owns his row `o1..o6` and the right half of the middle row
 //! `i1..i3`; North owns `O1..O6` and `I1..I3`. One counter-clockwise circuit runs o1..o6, i3..i1, O1..O6,

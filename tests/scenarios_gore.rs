@@ -1,5 +1,5 @@
 //! Rule scenarios for Goré: one position, one ply (or a few), the exact position after it.
-//! Rules: `shared/rules/gore.md`, section 2.2 and decisions GO-1 .. GO-16.
+//! Rules: `docs/games/gore.md`, decisions GO-1 .. GO-16.
 //!
 //! The track, counter-clockwise: `a b c d A B C D` (South starts owning a..d, North A..D); `d` is followed by
 //! `A`, and `D` by `a`. Captured seeds are in `captured(1)`, `captured(2)`; `owner(X)=N` marks a traded hole.

@@ -1,6 +1,6 @@
 //! Rule scenarios for Gulek (standard and shorter game), Gulek Solo (simple, V1, V2, V3) and Gulek Single
 //! (simple, compulsory): one position, one ply (or a few), the exact position after it.
-//! Rules: `shared/rules/gulek.md`, sections 1.2-1.7 and decisions GU-1 .. GU-25.
+//! Rules: `docs/games/gulek.md`, decisions GU-1 .. GU-25.
 //!
 //! The ring: pits `1`..`15` clockwise (`7cw` sows 8, 9, ...; `7ccw` sows 6, 5, ...). Balls: `R` player 1,
 //! `B` player 2, `G` player 3. `7cw:BRR` drops blue, red, red; `take 3,9` parks (Gulek) or removes (Solo,

@@ -1,5 +1,5 @@
 //! Rule scenarios for Kalah(6,4) and Oware (abapa): one position, one ply, the exact position after it.
-//! Rules: `shared/rules/classics.md`, sections 4.1 (Kalah, rules K1-K5 below) and 4.2 (Oware, rules O1-O6).
+//! Rules: `docs/games/kalah.md` (K1-K5 below) and `docs/games/oware.md` (O1-O6).
 //!
 //! Kalah's track: `a b c d e f store(1) A B C D E F store(2)`; pit `a` faces `F`, `c` faces `D`.
 //! Oware's: `a b c d e f A B C D E F`, captured seeds in `captured(1)`, `captured(2)`.

@@ -1,5 +1,5 @@
-//! Rule scenarios for Omweso (`games/omweso.mancala`), one per decision of `shared/rules/family.md`,
-//! section 2 (OM-1 .. OM-10), and ENGINE-1.
+//! Rule scenarios for Omweso (`games/omweso.mancala`), one per decision of `docs/games/omweso.md`
+//! (OM-1 .. OM-10, ENGINE-1).
 //!
 //! The board: South (player 1) has his outer row `o1..o8` and inner row `i1..i8`, North `O1..O8` and
 //! `I1..I8`, each numbered from its owner's left. South's counter-clockwise circuit is o1..o8, i8..i1; his

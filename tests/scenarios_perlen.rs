@@ -1,5 +1,5 @@
 //! Rule scenarios for the Glass Bead Game (Glass Perlen Spiel): one position, one ply, the exact position after.
-//! Rules: `shared/rules/perlen.md`, section 3.2 and decisions GB-1 .. GB-16.
+//! Rules: `docs/games/perlen.md`, decisions GB-1 .. GB-16.
 //!
 //! The track, counter-clockwise: `a b c d e A B C D E` (South owns a..e, North A..E; cups off the track).
 //! Beads: `0` a stone, `1`..`5` a gem of that value. `e:30` sows e dropping gem 3 then a stone; `x C4` takes

@@ -1,5 +1,5 @@
 //! Rule scenarios for Toguz Kumalak: one position, one ply, the exact position after it.
-//! Rules: `shared/rules/family.md`, section 1 (TK-1 .. TK-8) and its two worked checks.
+//! Rules: `docs/games/toguz-kumalak.md` (TK-1 .. TK-8) and two worked checks.
 //!
 //! The track: `a b c d e f g h i A B C D E F G H I` (South's holes 1..9 are `a..i`, North's are `A..I`,
 //! each numbered from its owner's left). Kazans are `kazan(1)`, `kazan(2)`, off the track; a tuzdyk made

@@ -51,6 +51,11 @@ impl Engine {
             return false;
         }
         st.last_mover = mover;
+        if self.rules.needs.moves {
+            if let Some(n) = st.plies_made.get_mut(mover as usize) {
+                *n = n.saturating_add(1);
+            }
+        }
         let next = if self.phase_again && next == Next::Switch { self.phase_again(st, mover) } else { next };
         if st.captured {
             st.captures += 1;
@@ -84,7 +89,12 @@ impl Engine {
     #[cold]
     fn phase_again(&self, st: &State, mover: u8) -> Next {
         match &self.phase(st).again {
-            Some(again) if self.test(st, Ctx::new(mover), again) => Next::Keep,
+            Some(again) if self.test(st, Ctx::new(mover), again) => {
+                if self.trace.is_some() {
+                    self.note(st, super::Event::Again { rule: RuleRef::PhaseAgain { phase: st.phase } });
+                }
+                Next::Keep
+            }
             _ => Next::Switch,
         }
     }
@@ -194,20 +204,17 @@ impl Engine {
     }
 
     fn end_rules_end(&self, st: &mut State, at_start: bool) -> bool {
-        let phase = &self.rules.phases[st.phase as usize];
         if st.endless && self.endless_judged(st) {
             return true;
         }
         let reads_sowing = &self.sowing_end_rules[st.phase as usize];
         loop {
             let out_before = st.eliminated;
-            let rules = phase.end.items.iter().chain(&self.rules.end.items);
-            for (i, rule) in rules.enumerate() {
+            for (i, (rule, rule_ref)) in self.named_end_rules(st.phase).enumerate() {
                 if at_start && reads_sowing[i] {
                     continue;
                 }
-                if let Some(reason) = self.end_rule_fires(st, rule) {
-                    self.finish(st, reason);
+                if self.end_rule_ends(st, rule, rule_ref) {
                     return true;
                 }
             }
@@ -217,20 +224,38 @@ impl Engine {
         }
     }
 
+    /// The end rules of a phase (its own, then the top level's, in the order written), each with its name
+    /// for a traced ply.
+    fn named_end_rules(&self, phase: u8) -> impl Iterator<Item = (&EndRule, RuleRef)> {
+        let own = self.rules.phases[phase as usize].end.items.iter().enumerate();
+        let own = own.map(move |(index, rule)| (rule, RuleRef::End { phase: Some(phase), index: index as u8 }));
+        let top = self.rules.end.items.iter().enumerate();
+        own.chain(top.map(|(index, rule)| (rule, RuleRef::End { phase: None, index: index as u8 })))
+    }
+
+    /// Tests one end rule (noted on a traced ply) and ends the game when it fires; returns true then.
+    #[inline]
+    fn end_rule_ends(&self, st: &mut State, rule: &EndRule, rule_ref: RuleRef) -> bool {
+        let fires = self.end_rule_fires(st, rule);
+        if self.trace.is_some() {
+            self.note(st, super::Event::EndRule { rule: rule_ref, held: fires.is_some() });
+        }
+        match fires {
+            Some(reason) => {
+                self.finish(st, reason);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// After a move that would never end, the rule about such moves first, wherever it is written (ENGINE-1):
     /// the move is annulled (a draw) or its mover put out before anything it left on the board is looked at,
     /// such as a player it left without a move. Returns true when the game ended.
     #[cold]
     fn endless_judged(&self, st: &mut State) -> bool {
-        let phase = &self.rules.phases[st.phase as usize];
-        let rules = phase.end.items.iter().chain(&self.rules.end.items);
-        for rule in rules.filter(|r| r.is_endless()) {
-            if let Some(reason) = self.end_rule_fires(st, rule) {
-                self.finish(st, reason);
-                return true;
-            }
-        }
-        false
+        let rules = self.named_end_rules(st.phase).filter(|(rule, _)| rule.is_endless());
+        rules.into_iter().any(|(rule, rule_ref)| self.end_rule_ends(st, rule, rule_ref))
     }
 
     /// Why the game ends by this end rule now, if it does.
@@ -247,8 +272,9 @@ impl Engine {
             }
             EndRule::Draw { count, .. } => (st.quiet >= *count).then_some(EndReason::NoCapture),
             EndRule::Eliminate(c) => {
-                // Everyone the rule takes out is found first, then taken out in turn.
-                let out = self.active_players(st).filter(|&p| self.test(st, Ctx::new(p).bound(p), c));
+                // Everyone the rule takes out is found first, then taken out in turn. `mover` is the player
+                // about to move, as in every end rule; `player` the one tested.
+                let out = self.active_players(st).filter(|&p| self.test(st, cx.bound(p), c));
                 let out = out.fold(0u8, |bits, p| bits | 1 << p);
                 (0..self.rules.players).filter(|p| out & (1 << p) != 0).find_map(|p| self.eliminate(st, p))
             }
@@ -328,7 +354,7 @@ impl Engine {
         let key = if owner.is_empty() && marks.is_empty() && !self.rules.needs.passed {
             // Most games: the pieces and the flags are the whole position (the same parts for every key of
             // a game, so keys made so compare only with each other).
-            hash_parts(&[&st.counts, &flags], st.offered)
+            hash_parts(&[&st.counts], st.offered) ^ u32::from_le_bytes(flags) as u64 * 0x9e37_79b9_7f4a_7c15
         } else {
             // What this turn has dropped into changes what a rule reading `passed` does next.
             let mut passed = [0u8; 16];
@@ -343,10 +369,15 @@ impl Engine {
                 hash_parts(&[&st.counts, owner, marks, &flags, &passed, &st.mark_lives], st.offered)
             }
         };
-        if st.history.contains(&key) {
+        if contains(&st.history, key) {
             return true;
         }
         st.history.push(key);
+        // A round that never repeats a position would keep every one until its ply limit: past
+        // `MAX_HISTORY`, the older half is forgotten (docs/language.md, Limits).
+        if st.history.len() > super::MAX_HISTORY {
+            st.history.drain(..super::MAX_HISTORY / 2);
+        }
         false
     }
 
@@ -362,7 +393,7 @@ impl Engine {
         if stops || (st.round > 1 && st.ply == st.round_start_ply) {
             return self.finish_game(st, reason);
         }
-        self.sweep(st);
+        self.sweep(st, reason);
         let scores = self.scores(st);
         let winners = self.winners(st, reason, &scores);
         st.rounds.push(RoundResult { winners, scores, reason });
@@ -540,8 +571,9 @@ impl Engine {
         self.check_can_move(st, true);
     }
 
-    /// The sweeps of the end rules (the phase's, then the top level's).
-    fn sweep(&self, st: &mut State) {
+    /// The sweeps of the end rules (the phase's, then the top level's), in the order written; a sweep `after`
+    /// an ending only when the game (the round) ended so.
+    fn sweep(&self, st: &mut State, reason: EndReason) {
         // Where the mover fixes what goes where, the table made with the engine says it.
         if let Some(Some(table)) = self.sweep_tables.get(st.phase as usize) {
             for &(p, to) in table.get(st.to_move as usize).map_or(&[][..], |t| &t[..]) {
@@ -551,8 +583,20 @@ impl Engine {
             }
             return;
         }
-        let phase_sweeps = &self.rules.phases[st.phase as usize].end.sweeps;
-        for (set, to) in phase_sweeps.iter().chain(&self.rules.end.sweeps) {
+        let phase_end = &self.rules.phases[st.phase as usize].end;
+        let sweeps = phase_end.sweeps.iter().zip(after_each(phase_end));
+        let sweeps = sweeps.chain(self.rules.end.sweeps.iter().zip(after_each(&self.rules.end)));
+        // Which rule each sweep is, for a traced ply.
+        let phase = st.phase;
+        let refs = (0..phase_end.sweeps.len()).map(|i| (Some(phase), i));
+        let refs = refs.chain((0..self.rules.end.sweeps.len()).map(|i| (None, i)));
+        for (((set, to), after), (of, index)) in sweeps.zip(refs) {
+            if after.is_some_and(|after| !ended_so(after, reason)) {
+                continue;
+            }
+            if self.trace.is_some() {
+                self.note(st, super::Event::Sweep { rule: RuleRef::Sweep { phase: of, index: index as u8 } });
+            }
             let mut places = Places::default();
             self.for_each_in_set(st, Ctx::new(st.to_move), set, |p| places.push(p));
             for &p in places.as_slice() {
@@ -570,7 +614,7 @@ impl Engine {
     fn finish_game(&self, st: &mut State, reason: EndReason) {
         // A match that ends between rounds was swept when its last round ended.
         if !matches!(reason, EndReason::Match | EndReason::RoundLimit) {
-            self.sweep(st);
+            self.sweep(st, reason);
         }
         let scores = self.scores(st);
         let winners = self.winners(st, reason, &scores);
@@ -601,4 +645,27 @@ impl Engine {
             Ties::LastMover => 0,
         }
     }
+}
+
+/// The ending each sweep of an `end` block waits for (`after`), or `None`.
+fn after_each(end: &EndRules) -> impl Iterator<Item = Option<Ending>> + '_ {
+    (0..end.sweeps.len()).map(|i| end.sweep_after.get(i).copied().flatten())
+}
+
+/// Whether a game that ended for `reason` ended as `after` says.
+fn ended_so(after: Ending, reason: EndReason) -> bool {
+    match after {
+        Ending::Repetition => matches!(reason, EndReason::Repetition | EndReason::RepetitionDraw),
+        Ending::Stuck => reason == EndReason::Stuck,
+        Ending::Limit => reason == EndReason::Limit,
+    }
+}
+
+/// Whether `keys` holds `key`: eight keys compared at a time without a branch between them, which the
+/// compiler can do side by side (a position seldom comes back, so the whole list is read almost every time).
+#[inline]
+fn contains(keys: &[u64], key: u64) -> bool {
+    let mut chunks = keys.chunks_exact(8);
+    let found = (&mut chunks).any(|c| c.iter().fold(false, |found, &k| found | (k == key)));
+    found || chunks.remainder().contains(&key)
 }

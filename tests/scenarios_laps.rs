@@ -221,9 +221,10 @@ fn random_games_of_every_variant_keep_their_seeds_and_end() {
                     assert_eq!(total(&st), pieces, "{variant} seed {seed}: pieces lost in {}", show(&e, &st));
                 }
             }
-            // Where every relay lap may turn, the players can shuffle seeds for ever: that game may reach its
-            // ply limit.
-            if variant != "turning" {
+            // Where every relay lap may turn, or a capture that would sow seeds on may be declined, the players
+            // can shuffle seeds for a very long time: those games may reach their ply limit (under `optional`
+            // 1.5 % of random games do).
+            if variant != "turning" && variant != "optional" {
                 assert_ne!(result(&st).map(|r| r.2), Some(EndReason::Limit), "{variant} seed {seed}");
             }
         }

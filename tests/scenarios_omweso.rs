@@ -293,3 +293,12 @@ fn engine1_a_never_ending_move_is_a_draw_even_when_the_opponent_could_not_move()
     let (winners, _, reason) = result(&st).expect("the game is over");
     assert_eq!((winners, reason), (vec![], EndReason::Endless));
 }
+
+/// OM-4: the seeds captured by a counter-clockwise lap are sown on from its origin the same way, retracing
+/// it: that lap is never asked to turn clockwise, even from a leftmost pit (here o1, where a clockwise
+/// resowing would capture again).
+#[test]
+fn om4_a_resowing_retraces_the_capturing_lap_and_never_turns() {
+    let e = omweso(None);
+    assert_eq!(legal(&e, "o1=9 i2=1 i7=1 I2=1 O2=1 I7=1 O7=1 O5=2"), ["o1"]);
+}

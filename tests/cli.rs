@@ -230,6 +230,20 @@ fn variants_lists_default_first() {
 }
 
 #[test]
+fn simulate_rounds_stops_each_match_after_so_many_rounds() {
+    let args = ["simulate", "games/dakon.mancala", "--rounds", "1", "--games", "40", "--seed", "1", "--json"];
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json["max_rounds"], 1, "{json}");
+    assert_eq!(json["reasons"]["round_limit"], 40, "{json}");
+    // A game that is not a match of rounds has nothing to stop.
+    let o = run(&["simulate", "games/kalah.mancala", "--rounds", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a match of rounds"), "{}", stderr(&o));
+}
+
+#[test]
 fn simulate_json_is_deterministic() {
     let args = ["simulate", "games/kalah.mancala", "--games", "50", "--seed", "1", "--json"];
     let a = run(&args);

@@ -173,6 +173,25 @@ fn engine1_a_never_ending_move_is_a_draw() {
 const NEVER_ENDING: &str = "o1=1 o2=2 o3=3 o4=2 o5=1 o6=4 o8=1 i2=5 i3=4 i5=5 i7=1 i8=2 \
                             O1=3 O3=4 O4=1 O5=4 O7=1 O8=1 I1=1 I5=7 I6=10 I8=1 phase=mtaji";
 
+/// BAO-11: after a takasia, a capturing move that *first* captures the blocked pit must be played if one
+/// exists. `i6ccw` first takes I5 (then I1, and wins); `i6cw` first takes I1: only `i6cw` is legal, though
+/// both moves end the game.
+#[test]
+fn bao11_the_obliged_capture_is_of_the_blocked_pit_first_even_in_a_winning_move() {
+    let e = bao(None);
+    assert_eq!(legal(&e, "i6=2 i4=1 i8=1 o1=2 I5=1 I1=1 O4=2 takasia(2)=I1/1 to_move=1"), ["i6cw"]);
+}
+
+/// BAO-11: no capturing move takes the blocked pit I8 first (`i7ccw` takes it later, in a move that ends the
+/// game): there is no obligation, and every capturing move is legal.
+#[test]
+fn bao11_no_move_first_captures_the_blocked_pit_so_every_capture_is_legal() {
+    let e = bao(None);
+    let text = "o1=10 o2=1 o4=8 o5=2 o8=3 i1=2 i2=7 i5=7 i7=5 O2=6 O4=2 O6=1 O7=3 I2=1 I4=1 I7=3 I8=2 \
+                takasia(2)=I8/1 to_move=1";
+    assert_eq!(legal(&e, text), ["i7ccw", "o4ccw", "o4cw"]);
+}
+
 /// ENGINE-1 and a stuck opponent: South's `takasa i8cw` would never end, and stops where North has no pit
 /// of two seeds. The move is annulled before North's turn comes: a draw, not a win for South.
 #[test]

@@ -40,6 +40,7 @@ Examples:
   mancala simulate games/kalah.mancala --ai 1=greedy --ai 2=mcts:500 --games 20
   mancala simulate games/oware.mancala --ai 2=alphabeta:4 --position 'a1 c2 f1 A3 D1 F2 captured(1)=20 captured(2)=18'
   mancala simulate games/oware.mancala --games 3 --trace oware.jsonl
+  mancala simulate games/dakon.mancala --variant 9-holes --rounds 1 --games 1000
 
 Players (--ai SEAT=KIND, seats from 1; the other seats play at random):
   random, greedy, mcts[:PLAYOUTS|:TIME] (e.g. mcts:2000, mcts:500ms), alphabeta[:DEPTH] (two players only)
@@ -83,6 +84,11 @@ pub struct Args {
     /// each game has its own seed, from its number, and the games are added up in order.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
+    /// In a match of rounds, stop each match after this many rounds, as `limit N rounds` would (the match
+    /// decided on the last round's scores): `--rounds 1` measures single rounds. Matches between random
+    /// players can run for millions of plies.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub rounds: Option<u32>,
 }
 
 /// How the games of a run are played: shared by the threads.
@@ -204,8 +210,22 @@ fn ranges(games: u64, threads: usize, trace: bool) -> Vec<Range<u64>> {
     (0..games).step_by(size as usize).map(|a| a..(a + size).min(games)).collect()
 }
 
+/// The same game with each match stopped after `n` rounds at most (`--rounds`).
+fn with_round_limit(engine: &Engine, n: u32) -> Result<Engine, Failure> {
+    let mut rules = engine.lowered.clone();
+    let Some(rounds) = rules.rounds.as_mut() else {
+        return Err(Failure::usage("--rounds: this game is not a match of rounds (its file has no `rounds` block)"));
+    };
+    rounds.limit = Some(rounds.limit.map_or(n, |limit| limit.min(n)));
+    Ok(Engine::new(rules))
+}
+
 pub fn run(args: Args) -> Result<Status, Failure> {
     let (engine, source) = load_engine_and_source(&args.file, args.variant.as_deref(), args.players)?;
+    let engine = match args.rounds {
+        Some(n) => with_round_limit(&engine, n)?,
+        None => engine,
+    };
     let kinds: Vec<AiKind> = seat_kinds(&engine, &args.ai)
         .map_err(|e| Failure::usage(format!("--ai: {e}")))?
         .into_iter()

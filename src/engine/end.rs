@@ -30,19 +30,26 @@ impl Engine {
         }
     }
 
+    /// A ply made under an obligation (`must AFTER`) that does not meet it is no legal ply: tested as the
+    /// ply ends, whether at its last lap or at a lap where an end rule stops the move.
+    #[inline]
+    pub(super) fn check_obligation_met(&self, st: &mut State) {
+        if st.obliged {
+            if let Some(must) = &self.phase(st).must {
+                if !self.test(st, Ctx::new(st.to_move), &must.after) {
+                    st.illegal = true;
+                }
+            }
+        }
+    }
+
     /// The end of a ply up to the next turn's checks: the obligation it had to meet, the ply counted, the
     /// turn passed (or kept), phases advanced. Returns false when only looking ahead (`probe`), where the
     /// ply's aftermath is skipped.
     #[inline(always)]
     pub(super) fn hand_over(&self, st: &mut State, next: Next, probe: bool) -> bool {
         let mover = st.to_move;
-        if st.obliged {
-            if let Some(must) = &self.phase(st).must {
-                if !self.test(st, Ctx::new(mover), &must.after) {
-                    st.illegal = true;
-                }
-            }
-        }
+        self.check_obligation_met(st);
         st.ply += 1;
         st.stage = Stage::Start;
         self.expire_marks(st);

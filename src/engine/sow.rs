@@ -559,6 +559,9 @@ impl Engine {
         if self.trace.is_some() {
             self.note_lap_end(st);
         }
+        // A move that ends the game must still meet the mover's obligation (BAO-11: the capture a takasia
+        // obliges is of the pit the move captures first, even when that move wins).
+        self.check_obligation_met(st);
         st.stage = Stage::Start;
         st.ply += 1;
         if probe {

@@ -14,7 +14,7 @@ use mancala::engine::{EndReason, Engine, Move, Stage, State};
 use mancala::ir::{PlaceId, UNMARKED};
 use rand::{Rng, SeedableRng};
 
-use crate::reference::{Decision, Game, MarkCell, Reason, Reference, Step};
+use crate::reference::{Decision, Game, MarkCell, Reason, Reference, Step, Table};
 
 /// The engine and the reference of one rule set (one variant, one player count).
 pub struct Pair {
@@ -113,7 +113,7 @@ impl Pair {
         let r = &self.reference;
         let k = r.kinds();
         let places = r.rules.places.len();
-        let pieces = (0..places).map(|p| st.counts[p * k..(p + 1) * k].to_vec()).collect();
+        let pieces = Table::from_rows(k, vec![st.counts[..places * k].to_vec()]);
         let mut g = r.empty_game(pieces);
         g.owner = st.owner.iter().map(|&o| (o != mancala::ir::NO_PLAYER).then_some(o)).collect();
         g.marks = self.marks_of(st);
@@ -138,11 +138,11 @@ impl Pair {
     }
 
     /// The engine's marks, cell by cell: for whom, and the plies left of a mark `for N plies`.
-    fn marks_of(&self, st: &State) -> Vec<Vec<Option<MarkCell>>> {
+    fn marks_of(&self, st: &State) -> Table<Option<MarkCell>> {
         let rules = &self.reference.rules;
         let n = rules.n_pits;
         let mut timed = 0;
-        rules
+        let rows = rules
             .marks
             .iter()
             .enumerate()
@@ -165,7 +165,8 @@ impl Pair {
                     })
                     .collect()
             })
-            .collect()
+            .collect();
+        Table::from_rows(n, rows)
     }
 
     /// Both sides play the same random decisions from these positions, compared at every decision.

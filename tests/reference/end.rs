@@ -351,8 +351,8 @@ impl Reference {
         g.quiet = 0;
         g.quiet_turns = 0;
         g.quiet_movers.clear();
-        g.passed.clear();
-        g.drops.clear();
+        g.passed.fill(false);
+        g.drops.fill(None);
         g.offer = None;
         self.advance_phases(g);
         self.after_ply(g);

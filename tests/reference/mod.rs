@@ -68,7 +68,7 @@ pub mod turn;
 
 use mancala::ir::{Dir, KindId, PlaceId, Rules};
 
-pub use state::{Game, MarkCell, Reason};
+pub use state::{Game, MarkCell, Reason, Table};
 pub use turn::Step;
 
 pub type Player = u8;
@@ -127,9 +127,9 @@ impl Reference {
     }
 
     /// The marks of the setup (`mark TARGETS as NAME`).
-    pub fn setup_marks(&self) -> Vec<Vec<Option<MarkCell>>> {
+    pub fn setup_marks(&self) -> Table<Option<MarkCell>> {
         let n = self.board.n_pits;
-        (0..self.rules.marks.len())
+        let rows = (0..self.rules.marks.len())
             .map(|m| {
                 (0..n)
                     .map(|p| match self.rules.setup_marks.get(m * n + p).copied().unwrap_or(0) {
@@ -142,13 +142,13 @@ impl Reference {
                     })
                     .collect()
             })
-            .collect()
+            .collect();
+        Table::from_rows(n, rows)
     }
 
     /// A game before its first ply: the setup, player 1 to move in the first phase.
     pub fn initial(&self) -> Game {
-        let k = self.kinds();
-        let pieces = (0..self.rules.places.len()).map(|p| self.rules.setup[p * k..(p + 1) * k].to_vec()).collect();
+        let pieces = Table::from_rows(self.kinds(), vec![self.rules.setup.clone()]);
         let mut g = self.empty_game(pieces);
         g.owner = self.board.first_owner.clone();
         g.marks = self.setup_marks();
@@ -158,12 +158,13 @@ impl Reference {
     }
 
     /// A game with these pieces and nothing else yet: to be filled in by a caller that reads a position.
-    pub fn empty_game(&self, pieces: Vec<Vec<u8>>) -> Game {
+    pub fn empty_game(&self, pieces: Table<u8>) -> Game {
         let players = self.rules.players as usize;
+        let places = self.rules.places.len();
         Game {
             pieces,
             owner: self.board.first_owner.clone(),
-            marks: vec![vec![None; self.board.n_pits]; self.rules.marks.len()],
+            marks: Table::new(self.rules.marks.len(), self.board.n_pits, None),
             to_move: 0,
             phase: 0,
             ply: 0,
@@ -171,8 +172,8 @@ impl Reference {
             out: vec![false; players],
             offer: None,
             sowing: None,
-            drops: Default::default(),
-            passed: Default::default(),
+            drops: vec![None; places],
+            passed: vec![false; places],
             taken_first: Default::default(),
             capture_plies: vec![0; players],
             quiet: 0,

@@ -310,10 +310,10 @@ impl Reference {
                 g.marks[m].iter_mut().for_each(|c| *c = None);
             }
         }
-        g.drops.clear();
+        g.drops.fill(None);
         g.taken_first.clear();
         if g.last_mover != g.to_move {
-            g.passed.clear();
+            g.passed.fill(false);
         }
     }
 

@@ -403,7 +403,14 @@ impl Printer<'_> {
                 Eliminate::Endless => self.rule(text("eliminate when endless"), e.span.start, keep),
             },
             EndItem::Sweep(s) => {
-                self.rule(text(format!("sweep {} to {}", set(&s.node.set), place(&s.node.to))), s.span.start, keep)
+                let after = match s.node.after.as_ref().map(|a| a.node) {
+                    None => "",
+                    Some(Ending::Repetition) => " after repetition",
+                    Some(Ending::Stuck) => " after stuck",
+                    Some(Ending::Limit) => " after limit",
+                };
+                let line = format!("sweep {} to {}{after}", set(&s.node.set), place(&s.node.to));
+                self.rule(text(line), s.span.start, keep)
             }
             EndItem::Limit(n) => self.rule(text(format!("limit {} plies", n.node)), n.span.start, keep),
             EndItem::Endless(span) => self.rule(text("draw when endless"), span.start, keep),
@@ -623,6 +630,9 @@ impl Printer<'_> {
     fn capture(&mut self, c: &Spanned<Capture>) {
         let cap = &c.node;
         let mut head = String::from("capture");
+        if cap.every_lift {
+            head.push_str(" at every lift");
+        }
         if cap.every_drop {
             head.push_str(" at every drop");
         }
@@ -808,6 +818,7 @@ impl Printer<'_> {
             TermKind::Lifted => "lifted".into(),
             TermKind::Lap => "lap".into(),
             TermKind::Captures(p) => format!("captures({})", player(&p.node)),
+            TermKind::Moves(p) => format!("moves({})", player(&p.node)),
             TermKind::Round => "round".into(),
             TermKind::Passed(p) => format!("passed({})", place(p)),
         };
@@ -1047,6 +1058,9 @@ fn place(p: &Place) -> String {
         PlaceKind::Opposite(at) => optional_arg("opposite", at.as_deref()),
         PlaceKind::Twin(at) => optional_arg("twin", at.as_deref()),
         PlaceKind::Next(at) => optional_arg("next", at.as_deref()),
+        PlaceKind::Behind(at) => optional_arg("behind", at.as_deref()),
+        PlaceKind::Ahead(at) => optional_arg("ahead", at.as_deref()),
+        PlaceKind::Start => "start".into(),
         PlaceKind::Named { name, player: who } => format!("{}{}", name.node, player_suffix(who)),
     }
 }

@@ -36,7 +36,8 @@ pub fn reserved() -> impl Iterator<Item = &'static str> {
 }
 
 /// The words that name how one place stands to another, offered wherever a place or a set can be written.
-pub const RELATIONS: &[&str] = &["here", "last", "origin", "opposite", "twin", "next", "facing", "pits", "owner"];
+pub const RELATIONS: &[&str] =
+    &["here", "last", "origin", "start", "opposite", "twin", "next", "behind", "ahead", "facing", "pits", "owner"];
 
 const fn kw(word: &'static str, meaning: &'static str, example: &'static str) -> Keyword {
     Keyword { word, reserved: true, meaning, example }
@@ -51,7 +52,9 @@ const fn ctx(word: &'static str, meaning: &'static str, example: &'static str) -
 pub const KEYWORDS: &[Keyword] = &[
     kw("about", "A one-line description of the game, shown to players.", "about \"Sow counter-clockwise into your own store.\""),
     kw("accept", "In `on accept { ... }` of an offer: what happens when the opponent accepts it.", "on accept { give offered to opponent }"),
+    kw("after", "`sweep SET to PLACE after repetition | stuck | limit`: the sweep is made only when the game ended that way.", "sweep pits to store(owner) after repetition"),
     kw("again", "`again when CONDITION`: the mover plays again after the sowing (or, in a phase, after any ply of it) while the condition holds.", "again when last = store(mover)"),
+    kw("ahead", "`ahead` or `ahead(PLACE)`: the pit in front of `here` (or the place) in its column, one row nearer the middle of the board (boards of three or four rows): `ahead(o3)` is `i3`.", "capture when count(ahead(here)) > 0 { take from ahead(here) to store(mover) }"),
     kw("all", "`all SET(CONDITION)` or `all players(CONDITION)`: the condition holds at every place of the set (as `here`) or for every player (as `player`).", "goal all pits(count = 0)"),
     ctx("alternate", "`first alternate`: the rounds of a match are started by each player in turn.", "first alternate"),
     kw("and", "Joins two conditions: both must hold. Binds tighter than `or`.", "when here in pits(mover) and count = 1"),
@@ -60,6 +63,7 @@ pub const KEYWORDS: &[Keyword] = &[
     ctx("at", "`start at origin`, `capture at every drop`, `when ... at every lap` and `continue at PLACE`.", "start at origin when lifted >= 2"),
     kw("backward", "A chain of captures that goes on against the direction of the sowing (`chain backward`); in `refill ... backward`, from the pit of the highest number down.", "chain backward while count in {2, 3}"),
     kw("before", "`before` or `before(PLACE)`: how many pieces the place (`here` when not given) held just before the last piece of this move fell into it.", "relay when before >= 2"),
+    kw("behind", "`behind` or `behind(PLACE)`: the pit behind `here` (or the place) in its column, one row further from the middle of the board (boards of three or four rows): `behind(i3)` is `o3`.", "take from facing(here) to behind(here)"),
     kw("board", "The shape of the board: `two_rows N [with stores]`, `rows R of N [with stores]` or `ring N`.", "board two_rows 6 with stores"),
     kw("both", "`chain both`: a chain of captures that goes on in both directions from the capture pit.", "chain both while count = 4"),
     kw("can", "In `when nobody can move`: the game ends when no player has a legal move.", "when nobody can move"),
@@ -118,6 +122,7 @@ pub const KEYWORDS: &[Keyword] = &[
     kw("most", "`winner most score`: the player with the highest score wins.", "winner most score, ties draw"),
     kw("move", "`pass when cannot move`, `eliminate when cannot move`, `when nobody can move`.", "pass when cannot move"),
     kw("mover", "The player making the move (in end rules and `until`, the player about to move); as a kind, his colour.", "again when last = store(mover)"),
+    kw("moves", "`moves(PLAYER)`: how many plies that player has made so far; 0 during his first.", "from pits(mover) where moves(mover) > 0 or here in first(mover)"),
     kw("must", "`must AFTER when WHEN else end|any`: an obligation on the mover; `must capture`: the first lap must capture; `then must take`.", "must count(pits(opponent)) > 0 when count(pits(opponent)) = 0 else end"),
     kw("next", "`next` or `next(PLACE)`: the place after `here` (or the place) along the lap's track and direction; `relay from next`.", "continue at next(next)"),
     kw("no", "`no SET(CONDITION)` / `no players(CONDITION)`: the condition holds nowhere; `draw when no capture for N rounds`.", "when no pits(mover)(count > 1)"),
@@ -165,11 +170,11 @@ pub const KEYWORDS: &[Keyword] = &[
     kw("size", "`size(SET)`: how many places the set has.", "require count(captured(opponent)) >= 6 * size(offered)"),
     kw("skip", "`skip origin` or `skip PLACE`: the sowing passes over that place.", "skip store(opponent)"),
     kw("sow", "`sow [NAME] { ... }`: a sowing action; in a capture, `sow from PLACE` / `sow into PLACE` sows the pieces taken to the hand.", "sow { from pits(mover) where count > 0  direction ccw }"),
-    ctx("start", "`start at origin [when CONDITION]`: each lap's first piece goes back into the pit it was lifted from.", "start at origin when lifted >= 2"),
+    kw("start", "`start`: the pit the move began from, whatever lap is being sown (`sow from start`); `start at origin [when CONDITION]`: each lap's first piece goes back into the pit it was lifted from.", "sow from start"),
     ctx("store", "`with store`: the one store of a board of one row.", "board rows 1 of 4 with store"),
     kw("stores", "`with stores`: a store at each player's right end, on the track.", "board two_rows 6 with stores"),
     kw("stuck", "`when stuck`: the game ends when the player to move has no legal move.", "when stuck"),
-    kw("sweep", "`sweep SET to PLACE` in `end`: when the game ends, the pieces of the set go to the place.", "sweep pits to store(owner)"),
+    kw("sweep", "`sweep SET to PLACE [after repetition | stuck | limit]` in `end`: when the game ends (that way), the pieces of the set go to the place.", "sweep pits to store(owner)"),
     kw("take", "`take [N] [KIND] [chosen] [from PLACES] to [each] PLACE` in a capture or an offer; `then may|must take`.", "take from here, opposite to store(mover)"),
     kw("taken_first", "The pits the first capture of the move being made took pieces from.", "must any taken_first(here in takasia(opponent)) when size(takasia(opponent)) > 0 else any"),
     kw("then", "`then may|must take ...` or `then mark SET as NAME`: what follows the sowing's move.", "then must take from pits where count = 2 to furrow(mover)"),
@@ -272,6 +277,27 @@ mod tests {
         let extra: Vec<_> = listed.difference(&reserved).collect();
         assert!(missing.is_empty(), "reserved words missing from docs/language.md §1: {missing:?}");
         assert!(extra.is_empty(), "words listed in docs/language.md §1 that are not reserved: {extra:?}");
+        let start = REFERENCE.find("may still be names: `").expect("docs/language.md §1 lists the other words");
+        let list = &REFERENCE[start..].split('`').nth(1).expect("the list is quoted");
+        let listed: BTreeSet<&str> = list.split_whitespace().collect();
+        let contextual: BTreeSet<&str> = KEYWORDS.iter().filter(|k| !k.reserved).map(|k| k.word).collect();
+        assert_eq!(listed, contextual, "the words of docs/language.md §1 that may still be names");
+    }
+
+    #[test]
+    fn the_textmate_grammar_highlights_the_words_of_the_table() {
+        let grammar: serde_json::Value =
+            serde_json::from_str(include_str!("../editors/vscode/syntaxes/mancala.tmLanguage.json")).unwrap();
+        let words = |key: &str| -> BTreeSet<String> {
+            let pattern = grammar["repository"][key]["match"].as_str().unwrap_or_default();
+            let inner = pattern.split("(?:").nth(1).and_then(|p| p.split(')').next()).unwrap_or_default();
+            inner.split('|').map(str::to_string).collect()
+        };
+        let reserved: BTreeSet<String> = reserved().map(str::to_string).collect();
+        let contextual: BTreeSet<String> =
+            KEYWORDS.iter().filter(|k| !k.reserved).map(|k| k.word.to_string()).collect();
+        assert_eq!(words("keyword"), reserved, "editors/vscode/syntaxes/mancala.tmLanguage.json: reserved words");
+        assert_eq!(words("word"), contextual, "editors/vscode/syntaxes/mancala.tmLanguage.json: contextual words");
     }
 
     #[test]

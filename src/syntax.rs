@@ -542,7 +542,7 @@ fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives: &[Rule]) 
         span = Span::new(pos - 1, pos + 1);
         let fix = if found.text().starts_with('>') { ">=" } else { "<=" };
         help = Some(format!("did you mean `{fix}`?"));
-        suggestion = Some(Suggestion { span, replacement: fix.to_string() });
+        suggestion = Some(Box::new(Suggestion { span, replacement: fix.to_string() }));
         message = format!("unexpected `={}`", found.text());
     }
     if keyword_as_name {
@@ -553,14 +553,15 @@ fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives: &[Rule]) 
     }
     if let Some((word, function)) = misspelt_function(source, pos) {
         help = Some(format!("`{}` is not a function of the language: did you mean `{function}`?", word.node));
-        suggestion = Some(Suggestion { span: word.span, replacement: function.to_string() });
+        suggestion = Some(Box::new(Suggestion { span: word.span, replacement: function.to_string() }));
         related.push((word.span, "not a function".into()));
     }
     if help.is_none() {
-        suggestion = misspelt_keyword(positives, found.text()).map(|k| Suggestion { span, replacement: k.to_string() });
+        suggestion = misspelt_keyword(positives, found.text())
+            .map(|k| Box::new(Suggestion { span, replacement: k.to_string() }));
     }
     let help = help.or_else(|| hint(source, pos, positives, &words, found.text()));
-    SyntaxError { code: SyntaxCode::Unexpected, message, span, label, help, related, suggestion }
+    SyntaxError { code: SyntaxCode::Unexpected, message, span, label: label.into(), help, related, suggestion }
 }
 
 /// An error inside a word: a keyword matched its start and the rest did not fit (`ties draww`, `direction
@@ -582,12 +583,12 @@ fn word_cut_short(source: &str, pos: usize, found: &Found) -> Option<SyntaxError
         help: nearest.map(|k| format!("did you mean `{k}`?")),
         related: Vec::new(),
         suggestion: nearest
-            .map(|k| Suggestion { span: Span::new(start, pos + found.len()), replacement: k.to_string() }),
+            .map(|k| Box::new(Suggestion { span: Span::new(start, pos + found.len()), replacement: k.to_string() })),
     })
 }
 
 /// The relations of places: each takes a place in parentheses and names a place (or, `facing`, a set).
-pub(crate) const RELATIONS: &[&str] = &["opposite", "twin", "next", "behind", "front", "facing"];
+pub(crate) const RELATIONS: &[&str] = &["opposite", "twin", "next", "behind", "ahead", "facing"];
 
 /// `beside(next)`: a word that is no function before a `(`, followed by a place where only a player could
 /// stand (`NAME(PLAYER)` is a player's place). The word was meant as a relation of places: the error names
@@ -623,7 +624,8 @@ fn unknown_relation(source: &str, pos: usize, positives: &[Rule], found: &Found)
         label: "not a relation of places".into(),
         help: Some(help),
         related: vec![(Span::new(pos, pos + found.len()), "a place, where a player was expected".into())],
-        suggestion: nearest.map(|r| Suggestion { span: Span::new(start, before.len()), replacement: r.to_string() }),
+        suggestion: nearest
+            .map(|r| Box::new(Suggestion { span: Span::new(start, before.len()), replacement: r.to_string() })),
     })
 }
 
@@ -869,6 +871,7 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::go_on => "`take`, `chain`, `cancel`, `mark`, `unmark`, `give`, `sow from` or `continue at`",
         Rule::may_word => "`may`",
         Rule::every_drop => "`at every drop`",
+        Rule::every_lift => "`at every lift`",
         Rule::from_next => "`from next`",
         Rule::lifted => "a number or a count",
         Rule::chain_dir => "`backward`, `forward` or `both`",
@@ -886,6 +889,8 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         }
         Rule::repetition => "`repetition`",
         Rule::stuck => "`stuck`",
+        Rule::sweep_after => "`after repetition`, `after stuck` or `after limit`",
+        Rule::ending => "`repetition`, `stuck` or `limit`",
         Rule::nobody => "`nobody can move`",
         Rule::round_unit => "`rounds` or `turns`",
         Rule::cannot_move => "`cannot move`",
@@ -909,13 +914,21 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::dropped_fn
         | Rule::size_fn
         | Rule::captures_fn
+        | Rule::moves_fn
         | Rule::owner_fn
         | Rule::number_fn => "a number or a count",
         Rule::kind_word | Rule::kind_sel | Rule::kind_name => "a kind of piece",
         Rule::player | Rule::player_word => "a player (`mover`, `opponent`, `player`, `owner`)",
-        Rule::place | Rule::here | Rule::last | Rule::opposite | Rule::twin | Rule::next | Rule::named_place => {
-            "a place"
-        }
+        Rule::place
+        | Rule::here
+        | Rule::last
+        | Rule::start
+        | Rule::opposite
+        | Rule::twin
+        | Rule::next
+        | Rule::behind
+        | Rule::ahead
+        | Rule::named_place => "a place",
         Rule::set | Rule::set_fn | Rule::pits_set | Rule::offered | Rule::facing | Rule::threats | Rule::taken_first => {
             "a set of places (`pits`, `pits(mover)`, ...)"
         }
@@ -951,8 +964,12 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_number_fn => Rule::number_fn,
         Rule::lead_twin => Rule::twin,
         Rule::lead_next => Rule::next,
+        Rule::lead_behind => Rule::behind,
+        Rule::lead_ahead => Rule::ahead,
+        Rule::lead_moves_fn => Rule::moves_fn,
         Rule::lead_from_next => Rule::from_next,
         Rule::lead_every_drop => Rule::every_drop,
+        Rule::lead_every_lift => Rule::every_lift,
         Rule::lead_go_on => Rule::go_on,
         Rule::lead_facing => Rule::facing,
         Rule::lead_with_stores => Rule::with_stores,
@@ -1012,6 +1029,7 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_cut_when => Rule::cut_when,
         Rule::lead_cannot_move => Rule::cannot_move,
         Rule::lead_sweep => Rule::sweep,
+        Rule::lead_sweep_after => Rule::sweep_after,
         Rule::lead_limit => Rule::limit,
         Rule::lead_score => Rule::score,
         Rule::lead_winner => Rule::winner,
@@ -1128,8 +1146,13 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::number_fn => &["number"],
         Rule::twin => &["twin"],
         Rule::next => &["next"],
+        Rule::behind => &["behind"],
+        Rule::ahead => &["ahead"],
+        Rule::start => &["start"],
+        Rule::moves_fn => &["moves"],
         Rule::from_next => &["from"],
         Rule::every_drop => &["at"],
+        Rule::every_lift => &["at"],
         Rule::go_on => &["continue"],
         Rule::facing => &["facing"],
         Rule::ring => &["ring"],
@@ -1192,6 +1215,8 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::cut_when => &["cut"],
         Rule::cannot_move => &["cannot"],
         Rule::sweep => &["sweep"],
+        Rule::sweep_after => &["after"],
+        Rule::ending => &["repetition", "stuck", "limit"],
         Rule::limit => &["limit"],
         Rule::tie_rule => &["draw", "shared", "last"],
         Rule::not_op => &["not"],
@@ -1701,12 +1726,14 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
             let mut when = None;
             let mut may = false;
             let mut every_drop = false;
+            let mut every_lift = false;
             let mut items = Vec::new();
             for p in inner {
                 let pspan = span_of(&p);
                 match p.as_rule() {
                     Rule::may_word => may = true,
                     Rule::every_drop => every_drop = true,
+                    Rule::every_lift => every_lift = true,
                     Rule::cond => when = Some(build_cond(p)?),
                     Rule::mark_action => items.push(CaptureItem::Mark(Spanned::new(build_mark_action(p)?, pspan))),
                     Rule::unmark => items.push(CaptureItem::Unmark(Spanned::new(build_unmark(p)?, pspan))),
@@ -1754,7 +1781,7 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                     other => return Err(SyntaxError::internal(&format!("capture item {other:?}"))),
                 }
             }
-            SowItem::Capture(Spanned::new(Capture { may, every_drop, when, items }, span))
+            SowItem::Capture(Spanned::new(Capture { may, every_drop, every_lift, when, items }, span))
         }
         Rule::then => {
             let must = next_pair(&mut inner, "may/must")?.as_str() == "must";
@@ -1997,7 +2024,19 @@ fn build_end_item(pair: Pair<Rule>) -> Result<EndItem, SyntaxError> {
         Rule::sweep => {
             let set = build_set(next_pair(&mut inner, "sweep set")?)?;
             let to = build_place(next_pair(&mut inner, "sweep target")?)?;
-            EndItem::Sweep(Spanned::new(Sweep { set, to }, span))
+            let after = match inner.next() {
+                Some(after) => {
+                    let word = next_pair(&mut children(after), "ending")?;
+                    let ending = match word.as_str() {
+                        "repetition" => Ending::Repetition,
+                        "stuck" => Ending::Stuck,
+                        _ => Ending::Limit,
+                    };
+                    Some(Spanned::new(ending, span_of(&word)))
+                }
+                None => None,
+            };
+            EndItem::Sweep(Spanned::new(Sweep { set, to, after }, span))
         }
         Rule::limit => EndItem::Limit(int_of(&next_pair(&mut inner, "limit")?)?),
         other => return Err(SyntaxError::internal(&format!("unexpected end item {other:?}"))),
@@ -2139,6 +2178,7 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
         Rule::round_word => TermKind::Round,
         Rule::passed_fn => TermKind::Passed(Box::new(build_place(next_pair(&mut inner, "passed")?)?)),
         Rule::captures_fn => TermKind::Captures(build_player(next_pair(&mut inner, "captures")?)?),
+        Rule::moves_fn => TermKind::Moves(build_player(next_pair(&mut inner, "moves")?)?),
         other => return Err(SyntaxError::internal(&format!("unexpected term {other:?}"))),
     };
     Ok(Spanned::new(kind, span))
@@ -2218,6 +2258,9 @@ fn build_place_inner(span: Span, mut inner: Children) -> Result<Place, SyntaxErr
         Rule::opposite => PlaceKind::Opposite(children(what).next().map(build_place).transpose()?.map(Box::new)),
         Rule::twin => PlaceKind::Twin(children(what).next().map(build_place).transpose()?.map(Box::new)),
         Rule::next => PlaceKind::Next(children(what).next().map(build_place).transpose()?.map(Box::new)),
+        Rule::behind => PlaceKind::Behind(children(what).next().map(build_place).transpose()?.map(Box::new)),
+        Rule::ahead => PlaceKind::Ahead(children(what).next().map(build_place).transpose()?.map(Box::new)),
+        Rule::start => PlaceKind::Start,
         _ => {
             let mut parts = children(what);
             let name = name_of(&next_pair(&mut parts, "place name")?);

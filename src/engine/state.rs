@@ -86,8 +86,8 @@ pub struct State {
     /// The plies played before the current round began.
     #[serde(default)]
     pub round_start_ply: u32,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rounds: Vec<RoundResult>,
+    #[serde(default, skip_serializing_if = "Rounds::is_empty")]
+    pub rounds: Rounds,
     /// The places a piece was dropped into during the current turn, as bits of their indices (`passed`;
     /// places on the track come first, so 128 bits hold them all). Kept only when a rule reads it.
     #[serde(default)]
@@ -108,6 +108,17 @@ pub struct State {
     /// A trial of `threats`: the sowing stops after its first capture, or as it ends, before what follows.
     #[serde(default, skip_serializing_if = "is_false")]
     pub trial: bool,
+    /// The pit the sowing under way (or the last one) began from: its first lap's origin (`start`).
+    #[serde(default)]
+    pub start: PlaceId,
+    /// Each seat's plies so far (`moves(PLAYER)`), counted only where a rule reads them (`Needs::moves`). Not
+    /// part of the position a repetition compares, as the ply count is not.
+    #[serde(default, skip_serializing_if = "no_plies")]
+    pub plies_made: [u16; 8],
+}
+
+fn no_plies(n: &[u16; 8]) -> bool {
+    n.iter().all(|&p| p == 0)
 }
 
 fn first_round() -> u16 {
@@ -164,6 +175,124 @@ pub struct RoundResult {
     pub winners: u8,
     pub scores: Vec<i32>,
     pub reason: EndReason,
+}
+
+/// How many rounds' results a match keeps in full, from its first; the counts cover every round.
+pub const KEPT_ROUNDS: usize = 256;
+
+/// The rounds of a match played so far: how many, each seat's wins and the drawn rounds, and the results
+/// of the first [`KEPT_ROUNDS`] rounds and of the last one. A match whose end never comes (a rule file
+/// whose `match when` never holds) plays on to its ply limit in bounded memory.
+/// It reads as the list of the results kept (`rounds[0]`, `iter`); [`len`](Rounds::len) counts them all.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "Vec<RoundResult>", into = "Vec<RoundResult>")]
+pub struct Rounds {
+    played: u32,
+    wins: [u32; 8],
+    draws: u32,
+    first: Vec<RoundResult>,
+    last: Option<RoundResult>,
+}
+
+impl Rounds {
+    /// The number of rounds played.
+    pub fn len(&self) -> usize {
+        self.played as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.played == 0
+    }
+
+    pub fn last(&self) -> Option<&RoundResult> {
+        self.last.as_ref()
+    }
+
+    /// The results kept: those of the first [`KEPT_ROUNDS`] rounds.
+    pub fn iter(&self) -> std::slice::Iter<'_, RoundResult> {
+        self.first.iter()
+    }
+
+    /// The rounds `seat` won (alone or shared).
+    pub fn wins(&self, seat: u8) -> usize {
+        self.wins.get(seat as usize).map_or(0, |&n| n as usize)
+    }
+
+    /// The rounds no one won.
+    pub fn draws(&self) -> usize {
+        self.draws as usize
+    }
+
+    pub fn push(&mut self, round: RoundResult) {
+        self.played = self.played.saturating_add(1);
+        if round.winners == 0 {
+            self.draws = self.draws.saturating_add(1);
+        }
+        for (seat, n) in self.wins.iter_mut().enumerate() {
+            if round.winners & (1 << seat) != 0 {
+                *n = n.saturating_add(1);
+            }
+        }
+        if self.first.len() < KEPT_ROUNDS {
+            self.first.push(round.clone());
+        }
+        self.last = Some(round);
+    }
+
+    pub fn clear(&mut self) {
+        self.played = 0;
+        self.wins = [0; 8];
+        self.draws = 0;
+        self.first.clear();
+        self.last = None;
+    }
+
+    /// The same rounds in these buffers.
+    pub fn clone_from_rounds(&mut self, other: &Rounds) {
+        self.played = other.played;
+        self.wins = other.wins;
+        self.draws = other.draws;
+        self.first.clone_from(&other.first);
+        self.last.clone_from(&other.last);
+    }
+}
+
+impl std::ops::Index<usize> for Rounds {
+    type Output = RoundResult;
+
+    fn index(&self, i: usize) -> &RoundResult {
+        &self.first[i]
+    }
+}
+
+impl From<Vec<RoundResult>> for Rounds {
+    fn from(results: Vec<RoundResult>) -> Rounds {
+        let mut rounds = Rounds::default();
+        for r in results {
+            rounds.push(r);
+        }
+        rounds
+    }
+}
+
+/// As a list: the results kept, and the last round's when it is not among them.
+impl From<Rounds> for Vec<RoundResult> {
+    fn from(rounds: Rounds) -> Vec<RoundResult> {
+        let mut results = rounds.first;
+        if rounds.played as usize > results.len() {
+            results.extend(rounds.last);
+        }
+        results
+    }
+}
+
+impl<'a> IntoIterator for &'a Rounds {
+    type Item = &'a RoundResult;
+    type IntoIter = std::slice::Iter<'a, RoundResult>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
 }
 
 impl State {
@@ -227,6 +356,8 @@ impl State {
             taken_first,
             recording,
             trial,
+            start,
+            plies_made,
         } = from;
         copy_bytes(&mut self.counts, counts);
         copy_bytes(&mut self.owner, owner);
@@ -239,7 +370,7 @@ impl State {
         self.rounds.clear();
         if whole {
             self.history.extend_from_slice(history);
-            self.rounds.clone_from(rounds);
+            self.rounds.clone_from_rounds(rounds);
         }
         self.result.clone_from(result);
         (self.to_move, self.phase, self.eliminated, self.ply, self.last_mover) =
@@ -254,11 +385,12 @@ impl State {
         (self.round, self.round_starter, self.round_start_ply, self.passed) =
             (*round, *round_starter, *round_start_ply, *passed);
         (self.taken_first, self.recording, self.trial) = (*taken_first, *recording, *trial);
+        (self.start, self.plies_made) = (*start, *plies_made);
     }
 
     /// Whether a first lap tried from `self` finds what it finds from `other` (`ways::FirstLaps`): the two
-    /// agree on everything but what a trial sets before it sows (the mover, the stage, the lap's origin,
-    /// direction, cursor and number, `last`, `diverted`, `at_origin`) and what no ply reads (the history,
+    /// agree on everything but what a trial sets before it sows (the mover, the stage, the lap's origin and
+    /// the move's start, direction, cursor and number, `last`, `diverted`, `at_origin`) and what no ply reads (the history,
     /// the rounds played, the result, the count of captures). Every field is named, so that a new one must
     /// be placed on one side or the other.
     pub(crate) fn same_for_first_laps(&self, other: &State) -> bool {
@@ -305,6 +437,8 @@ impl State {
             taken_first,
             recording,
             trial,
+            start: _,
+            plies_made,
         } = self;
         *counts == other.counts
             && *marks == other.marks
@@ -322,6 +456,7 @@ impl State {
             && *passed == other.passed
             && *mark_lives == other.mark_lives
             && (*taken_first, *recording, *trial) == (other.taken_first, other.recording, other.trial)
+            && *plies_made == other.plies_made
     }
 
     /// A copy for looking ahead within one ply: everything but the history of positions, which a ply
@@ -337,7 +472,7 @@ impl State {
             mark_lives: self.mark_lives.clone(),
             history: Vec::new(),
             // A ply never reads the rounds played before it.
-            rounds: Vec::new(),
+            rounds: Rounds::default(),
             result: self.result.clone(),
             // The remaining fields are plain values.
             ..*self
@@ -432,8 +567,8 @@ pub struct Outcome {
     pub scores: Vec<i32>,
     pub reason: EndReason,
     /// In a match of rounds, how each round ended (the last one included); empty otherwise.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rounds: Vec<RoundResult>,
+    #[serde(default, skip_serializing_if = "Rounds::is_empty")]
+    pub rounds: Rounds,
 }
 
 impl Outcome {

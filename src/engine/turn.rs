@@ -91,6 +91,9 @@ impl Engine {
     }
 
     pub(super) fn begin(&self, st: &mut State, action: u8, place: PlaceId, probe: bool) {
+        if self.trace.is_some() {
+            self.note(st, super::Event::Begin { rule: RuleRef::Action { phase: st.phase, action }, place });
+        }
         let phase = self.phase(st);
         let Some(act) = phase.actions.get(action as usize) else {
             st.illegal = true;
@@ -99,6 +102,7 @@ impl Engine {
         match &act.kind {
             ActionKind::Sow(sow) => {
                 st.origin = place;
+                st.start = place;
                 match sow.dir {
                     DirRule::Fixed(dir) => self.start_sow(st, action, dir, probe),
                     DirRule::Choose => st.stage = Stage::Direction { action },

@@ -542,7 +542,7 @@ impl Symbols {
                     self.place(p);
                 }
             }
-            TermKind::Player(p) | TermKind::Captures(p) => self.player(p),
+            TermKind::Player(p) | TermKind::Captures(p) | TermKind::Moves(p) => self.player(p),
             TermKind::Place(p) => self.place(p),
             TermKind::Kind(k) => self.kind(k),
             TermKind::Passed(p) => self.place(p),
@@ -551,8 +551,12 @@ impl Symbols {
 
     fn place(&mut self, p: &Place) {
         match &p.node {
-            PlaceKind::Here | PlaceKind::Last | PlaceKind::Origin => {}
-            PlaceKind::Opposite(inner) | PlaceKind::Twin(inner) | PlaceKind::Next(inner) => {
+            PlaceKind::Here | PlaceKind::Last | PlaceKind::Origin | PlaceKind::Start => {}
+            PlaceKind::Opposite(inner)
+            | PlaceKind::Twin(inner)
+            | PlaceKind::Next(inner)
+            | PlaceKind::Behind(inner)
+            | PlaceKind::Ahead(inner) => {
                 if let Some(inner) = inner {
                     self.place(inner);
                 }

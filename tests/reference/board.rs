@@ -168,6 +168,39 @@ impl Board {
         self.find(Some(other), s.row, s.number)
     }
 
+    /// `behind(p)`: the pit of its own side in its column one row further from the middle (§4): none
+    /// behind a pit of the row nearest its side's edge.
+    pub fn behind(&self, p: PlaceId) -> Option<PlaceId> {
+        let s = *self.spots.get(p as usize)?;
+        s.side?;
+        let row = s.row.checked_sub(1)?;
+        let column = self.column(s);
+        (0..self.n_pits)
+            .find(|&q| {
+                let t = self.spots[q];
+                t.side == s.side && t.row == row && self.column(t) == column
+            })
+            .map(|q| q as PlaceId)
+    }
+
+    /// `ahead(p)`: the pit in its column one row nearer the middle (§4): on four rows the inner pit of its own
+    /// side, on three rows the middle pit of its column, whoever's; none ahead of a pit of a middle row.
+    pub fn ahead(&self, p: PlaceId) -> Option<PlaceId> {
+        let s = *self.spots.get(p as usize)?;
+        s.side?;
+        if !matches!(self.shape, Shape::ThreeRows { .. } | Shape::FourRows { .. }) {
+            return None;
+        }
+        let column = self.column(s);
+        let three = matches!(self.shape, Shape::ThreeRows { .. });
+        (0..self.n_pits)
+            .find(|&q| {
+                let t = self.spots[q];
+                t.row == s.row + 1 && self.column(t) == column && (three || t.side == s.side)
+            })
+            .map(|q| q as PlaceId)
+    }
+
     /// `number(p)`: a pit's number in its row from its owner's left (a ring's or one row's label); 0 for a
     /// place that is not a pit.
     pub fn number(&self, p: PlaceId) -> u32 {

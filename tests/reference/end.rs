@@ -33,6 +33,7 @@ impl Reference {
         let mover = done.mover;
         g.ply += 1;
         g.last_mover = mover;
+        g.plies_made[mover as usize] += 1;
         if done.captured {
             g.capture_plies[mover as usize] += 1;
         }
@@ -237,16 +238,25 @@ impl Reference {
         if self.rules.rounds.is_some() && !match_ends {
             return self.end_round(g, reason);
         }
-        self.sweep(g);
+        self.sweep(g, reason);
         let (winners, scores) = self.judge(g, reason);
         g.result = Some(Outcome { winners, scores, reason, rounds: g.rounds.clone() });
     }
 
-    /// `sweep SET to PLACE`: the phase's, then the top level's.
-    fn sweep(&self, g: &mut Game) {
+    /// `sweep SET to PLACE [after ENDING]`: the phase's, then the top level's, in the order written; one made
+    /// `after` an ending only when the game ended so (§10).
+    fn sweep(&self, g: &mut Game, reason: Reason) {
         let phase = &self.rules.phases[g.phase];
         let cx = Cx::mover(g.to_move);
-        for (set, to) in phase.end.sweeps.iter().chain(&self.rules.end.sweeps) {
+        let made = |end: &EndRules, i: usize| match end.sweep_after.get(i).copied().flatten() {
+            None => true,
+            Some(Ending::Repetition) => matches!(reason, Reason::Repetition | Reason::RepetitionDraw),
+            Some(Ending::Stuck) => reason == Reason::Stuck,
+            Some(Ending::Limit) => reason == Reason::Limit,
+        };
+        let phase_sweeps = phase.end.sweeps.iter().enumerate().filter(|&(i, _)| made(&phase.end, i));
+        let top_sweeps = self.rules.end.sweeps.iter().enumerate().filter(|&(i, _)| made(&self.rules.end, i));
+        for (_, (set, to)) in phase_sweeps.chain(top_sweeps) {
             for p in self.set(g, cx, set) {
                 let Some(dest) = self.place(g, cx.at(p), to) else { continue };
                 if dest == p {
@@ -303,12 +313,12 @@ impl Reference {
         if g.round > 1 && g.ply == g.round_start_ply {
             // A round after the first that ends before a ply of it is played: the next would too, for ever.
             // It stops the match.
-            self.sweep(g);
+            self.sweep(g, reason);
             let (winners, scores) = self.judge(g, reason);
             g.result = Some(Outcome { winners, scores, reason, rounds: g.rounds.clone() });
             return;
         }
-        self.sweep(g);
+        self.sweep(g, reason);
         let (winners, scores) = self.judge(g, reason);
         g.rounds.push(RoundEnd { winners: winners.clone(), scores: scores.clone(), reason });
         let over = |g: &mut Game, winners: Vec<Player>, scores: Vec<i32>, reason: Reason| {

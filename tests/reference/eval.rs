@@ -155,6 +155,7 @@ impl Reference {
             Num::Round => g.round as i64,
             Num::Passed(p) => self.place(g, cx, p).is_some_and(|p| g.passed[p as usize]) as i64,
             Num::Captures(p) => self.player(g, cx, p).map_or(0, |p| g.capture_plies[p as usize] as i64),
+            Num::Moves(p) => self.player(g, cx, p).map_or(0, |p| g.plies_made[p as usize] as i64),
         }
     }
 
@@ -167,6 +168,9 @@ impl Reference {
             PlaceExpr::Fixed(id) => Some(*id),
             PlaceExpr::OfPlayer(base, who) => Some(base + self.player(g, cx, who)? as PlaceId),
             PlaceExpr::Twin(p) => self.board.twin(self.place(g, cx, p)?),
+            PlaceExpr::Behind(p) => self.board.behind(self.place(g, cx, p)?),
+            PlaceExpr::Ahead(p) => self.board.ahead(self.place(g, cx, p)?),
+            PlaceExpr::Start => g.sowing.as_ref().map(|s| s.start),
             PlaceExpr::RegionPit(r, who) => {
                 let who = self.player(g, cx, who)?;
                 self.region_pits(*r, Some(who)).first().copied()

@@ -176,6 +176,7 @@ impl Reference {
             passed: vec![false; places],
             taken_first: Default::default(),
             capture_plies: vec![0; players],
+            plies_made: vec![0; players],
             quiet: 0,
             quiet_movers: Default::default(),
             quiet_turns: 0,

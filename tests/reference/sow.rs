@@ -119,7 +119,8 @@ impl Reference {
     fn first_lap_captures(&self, g: &Game, phase: usize, action: usize, pit: PlaceId, d: Dir, mover: Player) -> bool {
         let sow = self.sow_rule(phase, action);
         let mut h = g.clone();
-        h.sowing = Some(Sowing { mover, phase, action, origin: pit, last: None, dir: d, lap: 1, lifted: 0 });
+        h.sowing =
+            Some(Sowing { mover, phase, action, origin: pit, start: pit, last: None, dir: d, lap: 1, lifted: 0 });
         let mut lap = Lap {
             number: 1,
             origin: pit,
@@ -131,7 +132,9 @@ impl Reference {
         };
         let mut ply = Ply::new(mover, self.kinds());
         let mut run = Run::new(&[]);
-        self.lift(&mut h, sow, mover, &mut lap);
+        if self.lift(&mut h, &mut run, &mut ply, sow, &mut lap).is_err() {
+            return false;
+        }
         match self.sow_lap(&mut h, &mut run, &mut ply, sow, &mut lap) {
             Ok(end) if !end.diverted => {
                 sow.captures.iter().any(|c| self.test(&h, Cx::mover(mover).at(end.last), &c.when))
@@ -163,7 +166,17 @@ impl Reference {
                 }
             }
         };
-        g.sowing = Some(Sowing { mover, phase, action, origin: pit, last: None, dir: first_way, lap: 1, lifted: 0 });
+        g.sowing = Some(Sowing {
+            mover,
+            phase,
+            action,
+            origin: pit,
+            start: pit,
+            last: None,
+            dir: first_way,
+            lap: 1,
+            lifted: 0,
+        });
         let mut lap = Lap {
             number: 1,
             origin: pit,
@@ -176,7 +189,7 @@ impl Reference {
         let mut watch = Watch::new(run.asked);
         let (last, diverted) = 'laps: loop {
             if lap.lifted {
-                self.lift(g, sow, mover, &mut lap);
+                self.lift(g, run, ply, sow, &mut lap)?;
             }
             self.set_sowing(g, &lap);
             // A lap after the first: a step of the move.
@@ -315,8 +328,17 @@ impl Reference {
         Ok(Next::Switch)
     }
 
-    /// `lift`: the pieces a lap lifts, `until empty`, the sowing's own `mark` and `unmark`.
-    pub(super) fn lift(&self, g: &mut Game, sow: &Sow, mover: Player, lap: &mut Lap) {
+    /// `capture at every lift`, then `lift`: the pieces a lap lifts, `until empty`, the sowing's own `mark`
+    /// and `unmark`.
+    pub(super) fn lift(
+        &self,
+        g: &mut Game,
+        run: &mut Run,
+        ply: &mut Ply,
+        sow: &Sow,
+        lap: &mut Lap,
+    ) -> Result<(), Halt> {
+        let mover = ply.mover;
         let pit = lap.origin;
         if let Some(s) = g.sowing.as_mut() {
             s.origin = pit;
@@ -324,6 +346,9 @@ impl Reference {
             s.dir = lap.dir;
         }
         let cx = Cx::mover(mover).at(pit);
+        if let Some(rule) = sow.lift_captures.iter().find(|c| self.test(g, cx, &c.when)) {
+            self.capture(g, run, ply, rule, pit, lap.dir)?;
+        }
         let rule = sow.lifts.iter().find(|l| self.test(g, cx, &l.when));
         let (source, count) = match rule {
             Some(l) => (l.from.as_ref().and_then(|p| self.place(g, cx, p)).unwrap_or(pit), Some(l.count)),
@@ -347,6 +372,7 @@ impl Reference {
         }
         // `start at origin [when]`: tested as the lap starts, `lifted` known.
         lap.at_origin = sow.start_origin.as_ref().is_some_and(|c| self.test(g, cx, c));
+        Ok(())
     }
 
     /// Per-lap direction: the lap goes the first way, or the other where the condition holds at the end of

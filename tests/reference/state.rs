@@ -74,6 +74,8 @@ pub struct Sowing {
     pub action: usize,
     /// The pit the lap was lifted from (`origin`).
     pub origin: PlaceId,
+    /// The pit the move began from (`start`), whatever the lap.
+    pub start: PlaceId,
     /// Where the last piece fell (`last`).
     pub last: Option<PlaceId>,
     pub dir: Dir,
@@ -164,6 +166,8 @@ pub struct Game {
     pub taken_first: BTreeSet<PlaceId>,
     /// Each player's plies that made a capture.
     pub capture_plies: Vec<u32>,
+    /// Each player's plies (`moves(PLAYER)`).
+    pub plies_made: Vec<u32>,
     /// `draw when no capture`: rounds (or turns) without a capture, and who has played in the round under way.
     pub quiet: u32,
     pub quiet_movers: BTreeSet<Player>,

@@ -125,11 +125,19 @@ pub(crate) struct Lowerer<'g> {
     skips_origin: bool,
     /// While lowering a sowing: the marks it skips (`skip NAME`), which its `next` passes over too.
     skips_marks: u32,
+    /// Where a sweep waits for a repetition (`sweep ... after repetition`), to say so when no rule ends
+    /// the game by one.
+    sweeps_after_repetition: Vec<Span>,
     /// The declared marks, lasting ones first (`Rules::marks`), by name.
     marks: Vec<MarkInfo>,
     mark_names: HashMap<String, MarkId>,
     /// The marks the setup puts on pits (`mark TARGETS as NAME`), laid out as `State::marks`.
     setup_marks: Vec<u8>,
+    /// Where the rules that `RuleRef` names stand in the file (`Rules::sources`).
+    sources: Vec<RuleSource>,
+    /// While lowering a phase: its index (`None` for the game's own `end`); and the action being lowered.
+    at_phase: Option<u8>,
+    at_action: u8,
 }
 
 impl<'g> Lowerer<'g> {
@@ -154,13 +162,28 @@ impl<'g> Lowerer<'g> {
             capturing: None,
             skips_origin: false,
             skips_marks: 0,
+            sweeps_after_repetition: Vec::new(),
             filled: BTreeSet::new(),
             read: Vec::new(),
             used_names: BTreeSet::new(),
             marks: Vec::new(),
             mark_names: HashMap::new(),
             setup_marks: Vec::new(),
+            sources: Vec::new(),
+            at_phase: None,
+            at_action: 0,
         }
+    }
+
+    /// Notes where a rule stands (`Rules::sources`), with its sentence.
+    fn note(&mut self, rule: RuleRef, span: Span) {
+        let doc = self.doc(span);
+        self.sources.push(RuleSource { rule, span, doc });
+    }
+
+    /// The phase and action being lowered, for `note`.
+    fn at(&self) -> (u8, u8) {
+        (self.at_phase.unwrap_or(0), self.at_action)
     }
 
     /// Records a diagnostic, unless this lowering has recorded [`MAX_RECORDED`] already.
@@ -245,6 +268,7 @@ impl<'g> Lowerer<'g> {
         self.lower_marks();
         let setup = self.lower_setup();
         let phases = self.lower_phases();
+        self.mark_sown(&phases);
         let end = match &self.game.end {
             Some(e) => {
                 let end = self.lower_end(&e.node);
@@ -258,6 +282,17 @@ impl<'g> Lowerer<'g> {
             }
             None => EndRules::default(),
         };
+        if !end::tests_repetition(&end) && !phases.iter().any(|p| end::tests_repetition(&p.end)) {
+            for span in std::mem::take(&mut self.sweeps_after_repetition) {
+                self.error(
+                    "check::never_made",
+                    "this sweep is never made: no rule ends the game by a repetition",
+                    span,
+                    "waits for a repetition",
+                    Some("add `when repetition` (or `draw when repetition`) to an `end` block, or remove `after repetition`".into()),
+                );
+            }
+        }
         let rounds = self.lower_rounds(&phases, &end);
         let score = match &self.game.score {
             Some(t) => self.num(t, Scope::default().player()),
@@ -278,8 +313,18 @@ impl<'g> Lowerer<'g> {
         if self.errors > 0 || !self.board_ok {
             return (None, self.diags, lints);
         }
-        let tracks::Topology { track, next, pit_next, opposite, owner: initial_owner, twin, number, facing } =
-            self.topology(&phases);
+        let tracks::Topology {
+            track,
+            next,
+            pit_next,
+            opposite,
+            owner: initial_owner,
+            twin,
+            number,
+            facing,
+            behind,
+            ahead,
+        } = self.topology(&phases);
         let score_doc = self.game.score.as_ref().and_then(|t| self.doc(t.span));
         let goal_doc = self.game.goal.as_ref().and_then(|g| self.doc(g.span));
         let mut rules = Rules {
@@ -298,6 +343,8 @@ impl<'g> Lowerer<'g> {
             twin,
             number,
             facing,
+            behind,
+            ahead,
             regions: self.regions,
             initial_owner,
             setup,
@@ -314,6 +361,7 @@ impl<'g> Lowerer<'g> {
             marks: self.marks,
             setup_marks: std::mem::take(&mut self.setup_marks),
             rounds,
+            sources: std::mem::take(&mut self.sources),
         };
         rules.needs.refills = crate::ir::pieces_can_return(&rules);
         (Some(rules), self.diags, lints)

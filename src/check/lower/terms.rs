@@ -230,6 +230,10 @@ impl<'g> Lowerer<'g> {
                 Typed::Num(Num::Rem(Box::new(a), Box::new(b)))
             }
             ast::TermKind::Captures(p) => Typed::Num(Num::Captures(self.player(p, scope))),
+            ast::TermKind::Moves(p) => {
+                self.needs.moves = true;
+                Typed::Num(Num::Moves(self.player(p, scope)))
+            }
             ast::TermKind::Round => Typed::Num(Num::Round),
             ast::TermKind::Passed(p) => self.passed(p, scope),
             ast::TermKind::Lap => {
@@ -380,6 +384,24 @@ impl<'g> Lowerer<'g> {
                 }
                 Typed::Place(if matches!(p.node, ast::PlaceKind::Last) { PlaceExpr::Last } else { PlaceExpr::Origin })
             }
+            ast::PlaceKind::Start => {
+                if !scope.last && !scope.origin {
+                    self.error(
+                        "check::bad_context",
+                        "there is no `start` at this point",
+                        p.span,
+                        "no move is being made",
+                        Some("`start` is the pit the move began from, known once it has begun: in a sowing's rules (`relay`, `capture`, `sow from`, `again`, ...), its own `mark`, and an end rule's `when` (the last sowing's)".into()),
+                    );
+                }
+                Typed::Place(PlaceExpr::Start)
+            }
+            ast::PlaceKind::Behind(of) | ast::PlaceKind::Ahead(of) => {
+                let behind = matches!(p.node, ast::PlaceKind::Behind(_));
+                self.needs_columns(if behind { "behind" } else { "ahead" }, p.span);
+                let of = Box::new(self.optional_place(of.as_deref(), p.span, scope));
+                Typed::Place(if behind { PlaceExpr::Behind(of) } else { PlaceExpr::Ahead(of) })
+            }
             ast::PlaceKind::Opposite(of) => {
                 self.needs_two_sides("opposite", p.span);
                 let of = self.optional_place(of.as_deref(), p.span, scope);
@@ -426,6 +448,24 @@ impl<'g> Lowerer<'g> {
             span,
             format!("{board} has no `{word}`"),
             Some(help.into()),
+        );
+    }
+
+    /// `behind` and `ahead` walk a column of one side of the board: boards of three or four rows only.
+    fn needs_columns(&mut self, word: &str, span: Span) {
+        let board = match self.shape {
+            _ if !self.board_ok => return,
+            Shape::ThreeRows { .. } | Shape::FourRows { .. } => return,
+            Shape::Ring { .. } => "a ring",
+            Shape::OneRow { .. } => "a board of one row",
+            Shape::TwoRows { .. } => "a board of two rows",
+        };
+        self.error(
+            "check::no_relation",
+            format!("`{word}` needs a board of three or four rows"),
+            span,
+            format!("{board} has no `{word}`"),
+            Some(format!("`{word}` is the pit {} in the same column of a player's side, which has two rows on boards of three or four rows; across the middle of the board is `opposite`", if word == "behind" { "one row further from the middle" } else { "one row nearer the middle" })),
         );
     }
 
@@ -742,9 +782,23 @@ impl<'g> Lowerer<'g> {
         }
     }
 
+    /// The places of a set pieces are moved into: a place, each player's place of a name, or pits (which
+    /// pits a set of them holds can change as the game goes, so every pit).
     pub(super) fn mark_filled_set(&mut self, s: &Set) {
-        if let Set::One(p) = s {
-            self.mark_filled(p);
+        match s {
+            Set::One(p) => self.mark_filled(p),
+            Set::EveryPlayer(base) => self.mark_filled(&PlaceExpr::OfPlayer(*base, PlayerExpr::Mover)),
+            _ => self.filled.extend(0..self.n_pits as PlaceId),
+        }
+    }
+
+    /// A game that sows puts pieces into every place on the track (every pit, and the stores on it) once
+    /// any piece is there: pieces are lifted and sown round it, whatever the setup filled.
+    pub(super) fn mark_sown(&mut self, phases: &[PhaseRules]) {
+        let sows = phases.iter().flat_map(|p| &p.actions).any(|a| matches!(a.kind, ActionKind::Sow(_)));
+        if sows {
+            let on_track = self.places.iter().enumerate().filter(|(_, p)| p.on_track).map(|(i, _)| i as PlaceId);
+            self.filled.extend(on_track.collect::<Vec<_>>());
         }
     }
 

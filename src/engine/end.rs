@@ -209,7 +209,9 @@ impl Engine {
         loop {
             let out_before = st.eliminated;
             let offsets = [0, phase.end.items.len()];
-            for ((of, rules), offset) in [(Some(st.phase), &phase.end.items), (None, &self.rules.end.items)].into_iter().zip(offsets) {
+            for ((of, rules), offset) in
+                [(Some(st.phase), &phase.end.items), (None, &self.rules.end.items)].into_iter().zip(offsets)
+            {
                 for (index, rule) in rules.iter().enumerate() {
                     if at_start && reads_sowing[offset + index] {
                         continue;

@@ -1554,6 +1554,16 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
     if text.starts_with('{') {
         return parse_json(engine, text);
     }
+    let mut st = read_position(engine, text)?;
+    engine.refresh(&mut st);
+    Ok(st)
+}
+
+/// A position as written (not JSON), before the checks of a turn's start that [`parse_position`] makes
+/// ([`Engine::refresh`]: the end rules, the obligation, whether the player to move can move): what another
+/// reading of the rules (the differential tests' reference) starts from.
+pub fn read_position(engine: &Engine, text: &str) -> Result<State, NotationError> {
+    let text = text.trim();
     let rules = &engine.rules;
     let k = kinds(engine);
     let mut st = engine.setup_state();
@@ -1751,7 +1761,6 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
     st.history.clear();
     st.history_total = u32::MAX;
     st.result = None;
-    engine.refresh(&mut st);
     Ok(st)
 }
 

@@ -98,17 +98,20 @@ impl Pair {
         max_plies: u32,
         tally: &mut Tally,
     ) -> Result<(), Box<Disagreement>> {
-        let st = mancala::notation::parse_position(&self.engine, position)
+        // The reference starts from the position as written, and makes the checks of the turn's start itself.
+        let written = mancala::notation::read_position(&self.engine, position)
             .unwrap_or_else(|e| panic!("position `{position}`: {e}"));
+        let mut st = written.clone();
+        self.engine.refresh(&mut st);
         let script = first.map_or_else(Vec::new, |ply| {
             mancala::notation::parse_ply(&self.engine, &st, ply).unwrap_or_else(|e| panic!("ply `{ply}`: {e}"))
         });
-        let g = self.game_of(&st);
+        let g = self.game_of(&written);
         self.play_until(st, g, seed, max_plies, None, &script, tally).map(|_| ())
     }
 
-    /// The reference's game at the engine's position (one read from text): the pieces, owners, marks and
-    /// settings it writes, and the start of a turn there.
+    /// The reference's game at the engine's position as read from text (before the engine's checks of the
+    /// turn's start): the pieces, owners, marks and settings it writes, and the start of a turn there.
     pub fn game_of(&self, st: &State) -> Game {
         let r = &self.reference;
         let k = r.kinds();

@@ -461,7 +461,11 @@ fn supervise(args: &Args) {
                     } else if let Some(f) = line.strip_prefix("F ") {
                         let (i, sig) = f.split_once(' ').unwrap_or(("0", f));
                         let i: u64 = i.parse().unwrap_or(0);
-                        let e = findings.entry(sig.to_string()).or_insert(Seen { count: 0, first: i });
+                        let e = findings.entry(sig.to_string()).or_insert_with(|| {
+                            // Each new finding is told at once, so that a run cut short keeps it.
+                            println!("[{:.0} s] new finding at input {i}: {sig}", started.elapsed().as_secs_f64());
+                            Seen { count: 0, first: i }
+                        });
                         e.count += 1;
                     } else if let Some(p) = line.strip_prefix("P ") {
                         println!("time per stage (last worker): {p}");

@@ -547,11 +547,15 @@ pub fn run_file(bytes: &[u8], seed: u64, opts: &FileOptions) -> FileReport {
             let game_seed = seed ^ ((v as u64) << 32) ^ game as u64;
             let deadline = std::time::Instant::now() + opts.game_time;
             let mut tally = Tally::default();
+            // A look-ahead of the reference that takes longer than the game's time leaves the game too.
+            crate::reference::turn::give_up_after(Some(deadline + opts.game_time));
             let outcome = catch(|| pair.random_game_until(game_seed, opts.max_plies, deadline, &mut tally));
+            crate::reference::turn::give_up_after(None);
             report.tally += tally;
             match outcome {
                 Ok(Ok(true)) => {}
                 Ok(Ok(false)) => report.slow += 1,
+                Err(panic) if panic.starts_with(crate::reference::turn::OUT_OF_TIME) => report.slow += 1,
                 Ok(Err(d)) => {
                     let detail = format!("variant {variant}, game seed {game_seed}: {d}");
                     report.findings.push((d.signature(), detail));

@@ -628,6 +628,7 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::resow
         | Rule::go_on => "`take`, `chain`, `cancel`, `mark`, `unmark`, `give`, `sow from` or `continue at`",
         Rule::may_word => "`may`",
+        Rule::answers => "`as \"WORD\"`",
         Rule::every_drop => "`at every drop`",
         Rule::from_next => "`from next`",
         Rule::lifted => "a number or a count",
@@ -1117,6 +1118,13 @@ fn name_of(pair: &Pair<Rule>) -> Name {
     Spanned::new(pair.as_str().to_string(), span_of(pair))
 }
 
+/// `as "YES" [or "NO"]`: strings only, by the grammar.
+fn build_answers(pair: Pair<Rule>) -> Answers {
+    let mut words = children(pair).filter(|p| p.as_rule() == Rule::string).map(string_of);
+    let yes = words.next().unwrap_or_else(|| Spanned::new(String::new(), Span::default()));
+    Answers { yes, no: words.next() }
+}
+
 fn string_of(pair: Pair<Rule>) -> Spanned<String> {
     let span = span_of(&pair);
     let text = children(pair).next().map(|t| t.as_str().to_string()).unwrap_or_default();
@@ -1428,7 +1436,15 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                 Rule::from_next => {
                     SowItem::RelayFromNext(Spanned::new(build_cond(next_pair(&mut inner, "relay")?)?, span))
                 }
-                Rule::may_word => SowItem::RelayMay(Spanned::new(build_cond(next_pair(&mut inner, "relay")?)?, span)),
+                Rule::may_word => {
+                    let mut next = next_pair(&mut inner, "relay")?;
+                    let mut answers = None;
+                    if next.as_rule() == Rule::answers {
+                        answers = Some(build_answers(next));
+                        next = next_pair(&mut inner, "relay")?;
+                    }
+                    SowItem::RelayMay { when: Spanned::new(build_cond(next)?, span), answers }
+                }
                 _ => SowItem::Relay(Spanned::new(build_cond(first)?, span)),
             }
         }
@@ -1459,12 +1475,14 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
         Rule::capture => {
             let mut when = None;
             let mut may = false;
+            let mut answers = None;
             let mut every_drop = false;
             let mut items = Vec::new();
             for p in inner {
                 let pspan = span_of(&p);
                 match p.as_rule() {
                     Rule::may_word => may = true,
+                    Rule::answers => answers = Some(build_answers(p)),
                     Rule::every_drop => every_drop = true,
                     Rule::cond => when = Some(build_cond(p)?),
                     Rule::mark_action => items.push(CaptureItem::Mark(Spanned::new(build_mark_action(p)?, pspan))),
@@ -1513,7 +1531,7 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                     other => return Err(SyntaxError::internal(&format!("capture item {other:?}"))),
                 }
             }
-            SowItem::Capture(Spanned::new(Capture { may, every_drop, when, items }, span))
+            SowItem::Capture(Spanned::new(Capture { may, answers, every_drop, when, items }, span))
         }
         Rule::then => {
             let must = next_pair(&mut inner, "may/must")?.as_str() == "must";

@@ -212,7 +212,12 @@ fn a_game_is_played_undone_redone_saved_and_loaded() {
     let id = view["id"].as_str().unwrap().to_string();
     assert_eq!(view["board"]["shape"], json!({ "TwoRows": { "pits": 6, "stores": true } }));
     assert_eq!(view["position"]["counts"][0], json!([4]));
-    assert_eq!(view["options"][2], json!({ "label": "c", "kind": "begin", "place": 2, "piece": null }));
+    // Each start previews where its last seed lands and what it does.
+    let preview = json!({ "last": 12, "captures": false, "again": true, "text": "sowed 4 from c, ending in store(1); moves again" });
+    assert_eq!(
+        view["options"][2],
+        json!({ "label": "c", "kind": "begin", "place": 2, "piece": null, "towards": null, "preview": preview })
+    );
 
     // c ends in the store: another turn.
     let (status, v) = play(&s, &id, "c");
@@ -252,7 +257,24 @@ fn a_game_is_played_undone_redone_saved_and_loaded() {
     assert!(!moves["plies"].as_array().unwrap().is_empty());
     let (status, hint) = post(&s, &format!("/api/sessions/{id}/hint"), json!({}));
     assert_eq!(status, 200);
-    assert!(hint["message"].as_str().unwrap().contains("the computer would choose"), "{}", hint["message"]);
+    let said = hint["message"].as_str().unwrap().to_string();
+    assert!(said.starts_with("hint (normal): ") && said.contains(" — sowed "), "{said}");
+    // The same position, the same hint; a level by name.
+    let (_, again) = post(&s, &format!("/api/sessions/{id}/hint"), json!({}));
+    assert_eq!(again["message"], hint["message"]);
+    let (status, hard) = post(&s, &format!("/api/sessions/{id}/hint"), json!({ "level": "hard" }));
+    assert_eq!(status, 200);
+    assert!(hard["message"].as_str().unwrap().starts_with("hint (hard): "), "{}", hard["message"]);
+    let (status, bad) = post(&s, &format!("/api/sessions/{id}/hint"), json!({ "level": "expert" }));
+    assert_eq!((status, error_kind(&bad)), (400, "bad_level"));
+
+    // Stepping through the game: the position after each ply, and who played it.
+    let (status, first) = get(&s, &format!("/api/sessions/{id}/plies/1"));
+    assert_eq!(status, 200, "{first}");
+    assert_eq!((first["ply"].clone(), first["mover"].clone()), (json!(1), json!(0)));
+    assert_eq!(first["position"]["counts"][2], json!([0]), "c was sown: {first}");
+    assert_eq!(get(&s, &format!("/api/sessions/{id}/plies/0")).1["position"]["counts"][2], json!([4]));
+    assert_eq!(get(&s, &format!("/api/sessions/{id}/plies/99")).0, 404);
 
     let (status, _) = request(&s, "DELETE", &format!("/api/sessions/{id}"), None);
     assert_eq!(status, 200);

@@ -38,7 +38,7 @@ const MAX_THINKING: Duration = Duration::from_secs(5);
 const MAX_PLAYOUTS: u32 = 200_000;
 const MAX_DEPTH: u32 = 8;
 /// The computer a seat gets when the request names none: about half a second per decision.
-const DEFAULT_COMPUTER: AiKind = AiKind::Mcts(Budget::Time(Duration::from_millis(500)));
+const DEFAULT_COMPUTER: AiKind = AiKind::Mcts(Budget::Time(Duration::from_secs(1)));
 
 /// An answer to a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -211,6 +211,13 @@ impl Playground {
             ("GET", ["api", "sessions", id, "rules"]) => self
                 .with(id, |live| Ok(Reply::ok(json!({ "summary": crate::summary::summarize(&live.session.engine) })))),
             ("GET", ["api", "sessions", id, "moves"]) => self.with(id, |live| Ok(Reply::ok(view::moves(live)))),
+            ("GET", ["api", "sessions", id, "plies", n]) => self.with(id, |live| {
+                let n: usize =
+                    n.parse().map_err(|_| Reply::error(400, "bad_ply", format!("`{n}` is not a number of plies")))?;
+                view::ply(live, n)
+                    .map(Reply::ok)
+                    .ok_or_else(|| Reply::not_found(format!("there are {} plies", live.session.history().len())))
+            }),
             ("POST", ["api", "sessions", id, action]) => self.act(id, action, body),
             (_, ["api", ..]) | (_, ["assets", ..]) | (_, [""]) if known_path(parts) => {
                 Err(Reply::error(405, "method", format!("{method} is not allowed here")))
@@ -382,8 +389,14 @@ impl Playground {
             "undo" => Some(Command::Undo),
             "redo" => Some(Command::Redo),
             "cancel" => Some(Command::Cancel),
-            "new" => Some(Command::New { force: true }),
-            "hint" => Some(Command::Hint),
+            "new" => {
+                // A game started again starts its story again.
+                if let Some(live) = self.games.get_mut(id) {
+                    live.log.clear();
+                }
+                Some(Command::New { force: true })
+            }
+            "hint" => Some(Command::Hint(hint_level(body)?)),
             "computer" | "load" => None,
             _ => return Err(Reply::not_found(format!("no action `{action}`"))),
         };
@@ -393,6 +406,8 @@ impl Playground {
                 (Some(command), _) => live.session.execute(command).map_err(session_error)?.text,
                 (None, Some(save)) => {
                     let n = live.session.load_json(&save, "the saved game").map_err(session_error)?;
+                    // What happened in the game before is not this game's.
+                    live.log.clear();
                     format!("loaded the saved game ({})", crate::plural(n as u64, "ply", "plies"))
                 }
                 (None, None) => computer(&mut live.session)?,
@@ -405,6 +420,22 @@ impl Playground {
             value["message"] = json!(text);
             Ok(Reply::ok(value))
         })
+    }
+}
+
+/// The level a hint is asked at: `{"level": "hard"}`, or none (an empty body).
+fn hint_level(body: &[u8]) -> Result<Option<crate::ai::Level>, Reply> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Hint {
+        level: Option<String>,
+    }
+    let hint: Hint = parse_body(body)?;
+    match hint.level.as_deref() {
+        None | Some("") => Ok(None),
+        Some(name) => crate::ai::Level::named(name)
+            .map(Some)
+            .ok_or_else(|| Reply::error(400, "bad_level", format!("`{name}`: the levels are easy, normal and hard"))),
     }
 }
 
@@ -450,6 +481,7 @@ fn known_path(parts: &[&str]) -> bool {
             | ["api", "sessions"]
             | ["api", "sessions", _]
             | ["api", "sessions", _, _]
+            | ["api", "sessions", _, "plies", _]
             | ["assets", _]
     )
 }

@@ -4,6 +4,7 @@
 //! every error it can find.
 
 mod actions;
+mod answers;
 mod board;
 mod end;
 mod marks;
@@ -130,6 +131,8 @@ pub(crate) struct Lowerer<'g> {
     mark_names: HashMap<String, MarkId>,
     /// The marks the setup puts on pits (`mark TARGETS as NAME`), laid out as `State::marks`.
     setup_marks: Vec<u8>,
+    /// The answers of `may` choices met so far, with the question each answers and where.
+    answer_words: Vec<(String, answers::Answering, Span)>,
 }
 
 impl<'g> Lowerer<'g> {
@@ -160,6 +163,7 @@ impl<'g> Lowerer<'g> {
             marks: Vec::new(),
             mark_names: HashMap::new(),
             setup_marks: Vec::new(),
+            answer_words: Vec::new(),
         }
     }
 

@@ -573,6 +573,20 @@ pub enum Eliminate {
 pub struct Sweep {
     pub set: SetExpr,
     pub to: Place,
+    /// `after repetition | stuck | limit`: made only when the game ended so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<Spanned<Ending>>,
+}
+
+/// Why a game ended, as a sweep names it (`sweep ... after repetition`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Ending {
+    /// A position came back (`when repetition`, `draw when repetition`).
+    Repetition,
+    /// The player to move could not move.
+    Stuck,
+    /// The ply limit was reached.
+    Limit,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -682,6 +696,8 @@ pub enum TermKind {
     Lap,
     /// `captures(PLAYER)`: how many of that player's plies so far made a capture.
     Captures(PlayerRef),
+    /// `moves(PLAYER)`: the plies that player has made so far.
+    Moves(PlayerRef),
     /// `round`: the number of the round being played, from 1.
     Round,
     /// `passed(PLACE)`: 1 when a piece was dropped into the place during this turn.
@@ -723,6 +739,12 @@ pub enum PlaceKind {
     Twin(Option<Box<Place>>),
     /// `next` or `next(X)`: the place after X along the lap's track and direction, past what the sowing skips.
     Next(Option<Box<Place>>),
+    /// `behind` or `behind(X)`: the pit behind X in its column, one row further from the middle.
+    Behind(Option<Box<Place>>),
+    /// `ahead` or `ahead(X)`: the pit in front of X in its column, one row nearer the middle.
+    Ahead(Option<Box<Place>>),
+    /// `start`: the pit the move began from, whatever lap is being sown.
+    Start,
 }
 
 pub type SetExpr = Spanned<SetKind>;

@@ -30,6 +30,15 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// Other places that explain this one, such as the first definition of a duplicate.
     pub related: Vec<(Span, String)>,
+    /// A fix a tool can apply: the "did you mean" of a misspelt name or keyword, as an edit.
+    pub suggestion: Option<Suggestion>,
+}
+
+/// An edit that fixes a diagnostic: the text of `span` replaced by `replacement`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Suggestion {
+    pub span: Span,
+    pub replacement: String,
 }
 
 impl Diagnostic {
@@ -42,6 +51,7 @@ impl Diagnostic {
             label: label.into(),
             help: None,
             related: Vec::new(),
+            suggestion: None,
         }
     }
     pub fn warning(code: &str, message: impl Into<String>, span: Span, label: impl Into<String>) -> Diagnostic {
@@ -55,6 +65,17 @@ impl Diagnostic {
         self.related.push((span, label.into()));
         self
     }
+    /// The "did you mean" of a misspelt word: `did you mean `REPLACEMENT`?` as help, and the edit that makes it.
+    pub fn with_fix(mut self, span: Span, replacement: &str) -> Diagnostic {
+        self.help = Some(format!("did you mean `{replacement}`?"));
+        self.suggestion = Some(Suggestion { span, replacement: replacement.to_string() });
+        self
+    }
+    /// An edit that fixes the problem, leaving the help as it is.
+    pub fn with_suggestion(mut self, span: Span, replacement: &str) -> Diagnostic {
+        self.suggestion = Some(Suggestion { span, replacement: replacement.to_string() });
+        self
+    }
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -66,10 +87,13 @@ pub struct SyntaxError {
     pub code: SyntaxCode,
     pub message: String,
     pub span: Span,
-    pub label: String,
+    /// (A `Box<str>`, as the suggestion is boxed: every `Result` of the parser carries this error.)
+    pub label: Box<str>,
     pub help: Option<String>,
     /// Other places that explain this one, such as a `{` that is probably not closed.
     pub related: Vec<(Span, String)>,
+    /// The edit that fixes it, where the error is a misspelt word (boxed: a `Result` carries the error).
+    pub suggestion: Option<Box<Suggestion>>,
 }
 
 /// What kind of syntax error: its stable code is `mancala::` followed by [`SyntaxCode::as_str`].
@@ -115,6 +139,7 @@ impl SyntaxError {
             label: "here".into(),
             help: None,
             related: Vec::new(),
+            suggestion: None,
         }
     }
 }
@@ -132,125 +157,10 @@ impl From<SyntaxError> for Diagnostic {
         let mut d = Diagnostic::error(e.code.as_str(), e.message, e.span, e.label);
         d.help = e.help;
         d.related = e.related;
+        d.suggestion = e.suggestion.map(|s| *s);
         d
     }
 }
-
-/// Whether a word is one of the language's keywords.
-pub(crate) fn is_keyword(word: &str) -> bool {
-    KEYWORDS.contains(&word)
-}
-
-/// The words of the language that cannot be names.
-pub const KEYWORDS: &[&str] = &[
-    "game",
-    "about",
-    "players",
-    "default",
-    "board",
-    "two_rows",
-    "ring",
-    "with",
-    "stores",
-    "place",
-    "per",
-    "player",
-    "shared",
-    "pieces",
-    "seeds",
-    "value",
-    "setup",
-    "every",
-    "turn",
-    "phase",
-    "sow",
-    "from",
-    "where",
-    "direction",
-    "order",
-    "choose",
-    "last",
-    "skip",
-    "origin",
-    "relay",
-    "require",
-    "capture",
-    "when",
-    "chain",
-    "while",
-    "cancel",
-    "again",
-    "then",
-    "may",
-    "must",
-    "take",
-    "to",
-    "each",
-    "chosen",
-    "else",
-    "put",
-    "into",
-    "times",
-    "offer",
-    "keeping",
-    "on",
-    "accept",
-    "give",
-    "pass",
-    "cannot",
-    "until",
-    "end",
-    "repetition",
-    "stuck",
-    "nobody",
-    "can",
-    "move",
-    "draw",
-    "no",
-    "for",
-    "rounds",
-    "turns",
-    "eliminate",
-    "sweep",
-    "limit",
-    "plies",
-    "score",
-    "winner",
-    "most",
-    "ties",
-    "goal",
-    "variant",
-    "extends",
-    "and",
-    "or",
-    "not",
-    "in",
-    "all",
-    "any",
-    "backward",
-    "forward",
-    "both",
-    "ccw",
-    "cw",
-    "own",
-    "foreign",
-    "mover",
-    "opponent",
-    "here",
-    "opposite",
-    "count",
-    "before",
-    "dropped",
-    "owner",
-    "size",
-    "offered",
-    "pits",
-    "lose",
-    "win",
-    "next",
-    "continue",
-    "drop",
-];
 
 /// A diagnostic bound to its source, in the form miette renders.
 struct Bound<'a> {
@@ -565,6 +475,20 @@ pub struct JsonDiagnostic {
     pub help: Option<String>,
     /// The secondary labels, such as the first definition of a duplicate.
     pub related: Vec<JsonLabel>,
+    /// The edit that fixes it ("did you mean"), located as the primary span is.
+    pub suggestion: Option<JsonSuggestion>,
+}
+
+/// The edit of a [`JsonDiagnostic`]: its span's text replaced by `replacement`.
+#[derive(Debug, Clone, Serialize)]
+pub struct JsonSuggestion {
+    pub start: usize,
+    pub end: usize,
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+    pub replacement: String,
 }
 
 /// A secondary label of a [`JsonDiagnostic`], located as its primary span is.
@@ -604,6 +528,19 @@ pub fn to_json(file_name: &str, source: &str, d: &Diagnostic) -> JsonDiagnostic 
                 JsonLabel { start: span.start, end: span.end, line, column, end_line, end_column, label: label.clone() }
             })
             .collect(),
+        suggestion: d.suggestion.as_ref().map(|s| {
+            let (line, column) = line_column(source, s.span.start);
+            let (end_line, end_column) = line_column(source, s.span.end);
+            JsonSuggestion {
+                start: s.span.start,
+                end: s.span.end,
+                line,
+                column,
+                end_line,
+                end_column,
+                replacement: s.replacement.clone(),
+            }
+        }),
     }
 }
 

@@ -14,6 +14,8 @@ pub type KindId = u8;
 pub type KindMask = u64;
 
 pub const NO_PLAYER: u8 = u8::MAX;
+/// In a table of places (`Rules::behind`, `Rules::ahead`): no such place.
+pub const NO_PLACE: PlaceId = PlaceId::MAX;
 pub const NO_KIND: u8 = u8::MAX;
 
 #[derive(Debug, Clone, Serialize)]
@@ -43,6 +45,11 @@ pub struct Rules {
     pub number: Vec<u8>,
     /// For each place, the pits across the middle of the board in its column (`facing`), as bits.
     pub facing: Vec<u64>,
+    /// For each place, the pit behind it in its column, one row further from the middle of the board on its
+    /// side (`behind`), and the pit in front of it, one row nearer the middle (`ahead`); `NO_PLACE` where
+    /// there is none (an outer pit has none behind it, a pit of the middle rows none in front).
+    pub behind: Vec<PlaceId>,
+    pub ahead: Vec<PlaceId>,
     /// Named sets of pits: the board's named rows, then the `region` declarations.
     pub regions: Vec<Region>,
     pub initial_owner: Vec<u8>,
@@ -282,6 +289,8 @@ pub struct Needs {
     pub passed: bool,
     /// Record the pits the first capture of each ply takes from (`taken_first`, `threats`).
     pub taken_first: bool,
+    /// Count each player's plies (`moves(PLAYER)`).
+    pub moves: bool,
 }
 
 /// As derived, but `passed` is written only when set, so that the dumps of games without it read as before.
@@ -298,6 +307,9 @@ impl std::fmt::Debug for Needs {
         }
         if self.taken_first {
             d.field("taken_first", &self.taken_first);
+        }
+        if self.moves {
+            d.field("moves", &self.moves);
         }
         d.finish()
     }
@@ -418,6 +430,11 @@ pub struct Sow {
     pub lift_steps: Vec<MarkStep>,
     /// `skip NAME`: the marks (as bits of their indices) whose pits every lap passes over.
     pub skip_marks: u32,
+    /// `skip PLACE`: the places written, as written (`store(opponent)`). The engine reads them already folded
+    /// into `Rules::next`; they are kept here for readers of the plain rules (the reference semantics). Not
+    /// serialized: `next` holds their meaning already, so the hash of the rules (`session::rules_hash`) stays.
+    #[serde(skip)]
+    pub skip_places: Vec<PlaceExpr>,
     /// With `DirRule::PerLap`: when a lap may go the other way, tested at the end of that lap sown so.
     pub lap_dir: Option<Cond>,
     /// What ends a lap may start another (a relay, a capture that sows its pieces, a direction per lap):
@@ -466,6 +483,21 @@ pub struct LiftRule {
     pub from: Option<PlaceExpr>,
     /// Tested at the pit to be lifted (`here`), with `lap` the number of the lap that starts.
     pub when: Cond,
+}
+
+fn all_none<T>(v: &[Option<T>]) -> bool {
+    v.iter().all(Option::is_none)
+}
+
+/// Why a game ended, as a sweep names it (`sweep ... after repetition`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Ending {
+    /// A position came back (`when repetition` or `draw when repetition`).
+    Repetition,
+    /// The player to move could not move.
+    Stuck,
+    /// The ply limit was reached.
+    Limit,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -640,6 +672,10 @@ pub enum Effect {
 pub struct EndRules {
     pub items: Vec<EndRule>,
     pub sweeps: Vec<(Set, PlaceExpr)>,
+    /// For each sweep, why the game must have ended for it to be made (`after repetition`); any way when
+    /// `None`.
+    #[serde(skip_serializing_if = "all_none")]
+    pub sweep_after: Vec<Option<Ending>>,
     pub limit: Option<u32>,
     /// The rule file's own sentences for the items and the sweeps, by index.
     pub docs: Vec<Option<String>>,
@@ -794,6 +830,8 @@ pub enum Num {
     Lap,
     /// `captures(P)`: the plies of player P so far that made a capture (`State::capture_plies`).
     Captures(PlayerExpr),
+    /// `moves(P)`: the plies player P has made so far (`State::plies_made`); 0 during his first.
+    Moves(PlayerExpr),
     /// `round`: the round being played, from 1 (`State::round`).
     Round,
     /// `passed(P)`: 1 when a piece was dropped into P during this turn (`State::passed`), else 0.
@@ -832,6 +870,13 @@ pub enum PlaceExpr {
     /// origin too when the sowing skips it (the bool), and past the pits carrying a mark the sowing skips
     /// (`skip NAME`, the bits of `Sow::skip_marks`).
     Next(Box<PlaceExpr>, bool, u32),
+    /// The pit behind this one in its column (`Rules::behind`); no place where there is none.
+    Behind(Box<PlaceExpr>),
+    /// The pit in front of this one in its column (`Rules::ahead`); no place where there is none.
+    Ahead(Box<PlaceExpr>),
+    /// `start`: the pit the move began from (the first lap's origin), whatever lap is being sown
+    /// (`State::start`).
+    Start,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -905,7 +950,8 @@ fn num_trend(n: &Num) -> Trend {
         | Num::Lap
         | Num::Round
         | Num::Passed(_)
-        | Num::Captures(_) => Trend::Fixed,
+        | Num::Captures(_)
+        | Num::Moves(_) => Trend::Fixed,
         // Counts and sizes are never negative: over more pits they can only grow.
         Num::Count(Set::Offered, _) | Num::Size(Set::Offered) => Trend::Grows,
         // A piece's value may be negative.
@@ -1009,7 +1055,13 @@ impl Where {
         match p {
             PlaceExpr::Fixed(id) => (*id as usize) >= self.n_pits,
             PlaceExpr::OfPlayer(base, _) => (*base as usize) + self.players as usize > self.n_pits,
-            PlaceExpr::Origin | PlaceExpr::Opposite(_) | PlaceExpr::Twin(_) | PlaceExpr::RegionPit(..) => false,
+            PlaceExpr::Origin
+            | PlaceExpr::Start
+            | PlaceExpr::Opposite(_)
+            | PlaceExpr::Twin(_)
+            | PlaceExpr::Behind(_)
+            | PlaceExpr::Ahead(_)
+            | PlaceExpr::RegionPit(..) => false,
             PlaceExpr::Here | PlaceExpr::Last | PlaceExpr::Next(..) => true,
         }
     }
@@ -1086,7 +1138,7 @@ fn bounds_at_last(n: &Num) -> (Option<i64>, Option<i64>) {
         Num::Value(_) => (None, None),
         Num::Lap | Num::Round => (Some(1), None),
         Num::Passed(_) => (Some(0), Some(1)),
-        Num::Captures(_) => (Some(0), None),
+        Num::Captures(_) | Num::Moves(_) => (Some(0), None),
         Num::Add(ns) => ns.iter().map(bounds_at_last).fold((Some(0), Some(0)), |(lo, hi), (l, h)| {
             (lo.zip(l).map(|(a, b)| a.saturating_add(b)), hi.zip(h).map(|(a, b)| a.saturating_add(b)))
         }),

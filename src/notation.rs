@@ -68,6 +68,8 @@
 //!   that led to the position had just made it.
 //! * `round=N` and `starter=N`, in a match of rounds: the round being played (from 1, the default) and the
 //!   player who started it (by default the player to move).
+//! * `moves=A,B`: the plies each player has made so far (`moves(PLAYER)`), 0 each when left out; printed
+//!   only where a rule reads them.
 //!
 //! [`format_position`] prints every pit and every store on the track, other places (captures, supplies) only
 //! when not empty, `to_move`, and `phase`, `owner`, marks, `eliminated`, `offered` only when they say something. It
@@ -1568,6 +1570,11 @@ pub fn format_position(engine: &Engine, st: &State) -> String {
         let list: Vec<String> = (0..8).filter(|p| st.eliminated & (1 << p) != 0).map(|p| (p + 1).to_string()).collect();
         out.push(format!("eliminated={}", list.join(",")));
     }
+    let players = rules.players as usize;
+    if rules.needs.moves && st.plies_made[..players.min(8)].iter().any(|&n| n > 0) {
+        let list: Vec<String> = st.plies_made[..players.min(8)].iter().map(|n| n.to_string()).collect();
+        out.push(format!("moves={}", list.join(",")));
+    }
     if st.stage == Stage::Respond && st.offered != 0 {
         let list: Vec<&str> =
             (0..64).filter(|p| st.offered & (1u64 << p) != 0).map(|p| label(engine, p as PlaceId)).collect();
@@ -1770,6 +1777,23 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
                     last_place = None;
                     continue;
                 }
+                "moves" => {
+                    st.plies_made = [0; 8];
+                    let counts: Vec<&str> = value.split(',').collect();
+                    if counts.len() != rules.players as usize {
+                        return Err(NotationError::new(format!(
+                            "`moves={value}`: give the plies made by each of the {} players, such as `moves=3,2`",
+                            rules.players
+                        )));
+                    }
+                    for (slot, n) in st.plies_made.iter_mut().zip(counts) {
+                        *slot = n.parse::<u16>().map_err(|_| {
+                            NotationError::new(format!("`{n}` in `moves={value}` is not a number of plies"))
+                        })?;
+                    }
+                    last_place = None;
+                    continue;
+                }
                 "eliminated" => {
                     st.eliminated = 0;
                     if value != "-" && !value.is_empty() {
@@ -1827,7 +1851,8 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
                             m.name.clone()
                         }
                     }));
-                    names.extend(["to_move", "phase", "owner(PIT)", "eliminated", "offered"].map(String::from));
+                    names
+                        .extend(["to_move", "phase", "owner(PIT)", "eliminated", "offered", "moves"].map(String::from));
                     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
                     let msg = format!("`{key}` is not a place or a setting{}", did_you_mean(key, &refs));
                     return Err(NotationError::expecting(msg, names));

@@ -527,8 +527,10 @@ impl Printer<'_> {
             };
             let _ = writeln!(out, "{indent}{line}");
         }
-        for (set, to) in &end.sweeps {
-            let _ = writeln!(out, "{indent}At the end, the pieces of {} go to {}.", self.set(set), self.place(to));
+        for (i, (set, to)) in end.sweeps.iter().enumerate() {
+            let after = ending_words(end.sweep_after.get(i).copied().flatten());
+            let _ =
+                writeln!(out, "{indent}At the end{after}, the pieces of {} go to {}.", self.set(set), self.place(to));
         }
         if let Some(limit) = end.limit {
             let _ = writeln!(out, "{indent}The game stops after {limit} plies.");
@@ -593,6 +595,7 @@ impl Printer<'_> {
             Num::Round => "round".into(),
             Num::Passed(p) => format!("passed({})", self.place(p)),
             Num::Captures(p) => format!("captures({})", self.player(p)),
+            Num::Moves(p) => format!("moves({})", self.player(p)),
             Num::Number(p) => format!("number({})", self.place(p)),
             Num::Lifted => "lifted".into(),
             Num::Sub(a, b) => format!("{} - {}", self.operand(a, 1), self.operand(b, 2)),
@@ -635,6 +638,15 @@ impl Printer<'_> {
             PlaceExpr::Next(p, ..) => match **p {
                 PlaceExpr::Here => "next".into(),
                 ref q => format!("next({})", self.place(q)),
+            },
+            PlaceExpr::Start => "start".into(),
+            PlaceExpr::Behind(p) => match **p {
+                PlaceExpr::Here => "behind".into(),
+                ref q => format!("behind({})", self.place(q)),
+            },
+            PlaceExpr::Ahead(p) => match **p {
+                PlaceExpr::Here => "ahead".into(),
+                ref q => format!("ahead({})", self.place(q)),
             },
         }
     }
@@ -1303,7 +1315,8 @@ impl Words<'_> {
             let doc = end.sweep_docs.get(i).cloned().flatten();
             lines.push(doc_or(&doc, || {
                 format!(
-                    "When the game ends, the pieces left in each of {} go to {}.",
+                    "When the game ends{}, the pieces left in each of {} go to {}.",
+                    ending_words(end.sweep_after.get(i).copied().flatten()),
                     self.set(set),
                     self.place(to, Here::Each)
                 )
@@ -1452,6 +1465,7 @@ impl Words<'_> {
             Num::Round => "the number of the round (1 for the first)".into(),
             Num::Passed(p) => format!("1 if a piece fell into {} this turn (else 0)", self.place(p, here)),
             Num::Captures(p) => format!("the number of {} turns that made a capture", self.whose(p)),
+            Num::Moves(p) => format!("the number of {} turns so far", self.whose(p)),
             Num::Number(p) => format!("the number of {} in its row", self.place(p, here)),
             Num::Lifted => format!("the number of {} lifted", self.piece_word()),
             Num::Sub(a, b) => format!("{} minus {}", self.operand(a, 1, here), self.operand(b, 2, here)),
@@ -1504,6 +1518,9 @@ impl Words<'_> {
             PlaceExpr::Twin(p) => format!("the pit of the same number as {} on the other side", self.place(p, here)),
             PlaceExpr::RegionPit(id, who) => format!("{} {}", self.whose(who), region_name(self.rules, *id)),
             PlaceExpr::Next(p, ..) => format!("the place after {}", self.place(p, here)),
+            PlaceExpr::Start => "the pit the move began from".into(),
+            PlaceExpr::Behind(p) => format!("the pit behind {}", self.place(p, here)),
+            PlaceExpr::Ahead(p) => format!("the pit in front of {}", self.place(p, here)),
         }
     }
 
@@ -1676,4 +1693,14 @@ fn joined(items: &[String], word: &str) -> String {
 fn wrap_indented(text: &str, width: usize, indent: usize) -> String {
     let pad = " ".repeat(indent);
     wrap(text, width.saturating_sub(indent).max(20)).lines().map(|l| format!("{pad}{l}")).collect::<Vec<_>>().join("\n")
+}
+
+/// Why the game ended, for a sweep made only then: ` by a repetition`; nothing for a sweep made always.
+fn ending_words(after: Option<Ending>) -> &'static str {
+    match after {
+        None => "",
+        Some(Ending::Repetition) => " by a repetition",
+        Some(Ending::Stuck) => " because the player to move cannot move",
+        Some(Ending::Limit) => " at the ply limit",
+    }
 }

@@ -15,8 +15,9 @@ use pest::iterators::{Pair, Pairs};
 use pest::Parser;
 
 use crate::ast::*;
-use crate::diag::{did_you_mean, is_keyword, SyntaxCode, SyntaxError};
+use crate::diag::{did_you_mean, Suggestion, SyntaxCode, SyntaxError};
 use crate::io::size;
+use crate::keywords::is_reserved as is_keyword;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/mancala.pest"]
@@ -132,9 +133,52 @@ fn bad_item_error(source: &str, span: Span) -> SyntaxError {
                 label: "not understood here".into(),
                 help: None,
                 related: Vec::new(),
+                suggestion: None,
             }
         }
     }
+}
+
+/// A comment of a rule file: a `# ...` line or the end of a line, or a `/// ...` sentence. The grammar
+/// skips the first kind and the AST keeps the second only joined to the rule it tells, so a tool that
+/// writes the file back (`fmt`) finds both here, with their exact text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Comment {
+    /// From the `#` or the first `/` to the end of the line, the line break left out.
+    pub span: Span,
+    /// A `///` sentence rather than a `#` comment.
+    pub doc: bool,
+}
+
+/// The comments of a rule file that parses, in order. It reads the text as the grammar does: a string ends
+/// at its closing quote or the end of its line, and outside strings `#` and `///` run to the end of the line.
+pub fn comments(source: &str) -> Vec<Comment> {
+    let bytes = source.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'#' => i = push_comment(source, i, false, &mut out),
+            b'/' if source[i..].starts_with("///") => i = push_comment(source, i, true, &mut out),
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// Records the comment that starts at `start` and runs to the end of its line; returns where it ends.
+fn push_comment(source: &str, start: usize, doc: bool, out: &mut Vec<Comment>) -> usize {
+    let end = source[start..].find('\n').map_or(source.len(), |n| start + n);
+    let end = start + source[start..end].trim_end().len();
+    out.push(Comment { span: Span::new(start, end), doc });
+    end
 }
 
 /// Parses a rule file as read from disk. A file that is not UTF-8 is an error (`mancala::syntax::not_utf8`)
@@ -155,6 +199,7 @@ fn check_size(len: usize) -> Result<(), SyntaxError> {
         label: "too large to be a rule file".into(),
         help: Some("is this the right file? Rule files are text of a few kilobytes".into()),
         related: Vec::new(),
+        suggestion: None,
     })
 }
 
@@ -186,6 +231,7 @@ pub fn decode(bytes: &[u8]) -> Result<&str, SyntaxError> {
         label: "not UTF-8".into(),
         help: Some(help.into()),
         related: Vec::new(),
+        suggestion: None,
     })
 }
 
@@ -226,7 +272,142 @@ fn too_deep(span: Span) -> SyntaxError {
         label: "too deep".into(),
         help: Some("split the condition into simpler parts".into()),
         related: Vec::new(),
+        suggestion: None,
     }
+}
+
+// ---------------------------------------------------------------- what may come next, for editors
+
+/// What the grammar can read at a point of a file: the keywords, and the kinds of names, that an editor
+/// may offer there (`ide`'s completion).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Expected {
+    /// The keywords that may stand there, sorted, each once.
+    pub keywords: Vec<&'static str>,
+    /// The kinds of names that may stand there.
+    pub slots: Vec<Slot>,
+}
+
+/// A kind of name the grammar expects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Slot {
+    /// A new or declared name (a declaration, a mark in `mark here as NAME`).
+    Name,
+    /// A place, a region, a row, a mark, or a pit's label.
+    Place,
+    /// A kind of piece.
+    Kind,
+    /// An action of the phase (`pass when cannot NAME`, `prefer`).
+    Action,
+    /// A pit's label (in a region or the setup).
+    Label,
+    /// A quoted string (a variant's name after `extends`).
+    String,
+}
+
+/// What may come at `offset`, judged from the text before it alone (so an unfinished file is fine).
+///
+/// The text before `offset` is parsed with a character no rule reads put after it: where everything
+/// before reads well, pest's error is at `offset` and its expected rules are what may come. Where an
+/// earlier part does not read, the item that `offset` is in is read alone (from the last line that starts
+/// with an item's keyword). `None` when neither reads up to `offset`, or `offset` is inside a word, a
+/// string or a comment.
+pub fn expected_at(source: &str, offset: usize) -> Option<Expected> {
+    let before = source.get(..offset)?;
+    if before.len() > MAX_SOURCE_BYTES || check_nesting(before).is_err() {
+        return None;
+    }
+    let item_start = last_item_start(before).unwrap_or(0);
+    let positives = positives_at(before).or_else(|| positives_at(&before[item_start..]))?;
+    let mut expected = Expected::default();
+    for rule in positives.iter().map(|r| lead_rule(*r)) {
+        expected.keywords.extend(rule_keywords(rule).iter().copied().filter(|w| w.len() > 1));
+        expected.slots.extend(rule_slot(rule));
+        if matches!(rule, Rule::cond | Rule::disj | Rule::conj | Rule::neg | Rule::quant) {
+            expected.keywords.extend(["capturing", "direction", "players"]);
+        }
+        if matches!(rule, Rule::cond | Rule::term | Rule::product | Rule::disj | Rule::conj | Rule::neg) {
+            expected.keywords.extend(TERM_WORDS);
+            expected.slots.extend([Slot::Place, Slot::Kind]);
+        }
+    }
+    // `and` and `or` are plain strings of their rules, which pest leaves out of its expected rules: try them.
+    for word in ["and", "or"] {
+        if reads_past(before, word) {
+            expected.keywords.push(word);
+        }
+    }
+    expected.keywords.sort_unstable();
+    expected.keywords.dedup();
+    expected.slots.sort_unstable();
+    expected.slots.dedup();
+    Some(expected)
+}
+
+/// The words that may start a number or a count.
+const TERM_WORDS: &[&str] = &[
+    "count", "value", "before", "dropped", "size", "owner", "number", "lifted", "lap", "round", "passed", "captures",
+    "mover", "opponent", "player", "own", "foreign", "here", "last", "origin", "opposite", "twin", "next",
+];
+
+/// The rules pest expected at the end of `text`, or `None` when it stopped reading earlier.
+fn positives_at(text: &str) -> Option<Vec<Rule>> {
+    // U+0000 is never part of a token, so the parse fails there at the latest.
+    let probe = format!("{text}\u{0}");
+    match MancalaParser::parse(Rule::file, &probe) {
+        Ok(_) => None,
+        Err(e) => {
+            let pos = match e.location {
+                InputLocation::Pos(p) => p,
+                InputLocation::Span((s, _)) => s,
+            };
+            match e.variant {
+                ErrorVariant::ParsingError { positives, .. } if pos == text.len() => Some(positives),
+                _ => None,
+            }
+        }
+    }
+}
+
+/// Whether the grammar reads `word` at the end of `text` (and fails only after it).
+fn reads_past(text: &str, word: &str) -> bool {
+    let probe = format!("{text} {word} \u{0}");
+    match MancalaParser::parse(Rule::file, &probe) {
+        Ok(_) => true,
+        Err(e) => match e.location {
+            InputLocation::Pos(p) | InputLocation::Span((p, _)) => p > text.len() + word.len(),
+        },
+    }
+}
+
+/// Where the last line that starts with an item's keyword starts.
+fn last_item_start(text: &str) -> Option<usize> {
+    let mut at = text.len();
+    loop {
+        let line = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        if MancalaParser::parse(Rule::item_start, &text[line..]).is_ok() {
+            return Some(line);
+        }
+        if line == 0 {
+            return None;
+        }
+        at = line - 1;
+    }
+}
+
+/// The kind of name a rule reads, if it reads one.
+fn rule_slot(rule: Rule) -> Option<Slot> {
+    Some(match rule {
+        Rule::name => Slot::Name,
+        Rule::action_ref | Rule::move_word => Slot::Action,
+        Rule::place | Rule::named_place | Rule::set | Rule::sources | Rule::places | Rule::domain => Slot::Place,
+        Rule::term | Rule::product | Rule::cond | Rule::disj | Rule::conj | Rule::neg => Slot::Place,
+        Rule::count_fn => Slot::Kind,
+        Rule::kind_sel | Rule::kind_name => Slot::Kind,
+        Rule::label | Rule::target | Rule::targets | Rule::setup_line => Slot::Label,
+        Rule::string => Slot::String,
+        _ => return None,
+    })
 }
 
 // ---------------------------------------------------------------- syntax errors in words
@@ -247,6 +428,7 @@ fn syntax_error(source: &str, e: pest::error::Error<Rule>) -> SyntaxError {
             label: "here".into(),
             help: None,
             related: Vec::new(),
+            suggestion: None,
         },
     }
 }
@@ -316,9 +498,13 @@ fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives: &[Rule]) 
             label: "no closing `\"` on this line".into(),
             help: Some("a string ends with `\"` on the line where it starts".into()),
             related: Vec::new(),
+            suggestion: None,
         };
     }
     if let Some(e) = word_cut_short(source, pos, &found) {
+        return e;
+    }
+    if let Some(e) = unknown_relation(source, pos, positives, &found) {
         return e;
     }
     let words = expected_words(positives);
@@ -333,6 +519,7 @@ fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives: &[Rule]) 
     };
     let mut related = Vec::new();
     let mut help = None;
+    let mut suggestion = None;
     let mut message = format!("unexpected {}", found.describe());
     if positives.contains(&Rule::rbrace) {
         let (labels, brace_help) = unclosed_brace(source, pos);
@@ -355,6 +542,7 @@ fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives: &[Rule]) 
         span = Span::new(pos - 1, pos + 1);
         let fix = if found.text().starts_with('>') { ">=" } else { "<=" };
         help = Some(format!("did you mean `{fix}`?"));
+        suggestion = Some(Box::new(Suggestion { span, replacement: fix.to_string() }));
         message = format!("unexpected `={}`", found.text());
     }
     if keyword_as_name {
@@ -365,10 +553,15 @@ fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives: &[Rule]) 
     }
     if let Some((word, function)) = misspelt_function(source, pos) {
         help = Some(format!("`{}` is not a function of the language: did you mean `{function}`?", word.node));
+        suggestion = Some(Box::new(Suggestion { span: word.span, replacement: function.to_string() }));
         related.push((word.span, "not a function".into()));
     }
+    if help.is_none() {
+        suggestion = misspelt_keyword(positives, found.text())
+            .map(|k| Box::new(Suggestion { span, replacement: k.to_string() }));
+    }
     let help = help.or_else(|| hint(source, pos, positives, &words, found.text()));
-    SyntaxError { code: SyntaxCode::Unexpected, message, span, label, help, related }
+    SyntaxError { code: SyntaxCode::Unexpected, message, span, label: label.into(), help, related, suggestion }
 }
 
 /// An error inside a word: a keyword matched its start and the rest did not fit (`ties draww`, `direction
@@ -381,7 +574,7 @@ fn word_cut_short(source: &str, pos: usize, found: &Found) -> Option<SyntaxError
     }
     let start = source[..pos].char_indices().rev().take_while(|&(_, c)| is_word(c)).last().map_or(pos, |(i, _)| i);
     let word = &source[start..pos + found.len()];
-    let nearest = did_you_mean(word, crate::diag::KEYWORDS.iter().copied());
+    let nearest = did_you_mean(word, crate::keywords::KEYWORDS.iter().map(|k| k.word));
     Some(SyntaxError {
         code: SyntaxCode::Unexpected,
         message: format!("unexpected `{word}`"),
@@ -389,6 +582,50 @@ fn word_cut_short(source: &str, pos: usize, found: &Found) -> Option<SyntaxError
         label: if nearest.is_some() { "not a keyword".into() } else { "not understood here".into() },
         help: nearest.map(|k| format!("did you mean `{k}`?")),
         related: Vec::new(),
+        suggestion: nearest
+            .map(|k| Box::new(Suggestion { span: Span::new(start, pos + found.len()), replacement: k.to_string() })),
+    })
+}
+
+/// The relations of places: each takes a place in parentheses and names a place (or, `facing`, a set).
+pub(crate) const RELATIONS: &[&str] = &["opposite", "twin", "next", "behind", "ahead", "facing"];
+
+/// `beside(next)`: a word that is no function before a `(`, followed by a place where only a player could
+/// stand (`NAME(PLAYER)` is a player's place). The word was meant as a relation of places: the error names
+/// it and lists the relations there are, instead of asking for a player.
+fn unknown_relation(source: &str, pos: usize, positives: &[Rule], found: &Found) -> Option<SyntaxError> {
+    if !positives.contains(&Rule::player) || !found.text().starts_with(|c: char| c.is_alphanumeric()) {
+        return None;
+    }
+    let before = source[..pos].trim_end().strip_suffix('(')?.trim_end();
+    let start = before
+        .char_indices()
+        .rev()
+        .take_while(|&(_, c)| c.is_alphanumeric() || c == '_' || c == '-')
+        .last()
+        .map(|(i, _)| i)?;
+    let word = &before[start..];
+    if is_keyword(word) || did_you_mean(word, FUNCTIONS.iter().copied()).is_some() {
+        return None;
+    }
+    let listed: Vec<String> = RELATIONS.iter().map(|r| format!("`{r}(PLACE)`")).collect();
+    let nearest = did_you_mean(word, RELATIONS.iter().copied());
+    let help = match nearest {
+        Some(r) => format!("did you mean `{r}`? The relations of places are {}", listed.join(", ")),
+        None => format!(
+            "the relations of places are {}; `{word}(PLAYER)` would be a player's place, such as `store(mover)`",
+            listed.join(", ")
+        ),
+    };
+    Some(SyntaxError {
+        code: SyntaxCode::Unexpected,
+        message: format!("there is no relation called `{word}`"),
+        span: Span::new(start, before.len()),
+        label: "not a relation of places".into(),
+        help: Some(help),
+        related: vec![(Span::new(pos, pos + found.len()), "a place, where a player was expected".into())],
+        suggestion: nearest
+            .map(|r| Box::new(Suggestion { span: Span::new(start, before.len()), replacement: r.to_string() })),
     })
 }
 
@@ -476,11 +713,8 @@ fn hint(source: &str, pos: usize, positives: &[Rule], words: &[&str], found: &st
         ";" => return Some("rules need no `;` between them: remove it".into()),
         _ => {}
     }
-    if found.starts_with(|c: char| c.is_alphabetic() || c == '_') {
-        let keywords = positives.iter().flat_map(|r| rule_keywords(*r).iter().copied());
-        if let Some(k) = did_you_mean(found, keywords) {
-            return Some(format!("did you mean `{k}`?"));
-        }
+    if let Some(k) = misspelt_keyword(positives, found) {
+        return Some(format!("did you mean `{k}`?"));
     }
     if expects(VARIANT_ITEMS) && ["pieces", "place", "mark", "game", "variant"].contains(&found) {
         return Some(format!("a variant cannot change the `{found}`: write another game file for that"));
@@ -492,6 +726,14 @@ fn hint(source: &str, pos: usize, positives: &[Rule], words: &[&str], found: &st
         return Some("the items of a file are `game`, `about`, `players`, `board`, `place`, `pieces`, `setup`, `turn`, `phase`, `end`, `score`, `winner`, `goal` and `variant`".into());
     }
     None
+}
+
+/// The keyword that a misspelt word most likely is, among those the parser expected.
+fn misspelt_keyword(positives: &[Rule], found: &str) -> Option<&'static str> {
+    if !found.starts_with(|c: char| c.is_alphabetic() || c == '_') {
+        return None;
+    }
+    did_you_mean(found, positives.iter().flat_map(|r| rule_keywords(*r).iter().copied()))
 }
 
 /// For an error that a `}` could fix: the brace that is probably not closed, and a hint.
@@ -647,6 +889,8 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         }
         Rule::repetition => "`repetition`",
         Rule::stuck => "`stuck`",
+        Rule::sweep_after => "`after repetition`, `after stuck` or `after limit`",
+        Rule::ending => "`repetition`, `stuck` or `limit`",
         Rule::nobody => "`nobody can move`",
         Rule::round_unit => "`rounds` or `turns`",
         Rule::cannot_move => "`cannot move`",
@@ -670,13 +914,21 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::dropped_fn
         | Rule::size_fn
         | Rule::captures_fn
+        | Rule::moves_fn
         | Rule::owner_fn
         | Rule::number_fn => "a number or a count",
         Rule::kind_word | Rule::kind_sel | Rule::kind_name => "a kind of piece",
         Rule::player | Rule::player_word => "a player (`mover`, `opponent`, `player`, `owner`)",
-        Rule::place | Rule::here | Rule::last | Rule::opposite | Rule::twin | Rule::next | Rule::named_place => {
-            "a place"
-        }
+        Rule::place
+        | Rule::here
+        | Rule::last
+        | Rule::start
+        | Rule::opposite
+        | Rule::twin
+        | Rule::next
+        | Rule::behind
+        | Rule::ahead
+        | Rule::named_place => "a place",
         Rule::set | Rule::set_fn | Rule::pits_set | Rule::offered | Rule::facing | Rule::threats | Rule::taken_first => {
             "a set of places (`pits`, `pits(mover)`, ...)"
         }
@@ -712,6 +964,9 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_number_fn => Rule::number_fn,
         Rule::lead_twin => Rule::twin,
         Rule::lead_next => Rule::next,
+        Rule::lead_behind => Rule::behind,
+        Rule::lead_ahead => Rule::ahead,
+        Rule::lead_moves_fn => Rule::moves_fn,
         Rule::lead_from_next => Rule::from_next,
         Rule::lead_every_drop => Rule::every_drop,
         Rule::lead_go_on => Rule::go_on,
@@ -773,6 +1028,7 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_cut_when => Rule::cut_when,
         Rule::lead_cannot_move => Rule::cannot_move,
         Rule::lead_sweep => Rule::sweep,
+        Rule::lead_sweep_after => Rule::sweep_after,
         Rule::lead_limit => Rule::limit,
         Rule::lead_score => Rule::score,
         Rule::lead_winner => Rule::winner,
@@ -889,6 +1145,10 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::number_fn => &["number"],
         Rule::twin => &["twin"],
         Rule::next => &["next"],
+        Rule::behind => &["behind"],
+        Rule::ahead => &["ahead"],
+        Rule::start => &["start"],
+        Rule::moves_fn => &["moves"],
         Rule::from_next => &["from"],
         Rule::every_drop => &["at"],
         Rule::go_on => &["continue"],
@@ -953,6 +1213,8 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::cut_when => &["cut"],
         Rule::cannot_move => &["cannot"],
         Rule::sweep => &["sweep"],
+        Rule::sweep_after => &["after"],
+        Rule::ending => &["repetition", "stuck", "limit"],
         Rule::limit => &["limit"],
         Rule::tie_rule => &["draw", "shared", "last"],
         Rule::not_op => &["not"],
@@ -1111,6 +1373,7 @@ fn int_of(pair: &Pair<Rule>) -> Result<Spanned<u32>, SyntaxError> {
         label: "too large".into(),
         help: Some(format!("numbers in rule files go up to {}", u32::MAX)),
         related: Vec::new(),
+        suggestion: None,
     })
 }
 
@@ -1774,7 +2037,19 @@ fn build_end_item(pair: Pair<Rule>) -> Result<EndItem, SyntaxError> {
         Rule::sweep => {
             let set = build_set(next_pair(&mut inner, "sweep set")?)?;
             let to = build_place(next_pair(&mut inner, "sweep target")?)?;
-            EndItem::Sweep(Spanned::new(Sweep { set, to }, span))
+            let after = match inner.next() {
+                Some(after) => {
+                    let word = next_pair(&mut children(after), "ending")?;
+                    let ending = match word.as_str() {
+                        "repetition" => Ending::Repetition,
+                        "stuck" => Ending::Stuck,
+                        _ => Ending::Limit,
+                    };
+                    Some(Spanned::new(ending, span_of(&word)))
+                }
+                None => None,
+            };
+            EndItem::Sweep(Spanned::new(Sweep { set, to, after }, span))
         }
         Rule::limit => EndItem::Limit(int_of(&next_pair(&mut inner, "limit")?)?),
         other => return Err(SyntaxError::internal(&format!("unexpected end item {other:?}"))),
@@ -1916,6 +2191,7 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
         Rule::round_word => TermKind::Round,
         Rule::passed_fn => TermKind::Passed(Box::new(build_place(next_pair(&mut inner, "passed")?)?)),
         Rule::captures_fn => TermKind::Captures(build_player(next_pair(&mut inner, "captures")?)?),
+        Rule::moves_fn => TermKind::Moves(build_player(next_pair(&mut inner, "moves")?)?),
         other => return Err(SyntaxError::internal(&format!("unexpected term {other:?}"))),
     };
     Ok(Spanned::new(kind, span))
@@ -1995,6 +2271,9 @@ fn build_place_inner(span: Span, mut inner: Children) -> Result<Place, SyntaxErr
         Rule::opposite => PlaceKind::Opposite(children(what).next().map(build_place).transpose()?.map(Box::new)),
         Rule::twin => PlaceKind::Twin(children(what).next().map(build_place).transpose()?.map(Box::new)),
         Rule::next => PlaceKind::Next(children(what).next().map(build_place).transpose()?.map(Box::new)),
+        Rule::behind => PlaceKind::Behind(children(what).next().map(build_place).transpose()?.map(Box::new)),
+        Rule::ahead => PlaceKind::Ahead(children(what).next().map(build_place).transpose()?.map(Box::new)),
+        Rule::start => PlaceKind::Start,
         _ => {
             let mut parts = children(what);
             let name = name_of(&next_pair(&mut parts, "place name")?);

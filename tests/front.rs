@@ -123,6 +123,18 @@ fn warnings_stay_warnings() {
     assert!(rendered.contains("⚠"), "a warning is drawn as a warning:\n{rendered}");
 }
 
+/// Files that check with warnings only: each is valid, and its warnings are snapshotted as drawn.
+#[test]
+fn files_with_warnings_only() {
+    insta::glob!("data/warnings/*.mancala", |path| {
+        let source = read(path);
+        let diags = diagnostics(&source);
+        assert!(!diags.is_empty(), "{} should have a warning", path.display());
+        assert!(diags.iter().all(|d| !d.is_error()), "{} should have warnings only", path.display());
+        insta::assert_snapshot!(front(&file_name(path), &source));
+    });
+}
+
 // ---------------------------------------------------------------- generated inputs
 
 /// A file that is not UTF-8 is reported at the byte where it stops being text.
@@ -270,11 +282,11 @@ fn game_sources() -> Vec<String> {
         .collect()
 }
 
-/// The words and punctuation of the grammar, for token soups and token mutations.
-/// The words of the grammar (the keywords of `diag::KEYWORDS`) and its punctuation, numbers and names, for
-/// token soups and token mutations.
-static TOKENS: std::sync::LazyLock<Vec<&'static str>> =
-    std::sync::LazyLock::new(|| mancala::diag::KEYWORDS.iter().copied().chain(EXTRA_TOKENS.iter().copied()).collect());
+/// The words of the grammar (the table of `keywords`) and its punctuation, numbers and names, for token soups
+/// and token mutations.
+static TOKENS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    mancala::keywords::KEYWORDS.iter().map(|k| k.word).chain(EXTRA_TOKENS.iter().copied()).collect()
+});
 
 const EXTRA_TOKENS: &[&str] = &[
     "pit",

@@ -42,6 +42,30 @@ fn a_capture_after_a_relay_sows_from_the_relay_lap_origin() {
 }
 
 #[test]
+fn an_optional_capture_at_a_laps_end_may_be_declined_and_the_relay_goes_on() {
+    // `capture may` in a sowing of laps: the mover is asked, at the end of whichever lap the capture applies.
+    // The lap from a ends in c, which held 1, facing B with 3.
+    let e = laps(Some("optional"));
+    let st = position(&e, "a2 c1 B3");
+    assert_eq!(plies(&e, &st), ["a x", "a -x", "c"]);
+    // Made: B's seeds are sown on from a, into b, c and d; d was empty, the move ends.
+    scenario(&e, "a2 c1 B3", "a x", "a0 b2 c3 d1 A0 B0 C0 D0 to_move=2 phase=playing");
+    // Declined: as if the capture did not apply, so c (which held 1) relays its 2 into d and A.
+    scenario(&e, "a2 c1 B3", "a -x", "a0 b1 c0 d1 A1 B3 C0 D0 to_move=2 phase=playing");
+    // At a relay lap's end: a to b (facing an empty C), relay b into c and d, which held 1 and faces A.
+    let st = position(&e, "a1 b1 d1 A2");
+    assert_eq!(plies(&e, &st), ["a x", "a -x", "b", "d"]);
+    scenario(&e, "a1 b1 d1 A2", "a -x", "a0 b0 c1 d0 A3 B1 C0 D0 to_move=2 phase=playing");
+    assert_illegal(&e, &st, "a");
+    // Banked instead of sown on: the same choice, and declined the relay lifts c.
+    let e = laps(Some("optional banked"));
+    let st = position(&e, "a2 c1 B3");
+    assert_eq!(plies(&e, &st), ["a x", "a -x", "c"]);
+    scenario(&e, "a2 c1 B3", "a x", "a0 b1 c2 d0 A0 B0 C0 D0 captured(1)=3 to_move=2 phase=playing");
+    scenario(&e, "a2 c1 B3", "a -x", "a0 b1 c0 d1 A1 B3 C0 D0 to_move=2 phase=playing");
+}
+
+#[test]
 fn a_lap_may_turn_only_where_it_then_captures() {
     // From b a lap may go clockwise: into a, which held 1 and faces D. From a clockwise it would end in D,
     // not the mover's: no choice. So: `a`, and `b` either way, the direction written since the mover chooses it.
@@ -55,6 +79,20 @@ fn a_lap_may_turn_only_where_it_then_captures() {
     // A lap that may not turn refuses the direction.
     assert_illegal(&e, &st, "acw");
     assert_illegal(&e, &st, "b");
+}
+
+#[test]
+fn the_direction_a_capture_writes_wins_over_the_direction_per_lap() {
+    // `sow from origin cw` with a direction per lap: the lap from a ends in c (held 1, facing B with 3), and
+    // B's seeds are sown on clockwise from a, into D, C and B, although the direction per lap would sow
+    // that lap counter-clockwise (clockwise it does not capture). B was empty: the move ends.
+    let e = laps(Some("directed"));
+    let st = position(&e, "a2 c1 B3");
+    assert_eq!(plies(&e, &st), ["a", "c"]);
+    scenario(&e, "a2 c1 B3", "a", "a0 b1 c2 d0 A0 B1 C1 D1 to_move=2 phase=playing");
+    // The lap after it follows the direction per lap again: B's 2 go into D and C, which held 1; C's 2 are
+    // relayed counter-clockwise (C is no pit that turns), into D and a; a was empty.
+    scenario(&e, "a2 c1 B2 C1", "a", "a1 b1 c2 d0 A0 B0 C0 D2 to_move=2 phase=playing");
 }
 
 #[test]
@@ -146,8 +184,9 @@ fn the_narration_tells_a_capture_that_ends_a_relay() {
 
 #[test]
 fn random_games_of_every_variant_keep_their_seeds_and_end() {
-    use rand::Rng;
-    for variant in ["default", "banked", "turning", "endless draw", "placement"] {
+    for variant in
+        ["default", "banked", "turning", "endless draw", "placement", "optional", "optional banked", "directed"]
+    {
         let e = laps(Some(variant));
         for seed in 0..30 {
             let mut rng = mancala::playout::game_rng(seed, 0);
@@ -159,7 +198,7 @@ fn random_games_of_every_variant_keep_their_seeds_and_end() {
                 legal.clear();
                 e.legal_moves(&st, &mut legal);
                 assert!(!legal.is_empty(), "{variant} seed {seed}: no move in {}", show(&e, &st));
-                let mv = legal[rng.gen_range(0..legal.len())];
+                let mv = legal[mancala::playout::draw(&mut rng, legal.len())];
                 e.apply(&mut st, mv).expect("a legal move");
                 assert!(!st.illegal, "{variant} seed {seed}: {mv:?} was illegal");
                 if st.hand.iter().all(|&n| n == 0) {

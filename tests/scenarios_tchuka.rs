@@ -115,7 +115,7 @@ fn tchuka_tr5_every_game_ends_and_the_start_is_solvable() {
     assert_eq!(show(&e, &st), "1=0 2=0 3=0 4=0 store=8 to_move=1");
     assert_eq!(st.result.as_ref().map(|o| o.winners), Some(1));
     // Random games all end, none by the ply limit.
-    let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(1);
+    let mut rng = mancala::playout::Dice::with_seed(1);
     for _ in 0..200 {
         let stats = mancala::playout::random_game(&e, &mut rng, |_| {});
         let outcome = stats.outcome.expect("an end");

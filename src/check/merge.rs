@@ -373,7 +373,10 @@ pub(crate) fn apply_variant(
                     "unknown variant",
                 );
                 if let Some(s) = did_you_mean(&parent.node, names.iter().copied()) {
-                    d = d.with_help(format!("did you mean `{s}`?"));
+                    // The name inside the quotes.
+                    let inner =
+                        Span::new(parent.span.start + 1, parent.span.end.saturating_sub(1).max(parent.span.start + 1));
+                    d = d.with_fix(inner, s);
                 } else if parent.node == "default" {
                     d = d.with_help("every variant extends the base game already: leave out `extends`");
                 } else if !names.is_empty() {
@@ -483,7 +486,12 @@ fn override_item(game: &mut Game, item: &Item, diags: &mut Vec<Diagnostic>) {
         },
         Item::Players(p) => game.players = Some(p.clone()),
         Item::Setup(s) => game.setup = Some(s.clone()),
-        Item::End(e) => game.end = Some(e.clone()),
+        Item::End(e) => {
+            if let Some(d) = dropped_limit(game.end.as_ref().map(|b| &b.node[..]), &e.node, head(e.span, "end")) {
+                diags.push(d);
+            }
+            game.end = Some(e.clone());
+        }
         Item::Rounds(r) => game.rounds = Some(r.clone()),
         Item::Score(s) => game.score = Some(s.clone()),
         Item::Winner(w) => game.winner = Some(w.clone()),
@@ -506,10 +514,12 @@ fn override_item(game: &mut Game, item: &Item, diags: &mut Vec<Diagnostic>) {
                             game.phases.iter().filter_map(|q| q.node.name.as_ref()).map(|n| n.node.as_str()).collect();
                         let mut d = not_in_base(&format!("phase {}", name.node), name.span);
                         if let Some(s) = did_you_mean(&name.node, names.iter().copied()) {
-                            d = d.with_help(format!(
-                                "did you mean `{s}`? The phases of the base game are {}",
-                                names.join(", ")
-                            ));
+                            d = d
+                                .with_help(format!(
+                                    "did you mean `{s}`? The phases of the base game are {}",
+                                    names.join(", ")
+                                ))
+                                .with_suggestion(name.span, s);
                         } else if names.is_empty() {
                             d = d.with_help("the base game has a `turn`: change it with `turn { ... }`");
                         } else {
@@ -544,14 +554,42 @@ fn phase_key(item: &PhaseItem) -> String {
     }
 }
 
-fn merge_phase(base: &mut Phase, over: &Phase, _diags: &mut [Diagnostic]) {
+fn merge_phase(base: &mut Phase, over: &Phase, diags: &mut Vec<Diagnostic>) {
     for item in &over.items {
         let key = phase_key(item);
         match base.items.iter_mut().find(|i| phase_key(i) == key) {
-            Some(slot) => *slot = item.clone(),
+            Some(slot) => {
+                if let (PhaseItem::End(old), PhaseItem::End(new)) = (&*slot, item) {
+                    if let Some(d) = dropped_limit(Some(&old.node[..]), &new.node, head(new.span, "end")) {
+                        diags.push(d);
+                    }
+                }
+                *slot = item.clone();
+            }
             None => base.items.push(item.clone()),
         }
     }
+}
+
+/// A variant's `end` block replaces the base's whole, so a `limit N plies` of the base's block is lost
+/// unless the variant writes it again: said as a warning, for it is seldom meant.
+fn dropped_limit(old: Option<&[EndItem]>, new: &[EndItem], at: Span) -> Option<Diagnostic> {
+    let limit =
+        |items: &[EndItem]| items.iter().find_map(|i| if let EndItem::Limit(n) = i { Some(n.clone()) } else { None });
+    let kept = limit(old?)?;
+    if limit(new).is_some() {
+        return None;
+    }
+    Some(
+        Diagnostic::warning(
+            "check::limit_dropped",
+            format!("this `end` block replaces one with `limit {} plies`, and has no limit of its own", kept.node),
+            at,
+            "replaces the whole `end` block",
+        )
+        .with_related(kept.span, "the limit it drops")
+        .with_help(format!("write `limit {} plies` in this block too to keep it", kept.node)),
+    )
 }
 
 /// The name of an action as written, for `pass when cannot NAME` and notation.

@@ -13,6 +13,8 @@ use mancala::engine::Engine;
 
 mod bench;
 mod check;
+mod fmt;
+mod lsp;
 mod play;
 mod serve;
 mod simulate;
@@ -23,6 +25,7 @@ const EXAMPLES: &str = "\
 Examples:
   mancala check games/*.mancala
   mancala check --format json games/kalah.mancala
+  mancala fmt --check games/*.mancala
   mancala variants games/gulek-solo.mancala
   mancala play games/kalah.mancala
   mancala play kalah                  (a shipped game, by name, from anywhere)
@@ -33,6 +36,7 @@ Examples:
   mancala bench games/oware.mancala --seconds 5
   mancala solve games/gulek-solo.mancala --position '1=3 2=1'
   mancala serve                       (the web playground: open the printed address)
+  mancala lsp                         (the language server, for editors: see the README)
 
 A FILE may also name a game shipped with the tool: a file name of games/ without `.mancala`. It works
 from any directory, also after `cargo install`; a file of that name, where there is one, wins.
@@ -50,12 +54,14 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Check(check::Args),
+    Fmt(fmt::Args),
     Variants(variants::Args),
     Play(play::PlayArgs),
     Simulate(simulate::Args),
     Bench(bench::Args),
     Solve(solve::Args),
     Serve(serve::Args),
+    Lsp(lsp::Args),
 }
 
 /// How a command ended, when it could run.
@@ -117,11 +123,13 @@ pub fn main() -> ExitCode {
         // The REPL reports its own failures.
         Command::Play(args) => return play::run(&args),
         Command::Check(args) => check::run(args),
+        Command::Fmt(args) => fmt::run(args),
         Command::Variants(args) => variants::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Lsp(args) => lsp::run(args),
     };
     result.unwrap_or_else(Failure::report).into()
 }
@@ -169,8 +177,13 @@ pub fn read_source(path: &Path) -> Result<Source, Failure> {
             };
         }
         Err(e) => {
-            let help = matches!(e, mancala::io::ReadError::TooLarge { .. })
-                .then(|| "is this the right file? Rule files are text of a few kilobytes".to_string());
+            let help = match e {
+                mancala::io::ReadError::TooLarge { .. } => {
+                    Some("is this the right file? Rule files are text of a few kilobytes".to_string())
+                }
+                mancala::io::ReadError::NotAFile { .. } => Some("give the path of a rule file".to_string()),
+                mancala::io::ReadError::Io(_) => None,
+            };
             return Err(Failure::Usage { message: format!("cannot read {name}: {e}"), help });
         }
     };

@@ -46,16 +46,9 @@ impl Engine {
     /// lap, and one that says `continue at` ends the lap again there; otherwise the sowing is over.
     pub(super) fn after_capture_rule(&self, st: &mut State, action: u8, rule: u8, probe: bool) {
         let sow = self.sow_rule(st, action);
-        if sow.laps && self.lap_log.is_some() && !probe {
-            self.log_lap(st, true, false);
-        }
         if sow.laps {
-            use super::sow::{LapAt, LapEnd};
-            match self.go_on_after_capture(st, sow, rule) {
-                Some(LapEnd::NewLap) => return self.run_laps(st, action, LapAt::Started, probe),
-                Some(LapEnd::EndsAgain) => return self.run_laps(st, action, LapAt::EndsAgain, probe),
-                _ => {}
-            }
+            let end = self.after_lap_capture(st, action, sow, rule, probe);
+            return self.laps_after(st, action, end, probe);
         }
         self.after_capture(st, action, sow, probe);
     }

@@ -51,6 +51,11 @@ impl Engine {
             return false;
         }
         st.last_mover = mover;
+        if self.rules.needs.moves {
+            if let Some(n) = st.plies_made.get_mut(mover as usize) {
+                *n = n.saturating_add(1);
+            }
+        }
         let next = if self.phase_again && next == Next::Switch { self.phase_again(st, mover) } else { next };
         if st.captured {
             st.captures += 1;
@@ -218,8 +223,9 @@ impl Engine {
             }
             EndRule::Draw { count, .. } => (st.quiet >= *count).then_some(EndReason::NoCapture),
             EndRule::Eliminate(c) => {
-                // Everyone the rule takes out is found first, then taken out in turn.
-                let out = self.active_players(st).filter(|&p| self.test(st, Ctx::new(p).bound(p), c));
+                // Everyone the rule takes out is found first, then taken out in turn. `mover` is the player
+                // about to move, as in every end rule; `player` the one tested.
+                let out = self.active_players(st).filter(|&p| self.test(st, cx.bound(p), c));
                 let out = out.fold(0u8, |bits, p| bits | 1 << p);
                 (0..self.rules.players).filter(|p| out & (1 << p) != 0).find_map(|p| self.eliminate(st, p))
             }
@@ -333,7 +339,7 @@ impl Engine {
         if stops || (st.round > 1 && st.ply == st.round_start_ply) {
             return self.finish_game(st, reason);
         }
-        self.sweep(st);
+        self.sweep(st, reason);
         let scores = self.scores(st);
         let winners = self.winners(st, reason, &scores);
         st.rounds.push(RoundResult { winners, scores, reason });
@@ -511,8 +517,9 @@ impl Engine {
         self.check_can_move(st, true);
     }
 
-    /// The sweeps of the end rules (the phase's, then the top level's).
-    fn sweep(&self, st: &mut State) {
+    /// The sweeps of the end rules (the phase's, then the top level's), in the order written; a sweep `after`
+    /// an ending only when the game (the round) ended so.
+    fn sweep(&self, st: &mut State, reason: EndReason) {
         // Where the mover fixes what goes where, the table made with the engine says it.
         if let Some(Some(table)) = self.sweep_tables.get(st.phase as usize) {
             for &(p, to) in table.get(st.to_move as usize).map_or(&[][..], |t| &t[..]) {
@@ -522,8 +529,12 @@ impl Engine {
             }
             return;
         }
-        let phase_sweeps = &self.rules.phases[st.phase as usize].end.sweeps;
-        for (set, to) in phase_sweeps.iter().chain(&self.rules.end.sweeps) {
+        let phase_end = &self.rules.phases[st.phase as usize].end;
+        let sweeps = phase_end.sweeps.iter().zip(after_each(phase_end));
+        for ((set, to), after) in sweeps.chain(self.rules.end.sweeps.iter().zip(after_each(&self.rules.end))) {
+            if after.is_some_and(|after| !ended_so(after, reason)) {
+                continue;
+            }
             let mut places = Places::default();
             self.for_each_in_set(st, Ctx::new(st.to_move), set, |p| places.push(p));
             for &p in places.as_slice() {
@@ -541,7 +552,7 @@ impl Engine {
     fn finish_game(&self, st: &mut State, reason: EndReason) {
         // A match that ends between rounds was swept when its last round ended.
         if !matches!(reason, EndReason::Match | EndReason::RoundLimit) {
-            self.sweep(st);
+            self.sweep(st, reason);
         }
         let scores = self.scores(st);
         let winners = self.winners(st, reason, &scores);
@@ -571,5 +582,19 @@ impl Engine {
             Ties::LastMover if top & (1 << st.last_mover) != 0 => 1 << st.last_mover,
             Ties::LastMover => 0,
         }
+    }
+}
+
+/// The ending each sweep of an `end` block waits for (`after`), or `None`.
+fn after_each(end: &EndRules) -> impl Iterator<Item = Option<Ending>> + '_ {
+    (0..end.sweeps.len()).map(|i| end.sweep_after.get(i).copied().flatten())
+}
+
+/// Whether a game that ended for `reason` ended as `after` says.
+fn ended_so(after: Ending, reason: EndReason) -> bool {
+    match after {
+        Ending::Repetition => matches!(reason, EndReason::Repetition | EndReason::RepetitionDraw),
+        Ending::Stuck => reason == EndReason::Stuck,
+        Ending::Limit => reason == EndReason::Limit,
     }
 }

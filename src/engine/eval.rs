@@ -153,6 +153,7 @@ impl Engine {
             Num::Round => st.round as i32,
             Num::Passed(p) => self.place(st, cx, p).map_or(0, |p| super::state::passed(st, p) as i32),
             Num::Captures(p) => st.capture_plies.get(self.player(st, cx, p) as usize).map_or(0, |&n| n as i32),
+            Num::Moves(p) => st.plies_made.get(self.player(st, cx, p) as usize).map_or(0, |&n| n as i32),
             Num::Add(ns) => ns.iter().map(|n| self.num(st, cx, n)).sum(),
             Num::Mul(ns) => ns.iter().map(|n| self.num(st, cx, n)).product(),
             Num::Sub(a, b) => self.num(st, cx, a).wrapping_sub(self.num(st, cx, b)),
@@ -217,6 +218,15 @@ impl Engine {
                 mask.trailing_zeros() as PlaceId
             }
             PlaceExpr::Next(p, skip_origin, skip_marks) => return self.next_of(st, cx, p, *skip_origin, *skip_marks),
+            PlaceExpr::Start => st.start,
+            PlaceExpr::Behind(p) => {
+                let p = self.place(st, cx, p)?;
+                *self.rules.behind.get(p as usize)?
+            }
+            PlaceExpr::Ahead(p) => {
+                let p = self.place(st, cx, p)?;
+                *self.rules.ahead.get(p as usize)?
+            }
         };
         ((id as usize) < self.rules.places.len()).then_some(id)
     }

@@ -776,7 +776,12 @@ pub(super) fn sweep_table(engine: &Engine, phase: usize) -> Option<SweepTable> {
     if engine.fixed_pits.is_none() || rules.needs.elimination || engine.k != 1 || !engine.empty_marks.is_empty() {
         return None;
     }
-    let sweeps: Vec<&(Set, PlaceExpr)> = rules.phases.get(phase)?.end.sweeps.iter().chain(&rules.end.sweeps).collect();
+    let phase_end = &rules.phases.get(phase)?.end;
+    // A sweep made only after some endings depends on why the game ended, which no table says.
+    if phase_end.sweep_after.iter().chain(&rules.end.sweep_after).any(Option::is_some) {
+        return None;
+    }
+    let sweeps: Vec<&(Set, PlaceExpr)> = phase_end.sweeps.iter().chain(&rules.end.sweeps).collect();
     if !sweeps.iter().all(|(set, to)| sweep_static_set(set) && sweep_static_place(to)) {
         return None;
     }
@@ -816,9 +821,13 @@ fn sweep_static_set(set: &Set) -> bool {
 fn sweep_static_place(p: &PlaceExpr) -> bool {
     match p {
         PlaceExpr::Here | PlaceExpr::Fixed(_) => true,
-        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) => sweep_static_place(p),
+        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) | PlaceExpr::Behind(p) | PlaceExpr::Ahead(p) => {
+            sweep_static_place(p)
+        }
         PlaceExpr::OfPlayer(_, who) => sweep_static_player(who),
-        PlaceExpr::Last | PlaceExpr::Origin | PlaceExpr::RegionPit(..) | PlaceExpr::Next(..) => false,
+        PlaceExpr::Last | PlaceExpr::Origin | PlaceExpr::Start | PlaceExpr::RegionPit(..) | PlaceExpr::Next(..) => {
+            false
+        }
     }
 }
 
@@ -840,9 +849,9 @@ fn static_player(p: &PlayerExpr) -> bool {
 fn static_place(p: &PlaceExpr) -> bool {
     match p {
         PlaceExpr::Here | PlaceExpr::Last | PlaceExpr::Fixed(_) => true,
-        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) => static_place(p),
+        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) | PlaceExpr::Behind(p) | PlaceExpr::Ahead(p) => static_place(p),
         PlaceExpr::OfPlayer(_, who) => static_player(who),
-        PlaceExpr::Origin | PlaceExpr::RegionPit(..) | PlaceExpr::Next(..) => false,
+        PlaceExpr::Origin | PlaceExpr::Start | PlaceExpr::RegionPit(..) | PlaceExpr::Next(..) => false,
     }
 }
 
@@ -850,7 +859,7 @@ fn static_place(p: &PlaceExpr) -> bool {
 fn mentions_last(p: &PlaceExpr) -> bool {
     match p {
         PlaceExpr::Last => true,
-        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) => mentions_last(p),
+        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) | PlaceExpr::Behind(p) | PlaceExpr::Ahead(p) => mentions_last(p),
         _ => false,
     }
 }

@@ -663,6 +663,8 @@ impl Engine {
             taken_first: 0,
             recording: false,
             trial: false,
+            start: 0,
+            plies_made: [0; 8],
         };
         self.start_mark_lives(&mut st);
         self.advance_phase(&mut st);

@@ -13,6 +13,9 @@ pub(super) enum LapEnd {
     Over,
     /// A new lap is in hand.
     NewLap,
+    /// A new lap is in hand whose direction a capture wrote (`sow from PLACE cw`): a direction per lap does
+    /// not ask for it.
+    DirectedLap,
     /// A capture said `continue at`: the lap ends again at the place it named (`last`).
     EndsAgain,
 }
@@ -24,6 +27,8 @@ pub(super) enum LapAt {
     Ended,
     /// The pieces of a new lap are in hand, its origin set.
     Started,
+    /// The same, its direction set by the capture that sows it (`LapEnd::DirectedLap`).
+    Directed,
     /// A capture said `continue at`: the lap ends again at `last`, as if its last piece had fallen there.
     EndsAgain,
 }
@@ -68,6 +73,7 @@ impl Engine {
     #[inline(always)]
     pub(super) fn sow_plain_lap(&self, st: &mut State, dir: Dir, place: PlaceId, tracks: &Tracks, skip_origin: bool) {
         st.origin = place;
+        st.start = place;
         st.dir = dir;
         st.cursor = place;
         st.lap = 1;
@@ -342,8 +348,8 @@ impl Engine {
         let unchecked = if played { 0 } else { UNCHECKED_LAPS };
         let (mut mark, mut power, mut since, mut steps) = (None, 1u32, 0u32, 0u32);
         loop {
-            let mut end = LapEnd::NewLap;
-            if at != LapAt::Started {
+            let mut end = if at == LapAt::Directed { LapEnd::DirectedLap } else { LapEnd::NewLap };
+            if !matches!(at, LapAt::Started | LapAt::Directed) {
                 if self.lap_log.is_some() && !probe {
                     self.log_lap(st, false, at == LapAt::EndsAgain);
                 }
@@ -374,7 +380,8 @@ impl Engine {
                 at = LapAt::EndsAgain;
                 continue;
             }
-            if let DirRule::PerLap(usual) = sow.dir {
+            // The direction a capture wrote for the lap of its pieces wins over a direction per lap.
+            if let (DirRule::PerLap(usual), false) = (sow.dir, end == LapEnd::DirectedLap) {
                 if self.ask_lap_direction(st, action, usual) {
                     return;
                 }
@@ -397,28 +404,22 @@ impl Engine {
             self.after_sow(st, action, probe);
             return LapEnd::Over;
         }
+        self.lap_end_from(st, action, sow, 0, probe)
+    }
+
+    /// The end of a lap, its captures tried from rule number `first` on: the first whose condition holds is
+    /// made (an optional one, `capture may`, waits for the mover's answer, and declined, the rules after it
+    /// are tried, `Engine::answer_lap_capture`); else a relay (an optional one waits too); else the sowing is
+    /// over.
+    pub(super) fn lap_end_from(&self, st: &mut State, action: u8, sow: &Sow, first: usize, probe: bool) -> LapEnd {
         let cx = Ctx::new(st.to_move).at(st.last);
-        if let Some(r) = sow.captures.iter().position(|c| self.test(st, cx, &c.when)) {
-            let goes_on = sow.captures[r].resow.is_some() || sow.captures[r].go_on.is_some();
-            if !goes_on {
-                self.check_require(st, sow);
-            }
-            let cursor =
-                CaptureCursor { rule: r as u8, walk: 0, here: st.last, take: 0, left: 0, steps: 0, min_choice: 0 };
-            if !self.capture_steps(st, action, cursor) {
+        if let Some(r) = sow.captures.iter().skip(first).position(|c| self.test(st, cx, &c.when)) {
+            let r = (r + first) as u8;
+            if sow.captures[r as usize].may {
+                st.stage = Stage::Capture { action, rule: r };
                 return LapEnd::Over;
             }
-            if self.lap_log.is_some() && !probe {
-                self.log_lap(st, true, false);
-            }
-            if let Some(end) = self.go_on_after_capture(st, sow, r as u8) {
-                return end;
-            }
-            if goes_on {
-                self.check_require(st, sow);
-            }
-            self.after_capture(st, action, sow, probe);
-            return LapEnd::Over;
+            return self.lap_capture(st, action, sow, r, probe);
         }
         if (st.last as usize) < self.rules.n_pits && sow.relay_may.as_ref().is_some_and(|r| self.test(st, cx, r)) {
             st.stage = Stage::Relay { action };
@@ -436,11 +437,63 @@ impl Engine {
         LapEnd::Over
     }
 
-    /// How the lap goes on after capture `rule`: a new lap of the pieces it took (`sow from`), the lap ending
-    /// again at another place (`continue at`), or `None` when the sowing is over.
+    /// Capture `rule` made at the end of a lap, and what follows it.
+    fn lap_capture(&self, st: &mut State, action: u8, sow: &Sow, rule: u8, probe: bool) -> LapEnd {
+        if !goes_on(sow, rule) {
+            self.check_require(st, sow);
+        }
+        if !self.capture_steps(st, action, CaptureCursor::at(rule, st.last)) {
+            return LapEnd::Over;
+        }
+        self.after_lap_capture(st, action, sow, rule, probe)
+    }
+
+    /// What follows capture `rule`, done at the end of a lap: a new lap of its pieces (`sow from`), the lap
+    /// ending again elsewhere (`continue at`), or the end of the sowing. `require` is checked before a
+    /// capture that ends the sowing, and after one that would have gone on but has nothing to go on with.
+    pub(super) fn after_lap_capture(&self, st: &mut State, action: u8, sow: &Sow, rule: u8, probe: bool) -> LapEnd {
+        if self.lap_log.is_some() && !probe {
+            self.log_lap(st, true, false);
+        }
+        if let Some(end) = self.go_on_after_capture(st, sow, rule) {
+            return end;
+        }
+        if goes_on(sow, rule) {
+            self.check_require(st, sow);
+        }
+        self.after_capture(st, action, sow, probe);
+        LapEnd::Over
+    }
+
+    /// The mover's answer to an optional capture at the end of a lap: made, or declined (the captures after
+    /// it, then the relay, are tried); then the laps go on.
+    pub(super) fn answer_lap_capture(&self, st: &mut State, action: u8, rule: u8, make: bool, probe: bool) {
+        let sow = self.sow_rule(st, action);
+        let end = if make {
+            self.lap_capture(st, action, sow, rule, probe)
+        } else {
+            self.lap_end_from(st, action, sow, rule as usize + 1, probe)
+        };
+        self.laps_after(st, action, end, probe);
+    }
+
+    /// The laps go on from a lap's end decided outside `run_laps` (after a choice).
+    pub(super) fn laps_after(&self, st: &mut State, action: u8, end: LapEnd, probe: bool) {
+        match end {
+            LapEnd::NewLap => self.run_laps(st, action, LapAt::Started, probe),
+            LapEnd::DirectedLap => self.run_laps(st, action, LapAt::Directed, probe),
+            LapEnd::EndsAgain => self.run_laps(st, action, LapAt::EndsAgain, probe),
+            LapEnd::Over => {}
+        }
+    }
+
+    /// How the lap goes on after capture `rule`: a new lap of the pieces it took (`sow from`; directed when
+    /// the capture writes its way), the lap ending again at another place (`continue at`), or `None` when the
+    /// sowing is over.
     pub(super) fn go_on_after_capture(&self, st: &mut State, sow: &Sow, rule: u8) -> Option<LapEnd> {
         if self.start_resow(st, sow, rule) {
-            return Some(LapEnd::NewLap);
+            let directed = sow.captures[rule as usize].resow_dir.is_some();
+            return Some(if directed { LapEnd::DirectedLap } else { LapEnd::NewLap });
         }
         let at = sow.captures[rule as usize].go_on.as_ref()?;
         let at = self.place(st, Ctx::new(st.to_move).at(st.last), at)?;
@@ -690,6 +743,12 @@ impl Engine {
     }
 }
 
+/// Whether capture `rule` of `sow` goes on after it is made (`sow from`, `continue at`).
+fn goes_on(sow: &Sow, rule: u8) -> bool {
+    let capture = &sow.captures[rule as usize];
+    capture.resow.is_some() || capture.go_on.is_some()
+}
+
 /// The laps of a sowing that is ruled out where it would never end (no rule plays such a sowing) that go
 /// by before its cycle check begins (`run_laps`).
 const UNCHECKED_LAPS: u32 = 16;
@@ -699,6 +758,8 @@ const UNCHECKED_LAPS: u32 = 16;
 /// move's drops, which conditions may read, and the marks, which a lap's lifting or a capture may change).
 #[inline(always)]
 fn lap_key(st: &State) -> u64 {
-    let extra = st.origin as u64 | (st.cursor as u64) << 16 | (st.dir as u64) << 32;
+    // Where the lap goes on is its origin and cursor, its way, and whether its first piece goes into the origin
+    // itself (`start at origin`, `sow into`): a lap sown into a pit and a relay from it are not the same step.
+    let extra = st.origin as u64 | (st.cursor as u64) << 16 | (st.dir as u64) << 32 | (st.at_origin as u64) << 40;
     hash_parts(&[&st.counts, &st.hand, &st.before, &st.dropped, &st.marks], extra)
 }

@@ -108,6 +108,17 @@ pub struct State {
     /// A trial of `threats`: the sowing stops after its first capture, or as it ends, before what follows.
     #[serde(default, skip_serializing_if = "is_false")]
     pub trial: bool,
+    /// The pit the sowing under way (or the last one) began from: its first lap's origin (`start`).
+    #[serde(default)]
+    pub start: PlaceId,
+    /// Each seat's plies so far (`moves(PLAYER)`), counted only where a rule reads them (`Needs::moves`). Not
+    /// part of the position a repetition compares, as the ply count is not.
+    #[serde(default, skip_serializing_if = "no_plies")]
+    pub plies_made: [u16; 8],
+}
+
+fn no_plies(n: &[u16; 8]) -> bool {
+    n.iter().all(|&p| p == 0)
 }
 
 fn first_round() -> u16 {
@@ -227,6 +238,8 @@ impl State {
             taken_first,
             recording,
             trial,
+            start,
+            plies_made,
         } = from;
         copy_bytes(&mut self.counts, counts);
         copy_bytes(&mut self.owner, owner);
@@ -254,11 +267,12 @@ impl State {
         (self.round, self.round_starter, self.round_start_ply, self.passed) =
             (*round, *round_starter, *round_start_ply, *passed);
         (self.taken_first, self.recording, self.trial) = (*taken_first, *recording, *trial);
+        (self.start, self.plies_made) = (*start, *plies_made);
     }
 
     /// Whether a first lap tried from `self` finds what it finds from `other` (`ways::FirstLaps`): the two
-    /// agree on everything but what a trial sets before it sows (the mover, the stage, the lap's origin,
-    /// direction, cursor and number, `last`, `diverted`, `at_origin`) and what no ply reads (the history,
+    /// agree on everything but what a trial sets before it sows (the mover, the stage, the lap's origin and
+    /// the move's start, direction, cursor and number, `last`, `diverted`, `at_origin`) and what no ply reads (the history,
     /// the rounds played, the result, the count of captures). Every field is named, so that a new one must
     /// be placed on one side or the other.
     pub(crate) fn same_for_first_laps(&self, other: &State) -> bool {
@@ -305,6 +319,8 @@ impl State {
             taken_first,
             recording,
             trial,
+            start: _,
+            plies_made,
         } = self;
         *counts == other.counts
             && *marks == other.marks
@@ -322,6 +338,7 @@ impl State {
             && *passed == other.passed
             && *mark_lives == other.mark_lives
             && (*taken_first, *recording, *trial) == (other.taken_first, other.recording, other.trial)
+            && *plies_made == other.plies_made
     }
 
     /// A copy for looking ahead within one ply: everything but the history of positions, which a ply

@@ -78,7 +78,9 @@ impl Engine {
             (Stage::Capture { action, rule }, Move::Capture(make)) => {
                 let sow = self.sow_rule(st, action);
                 st.stage = Stage::Start;
-                if make {
+                if sow.laps {
+                    self.answer_lap_capture(st, action, rule, make, probe);
+                } else if make {
                     self.run_capture(st, action, CaptureCursor::at(rule, st.last), probe);
                 } else {
                     self.capture_from(st, action, sow, rule as usize + 1, probe);
@@ -97,6 +99,7 @@ impl Engine {
         match &act.kind {
             ActionKind::Sow(sow) => {
                 st.origin = place;
+                st.start = place;
                 match sow.dir {
                     DirRule::Fixed(dir) => self.start_sow(st, action, dir, probe),
                     DirRule::Choose => st.stage = Stage::Direction { action },

@@ -247,6 +247,7 @@ impl Engine {
         }
         trial.to_move = mover;
         trial.origin = place;
+        trial.start = place;
         trial.dir = dir;
         trial.cursor = place;
         trial.lap = 1;
@@ -288,6 +289,7 @@ impl Engine {
         trial.to_move = mover;
         trial.stage = Stage::Start;
         trial.origin = place;
+        trial.start = place;
         trial.dir = dir;
         self.lift_origin(trial, action);
         let sow = self.sow_rule(trial, action);

@@ -547,6 +547,8 @@
       doc: "",
       keywords: language.keywords,
       check,
+      complete: (text, offset) => api("POST", "/api/complete", { text, offset }),
+      hover: async (text, offset) => (await api("POST", "/api/hover", { text, offset })).hover,
       onChange: (text) => store.set("mancala.draft", text),
       onDiagnostics: listDiagnostics,
     });

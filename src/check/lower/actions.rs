@@ -224,6 +224,7 @@ impl<'g> Lowerer<'g> {
             relay_answers: None,
             relay_may_doc: None,
             skip_marks: 0,
+            skip_places: Vec::new(),
             then_marks: Vec::new(),
         };
         let mut must_capture: Option<Span> = None;
@@ -318,6 +319,9 @@ impl<'g> Lowerer<'g> {
                     ast::SkipTarget::Place(p) => {
                         // Lowered per mover in `topology`; here we only check the names.
                         let place = self.place(p, Scope::default());
+                        if let Typed::Place(expr) = &place {
+                            out.skip_places.push(expr.clone());
+                        }
                         if let Typed::Place(PlaceExpr::Fixed(id)) | Typed::Place(PlaceExpr::OfPlayer(id, _)) = &place {
                             if !self.places.get(*id as usize).is_some_and(|i| i.on_track) {
                                 self.error(
@@ -794,6 +798,15 @@ impl<'g> Lowerer<'g> {
                 span,
                 "chosen and each together",
                 None,
+            );
+        }
+        if let Some(count) = take.count.as_ref().filter(|c| c.node == 0) {
+            self.error(
+                "check::bad_range",
+                "taking 0 pieces takes nothing",
+                count.span,
+                "zero",
+                Some("write how many, 1 or more, or leave the number out to take every matching piece".into()),
             );
         }
         TakeRule { count: take.count.as_ref().map(|c| c.node), kinds, chosen: take.chosen, from, to }

@@ -167,7 +167,7 @@ impl<'g> Lowerer<'g> {
     /// The board's named rows (`{ rows outer, inner }`) and the `region` declarations, as regions.
     pub(super) fn lower_regions(&mut self) {
         if !self.board_ok {
-            return;
+            return self.name_regions_of_refused_board();
         }
         if let Some(ast::Board::Rows { names, .. }) = self.game.board.as_ref().map(|b| &b.node) {
             let per_side = match self.shape {
@@ -219,6 +219,25 @@ impl<'g> Lowerer<'g> {
                 }
             }
             self.add_region(&decl.node.name, decl.node.per_player, &pits);
+        }
+    }
+
+    /// A board that was refused still names its rows, and the `region`s still name theirs: they are recorded
+    /// without pits, so that the rules using them raise no follow-on error ("there is no place called
+    /// `outer`") after the one about the board.
+    fn name_regions_of_refused_board(&mut self) {
+        let names = match self.game.board.as_ref().map(|b| &b.node) {
+            Some(ast::Board::Rows { names, .. }) => names.iter().map(|n| (n.clone(), true)).collect(),
+            _ => Vec::new(),
+        };
+        let declared = self.game.regions.iter().map(|d| (d.node.name.clone(), d.node.per_player));
+        for (name, per_player) in names.into_iter().chain(declared.collect::<Vec<_>>()) {
+            if self.region_names.contains_key(&name.node) || self.place_names.contains_key(&name.node) {
+                continue;
+            }
+            let masks = vec![0; if per_player { self.players as usize } else { 1 }];
+            self.region_names.insert(name.node.clone(), self.regions.len() as u16);
+            self.regions.push(Region { name: name.node, per_player, masks, all: 0 });
         }
     }
 

@@ -80,6 +80,14 @@ impl<'g> Lowerer<'g> {
                     let set = self.set(&s.node.set, Scope::default());
                     let to = self.target_place(&s.node.to, Scope::default().here());
                     end.sweeps.push((set, to));
+                    if let Some(a) = s.node.after.as_ref().filter(|a| a.node == ast::Ending::Repetition) {
+                        self.sweeps_after_repetition.push(a.span);
+                    }
+                    end.sweep_after.push(s.node.after.as_ref().map(|a| match a.node {
+                        ast::Ending::Repetition => Ending::Repetition,
+                        ast::Ending::Stuck => Ending::Stuck,
+                        ast::Ending::Limit => Ending::Limit,
+                    }));
                 }
                 ast::EndItem::Endless(_) => end.items.push(EndRule::Endless),
                 ast::EndItem::CutEndless(_) => end.items.push(EndRule::CutEndless),

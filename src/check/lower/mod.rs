@@ -126,6 +126,9 @@ pub(crate) struct Lowerer<'g> {
     skips_origin: bool,
     /// While lowering a sowing: the marks it skips (`skip NAME`), which its `next` passes over too.
     skips_marks: u32,
+    /// Where a sweep waits for a repetition (`sweep ... after repetition`), to say so when no rule ends
+    /// the game by one.
+    sweeps_after_repetition: Vec<Span>,
     /// The declared marks, lasting ones first (`Rules::marks`), by name.
     marks: Vec<MarkInfo>,
     mark_names: HashMap<String, MarkId>,
@@ -157,6 +160,7 @@ impl<'g> Lowerer<'g> {
             capturing: None,
             skips_origin: false,
             skips_marks: 0,
+            sweeps_after_repetition: Vec::new(),
             filled: BTreeSet::new(),
             read: Vec::new(),
             used_names: BTreeSet::new(),
@@ -249,6 +253,7 @@ impl<'g> Lowerer<'g> {
         self.lower_marks();
         let setup = self.lower_setup();
         let phases = self.lower_phases();
+        self.mark_sown(&phases);
         let end = match &self.game.end {
             Some(e) => {
                 let end = self.lower_end(&e.node);
@@ -262,6 +267,17 @@ impl<'g> Lowerer<'g> {
             }
             None => EndRules::default(),
         };
+        if !end::tests_repetition(&end) && !phases.iter().any(|p| end::tests_repetition(&p.end)) {
+            for span in std::mem::take(&mut self.sweeps_after_repetition) {
+                self.error(
+                    "check::never_made",
+                    "this sweep is never made: no rule ends the game by a repetition",
+                    span,
+                    "waits for a repetition",
+                    Some("add `when repetition` (or `draw when repetition`) to an `end` block, or remove `after repetition`".into()),
+                );
+            }
+        }
         let rounds = self.lower_rounds(&phases, &end);
         let score = match &self.game.score {
             Some(t) => self.num(t, Scope::default().player()),
@@ -282,8 +298,18 @@ impl<'g> Lowerer<'g> {
         if self.errors > 0 || !self.board_ok {
             return (None, self.diags, lints);
         }
-        let tracks::Topology { track, next, pit_next, opposite, owner: initial_owner, twin, number, facing } =
-            self.topology(&phases);
+        let tracks::Topology {
+            track,
+            next,
+            pit_next,
+            opposite,
+            owner: initial_owner,
+            twin,
+            number,
+            facing,
+            behind,
+            ahead,
+        } = self.topology(&phases);
         let score_doc = self.game.score.as_ref().and_then(|t| self.doc(t.span));
         let goal_doc = self.game.goal.as_ref().and_then(|g| self.doc(g.span));
         let mut rules = Rules {
@@ -302,6 +328,8 @@ impl<'g> Lowerer<'g> {
             twin,
             number,
             facing,
+            behind,
+            ahead,
             regions: self.regions,
             initial_owner,
             setup,
@@ -356,7 +384,7 @@ impl<'g> Lowerer<'g> {
             format!("unknown {what}"),
         );
         if let Some(s) = did_you_mean(name, candidates.iter().map(String::as_str)) {
-            d = d.with_help(format!("did you mean `{s}`?"));
+            d = d.with_fix(span, s);
         } else if let Some(help) = fallback {
             d = d.with_help(help);
         } else if !candidates.is_empty() {

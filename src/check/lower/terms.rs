@@ -20,7 +20,7 @@ impl<'g> Lowerer<'g> {
                         (body, None)
                     }
                     ast::Domain::Set(s) => {
-                        let set = self.set(s, scope);
+                        let set = self.pit_set(s, scope);
                         let body = self.cond(body, scope.here());
                         (body, Some(set))
                     }
@@ -62,7 +62,7 @@ impl<'g> Lowerer<'g> {
                         PlaceExpr::Here
                     }
                 };
-                Cond::InSet(place, self.set(set, scope))
+                Cond::InSet(place, self.pit_set(set, scope))
             }
             ast::CondKind::Cmp { lhs, op, rhs } => self.compare(lhs, *op, rhs, c.span, scope),
             ast::CondKind::Direction { dir, eq } => {
@@ -230,6 +230,10 @@ impl<'g> Lowerer<'g> {
                 Typed::Num(Num::Rem(Box::new(a), Box::new(b)))
             }
             ast::TermKind::Captures(p) => Typed::Num(Num::Captures(self.player(p, scope))),
+            ast::TermKind::Moves(p) => {
+                self.needs.moves = true;
+                Typed::Num(Num::Moves(self.player(p, scope)))
+            }
             ast::TermKind::Round => Typed::Num(Num::Round),
             ast::TermKind::Passed(p) => self.passed(p, scope),
             ast::TermKind::Lap => {
@@ -380,6 +384,24 @@ impl<'g> Lowerer<'g> {
                 }
                 Typed::Place(if matches!(p.node, ast::PlaceKind::Last) { PlaceExpr::Last } else { PlaceExpr::Origin })
             }
+            ast::PlaceKind::Start => {
+                if !scope.last && !scope.origin {
+                    self.error(
+                        "check::bad_context",
+                        "there is no `start` at this point",
+                        p.span,
+                        "no move is being made",
+                        Some("`start` is the pit the move began from, known once it has begun: in a sowing's rules (`relay`, `capture`, `sow from`, `again`, ...), its own `mark`, and an end rule's `when` (the last sowing's)".into()),
+                    );
+                }
+                Typed::Place(PlaceExpr::Start)
+            }
+            ast::PlaceKind::Behind(of) | ast::PlaceKind::Ahead(of) => {
+                let behind = matches!(p.node, ast::PlaceKind::Behind(_));
+                self.needs_columns(if behind { "behind" } else { "ahead" }, p.span);
+                let of = Box::new(self.optional_place(of.as_deref(), p.span, scope));
+                Typed::Place(if behind { PlaceExpr::Behind(of) } else { PlaceExpr::Ahead(of) })
+            }
             ast::PlaceKind::Opposite(of) => {
                 self.needs_two_sides("opposite", p.span);
                 let of = self.optional_place(of.as_deref(), p.span, scope);
@@ -429,11 +451,33 @@ impl<'g> Lowerer<'g> {
         );
     }
 
+    /// `behind` and `ahead` walk a column of one side of the board: boards of three or four rows only.
+    fn needs_columns(&mut self, word: &str, span: Span) {
+        let board = match self.shape {
+            _ if !self.board_ok => return,
+            Shape::ThreeRows { .. } | Shape::FourRows { .. } => return,
+            Shape::Ring { .. } => "a ring",
+            Shape::OneRow { .. } => "a board of one row",
+            Shape::TwoRows { .. } => "a board of two rows",
+        };
+        self.error(
+            "check::no_relation",
+            format!("`{word}` needs a board of three or four rows"),
+            span,
+            format!("{board} has no `{word}`"),
+            Some(format!("`{word}` is the pit {} in the same column of a player's side, which has two rows on boards of three or four rows; across the middle of the board is `opposite`", if word == "behind" { "one row further from the middle" } else { "one row nearer the middle" })),
+        );
+    }
+
     /// `NAME` or `NAME(PLAYER)` as a place, where NAME is a region: only a region of one pit is a place.
     fn region_place(&mut self, id: u16, player: Option<&ast::PlayerRef>, span: Span, scope: Scope) -> Typed {
         let region = &self.regions[id as usize];
         let (name, per_player) = (region.name.clone(), region.per_player);
         let size = region.masks.first().map_or(0, |m| m.count_ones());
+        // The regions of a refused board have no pits: the error about the board is enough.
+        if !self.board_ok {
+            return Typed::Bad;
+        }
         if size != 1 {
             self.error(
                 "check::bad_type",
@@ -635,6 +679,51 @@ impl<'g> Lowerer<'g> {
         }
     }
 
+    /// A set that is tested or walked pit by pit (`here in SET`, `all SET(...)`): an unknown name there is
+    /// meant as a set of pits, and the help says how to declare one.
+    fn pit_set(&mut self, s: &ast::SetExpr, scope: Scope) -> Set {
+        if let ast::SetKind::Place(p) = &s.node {
+            if let ast::PlaceKind::Named { name, player } = &p.node {
+                if self.unknown_set_name(name, player.is_some()) {
+                    return Set::AllPits;
+                }
+            }
+        }
+        self.set(s, scope)
+    }
+
+    /// A name used as a set of pits that nothing declares: reported with the help that fits a set (a region,
+    /// or the board's named rows), not a place's. Returns whether it was.
+    fn unknown_set_name(&mut self, name: &ast::Name, whose: bool) -> bool {
+        let n = &name.node;
+        let known = self.region_names.contains_key(n)
+            || self.place_names.contains_key(n)
+            || self.labels.contains_key(n)
+            || self.marks.iter().any(|m| &m.name == n)
+            || self.kinds.iter().any(|k| &k.name == n)
+            || (!whose && Self::looks_like_label(n));
+        if known {
+            return false;
+        }
+        if self.full() {
+            self.errors += 1;
+            return true;
+        }
+        let mut candidates: Vec<String> = self.place_names.keys().chain(self.region_names.keys()).cloned().collect();
+        candidates.extend(self.marks.iter().map(|m| m.name.clone()));
+        candidates.extend(crate::syntax::FUNCTIONS.iter().map(|f| f.to_string()));
+        let rows = matches!(self.shape, Shape::ThreeRows { .. } | Shape::FourRows { .. }) || !self.board_ok;
+        let declare = match (whose, rows) {
+            (true, true) => format!(
+                "name the board's rows (`board rows 4 of 8 {{ rows outer, {n} }}`), or declare a set of pits: `region {n} per player: LABEL, ...`"
+            ),
+            (true, false) => format!("declare a set of pits: `region {n} per player: LABEL, ...`"),
+            (false, _) => format!("declare a set of pits: `region {n}: LABEL, ...`, or `region {n} per player: LABEL, ...`"),
+        };
+        self.unknown_with(n, name.span, "set of pits", candidates, Some(declare));
+        true
+    }
+
     pub(super) fn kind_sel(&mut self, k: &Spanned<ast::KindSel>) -> KindSel {
         let colour_only = |this: &mut Self, word: &str| {
             if !this.coloured {
@@ -693,9 +782,23 @@ impl<'g> Lowerer<'g> {
         }
     }
 
+    /// The places of a set pieces are moved into: a place, each player's place of a name, or pits (which
+    /// pits a set of them holds can change as the game goes, so every pit).
     pub(super) fn mark_filled_set(&mut self, s: &Set) {
-        if let Set::One(p) = s {
-            self.mark_filled(p);
+        match s {
+            Set::One(p) => self.mark_filled(p),
+            Set::EveryPlayer(base) => self.mark_filled(&PlaceExpr::OfPlayer(*base, PlayerExpr::Mover)),
+            _ => self.filled.extend(0..self.n_pits as PlaceId),
+        }
+    }
+
+    /// A game that sows puts pieces into every place on the track (every pit, and the stores on it) once
+    /// any piece is there: pieces are lifted and sown round it, whatever the setup filled.
+    pub(super) fn mark_sown(&mut self, phases: &[PhaseRules]) {
+        let sows = phases.iter().flat_map(|p| &p.actions).any(|a| matches!(a.kind, ActionKind::Sow(_)));
+        if sows {
+            let on_track = self.places.iter().enumerate().filter(|(_, p)| p.on_track).map(|(i, _)| i as PlaceId);
+            self.filled.extend(on_track.collect::<Vec<_>>());
         }
     }
 

@@ -16,6 +16,8 @@ pub(super) struct Topology {
     pub twin: Vec<PlaceId>,
     pub number: Vec<u8>,
     pub facing: Vec<u64>,
+    pub behind: Vec<PlaceId>,
+    pub ahead: Vec<PlaceId>,
 }
 
 impl<'g> Lowerer<'g> {
@@ -59,8 +61,9 @@ impl<'g> Lowerer<'g> {
             number.push(num);
             facing.push(f);
         }
+        let (behind, ahead) = (0..places).map(|p| columns(self.shape, n, p)).unzip();
         let track = circuits.into_iter().next().unwrap_or_default();
-        Topology { track, next, pit_next, opposite, owner, twin, number, facing }
+        Topology { track, next, pit_next, opposite, owner, twin, number, facing, behind, ahead }
     }
 
     /// The tracks of the board, each in counter-clockwise order: one shared by every player, or on four
@@ -190,6 +193,41 @@ fn relations(shape: Shape, n: usize, p: usize) -> (PlaceId, PlaceId, u8, u64) {
             (inner as PlaceId, twin as PlaceId, (k + 1) as u8, bit(inner) | bit(their_outer + across))
         }
         Shape::ThreeRows { .. } => three_row_relations(m, p),
+    }
+}
+
+/// The pits behind and in front of place `p` in its column (`behind`, `ahead`), or `NO_PLACE`. Behind is one
+/// row further from the middle of the board on the pit's side, in front one row nearer it; on four rows a
+/// player's inner pit has his outer pit behind it and nothing in front (across the middle is `opposite`),
+/// on three rows a pit of the middle row has behind it the outer pit on its owner's side, and an outer pit
+/// has in front of it the middle pit of its column, whoever's it is. Boards of one or two rows and rings have
+/// no columns of a side.
+fn columns(shape: Shape, n: usize, p: usize) -> (PlaceId, PlaceId) {
+    if p >= n {
+        return (NO_PLACE, NO_PLACE);
+    }
+    let m = shape.row_len();
+    match shape {
+        Shape::FourRows { .. } => {
+            // Each side is its outer row (pits 0..m of the side) then its inner row, numbered alike.
+            let k = p % (2 * m);
+            if k < m {
+                (NO_PLACE, (p + m) as PlaceId)
+            } else {
+                ((p - m) as PlaceId, NO_PLACE)
+            }
+        }
+        Shape::ThreeRows { .. } => {
+            let (column, row) = three_row_place(m, p);
+            match row {
+                1 => {
+                    let side = if p < 3 * m / 2 { 0 } else { 2 };
+                    (three_row_pit(m, column, side), NO_PLACE)
+                }
+                _ => (NO_PLACE, three_row_pit(m, column, 1)),
+            }
+        }
+        Shape::TwoRows { .. } | Shape::Ring { .. } | Shape::OneRow { .. } => (NO_PLACE, NO_PLACE),
     }
 }
 

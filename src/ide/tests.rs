@@ -1,0 +1,77 @@
+use super::*;
+
+const KALAH: &str = include_str!("../../games/kalah.mancala");
+
+fn at(text: &str, needle: &str) -> usize {
+    text.find(needle).unwrap_or_else(|| panic!("{needle} in the text"))
+}
+
+#[test]
+fn a_keyword_hover_gives_its_meaning_and_example() {
+    let a = Analysis::new(KALAH);
+    let h = a.hover(at(KALAH, "capture when") + 2).expect("a hover");
+    assert!(h.markdown.contains("**`capture`**"), "{}", h.markdown);
+    assert!(h.markdown.contains("```mancala"), "{}", h.markdown);
+}
+
+#[test]
+fn nothing_is_explained_in_a_comment() {
+    let a = Analysis::new(KALAH);
+    assert_eq!(a.hover(at(KALAH, "owns pits") + 1), None);
+}
+
+#[test]
+fn a_store_and_a_pit_say_where_they_come_from() {
+    let a = Analysis::new(KALAH);
+    let h = a.hover(at(KALAH, "store(mover)") + 1).expect("a hover on store");
+    assert!(h.markdown.contains("with stores"), "{}", h.markdown);
+    let text = KALAH.replace("take from here, opposite", "take from a, opposite");
+    let a = Analysis::new(&text);
+    let h = a.hover(at(&text, "from a,") + 5).expect("a hover on a pit");
+    assert!(h.markdown.contains("player 1's"), "{}", h.markdown);
+}
+
+#[test]
+fn completion_offers_what_the_grammar_reads_there() {
+    let text = "game \"G\"\nplace bank shared\nregion left: a, b\nboard two_rows 6\nturn {\n  sow {\n    from pits(mover) where count > 0\n    direction \n";
+    let a = Analysis::new(text);
+    let labels: Vec<String> = a.completions(text.len()).items.into_iter().map(|c| c.label).collect();
+    assert!(labels.contains(&"ccw".to_string()) && labels.contains(&"choose".to_string()), "{labels:?}");
+    assert!(!labels.contains(&"game".to_string()), "{labels:?}");
+    let text = text.replace("direction \n", "skip ");
+    let a = Analysis::new(&text);
+    let labels: Vec<String> = a.completions(text.len()).items.into_iter().map(|c| c.label).collect();
+    for word in ["origin", "opposite", "bank", "left"] {
+        assert!(labels.contains(&word.to_string()), "{word} in {labels:?}");
+    }
+}
+
+#[test]
+fn and_and_or_follow_a_whole_condition() {
+    let text = "game \"G\"\nboard two_rows 6\nturn {\n  sow {\n    from pits(mover) where count > 0 ";
+    let labels: Vec<String> = Analysis::new(text).completions(text.len()).items.into_iter().map(|c| c.label).collect();
+    assert!(labels.contains(&"and".to_string()) && labels.contains(&"or".to_string()), "{labels:?}");
+    let text = "game \"G\"\n";
+    let labels: Vec<String> = Analysis::new(text).completions(text.len()).items.into_iter().map(|c| c.label).collect();
+    assert!(!labels.contains(&"and".to_string()) && labels.contains(&"board".to_string()), "{labels:?}");
+}
+
+#[test]
+fn a_name_is_renamed_everywhere_and_only_to_a_name() {
+    let text = "game \"G\"\nplace bank shared\nboard two_rows 6\nend { sweep pits to bank }\nscore count(bank)\n";
+    let a = Analysis::new(text);
+    let edits = a.rename(at(text, "bank }"), "pot").expect("a rename");
+    assert_eq!(edits.len(), 3);
+    assert!(a.rename(at(text, "bank }"), "sow").is_err());
+    assert!(a.rename(at(text, "bank }"), "2x").is_err());
+    assert_eq!(a.definition(at(text, "count(bank") + 7), vec![Span::new(at(text, "bank"), at(text, "bank") + 4)]);
+}
+
+#[test]
+fn a_misspelt_name_gets_a_fix() {
+    let text = KALAH.replace("skip store(opponent)", "skip stor(opponent)");
+    let a = Analysis::new(&text);
+    let fixes = a.fixes(Span::new(0, text.len()));
+    assert_eq!(fixes.len(), 1, "{fixes:?}");
+    assert_eq!(fixes[0].replacement, "store");
+}

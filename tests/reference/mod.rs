@@ -1,0 +1,205 @@
+//! An executable reference semantics of the rule language: a second interpreter, written from
+//! `docs/language.md` and nothing else, as plainly as it can be: no fast paths, no shortcuts when looking
+//! ahead, no tables worked out in advance, copies of the game wherever that is simpler. It shares with the
+//! engine only what comes before it in the pipeline, the lowered rules (`ir::Rules`, read as `check::lower`
+//! makes them, before `ir::optimize`), and even of those it re-derives the board (`board.rs`) instead of
+//! reading the lowering's tables. It is not part of the `mancala` binary: the differential tests
+//! (`tests/differential.rs`) and the differential fuzzer (`examples/fuzz.rs --reference`) include it.
+//!
+//! A ply is one function (`turn.rs`, `act`) that asks for each decision as it comes; what is legal is found
+//! by playing the ply again from its start on a copy with one more decision, and trying every way of going
+//! on until one completes a legal ply (`Reference::step`, `completable`).
+//!
+//! Where each construct of `docs/language.md` is:
+//!
+//! | construct (§ of the docs) | where |
+//! |---|---|
+//! | §3 `players`; §4 boards: two rows, one row, three rows, four rows, a ring; labels, owners | `board.rs` `Board::new`, `spot`, `first_owner` |
+//! | §4 the track and circuits, `skip` passing over places | `board.rs` `make_circuits`, `Board::step` |
+//! | §4, §13 `opposite`, `twin`, `facing`, `number` | `board.rs` `facing`, `opposite`, `twin`, `number` |
+//! | §4 regions, named rows | `eval.rs` `region_pits` (the lowered masks) |
+//! | §5 places, stores, `NAME(PLAYER)` | `eval.rs` `place`, `set` |
+//! | §5 marks: `per player`, `for one ply`, `for N plies`, `until empty` | `capture.rs` `put_mark`, `lose_if_emptied`; `turn.rs` `start_ply`; `end.rs` `take_down_timed_marks` |
+//! | §6 pieces: seeds, colours, kinds and classes | `eval.rs` `kinds_of` |
+//! | §7 setup (pieces, owners, `mark ... as`) | `mod.rs` `initial`, `setup_marks` |
+//! | §8 `turn`, `phase`, `until`, phase `again when` | `end.rs` `end_ply` |
+//! | §9 actions, their names; §14 the decisions of a ply | `turn.rs` `act`, `Run::ask`, `step`, `completable` |
+//! | §9.1 `from ... where`, `from ... else ...`, `last own` | `turn.rs` `candidates` |
+//! | §9.1 `direction ccw/cw/choose`, `direction ... where`, `must capture` | `sow.rs` `ways`, `first_lap_captures` |
+//! | §9.1 `direction ccw or cw when` (per lap), `capturing` | `sow.rs` `lap_way` |
+//! | §9.1 laps, `lap`, `origin`, `last` | `sow.rs` `sow`, `set_sowing` |
+//! | §9.1 `lift`, the sowing's own `mark`/`unmark`, `lifted` | `sow.rs` `lift` |
+//! | §9.1 `start at origin [when]`, `skip origin`, `skip PLACE`, `skip MARK` | `sow.rs` `sow_lap` |
+//! | §9.1 `order choose [last own]`, the order of kinds | `sow.rs` `next_kind` |
+//! | §9.1 `divert`, `capture at every drop`, `before`, `dropped`, `passed` | `sow.rs` `drop` |
+//! | §9.1 the end of a lap: `relay`, `relay from next`, `relay may`, `sow from`, `sow into`, `continue at`, `require` | `sow.rs` `end_of_lap`, `require` |
+//! | §9.1 relays that never end, 20000 laps; §10 `draw`/`eliminate`/`cut when endless` | `sow.rs` `seen_before`, `endless`; `end.rs` `end_ply` |
+//! | §9.1 `capture [may] [when]`, first that holds | `capture.rs` `first_capture` |
+//! | §9.1 `chain backward/forward/both [while]`, `cancel` | `capture.rs` `capture` |
+//! | §9.1 `mark`, `unmark`, `give` in a capture | `capture.rs` `capture_at`, `mark_step` |
+//! | §9.2 `take` (`N`, kind, `chosen`, `from ... else`, `to`, `to each`, `to hand`) | `capture.rs` `take`, `move_pieces` |
+//! | §9.1 `again when` | `sow.rs` `sow` |
+//! | §9.1 `then may/must take` | `sow.rs` `then_take` |
+//! | §9.1 `then mark`; §13 `threats(PLAYER)` | `sow.rs` `then_marks`; `turn.rs` `threats`, `trial` |
+//! | §9.3 `put` (`times`) | `turn.rs` `put`, `can_put` |
+//! | §9.4 `offer`, `on accept`, answers | `turn.rs` `offer`, `accept` |
+//! | §9.5 `pass when cannot ...` | `turn.rs` `starts` |
+//! | §9.6 `must ... else end/any`, `taken_first` | `end.rs` `begin_turn`; `turn.rs` `act`; `capture.rs` `capture` |
+//! | §9.7 `prefer` | `turn.rs` `rank` |
+//! | §10 `when`, `at every lap` | `end.rs` `end_rules`; `sow.rs` `lap_end_rule_holds` |
+//! | §10 `when repetition`, `draw when repetition` | `end.rs` `end_rules`, `state.rs` `Position` |
+//! | §10 `when stuck`, `when nobody can move`, `eliminate when [cannot move]` | `end.rs` `end_rules`; `turn.rs` `can_start` |
+//! | §10 `draw when no capture for N rounds/turns` | `end.rs` `count_quiet` |
+//! | §10 `sweep`, `limit N plies`, built-in ends | `end.rs` `sweep`, `limit`, `after_ply` |
+//! | §10 `rounds`: `refill` (`backward`, `claim from`, `else mark`), `first`, `match when`, `limit N rounds`, `round` | `end.rs` `end_round`, `refill` |
+//! | §11 `score`, `winner ... ties`, `goal` | `end.rs` `judge` |
+//! | §13 conditions, numbers (`/`, `%`), `count`, `value`, `size`, `before`, `dropped`, quantifiers, `captures(P)` | `eval.rs` `test`, `num` |
+//! | §13 players (`mover`, `opponent`, `player`, `owner`), places (`here`, `last`, `origin`, `next`), sets | `eval.rs` `player`, `place`, `next_place`, `set` |
+
+#![allow(dead_code)]
+
+pub mod board;
+mod capture;
+mod end;
+pub mod eval;
+mod sow;
+pub mod state;
+pub mod turn;
+
+use mancala::ir::{Dir, KindId, PlaceId, Rules};
+
+pub use state::{Game, MarkCell, Reason};
+pub use turn::Step;
+
+pub type Player = u8;
+
+/// One decision of a ply (§14).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Decision {
+    /// Start action `action` of the phase at `place`.
+    Begin {
+        action: usize,
+        place: PlaceId,
+    },
+    Pass,
+    Accept,
+    Decline,
+    /// The direction of the sowing, or of a lap.
+    Dir(Dir),
+    /// The kind of the next piece dropped (`order choose`).
+    Drop(KindId),
+    /// A piece taken (`chosen`).
+    Take {
+        place: PlaceId,
+        kind: KindId,
+    },
+    /// A further pit (`then may take`, `put ... times`, `offer`).
+    Pick(PlaceId),
+    /// No further pit.
+    Stop,
+    /// An optional capture made or declined.
+    Capture(bool),
+    /// An optional relay made or declined.
+    Relay(bool),
+}
+
+pub struct Reference {
+    pub rules: Rules,
+    pub board: board::Board,
+    /// While a `then mark` is made: each player's `threats`, worked out once for it (§13).
+    threats_made: std::cell::RefCell<Option<Vec<Option<Vec<PlaceId>>>>>,
+}
+
+impl Reference {
+    /// The reference of the rules as lowered (`check::lower`), before any optimisation.
+    pub fn new(rules: Rules) -> Reference {
+        let board = board::Board::new(&rules);
+        Reference { rules, board, threats_made: Default::default() }
+    }
+
+    pub fn kinds(&self) -> usize {
+        self.rules.kinds.len()
+    }
+
+    /// The marks kept from ply to ply (not those `for one ply`): they are part of a position.
+    pub fn lasting_marks(&self) -> usize {
+        self.rules.marks.iter().filter(|m| !m.one_ply).count()
+    }
+
+    /// The marks of the setup (`mark TARGETS as NAME`).
+    pub fn setup_marks(&self) -> Vec<Vec<Option<MarkCell>>> {
+        let n = self.board.n_pits;
+        (0..self.rules.marks.len())
+            .map(|m| {
+                (0..n)
+                    .map(|p| match self.rules.setup_marks.get(m * n + p).copied().unwrap_or(0) {
+                        0 => None,
+                        v => {
+                            let info = &self.rules.marks[m];
+                            let player = info.per_player.then_some(v - 1);
+                            Some(MarkCell { player, lives: info.plies })
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// A game before its first ply: the setup, player 1 to move in the first phase.
+    pub fn initial(&self) -> Game {
+        let k = self.kinds();
+        let pieces = (0..self.rules.places.len()).map(|p| self.rules.setup[p * k..(p + 1) * k].to_vec()).collect();
+        let mut g = self.empty_game(pieces);
+        g.owner = self.board.first_owner.clone();
+        g.marks = self.setup_marks();
+        self.advance_phases(&mut g);
+        self.resume(&mut g);
+        g
+    }
+
+    /// A game with these pieces and nothing else yet: to be filled in by a caller that reads a position.
+    pub fn empty_game(&self, pieces: Vec<Vec<u8>>) -> Game {
+        let players = self.rules.players as usize;
+        Game {
+            pieces,
+            owner: self.board.first_owner.clone(),
+            marks: vec![vec![None; self.board.n_pits]; self.rules.marks.len()],
+            to_move: 0,
+            phase: 0,
+            ply: 0,
+            last_mover: 0,
+            out: vec![false; players],
+            offer: None,
+            sowing: None,
+            drops: Default::default(),
+            passed: Default::default(),
+            taken_first: Default::default(),
+            capture_plies: vec![0; players],
+            plies_made: vec![0; players],
+            quiet: 0,
+            quiet_movers: Default::default(),
+            quiet_turns: 0,
+            history: Default::default(),
+            starts: None,
+            obliged: false,
+            round: 1,
+            round_starter: 0,
+            round_start_ply: 0,
+            rounds: Vec::new(),
+            result: None,
+        }
+    }
+
+    /// The start of a turn in a position given (the setup, or one read): the obligation, whether the player to
+    /// move can move at all; the position is the first one seen.
+    pub fn resume(&self, g: &mut Game) {
+        if !self.begin_turn(g) {
+            return self.finish(g, Reason::Obligation);
+        }
+        if self.starts(g).is_empty() {
+            return self.finish(g, Reason::Stuck);
+        }
+        let lasting = self.lasting_marks();
+        g.history = std::rc::Rc::new(vec![g.position(lasting)]);
+    }
+}

@@ -1,0 +1,131 @@
+//! The constructs of the four-row and two-row games of the family added with issue 21, each on a small test
+//! game of `tests/data/family/`: the pits behind and in front of a pit in its column, the pit a move began
+//! from, each player's count of plies.
+
+mod common;
+
+use common::*;
+use mancala::engine::Engine;
+
+fn family(file: &str, variant: Option<&str>) -> Engine {
+    let path = format!("{}/tests/data/family/{file}.mancala", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    mancala::compile(&source, variant, None).unwrap_or_else(|d| panic!("{file} {variant:?}: {d:?}"))
+}
+
+// ---------------------------------------------------------------- columns: `behind`, `ahead`
+
+#[test]
+fn captured_seeds_go_into_the_pit_behind() {
+    // o3's two seeds fall into o4 and i4; i4 was empty and faces I1 and O1: their 4 seeds go into o4, the
+    // outer pit behind i4.
+    let e = family("columns", None);
+    scenario(
+        &e,
+        "o1=2 o3=2 I1=3 O1=1 moves=1,1",
+        "o3",
+        "o1=2 o2=0 o3=0 o4=5 i1=0 i2=0 i3=0 i4=1 O1=0 O2=0 O3=0 O4=0 I1=0 I2=0 I3=0 I4=0 to_move=2 moves=2,1",
+    );
+}
+
+#[test]
+fn the_pit_in_front_is_the_inner_pit_of_the_column() {
+    // o1's seeds end in the empty o3: the 3 seeds of i3, in front of it, are banked.
+    let e = family("columns", None);
+    scenario(
+        &e,
+        "o1=2 i3=3 moves=1,1",
+        "o1",
+        "o1=0 o2=1 o3=1 o4=0 i1=0 i2=0 i3=0 i4=0 O1=0 O2=0 O3=0 O4=0 I1=0 I2=0 I3=0 I4=0 store(1)=3 to_move=2 moves=2,1",
+    );
+}
+
+#[test]
+fn behind_and_ahead_on_three_rows_follow_the_columns() {
+    let source =
+        std::fs::read_to_string(format!("{}/tests/data/topology/three-rows.mancala", env!("CARGO_MANIFEST_DIR")))
+            .unwrap();
+    let e = mancala::compile(&source, None, None).unwrap();
+    let label =
+        |p: u16| if p == mancala::ir::NO_PLACE { "-".to_string() } else { e.rules.places[p as usize].label.clone() };
+    let of = |l: &str| e.rules.places.iter().position(|p| p.label == l).unwrap();
+    // rows 3 of 6: o1..o6 left to right, the middle row I3 I2 I1 i1 i2 i3, North's O6 .. O1.
+    assert_eq!(label(e.rules.behind[of("i2")]), "o5");
+    assert_eq!(label(e.rules.behind[of("I2")]), "O5");
+    assert_eq!(label(e.rules.ahead[of("o1")]), "I3");
+    assert_eq!(label(e.rules.ahead[of("o6")]), "i3");
+    assert_eq!(label(e.rules.ahead[of("O1")]), "i3");
+    assert_eq!(label(e.rules.behind[of("o1")]), "-");
+    assert_eq!(label(e.rules.ahead[of("i1")]), "-");
+}
+
+// ---------------------------------------------------------------- `start`: the pit the move began from
+
+#[test]
+fn captured_seeds_are_sown_from_where_the_move_began() {
+    // o1's seeds fall into o2 and o3; o3 held 1: relay from o3 into o4 and i4. i4 held 1 and faces I1 with
+    // 2: those are sown on from o1, where the move began, into o2 and o3 (emptied by the relay); o3 was
+    // empty, and i3 in front of it too: the move ends.
+    let e = family("columns", None);
+    scenario(
+        &e,
+        "o1=2 o3=1 i4=1 I1=2 moves=1,1",
+        "o1",
+        "o1=0 o2=2 o3=1 o4=1 i1=0 i2=0 i3=0 i4=2 O1=0 O2=0 O3=0 O4=0 I1=0 I2=0 I3=0 I4=0 to_move=2 moves=2,1",
+    );
+    // Sown from the origin of the lap that captured (o3), they fall into o4 and i4 instead; i4 now holds 3
+    // and faces nothing: it relays into i3, i2, i1, all empty.
+    let e = family("columns", Some("from-origin"));
+    scenario(
+        &e,
+        "o1=2 o3=1 i4=1 I1=2 moves=1,1",
+        "o1",
+        "o1=0 o2=1 o3=0 o4=2 i1=1 i2=1 i3=1 i4=0 O1=0 O2=0 O3=0 O4=0 I1=0 I2=0 I3=0 I4=0 to_move=2 moves=2,1",
+    );
+}
+
+// ---------------------------------------------------------------- `moves(PLAYER)`: a player's first move
+
+#[test]
+fn a_rule_for_each_players_first_move() {
+    // `moves(mover) = 0` on each player's first move: only his first outer pit may be sown.
+    let e = family("columns", None);
+    let mut st = e.initial_state();
+    assert_eq!(plies(&e, &st), ["o1"]);
+    play(&e, &mut st, "o1");
+    assert_eq!(plies(&e, &st), ["O1"]);
+    play(&e, &mut st, "O1");
+    assert!(show(&e, &st).contains("moves=1,1"), "{}", show(&e, &st));
+    // From his second move on, any pit of 2 or more.
+    assert_eq!(plies(&e, &st), ["o2", "o4"]);
+}
+
+#[test]
+fn a_typed_position_says_the_moves_made() {
+    let e = family("columns", None);
+    assert_eq!(legal(&e, "o1=2 o2=2"), ["o1"]);
+    assert_eq!(legal(&e, "o1=2 o2=2 moves=1,0"), ["o1", "o2"]);
+    assert!(mancala::notation::parse_position(&e, "o1=2 moves=1").is_err());
+}
+
+// ---------------------------------------------------------------- sweeps by the way the game ended
+
+#[test]
+fn after_a_repetition_the_leftovers_go_one_way() {
+    // The seed goes round: 1 to 2, 3, 4 and back to 1 with player 1 to move, the first position again. The
+    // sweep `after repetition` gives it to the player to move; the one after it finds nothing left.
+    let e = family("endings", None);
+    let mut st = e.initial_state();
+    play_all(&e, &mut st, &["1", "2", "3", "4"]);
+    assert_eq!(result(&st), Some((vec![1], vec![1, 0], mancala::engine::EndReason::Repetition)));
+}
+
+#[test]
+fn after_another_ending_the_leftovers_go_the_other_way() {
+    // At the ply limit (2 plies), player 1 to move: the sweep `after repetition` is not made, the other gives
+    // the seed to player 2.
+    let e = family("endings", Some("short"));
+    let mut st = e.initial_state();
+    play_all(&e, &mut st, &["1", "2"]);
+    assert_eq!(result(&st), Some((vec![2], vec![0, 1], mancala::engine::EndReason::Limit)));
+}

@@ -357,6 +357,9 @@ pub struct Capture {
     /// `capture at every drop`: tried at each pit a piece is dropped into, not only at the end of the lap.
     #[serde(default, skip_serializing_if = "is_false")]
     pub every_drop: bool,
+    /// `capture at every lift`: tried at each pit a lap is about to be lifted from, before it is lifted.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub every_lift: bool,
     pub when: Option<Cond>,
     pub items: Vec<CaptureItem>,
 }

@@ -633,6 +633,9 @@ impl Printer<'_> {
     fn capture(&mut self, c: &Spanned<Capture>) {
         let cap = &c.node;
         let mut head = String::from("capture");
+        if cap.every_lift {
+            head.push_str(" at every lift");
+        }
         if cap.every_drop {
             head.push_str(" at every drop");
         }

@@ -257,6 +257,7 @@ impl Narrator<'_> {
                     || matches!(s.dir, crate::ir::DirRule::PerLap(_))
                     || (s.relay.is_some() && !s.captures.is_empty())
                     || !s.drop_captures.is_empty()
+                    || !s.lift_captures.is_empty()
             }
             _ => false,
         }
@@ -402,7 +403,7 @@ impl Narrator<'_> {
     /// (not at their ends, where the captures are told) was taken as the pieces fell.
     fn taken_as_they_fell(&self, before: &State, laps: &[crate::engine::LapRecord]) -> Option<String> {
         let takes_as_they_fall = self.engine.rules.phases.iter().flat_map(|p| &p.actions).any(|a| match &a.kind {
-            ActionKind::Sow(s) => !s.drop_captures.is_empty(),
+            ActionKind::Sow(s) => !s.drop_captures.is_empty() || !s.lift_captures.is_empty(),
             _ => false,
         });
         if !takes_as_they_fall {
@@ -775,6 +776,7 @@ fn strip_sow(rules: &mut Rules, relays: bool) {
             if let ActionKind::Sow(sow) = &mut action.kind {
                 sow.captures.clear();
                 sow.drop_captures.clear();
+                sow.lift_captures.clear();
                 sow.then = None;
                 sow.again = None;
                 sow.require = None;

@@ -645,15 +645,9 @@ impl Summary {
         let rounds = &outcome.rounds;
         self.total_rounds += rounds.len() as u64;
         self.max_rounds = self.max_rounds.max(rounds.len() as u64);
-        for r in rounds {
-            if r.winners == 0 {
-                self.round_draws += 1;
-            }
-            for (seat, n) in self.round_wins.iter_mut().enumerate() {
-                if r.winners & (1 << seat) != 0 {
-                    *n += 1;
-                }
-            }
+        self.round_draws += rounds.draws() as u64;
+        for (seat, n) in self.round_wins.iter_mut().enumerate() {
+            *n += rounds.wins(seat as u8) as u64;
         }
     }
 

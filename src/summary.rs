@@ -338,7 +338,8 @@ impl Printer<'_> {
                 if let Some(r) = &s.require {
                     let _ = write!(out, "\n      allowed only if {}", self.cond(r));
                 }
-                let drops = s.drop_captures.iter().map(|c| (c, " at every drop"));
+                let lifts = s.lift_captures.iter().map(|c| (c, " at every lift"));
+                let drops = lifts.chain(s.drop_captures.iter().map(|c| (c, " at every drop")));
                 for (c, at) in drops.chain(s.captures.iter().map(|c| (c, ""))) {
                     let mut takes: Vec<String> = c.takes.iter().map(|t| self.take(t)).collect();
                     for step in c.steps.iter().rev() {
@@ -851,6 +852,9 @@ impl Words<'_> {
         match &action.kind {
             ActionKind::Sow(s) => {
                 lines.push(doc_or(&action.doc, || self.sowing(action, s)));
+                for c in &s.lift_captures {
+                    lines.push(doc_or(&c.doc, || self.lift_capture(c)));
+                }
                 for c in &s.drop_captures {
                     lines.push(doc_or(&c.doc, || self.drop_capture(c)));
                 }
@@ -1094,6 +1098,19 @@ impl Words<'_> {
             ref when => format!("As each piece falls, if then {}", self.cond(when, Here::Each)),
         };
         format!("{when}, {} at once.", and_list(&takes))
+    }
+
+    /// A capture at every lift in words: `As each lap is about to be lifted from a pit, if then ..., take ...`.
+    fn lift_capture(&self, c: &CaptureRule) -> String {
+        let mut takes: Vec<String> = c.takes.iter().map(|t| self.take(t, Here::Each)).collect();
+        for step in c.steps.iter().rev() {
+            takes.insert((step.before as usize).min(takes.len()), self.step(&step.action));
+        }
+        let when = match c.when {
+            Cond::True => "Before each lap is lifted from its pit".to_string(),
+            ref when => format!("Before each lap is lifted from its pit, if {}", self.cond(when, Here::Each)),
+        };
+        format!("{when}, {}.", and_list(&takes))
     }
 
     /// The marks, each said once: `Pits can be marked tuzdyk, for one player.`

@@ -872,6 +872,7 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::may_word => "`may`",
         Rule::answers => "`as \"WORD\"`",
         Rule::every_drop => "`at every drop`",
+        Rule::every_lift => "`at every lift`",
         Rule::from_next => "`from next`",
         Rule::lifted => "a number or a count",
         Rule::chain_dir => "`backward`, `forward` or `both`",
@@ -969,6 +970,7 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_moves_fn => Rule::moves_fn,
         Rule::lead_from_next => Rule::from_next,
         Rule::lead_every_drop => Rule::every_drop,
+        Rule::lead_every_lift => Rule::every_lift,
         Rule::lead_go_on => Rule::go_on,
         Rule::lead_facing => Rule::facing,
         Rule::lead_with_stores => Rule::with_stores,
@@ -1151,6 +1153,7 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::moves_fn => &["moves"],
         Rule::from_next => &["from"],
         Rule::every_drop => &["at"],
+        Rule::every_lift => &["at"],
         Rule::go_on => &["continue"],
         Rule::facing => &["facing"],
         Rule::ring => &["ring"],
@@ -1740,6 +1743,7 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
             let mut may = false;
             let mut answers = None;
             let mut every_drop = false;
+            let mut every_lift = false;
             let mut items = Vec::new();
             for p in inner {
                 let pspan = span_of(&p);
@@ -1747,6 +1751,7 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                     Rule::may_word => may = true,
                     Rule::answers => answers = Some(build_answers(p)),
                     Rule::every_drop => every_drop = true,
+                    Rule::every_lift => every_lift = true,
                     Rule::cond => when = Some(build_cond(p)?),
                     Rule::mark_action => items.push(CaptureItem::Mark(Spanned::new(build_mark_action(p)?, pspan))),
                     Rule::unmark => items.push(CaptureItem::Unmark(Spanned::new(build_unmark(p)?, pspan))),
@@ -1794,7 +1799,7 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                     other => return Err(SyntaxError::internal(&format!("capture item {other:?}"))),
                 }
             }
-            SowItem::Capture(Spanned::new(Capture { may, answers, every_drop, when, items }, span))
+            SowItem::Capture(Spanned::new(Capture { may, answers, every_drop, every_lift, when, items }, span))
         }
         Rule::then => {
             let must = next_pair(&mut inner, "may/must")?.as_str() == "must";

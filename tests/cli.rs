@@ -756,6 +756,43 @@ fn a_shipped_game_can_be_named_from_any_directory() {
     assert!(listed.contains(", kalah, "), "{listed}");
 }
 
+/// A match whose end never comes (a Dakon whose `match when` never holds) checks clean and plays on to its
+/// ply limit in bounded memory: the rounds' results are counted, not all kept (issue 23). Before, one game
+/// grew by about 30 MB per second of CPU.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_match_that_never_ends_plays_in_bounded_memory() {
+    let dir = temp_dir("endless-match");
+    let dakon = std::fs::read_to_string(root().join("games/dakon.mancala")).unwrap();
+    let never = "match when any players(count(pits(player)) = 99)";
+    let endless = dakon.replacen("match when any players(count(pits(player)) = 0)", never, 1);
+    assert!(endless.contains(never));
+    let file = dir.join("endless.mancala");
+    std::fs::write(&file, endless).unwrap();
+    let file = file.to_str().unwrap();
+    assert_eq!(run(&["check", file]).status.code(), Some(0));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["simulate", file, "--games", "1", "--threads", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let rss = |pid: u32| {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let line = status.lines().find(|l| l.starts_with("VmRSS:")).map(str::to_string).unwrap_or_default();
+        line.split_whitespace().nth(1).and_then(|n| n.parse::<u64>().ok()).unwrap_or(0)
+    };
+    std::thread::sleep(Duration::from_secs(1));
+    let early = rss(child.id());
+    std::thread::sleep(Duration::from_secs(3));
+    let late = rss(child.id());
+    let still_playing = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(still_playing, "the match ended");
+    assert!(late < early + 8 * 1024, "grew from {early} KiB to {late} KiB in 3 s");
+}
+
 #[test]
 fn fmt_check_names_the_files_that_would_change_and_fmt_rewrites_them() {
     let dir = temp_dir("fmt");
@@ -783,4 +820,50 @@ fn fmt_check_names_the_files_that_would_change_and_fmt_rewrites_them() {
     assert!(stderr(&out).contains("bad.mancala"), "{}", stderr(&out));
     let out = run_in(&dir, &["fmt", "missing.mancala"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn explain_tells_a_ply_with_its_rules_and_refuses_a_bad_one() {
+    let out = run(&["explain", "games/kalah.mancala", "--position", "a1 f2 A1 E1 F1 store(1)=22 store(2)=20", "a"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("last in b: capture takes 1 from b and 1 from E to store(1) (line 23: capture when"),
+        "{text}"
+    );
+    let out = run(&["explain", "kalah", "c", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(json["steps"][0]["rule"]["line"], 19);
+    let out = run(&["explain", "kalah", "z"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn simulate_counts_the_rules_that_fired_and_names_those_that_never_did() {
+    let dir = temp_dir("simulate-rules");
+    let kalah = std::fs::read_to_string(root().join("games/kalah.mancala")).unwrap();
+    let never = kalah.replace("and count = 1 and count(opposite) > 0 {", "and count = 99 {");
+    assert_ne!(never, kalah);
+    std::fs::write(dir.join("never.mancala"), never).unwrap();
+    let out = run_in(&dir, &["simulate", "never.mancala", "--games", "50", "--seed", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "note: the capture at line 23 (capture when here in pits(mover) and count = 99) never happened in 50 games"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("the end rules that ended them\n    line 32"), "{text}");
+    let out = run(&["simulate", "kalah", "--games", "50", "--seed", "1", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let rules = json["rules"].as_array().expect("rules");
+    let again = rules.iter().find(|r| r["kind"] == "again").expect("the extra turn");
+    assert_eq!(again["line"], 26);
+    assert!(again["fired"].as_u64().unwrap() > 0);
+    let ended: u64 = rules.iter().map(|r| r["ended"].as_u64().unwrap()).sum();
+    assert_eq!(ended, 50);
+    let out = run(&["simulate", "kalah", "--games", "50", "--seed", "1", "--json", "--no-rules"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(json.get("rules").is_none());
 }

@@ -129,3 +129,31 @@ fn after_another_ending_the_leftovers_go_the_other_way() {
     play_all(&e, &mut st, &["1", "2"]);
     assert_eq!(result(&st), Some((vec![2], vec![0, 1], mancala::engine::EndReason::Limit)));
 }
+
+// ---------------------------------------------------------------- captures as a lap is lifted
+
+#[test]
+fn a_capture_before_the_first_lap_is_lifted() {
+    // Before i2 is lifted, the seeds of I3 and O3 facing it go into o2 behind it; then i2's seed falls into
+    // i1, and o1 after it is empty: the move ends.
+    let e = family("lifting", None);
+    scenario(
+        &e,
+        "o1=0 o2=1 i2=1 I3=2 O3=1 O1=1",
+        "i2",
+        "o1=0 o2=4 o3=0 o4=0 i1=1 i2=0 i3=0 i4=0 O1=1 O2=0 O3=0 O4=0 I1=0 I2=0 I3=0 I4=0 to_move=2",
+    );
+}
+
+#[test]
+fn a_capture_before_each_relay_is_lifted() {
+    // o4's seed falls into i4; i3 after it holds a seed: it relays, and before it is lifted the seeds of I2
+    // facing it go into o3 behind it. Its seed falls into i2; i1 after it is empty.
+    let e = family("lifting", None);
+    scenario(
+        &e,
+        "o2=1 o4=1 i3=1 I2=2 O1=1",
+        "o4",
+        "o1=0 o2=1 o3=2 o4=0 i1=0 i2=1 i3=0 i4=1 O1=1 O2=0 O3=0 O4=0 I1=0 I2=0 I3=0 I4=0 to_move=2",
+    );
+}

@@ -122,3 +122,12 @@ fn tchuka_tr5_every_game_ends_and_the_start_is_solvable() {
         assert_ne!(outcome.reason, EndReason::Limit);
     }
 }
+
+/// Before the first ply there is no last sowing: the end rule about where it ended (`when last in pits`)
+/// is tested from the first ply on, in the game's own start and in a position typed in.
+#[test]
+fn the_rule_about_the_last_seed_waits_for_a_sowing() {
+    let e = tchuka();
+    assert_not_over(&e, &e.initial_state());
+    assert_not_over(&e, &position(&e, "1=1 2=0 3=2 4=2 store=3"));
+}

@@ -821,3 +821,101 @@ fn frames_and_hosts() {
         assert_eq!(raw(&named, text.as_bytes()).0, status, "{host}");
     }
 }
+
+/// The soak: slow, idle, oversized and malformed clients next to a game in play, for a while (30 s here;
+/// `MANCALA_SOAK_SECS` for longer), while the page is asked for every 100 ms: every answer within 1 s.
+#[test]
+fn soak_the_page_answers_within_a_second_throughout() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let secs = std::env::var("MANCALA_SOAK_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(30);
+    let mut s = serve("soak");
+    let done = AtomicBool::new(false);
+    let (bad, plies) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let mut times = Vec::new();
+    std::thread::scope(|scope| {
+        // Slow: a head a byte at a time.
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                let Ok(mut stream) = TcpStream::connect(("127.0.0.1", s.port)) else { continue };
+                for b in s.head("GET /").bytes() {
+                    if done.load(Ordering::Relaxed) || stream.write_all(&[b]).is_err() {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+            }
+        });
+        // Idle: a hundred connections that say nothing, opened again as they are closed.
+        scope.spawn(|| {
+            let mut idle: Vec<TcpStream> = Vec::new();
+            while !done.load(Ordering::Relaxed) {
+                idle.retain(|c| c.peek(&mut [0u8]).is_err_and(|e| e.kind() == std::io::ErrorKind::WouldBlock));
+                while idle.len() < 100 {
+                    let c = TcpStream::connect(("127.0.0.1", s.port)).unwrap();
+                    c.set_nonblocking(true).unwrap();
+                    idle.push(c);
+                }
+                std::thread::sleep(Duration::from_millis(500));
+            }
+        });
+        // Oversized and malformed.
+        scope.spawn(|| {
+            let requests = [
+                s.head("POST /api/check") + "Content-Type: application/json\r\nContent-Length: 100000000000\r\n\r\n{",
+                s.head("POST /api/check")
+                    + "Content-Type: application/json\r\nContent-Length: 18446744073709551615\r\n\r\n",
+                s.head("GET /") + &format!("X-Long: {}\r\n\r\n", "a".repeat(64 << 10)),
+                "garbage\r\n\r\n".to_string(),
+                s.head("POST /api/sessions/x/computer") + "Content-Type: text/plain\r\nContent-Length: 5\r\n\r\n",
+            ];
+            let mut i = 0;
+            while !done.load(Ordering::Relaxed) {
+                if let Ok(mut stream) = TcpStream::connect(("127.0.0.1", s.port)) {
+                    stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+                    let _ = stream.write_all(requests[i % requests.len()].as_bytes());
+                    if status_of(&mut stream) >= 400 {
+                        bad.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                i += 1;
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        // A game in play: a person's moves and the computer's.
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                let mut v = start(&s, json!({ "game": "kalah", "seats": ["human", "mcts:300"] }));
+                let id = v["id"].as_str().unwrap().to_string();
+                while v["position"]["result"].is_null() && !done.load(Ordering::Relaxed) {
+                    let (status, next) = if v["human_to_move"] == true {
+                        let label = v["options"][0]["label"].as_str().unwrap().to_string();
+                        play(&s, &id, &label)
+                    } else {
+                        post(&s, &format!("/api/sessions/{id}/computer"), json!({}))
+                    };
+                    assert_eq!(status, 200, "{next}");
+                    plies.fetch_add(1, Ordering::Relaxed);
+                    v = next;
+                }
+                request(&s, "DELETE", &format!("/api/sessions/{id}"), None);
+            }
+        });
+        let start = std::time::Instant::now();
+        while start.elapsed() < Duration::from_secs(secs) {
+            times.push(page_time(&s));
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        done.store(true, Ordering::Relaxed);
+    });
+    times.sort();
+    let (median, slowest) = (times[times.len() / 2], times[times.len() - 1]);
+    eprintln!(
+        "soak of {secs} s: {} pages, median {median:?}, slowest {slowest:?}; {} bad requests refused; {} plies played",
+        times.len(),
+        bad.load(Ordering::Relaxed),
+        plies.load(Ordering::Relaxed)
+    );
+    assert!(slowest < Duration::from_secs(1), "{slowest:?}");
+    assert!(plies.load(Ordering::Relaxed) > 0 && bad.load(Ordering::Relaxed) > 0);
+    assert!(s.alive());
+}

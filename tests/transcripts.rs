@@ -57,9 +57,8 @@ fn transcript(engine: &Engine, seed: u64) -> String {
         st.ply, outcome.winners, outcome.scores, outcome.reason
     ));
     if !rounds.is_empty() {
-        let won: Vec<String> = (0..engine.rules.players)
-            .map(|p| format!("player {} {}", p + 1, rounds.iter().filter(|r| r.winners & (1 << p) != 0).count()))
-            .collect();
+        let won: Vec<String> =
+            (0..engine.rules.players).map(|p| format!("player {} {}", p + 1, rounds.wins(p))).collect();
         out.push_str(&format!("{} rounds; won: {}\n", rounds.len(), won.join(", ")));
     }
     out

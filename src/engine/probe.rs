@@ -347,7 +347,9 @@ impl Engine {
                 let phase = self.phase(from);
                 let captures = |mv: &Move| match mv {
                     Move::Begin { action, .. } => match phase.actions.get(*action as usize).map(|a| &a.kind) {
-                        Some(ActionKind::Sow(sow)) => !sow.captures.is_empty() || !sow.drop_captures.is_empty(),
+                        Some(ActionKind::Sow(sow)) => {
+                            !sow.captures.is_empty() || !sow.drop_captures.is_empty() || !sow.lift_captures.is_empty()
+                        }
                         _ => false,
                     },
                     _ => false,

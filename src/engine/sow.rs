@@ -110,7 +110,17 @@ impl Engine {
             st.dropped.fill(NO_KIND);
         }
         let sow = self.sow_rule(st, action);
+        if !sow.lift_captures.is_empty() {
+            self.capture_at_lift(st, sow, st.origin);
+        }
+        let lift = self
+            .trace
+            .is_some()
+            .then(|| self.lift_event(st, sow, st.origin, RuleRef::Action { phase: st.phase, action }));
         self.lift_lap(st, sow, st.origin);
+        if let Some(lift) = lift {
+            self.note(st, lift);
+        }
         self.lift_marks(st, sow);
         self.start_lap(st, sow);
     }
@@ -155,6 +165,7 @@ impl Engine {
         if st.hand.len() > 64 || b > 128 || d > 128 {
             return self.may_turn(st, action, usual);
         }
+        let noted = self.trace.is_some().then(|| self.steps_noted());
         let board = super::fast::Saved::take(st);
         let mut hand = [0u8; 64];
         hand[..st.hand.len()].copy_from_slice(&st.hand);
@@ -172,6 +183,9 @@ impl Engine {
         st.dropped.copy_from_slice(&dropped[..d]);
         (st.dir, st.cursor, st.last, st.diverted, st.at_origin, st.stage) =
             (dir, cursor, last, diverted, at_origin, stage);
+        if let Some(noted) = noted {
+            self.forget_since(noted);
+        }
         turns
     }
 
@@ -289,7 +303,17 @@ impl Engine {
         st.origin = pit;
         st.cursor = pit;
         st.lap = st.lap.saturating_add(1);
+        if !sow.lift_captures.is_empty() {
+            self.capture_at_lift(st, sow, pit);
+        }
+        let lift = self.trace.is_some().then(|| {
+            let relay = RuleRef::Relay { phase: st.phase, action: self.action_of(st, sow) };
+            self.lift_event(st, sow, pit, relay)
+        });
         self.lift_lap(st, sow, pit);
+        if let Some(lift) = lift {
+            self.note(st, lift);
+        }
         self.lift_marks(st, sow);
         self.start_lap(st, sow);
     }
@@ -302,6 +326,11 @@ impl Engine {
         let cx = Ctx::new(st.to_move).at(st.last);
         let pit = if relay { Some(st.last) } else { self.relay_pit(st, cx, sow) };
         if let Some(pit) = pit {
+            if self.trace.is_some() {
+                let (phase, action) = (st.phase, action);
+                let rule = if relay { RuleRef::RelayMay { phase, action } } else { RuleRef::Relay { phase, action } };
+                self.note(st, super::Event::Relay { rule, pit });
+            }
             self.relay_from(st, sow, pit);
             if self.lap_log.is_some() && !probe {
                 self.keep_lift(relay);
@@ -426,6 +455,9 @@ impl Engine {
             return LapEnd::Over;
         }
         if let Some(pit) = self.relay_pit(st, cx, sow) {
+            if self.trace.is_some() {
+                self.note(st, super::Event::Relay { rule: RuleRef::Relay { phase: st.phase, action }, pit });
+            }
             self.relay_from(st, sow, pit);
             if self.lap_log.is_some() && !probe {
                 self.keep_lift(false);
@@ -499,6 +531,9 @@ impl Engine {
         let at = self.place(st, Ctx::new(st.to_move).at(st.last), at)?;
         st.last = at;
         st.cursor = at;
+        if self.trace.is_some() {
+            self.note(st, super::Event::ContinueAt { at });
+        }
         Some(LapEnd::EndsAgain)
     }
 
@@ -534,6 +569,9 @@ impl Engine {
         self.start_lap(st, sow);
         // `sow into`: the first piece goes into the place itself.
         st.at_origin |= capture.resow_into;
+        if self.trace.is_some() {
+            self.note(st, super::Event::Resow { from });
+        }
         true
     }
 
@@ -544,6 +582,9 @@ impl Engine {
         let mover = st.to_move;
         if !self.lap_end_holds(st) {
             return false;
+        }
+        if self.trace.is_some() {
+            self.note_lap_end(st);
         }
         st.stage = Stage::Start;
         st.ply += 1;
@@ -599,7 +640,8 @@ impl Engine {
             && sow.drop_captures.is_empty()
             && sow.skip_marks == 0
             && !self.rules.needs.passed
-            && !st.at_origin;
+            && !st.at_origin
+            && self.trace.is_none();
         if self.k == 1 {
             // Whole laps by arithmetic where the lap has a track, else piece by piece.
             if self.sow_track(st, action, sow) {
@@ -683,6 +725,9 @@ impl Engine {
         st.counts[i] = st.counts[i].saturating_add(1);
         st.hand[kind as usize] -= 1;
         st.cursor = pos;
+        if self.trace.is_some() {
+            self.note(st, super::Event::Drop { place: pos, into: to.unwrap_or(pos), kind });
+        }
         if !sow.drop_captures.is_empty() && to.is_none() {
             self.capture_at_drop(st, sow, pos);
         }
@@ -693,7 +738,33 @@ impl Engine {
     fn capture_at_drop(&self, st: &mut State, sow: &Sow, pos: PlaceId) {
         st.last = pos;
         let cx = Ctx::new(st.to_move).at(pos);
-        let Some(rule) = sow.drop_captures.iter().find(|r| self.test(st, cx, &r.when)) else { return };
+        let Some(index) = sow.drop_captures.iter().position(|r| self.test(st, cx, &r.when)) else { return };
+        let rule = &sow.drop_captures[index];
+        if self.trace.is_some() {
+            let rule = RuleRef::DropCapture { phase: st.phase, action: self.action_of(st, sow), index: index as u8 };
+            self.note(st, super::Event::Capture { rule, at: pos });
+        }
+        st.recording = self.record_first && !st.captured;
+        for (i, take) in rule.takes.iter().enumerate() {
+            if !rule.steps.is_empty() {
+                self.apply_steps(st, cx, rule, i as u8);
+            }
+            if self.take_all(st, cx, take) > 0 {
+                st.captured = true;
+            }
+        }
+        if !rule.steps.is_empty() {
+            self.apply_steps(st, cx, rule, rule.takes.len() as u8);
+        }
+        st.recording = false;
+    }
+
+    /// `capture at every lift`: the first such capture whose condition holds at the pit a lap is about to be
+    /// lifted from (`here` and `origin`) takes its pieces, before the lap's are lifted.
+    #[cold]
+    fn capture_at_lift(&self, st: &mut State, sow: &Sow, pit: PlaceId) {
+        let cx = Ctx::new(st.to_move).at(pit);
+        let Some(rule) = sow.lift_captures.iter().find(|r| self.test(st, cx, &r.when)) else { return };
         st.recording = self.record_first && !st.captured;
         for (i, take) in rule.takes.iter().enumerate() {
             if !rule.steps.is_empty() {

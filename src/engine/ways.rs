@@ -192,7 +192,8 @@ impl Engine {
             && !self.rules.needs.drops
             && sow.start_origin.is_none()
             && sow.divert.is_empty()
-            && sow.lifts.is_empty();
+            && sow.lifts.is_empty()
+            && sow.lift_captures.is_empty();
         if plain {
             return self.plain_first_lap_captures(st, trial.state, mover, action, sow, place, dir);
         }
@@ -209,7 +210,11 @@ impl Engine {
     /// board and in hand, the marks a lift clears (`until empty`) and the lap's own fields. Not where drops
     /// are recorded (`before`, `dropped`, `passed`), a lift makes marks, or pieces are taken as they fall.
     fn first_lap_undoable(&self, sow: &Sow) -> bool {
-        !self.rules.needs.drops && !self.rules.needs.passed && sow.lift_steps.is_empty() && sow.drop_captures.is_empty()
+        !self.rules.needs.drops
+            && !self.rules.needs.passed
+            && sow.lift_steps.is_empty()
+            && sow.drop_captures.is_empty()
+            && sow.lift_captures.is_empty()
     }
 
     /// Makes `trial`, a copy of `st` on which an undoable first lap was tried (`first_lap_undoable`), a
@@ -548,7 +553,7 @@ impl FirstLapStarts {
         if !plain || !sow.divert.is_empty() || !sow.drop_captures.is_empty() || sow.skip_marks != 0 {
             return None;
         }
-        if !sow.lift_steps.is_empty() {
+        if !sow.lift_steps.is_empty() || !sow.lift_captures.is_empty() {
             return None;
         }
         let (players, places) = (rules.players, rules.places.len());

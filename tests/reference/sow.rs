@@ -132,7 +132,9 @@ impl Reference {
         };
         let mut ply = Ply::new(mover, self.kinds());
         let mut run = Run::new(&[]);
-        self.lift(&mut h, sow, mover, &mut lap);
+        if self.lift(&mut h, &mut run, &mut ply, sow, &mut lap).is_err() {
+            return false;
+        }
         match self.sow_lap(&mut h, &mut run, &mut ply, sow, &mut lap) {
             Ok(end) if !end.diverted => {
                 sow.captures.iter().any(|c| self.test(&h, Cx::mover(mover).at(end.last), &c.when))
@@ -187,7 +189,7 @@ impl Reference {
         let mut watch = Watch::new(run.asked);
         let (last, diverted) = 'laps: loop {
             if lap.lifted {
-                self.lift(g, sow, mover, &mut lap);
+                self.lift(g, run, ply, sow, &mut lap)?;
             }
             self.set_sowing(g, &lap);
             // A lap after the first: a step of the move.
@@ -324,8 +326,17 @@ impl Reference {
         Ok(Next::Switch)
     }
 
-    /// `lift`: the pieces a lap lifts, `until empty`, the sowing's own `mark` and `unmark`.
-    pub(super) fn lift(&self, g: &mut Game, sow: &Sow, mover: Player, lap: &mut Lap) {
+    /// `capture at every lift`, then `lift`: the pieces a lap lifts, `until empty`, the sowing's own `mark`
+    /// and `unmark`.
+    pub(super) fn lift(
+        &self,
+        g: &mut Game,
+        run: &mut Run,
+        ply: &mut Ply,
+        sow: &Sow,
+        lap: &mut Lap,
+    ) -> Result<(), Halt> {
+        let mover = ply.mover;
         let pit = lap.origin;
         if let Some(s) = g.sowing.as_mut() {
             s.origin = pit;
@@ -333,6 +344,9 @@ impl Reference {
             s.dir = lap.dir;
         }
         let cx = Cx::mover(mover).at(pit);
+        if let Some(rule) = sow.lift_captures.iter().find(|c| self.test(g, cx, &c.when)) {
+            self.capture(g, run, ply, rule, pit, lap.dir)?;
+        }
         let rule = sow.lifts.iter().find(|l| self.test(g, cx, &l.when));
         let (source, count) = match rule {
             Some(l) => (l.from.as_ref().and_then(|p| self.place(g, cx, p)).unwrap_or(pit), Some(l.count)),
@@ -356,6 +370,7 @@ impl Reference {
         }
         // `start at origin [when]`: tested as the lap starts, `lifted` known.
         lap.at_origin = sow.start_origin.as_ref().is_some_and(|c| self.test(g, cx, c));
+        Ok(())
     }
 
     /// Per-lap direction: the lap goes the first way, or the other where the condition holds at the end of

@@ -16,6 +16,7 @@ impl<'g> Lowerer<'g> {
         let mut out = Vec::new();
         for (i, phase) in phases.iter().enumerate() {
             let name = phase.node.name.as_ref().map_or("play".to_string(), |n| n.node.clone());
+            self.at_phase = Some(i as u8);
             let mut rules = PhaseRules {
                 name,
                 actions: Vec::new(),
@@ -39,6 +40,12 @@ impl<'g> Lowerer<'g> {
             for item in &phase.node.items {
                 match item {
                     ast::PhaseItem::Sow(s) => {
+                        self.at_action = rules.actions.len() as u8;
+                        let from = s.node.items.iter().find_map(|i| match i {
+                            ast::SowItem::From { span, .. } => Some(*span),
+                            _ => None,
+                        });
+                        self.note(RuleRef::Action { phase: i as u8, action: self.at_action }, from.unwrap_or(s.span));
                         let sow = self.lower_sow(&s.node, s.span);
                         rules.actions.push(Action {
                             name: s.node.name.as_ref().map_or("sow".into(), |n| n.node.clone()),
@@ -47,6 +54,7 @@ impl<'g> Lowerer<'g> {
                         });
                     }
                     ast::PhaseItem::Put(p) => {
+                        self.note(RuleRef::Action { phase: i as u8, action: rules.actions.len() as u8 }, p.span);
                         let put = self.lower_put(&p.node);
                         rules.actions.push(Action {
                             name: p.node.name.as_ref().map_or("put".into(), |n| n.node.clone()),
@@ -55,6 +63,7 @@ impl<'g> Lowerer<'g> {
                         });
                     }
                     ast::PhaseItem::Offer(o) => {
+                        self.note(RuleRef::Action { phase: i as u8, action: rules.actions.len() as u8 }, o.span);
                         let offer = self.lower_offer(&o.node, o.span);
                         rules.actions.push(Action {
                             name: o.node.name.as_ref().map_or("offer".into(), |n| n.node.clone()),
@@ -75,6 +84,7 @@ impl<'g> Lowerer<'g> {
                         });
                     }
                     ast::PhaseItem::Again(c) => {
+                        self.note(RuleRef::PhaseAgain { phase: i as u8 }, c.span);
                         rules.again = Some(self.cond(&c.node, Scope::default()));
                         rules.again_doc = self.doc(c.span);
                     }
@@ -130,6 +140,7 @@ impl<'g> Lowerer<'g> {
             }
             out.push(rules);
         }
+        self.at_phase = None;
         out
     }
 
@@ -205,6 +216,7 @@ impl<'g> Lowerer<'g> {
             require: None,
             captures: Vec::new(),
             drop_captures: Vec::new(),
+            lift_captures: Vec::new(),
             again: None,
             then: None,
             lookahead: false,
@@ -336,6 +348,8 @@ impl<'g> Lowerer<'g> {
                     }
                 },
                 ast::SowItem::Relay(c) => {
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::Relay { phase, action }, c.span);
                     let cond = self.cond(&c.node, after);
                     if crate::ir::relay_always_holds(&cond) {
                         self.diags.push(relay_always_warning(c.span));
@@ -344,16 +358,22 @@ impl<'g> Lowerer<'g> {
                     out.relay_doc = self.doc(c.span);
                 }
                 ast::SowItem::RelayFromNext(c) => {
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::Relay { phase, action }, c.span);
                     out.relay = Some(self.cond(&c.node, after));
                     out.relay_next = true;
                     out.relay_doc = self.doc(c.span);
                 }
                 ast::SowItem::RelayMay { when, answers } => {
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::RelayMay { phase, action }, when.span);
                     out.relay_may = Some(self.cond(&when.node, after));
                     out.relay_may_doc = self.doc(when.span);
                     out.relay_answers = answers.as_ref().map(|a| self.lower_answers(a, Answering::Relay));
                 }
                 ast::SowItem::Lift(l) => {
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::Lift { phase, action, index: out.lifts.len() as u8 }, l.span);
                     let lift = self.lower_lift(&l.node);
                     out.lifts.push(lift);
                 }
@@ -362,15 +382,27 @@ impl<'g> Lowerer<'g> {
                     out.require_doc = self.doc(c.span);
                 }
                 ast::SowItem::Capture(c) if c.node.every_drop => {
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::DropCapture { phase, action, index: out.drop_captures.len() as u8 }, c.span);
                     let rule = self.lower_capture(&c.node, c.span);
-                    self.check_drop_capture(&rule, &c.node, c.span);
+                    self.check_drop_capture(&rule, &c.node, c.span, "drop");
                     out.drop_captures.push(rule);
                 }
+                ast::SowItem::Capture(c) if c.node.every_lift => {
+                    let lifting = Scope { here: true, origin: true, ..Scope::default() };
+                    let rule = self.lower_capture_in(&c.node, c.span, lifting);
+                    self.check_drop_capture(&rule, &c.node, c.span, "lift");
+                    out.lift_captures.push(rule);
+                }
                 ast::SowItem::Capture(c) => {
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::Capture { phase, action, index: out.captures.len() as u8 }, c.span);
                     let rule = self.lower_capture(&c.node, c.span);
                     out.captures.push(rule);
                 }
                 ast::SowItem::Again(c) => {
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::Again { phase, action }, c.span);
                     out.again = Some(self.cond(&c.node, after));
                     out.again_doc = self.doc(c.span);
                 }
@@ -515,7 +547,11 @@ impl<'g> Lowerer<'g> {
     }
 
     pub(super) fn lower_capture(&mut self, cap: &ast::Capture, span: Span) -> CaptureRule {
-        let scope = Scope { last: true, here: true, ..Scope::default() };
+        self.lower_capture_in(cap, span, Scope { last: true, here: true, ..Scope::default() })
+    }
+
+    /// A capture whose conditions and places know what `scope` says (a capture at every lift knows no `last`).
+    pub(super) fn lower_capture_in(&mut self, cap: &ast::Capture, span: Span, scope: Scope) -> CaptureRule {
         let when = cap.when.as_ref().map_or(Cond::True, |c| self.cond(c, scope));
         let mut rule = CaptureRule {
             when,
@@ -703,9 +739,11 @@ impl<'g> Lowerer<'g> {
         }
     }
 
-    /// A capture at every drop happens while the pieces are still being dropped: it can only take, mark
-    /// and give, with nothing to choose and nothing that goes on from it.
-    fn check_drop_capture(&mut self, rule: &CaptureRule, cap: &ast::Capture, span: Span) {
+    /// A capture at every drop happens while the pieces are still being dropped, one at every lift as a lap
+    /// is about to be lifted: it can only take, mark and give, with nothing to choose and nothing that goes
+    /// on from it. `at` is `drop` or `lift`.
+    fn check_drop_capture(&mut self, rule: &CaptureRule, cap: &ast::Capture, span: Span, at: &str) {
+        let lift = at == "lift";
         let what = if cap.may {
             Some((head(span, "capture"), "`may`", "the mover is not asked in the middle of a lap: drop `may`"))
         } else if let Some(t) = rule.takes.iter().position(|t| t.chosen || matches!(t.to, TakeTo::Hand)) {
@@ -725,11 +763,17 @@ impl<'g> Lowerer<'g> {
             ))
         } else {
             cap.items.iter().find_map(|i| match i {
-                ast::CaptureItem::Chain(c) => {
-                    Some((c.span, "`chain`", "a capture at every drop takes at the pit just sown: drop the `chain`"))
-                }
+                ast::CaptureItem::Chain(c) => Some((
+                    c.span,
+                    "`chain`",
+                    if lift {
+                        "a capture at every lift takes at the pit about to be lifted: drop the `chain`"
+                    } else {
+                        "a capture at every drop takes at the pit just sown: drop the `chain`"
+                    },
+                )),
                 ast::CaptureItem::Cancel(c) => {
-                    Some((c.span, "`cancel`", "a capture at every drop cannot be undone: drop the `cancel`"))
+                    Some((c.span, "`cancel`", "such a capture cannot be undone: drop the `cancel`"))
                 }
                 ast::CaptureItem::Sow(p) => Some((
                     p.span,
@@ -744,13 +788,13 @@ impl<'g> Lowerer<'g> {
                 _ => None,
             })
         };
-        if let Some((at, word, help)) = what {
+        if let Some((where_, word, help)) = what {
             self.push(
                 Diagnostic::error(
                     "check::unsupported",
-                    format!("a capture at every drop cannot have {word}"),
-                    at,
-                    "not while the pieces are dropped",
+                    format!("a capture at every {at} cannot have {word}"),
+                    where_,
+                    if lift { "not as a lap is lifted" } else { "not while the pieces are dropped" },
                 )
                 .with_help(help),
             );

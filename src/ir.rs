@@ -579,7 +579,7 @@ pub struct Answers {
 pub const RESERVED_ANSWERS: &[&str] = &[
     "x", "-x", "relay", "-relay", "take", "pass", "accept", "decline", "cw", "ccw", "yes", "no", "y", "n", "moves",
     "m", "list", "undo", "u", "redo", "show", "board", "rules", "hint", "ai", "cancel", "save", "load", "new",
-    "restart", "help", "h", "quit", "exit", "q", "history",
+    "restart", "help", "h", "quit", "exit", "q", "history", "explain", "why",
 ];
 
 #[derive(Debug, Clone, Serialize)]

@@ -68,6 +68,8 @@ pub enum Command {
     Moves,
     /// The plies played so far, and who played each.
     History,
+    /// Ply N (from 1) told step by step with the rule that made each step; the last ply without N.
+    Explain(Option<usize>),
     Undo,
     Redo,
     Show,
@@ -115,6 +117,13 @@ impl FromStr for Command {
             "" => Err(SessionError::Usage("type a move, or `help`".into())),
             "moves" | "m" | "list" => no_args(Command::Moves),
             "history" => no_args(Command::History),
+            "explain" | "why" if rest.is_empty() => Ok(Command::Explain(None)),
+            "explain" | "why" => match rest.parse::<usize>() {
+                Ok(n) if n >= 1 => Ok(Command::Explain(Some(n))),
+                _ => Err(SessionError::Usage(format!(
+                    "`{word} {rest}`: `{word}` tells the last move; `{word} N`, move N of the history"
+                ))),
+            },
             "undo" | "u" => no_args(Command::Undo),
             "redo" => no_args(Command::Redo),
             "show" | "board" => no_args(Command::Show),
@@ -211,6 +220,8 @@ pub struct Session {
     /// held, still accepted.
     rules_hash: String,
     text_hash: String,
+    /// The rule file's text, for the lines of the rules that `explain` names.
+    source: String,
     variant: String,
     seed: u64,
     /// Where the game starts: the game's own start, or a given position (its text in `position`).
@@ -315,6 +326,7 @@ impl Session {
             rules_path: rules_path.to_string(),
             rules_hash,
             text_hash: source_hash(source),
+            source: source.to_string(),
             seed,
             start: state.clone(),
             position: None,
@@ -382,6 +394,10 @@ impl Session {
             Command::Choose(n) | Command::Listed(n) => self.choose(n),
             Command::Moves => Ok(Output::text(self.list_moves())),
             Command::History => Ok(Output::text(self.history_text())),
+            Command::Explain(n) => self.explain(n).map(|e| {
+                let who = &self.seat_names()[e.mover as usize - 1];
+                Output::text(crate::explain::render_by(&e, who).trim_end())
+            }),
             Command::Undo => self.undo(),
             Command::Redo => self.redo(),
             Command::Show => Ok(Output::moved(String::new())),
@@ -1150,6 +1166,20 @@ impl Session {
     // ------------------------------------------------------------ history
 
     /// The plies played, numbered, each with who played it.
+    /// Ply `n` of the history (from 1; the last without it) told step by step, each step with the rule of
+    /// the file that made it (`crate::explain`).
+    pub fn explain(&self, n: Option<usize>) -> Result<crate::explain::Explanation, SessionError> {
+        if self.plies.is_empty() {
+            return Err(SessionError::Usage("no move has been played yet: `explain` tells a move played".into()));
+        }
+        let n = n.unwrap_or(self.plies.len());
+        let Some(ply) = n.checked_sub(1).and_then(|i| self.plies.get(i)) else {
+            let played = crate::plural(self.plies.len() as u64, "move has", "moves have");
+            return Err(SessionError::Usage(format!("no move {n}: {played} been played (`history` lists them)")));
+        };
+        Ok(crate::explain::explain(&self.engine, &self.source, &ply.before, &ply.moves))
+    }
+
     pub fn history_text(&self) -> String {
         if self.plies.is_empty() {
             return "no move has been played yet".into();
@@ -1608,7 +1638,8 @@ fn shadowed_command(text: &str) -> Option<&'static str> {
 }
 
 const COMMANDS: &[&str] = &[
-    "moves", "history", "undo", "redo", "show", "rules", "hint", "ai", "cancel", "save", "load", "new", "help", "quit",
+    "moves", "history", "explain", "undo", "redo", "show", "rules", "hint", "ai", "cancel", "save", "load", "new",
+    "help", "quit",
 ];
 
 const HELP: &str = "\
@@ -1617,6 +1648,7 @@ Type a move in notation, or one of these commands:
                   (where the pits themselves are numbered, as on a ring, a number is a pit: `#3` plays
                   the third listed move)
   history         the moves played so far, and who played each
+  explain [N]     the last move (or move N of the history) step by step, with the rule of each step
   undo, redo      take back your last move (and the computer's replies), or play it again
   show            draw the board again
   rules           a summary of the rules of this game

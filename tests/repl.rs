@@ -519,6 +519,28 @@ fn commands_hints_and_refusals_in_plain_words() {
     assert!(out.contains("  1. you: c\n  2. you: f\n  3. computer: "), "{out}");
 }
 
+/// `explain` tells the last ply step by step with the rule of each step (`explain N`, ply N), in the seats'
+/// names; before any ply, or past the last, it says why it cannot.
+#[test]
+fn explain_tells_the_last_ply_with_its_rules() {
+    let out = session(&["games/kalah.mancala", "--human", "2"], "explain\nc\nf\nexplain\nwhy 1\nexplain 3\nquit!\n");
+    assert!(out.contains("error: no move has been played yet: `explain` tells a move played"), "{out}");
+    assert!(
+        out.contains("ply f by player 1:\n  1. lift 5 from f (line 19: from pits(mover) where count > 0)\n"),
+        "{out}"
+    );
+    assert!(out.contains("ply c by player 1:\n  1. lift 4 from c (line 19: "), "{out}");
+    assert!(out.contains("player 1 moves again (line 26: again when last = store(mover))"), "{out}");
+    assert!(out.contains("error: no move 3: 2 moves have been played (`history` lists them)"), "{out}");
+    // Bao's safari, in the file's words and with its `///` sentence.
+    let bao = session(
+        &["games/bao-la-kiswahili.mancala", "--human", "2", "--position", BAO_SAFARI],
+        "i3cw\nsafari\nexplain\nquit!\n",
+    );
+    assert!(bao.contains("ply i3cw safari by player 1:"), "{bao}");
+    assert!(bao.contains("relay may as \"safari\" or \"stop\""), "{bao}");
+}
+
 /// Gulek's piece prompt takes a whole order at once (`RBR`), all or nothing.
 #[test]
 fn a_whole_piece_order_at_the_piece_prompt() {

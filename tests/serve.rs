@@ -264,6 +264,24 @@ fn a_game_is_played_undone_redone_saved_and_loaded() {
     assert_eq!(again["history"], json!(["c", "f"]));
     assert!(again["log"].as_array().unwrap().len() >= 2);
 
+    // Each narrated ply is in the log with its number, and `explain/N` tells it step by step, with the rules.
+    let log = again["log"].as_array().unwrap();
+    assert_eq!((log[0]["ply"].clone(), log[0]["move"].clone()), (json!(1), json!("c")), "{again}");
+    let (status, why) = get(&s, &format!("/api/sessions/{id}/explain/1"));
+    assert_eq!(status, 200, "{why}");
+    assert_eq!((why["who"].clone(), why["explanation"]["ply"].clone()), (json!("player 1"), json!("c")));
+    let steps = why["explanation"]["steps"].as_array().unwrap();
+    assert_eq!(steps[0]["text"], "lift 4 from c");
+    assert_eq!(steps[0]["rule"]["line"], 19);
+    assert!(why["text"].as_str().unwrap().starts_with("ply c by player 1:\n  1. lift 4 from c (line 19: "), "{why}");
+    let (status, e) = get(&s, &format!("/api/sessions/{id}/explain/3"));
+    assert_eq!(
+        (status, e["error"].as_str()),
+        (404, Some("no move 3: 2 moves have been played (`history` lists them)"))
+    );
+    let (status, e) = get(&s, &format!("/api/sessions/{id}/explain/x"));
+    assert_eq!((status, error_kind(&e)), (400, "bad_ply"));
+
     let (_, v) = post(&s, &format!("/api/sessions/{id}/undo"), json!({}));
     assert_eq!((v["history"].clone(), v["redo"].clone()), (json!(["c"]), json!(1)));
     let (_, v) = post(&s, &format!("/api/sessions/{id}/redo"), json!({}));

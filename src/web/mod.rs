@@ -112,7 +112,7 @@ struct Live {
     origin: Origin,
     text: String,
     /// What the players were told, newest last: narrations, the computer's plies, answers to commands.
-    log: Vec<String>,
+    log: Vec<LogLine>,
     /// When it was last used, to drop the oldest game past [`MAX_GAMES`].
     used: Instant,
 }
@@ -120,13 +120,26 @@ struct Live {
 /// The most lines a game's log keeps.
 const MAX_LOG: usize = 200;
 
+/// A line of a game's log: what was said, and the ply it tells (its number from 1 and its notation, for
+/// the page's "why?"), when it tells one.
+#[derive(Debug, Clone, serde::Serialize)]
+struct LogLine {
+    text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ply: Option<usize>,
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    notation: Option<String>,
+}
+
 impl Live {
-    fn tell(&mut self, line: impl Into<String>) {
-        let line = line.into();
-        if line.is_empty() {
+    /// Says `line`; `ply`, the number of the ply it tells (the page asks why it did what it did).
+    fn tell(&mut self, line: impl Into<String>, ply: Option<usize>) {
+        let text = line.into();
+        if text.is_empty() {
             return;
         }
-        self.log.push(line);
+        let notation = ply.and_then(|n| self.session.history().get(n.wrapping_sub(1)).cloned());
+        self.log.push(LogLine { text, ply: notation.as_ref().and(ply), notation });
         if self.log.len() > MAX_LOG {
             self.log.drain(..self.log.len() - MAX_LOG);
         }
@@ -315,6 +328,14 @@ impl Playground {
                 view::ply(live, n)
                     .map(Reply::ok)
                     .ok_or_else(|| Reply::not_found(format!("there are {} plies", live.session.history().len())))
+            }),
+            ("GET", ["api", "sessions", id, "explain", n]) => self.with(id, |live| {
+                let n: usize =
+                    n.parse().map_err(|_| Reply::error(400, "bad_ply", format!("`{n}` is not a number of a ply")))?;
+                let e = live.session.explain(Some(n)).map_err(|e| Reply::not_found(e.to_string()))?;
+                let who = live.session.seat_names()[e.mover as usize - 1].clone();
+                let text = crate::explain::render_by(&e, &who);
+                Ok(Reply::ok(json!({ "ply": n, "who": who, "explanation": e, "text": text.trim_end() })))
             }),
             ("POST", ["api", "sessions", id, action]) => self.act(id, action, body),
             (_, ["api", ..]) | (_, ["assets", ..]) | (_, [""]) if known_path(parts) => {
@@ -582,6 +603,7 @@ impl Playground {
 /// with the game's view and what was said. The hint is said to the page alone, not to the game's log.
 fn perform(id: &str, live: &mut Live, command: Option<Command>, save: Option<String>) -> Answer {
     let hint = matches!(command, Some(Command::Hint(_)));
+    let plies_before = live.session.history().len();
     let text = match (command, save) {
         (Some(command), _) => live.session.execute(command).map_err(session_error)?.text,
         (None, Some(save)) => {
@@ -593,7 +615,10 @@ fn perform(id: &str, live: &mut Live, command: Option<Command>, save: Option<Str
         (None, None) => computer(&mut live.session)?,
     };
     if !hint {
-        live.tell(text.clone());
+        // A ply just made (or made again) is told with its number, for the page's "why?".
+        let plies = live.session.history().len();
+        let made = (plies == plies_before + 1).then_some(plies);
+        live.tell(text.clone(), made);
     }
     let mut value = view::game(id, live);
     value["message"] = json!(text);
@@ -680,6 +705,7 @@ fn known_path(parts: &[&str]) -> bool {
             | ["api", "sessions", _]
             | ["api", "sessions", _, _]
             | ["api", "sessions", _, "plies", _]
+            | ["api", "sessions", _, "explain", _]
             | ["assets", _]
     )
 }

@@ -24,6 +24,7 @@
   let animating = false; // a ply is being shown step by step
   let animation = 0; // the number of the latest animation, so that an older one stops
   let hovered = null; // the option whose ply is previewed under the pointer
+  let whyMarks = null; // the places of the step of "why?" under the pointer
   let viewing = null; // the ply shown by the slider, when it is not the game's last
   let viewed = null; // what the server sent for it
 
@@ -144,7 +145,7 @@
     store.set("mancala.session", view.id);
     const fresh = previous && previous.id === next.id && next.history.length === previous.history.length + 1;
     const frames = fresh && next.last ? (next.last.frames || next.last.steps.map((counts) => ({ counts, at: null }))) : [];
-    if (previous && previous.id !== next.id) { viewing = null; viewed = null; }
+    if (previous && previous.id !== next.id) { viewing = null; viewed = null; $("why").hidden = true; }
     if (viewing !== null && next.history.length !== (previous ? previous.history.length : -1)) { viewing = null; viewed = null; }
     hovered = null;
     animate(fresh ? frames.slice(0, -1) : []);
@@ -168,7 +169,8 @@
       window.MancalaBoard.draw($("board"), past, {});
       return;
     }
-    window.MancalaBoard.draw($("board"), view, {
+    const shown = whyMarks ? { ...view, last: { ...(view.last || {}), marks: whyMarks } } : view;
+    window.MancalaBoard.draw($("board"), shown, {
       onPlace: clickPlace,
       onChoice: (label) => play(label),
       onHover: (option) => {
@@ -363,10 +365,68 @@
     list.innerHTML = "";
     for (const line of view.log.slice(-40)) {
       const item = document.createElement("li");
-      item.textContent = line;
+      item.textContent = line.text;
+      // A ply still in the game (not taken back since) can say why it did what it did.
+      if (line.ply && view.history[line.ply - 1] === line.move) item.appendChild(whyButton(line.ply));
       list.appendChild(item);
     }
     list.scrollTop = list.scrollHeight;
+    // The message under the board tells the last ply: it gets its "why?" too.
+    const last = view.log[view.log.length - 1];
+    const message = $("message");
+    if (last && last.ply === view.history.length && message.textContent === last.text) {
+      message.appendChild(whyButton(last.ply));
+    }
+  }
+
+  function whyButton(ply) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "why";
+    button.textContent = "why?";
+    button.title = `ply ${ply} step by step, with the rule of each step`;
+    button.addEventListener("click", () => explain(ply));
+    return button;
+  }
+
+  // "why?": the ply told step by step (`GET /api/sessions/ID/explain/N`); a step under the pointer marks
+  // its places on the board.
+  async function explain(ply) {
+    let got;
+    try {
+      got = await api("GET", `/api/sessions/${view.id}/explain/${ply}`);
+    } catch (e) {
+      say(e.message, true);
+      return;
+    }
+    const box = $("why");
+    $("why-title").textContent = `Why: ply ${ply}, ${got.explanation.ply} by ${got.who}`;
+    const list = $("why-steps");
+    list.innerHTML = "";
+    for (const step of got.explanation.steps) {
+      const item = document.createElement("li");
+      item.className = "step-" + step.step;
+      const text = document.createElement("span");
+      text.textContent = step.text;
+      item.appendChild(text);
+      if (step.rule) {
+        const rule = document.createElement("code");
+        rule.className = "rule";
+        rule.textContent = `line ${step.rule.line}: ${step.rule.text}`;
+        item.appendChild(rule);
+        if (step.rule.doc) {
+          const doc = document.createElement("q");
+          doc.textContent = step.rule.doc;
+          item.appendChild(doc);
+        }
+      }
+      const marks = step.places.map((label) => view.board.places.findIndex((p) => p.label === label)).filter((i) => i >= 0);
+      item.addEventListener("mouseenter", () => { whyMarks = marks; drawBoard(); });
+      item.addEventListener("mouseleave", () => { whyMarks = null; drawBoard(); });
+      list.appendChild(item);
+    }
+    box.hidden = false;
+    box.scrollIntoView({ block: "nearest" });
   }
 
   // Undoes or redoes until `plies` plies are played, a step back through the game.
@@ -616,6 +676,7 @@
       if (text) play(text).then((ok) => { if (ok) $("move").value = ""; });
     });
     $("undo").addEventListener("click", () => act("undo", undefined, true));
+    $("why-close").addEventListener("click", () => { $("why").hidden = true; whyMarks = null; drawBoard(); });
     $("redo").addEventListener("click", () => act("redo", undefined, true));
     $("computer").addEventListener("click", () => act("computer"));
     $("hint").addEventListener("click", () => act("hint", { level: $("hint-level").value }));

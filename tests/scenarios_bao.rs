@@ -324,16 +324,22 @@ fn bao6_safari_is_a_choice_and_destroys_the_nyumba() {
     let text = "i3=1 i5=6 I6=5 I1=1 ghala(1)=5 ghala(2)=5 nyumba(1)=i5 nyumba(2)=I5 phase=namua";
     let mut all = plies_of(&e, text);
     all.sort();
-    assert_eq!(all, ["i3ccw", "i3cw -relay", "i3cw relay"]);
+    // The choice is written in the game's words (`relay may as "safari" or "stop"`).
+    assert_eq!(all, ["i3ccw", "i3cw safari", "i3cw stop"]);
     let mut st = position(&e, text);
-    play(&e, &mut st, "i3cw -relay");
+    play(&e, &mut st, "i3cw stop");
     assert_eq!(seeds(&e, &st, &["i1", "i2", "i3", "i4", "i5"]), [1, 1, 3, 1, 7]);
     assert!(show(&e, &st).contains("nyumba(1)=i5"), "stopping keeps the nyumba: {}", show(&e, &st));
     // Safari: i5's 7 go on clockwise into i6, i7, i8, o8, o7, o6, o5; the nyumba is emptied, destroyed.
     let mut st = position(&e, text);
-    play(&e, &mut st, "i3cw relay");
+    play(&e, &mut st, "i3cw safari");
     assert_eq!(seeds(&e, &st, &["i5", "i6", "i8", "o5"]), [0, 1, 1, 1]);
     assert!(!show(&e, &st).contains("nyumba(1)"), "the nyumba is destroyed: {}", show(&e, &st));
+    // The plain words still read, as plies saved before the choice had its name were written.
+    let st = position(&e, text);
+    let named = mancala::notation::parse_ply(&e, &st, "i3cw safari").expect("safari");
+    assert_eq!(mancala::notation::parse_ply(&e, &st, "i3cw relay").expect("relay"), named);
+    assert_ne!(mancala::notation::parse_ply(&e, &st, "i3cw -relay").expect("-relay"), named);
 }
 
 /// Stage 1: a takasa lap that ends in the mover's functional nyumba ends the move there.

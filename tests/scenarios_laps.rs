@@ -150,7 +150,7 @@ fn the_narration_tells_each_lap() {
     }
     let names = ["you".to_string(), "computer".to_string()];
     let told = mancala::narrate::ply(&e, &before, &moves, &after, &names);
-    assert_eq!(told.text, "sowed 1 from a counter-clockwise, relaying from b clockwise, ending in D");
+    assert_eq!(told.text, "sowed 1 from a counter-clockwise, relaying from b (clockwise), ending in D");
 }
 
 #[test]

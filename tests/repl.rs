@@ -541,6 +541,22 @@ fn explain_tells_the_last_ply_with_its_rules() {
     assert!(bao.contains("relay may as \"safari\" or \"stop\""), "{bao}");
 }
 
+/// A move cut as never ending (ENGINE-1; 475 laps here) is told in one short line: the first relays
+/// named, the rest counted, and the cut (issue 21 §3; before, every lap was named).
+#[test]
+fn a_never_ending_move_is_told_in_one_short_line() {
+    let position = "o1=1 o2=2 o3=3 o4=2 o5=1 o6=4 o8=1 i2=5 i3=4 i5=5 i7=1 i8=2 \
+                    O1=3 O3=4 O4=1 O5=4 O7=1 O8=1 I1=1 I5=7 I6=10 I8=1 phase=mtaji";
+    let args = ["games/bao-la-kiswahili.mancala", "--variant", "kujifunza", "--human", "2", "--position", position];
+    let out = session(&args, "takasa i3cw\nquit!\n");
+    let told = out.lines().find(|l| l.contains("played takasa i3cw")).expect("the ply is told");
+    assert!(
+        told.ends_with("and 462 more, ending in i5; the move would never end: it was cut after 475 laps"),
+        "{told}"
+    );
+    assert!(told.len() < 300, "one short line: {} bytes", told.len());
+}
+
 /// Gulek's piece prompt takes a whole order at once (`RBR`), all or nothing.
 #[test]
 fn a_whole_piece_order_at_the_piece_prompt() {

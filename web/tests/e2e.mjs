@@ -370,6 +370,8 @@ const scenarios = {
       check(v.history.length > 0 || v.in_turn, `${game}: the first click played nothing`);
       if (dir) await page.screenshot({ path: path.join(dir, `${game}-1280x800.png`) });
       await page.setViewport({ width: 390, height: 844 });
+      // The same game, opened on a phone.
+      await page.reload({ waitUntil: "networkidle0" });
       await idle();
       // Touch targets: every pit that can be played is at least 44 px across.
       const small = await page.$$eval("#board .place.playable", (places) =>

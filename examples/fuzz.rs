@@ -7,7 +7,8 @@
 //! `--reference` pairs each mutant that checks clean with the reference semantics (`tests/reference/`) and
 //! plays random games of its variants on both, compared at every decision (`tests/differ/`): each
 //! disagreement is a finding, written with the position and plies that show it:
-//! `cargo run --release --example fuzz -- --reference --inputs 100000 --out target/fuzz-reference`.
+//! `cargo run --release --example fuzz -- --reference --inputs 400000 --games-per-mutant 2 --plies 40 --game-ms 60
+//! --out target/fuzz-reference` (a game is left, not judged, past `--plies` or `--game-ms`).
 //!
 //! The process that is started supervises a worker process (the same program with `--worker`) that runs
 //! the inputs and reports each input's index before running it. A crash that no `catch_unwind` can catch
@@ -135,6 +136,15 @@ fn main() {
     if let Some(i) = args.dump {
         // The input of one index, to look at or to reduce by hand.
         std::io::stdout().write_all(&input(&shipped_seeds(), args.seed, i)).expect("stdout");
+    } else if let (Some(path), true) = (&args.run_file, args.reference) {
+        // A finding of the differential run told in full: `--reference --run-file FILE --game-seed N` (N is the
+        // input's index xor the run's seed, as the run plays it).
+        let bytes = std::fs::read(path).expect("a readable file");
+        let r = differ::run_file(&bytes, args.game_seed, &reference_options(&args));
+        for (sig, detail) in &r.findings {
+            println!("{sig}\n{detail}\n");
+        }
+        println!("clean {}, {} variants, {:?}", r.clean, r.engines, r.tally);
     } else if let Some(path) = &args.run_file {
         let bytes = std::fs::read(path).expect("a readable file");
         let r = harness::run(&bytes, &options(&args), args.game_seed);

@@ -119,8 +119,9 @@ impl Board {
     }
 
     /// The place after `p` along its circuit, in direction `dir` (counter-clockwise is the circuit's order),
-    /// passing over the places `skipped` says; when every other place would be passed over, the next place all
-    /// the same (§9.1 `skip`). `None` for a place off the track.
+    /// passing over the places `skipped` says, round to `p` itself when it is the only one not passed over;
+    /// when every place would be passed over, the next place all the same (§9.1 `skip`). `None` for a place off
+    /// the track.
     pub fn step(&self, p: PlaceId, dir: Dir, skipped: impl Fn(PlaceId) -> bool) -> Option<PlaceId> {
         let (c, i) = self.on_circuit(p)?;
         let len = c.len();
@@ -128,7 +129,7 @@ impl Board {
             Dir::Ccw => c[(i + k) % len],
             Dir::Cw => c[(i + len - k % len) % len],
         };
-        (1..len).map(at).find(|&q| !skipped(q)).or(Some(at(1)))
+        (1..=len).map(at).find(|&q| !skipped(q)).or(Some(at(1)))
     }
 
     /// The pit after `p` along its circuit with the stores left out (the walk of a chain, §9.1 `chain`).

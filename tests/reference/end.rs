@@ -1,6 +1,6 @@
 //! §8 (phases, `until`, `again`), §10 (end rules, built-in ends, a match of rounds) and §11 (score, winner,
 //! goal): what happens between one ply and the next. `end_ply` is the order the docs give: the ply counted,
-//! the marks' plies taken down, the turn passed, the phase advanced, the quiet rounds counted; then
+//! the marks' plies taken down, the turn passed, the quiet rounds counted, the phase advanced; then
 //! `after_ply` checks the end rules in the order written (again from the first after an elimination), the
 //! ply limit, the obligation, and whether the player to move can move at all.
 
@@ -66,8 +66,9 @@ impl Reference {
             _ if again && !g.out[mover as usize] => mover,
             _ => g.next_active(mover),
         };
-        self.advance_phases(g);
+        // The ply counts for the quiet rounds of its own phase; a new phase starts the count at 0 (§10).
         self.count_quiet(g, mover, done.captured);
+        self.advance_phases(g);
         self.after_ply(g);
     }
 
@@ -236,9 +237,15 @@ impl Reference {
         EndCheck::GoesOn
     }
 
-    /// Players out of the game; the turn passes on from one who is out.
+    /// Players out of the game, one at a time in seat order until one is left (§10: he wins, and those
+    /// after him stay in); the turn passes on from one who is out.
     fn eliminate(&self, g: &mut Game, players: &[Player]) {
-        for &p in players {
+        let mut players = players.to_vec();
+        players.sort();
+        for p in players {
+            if g.active().count() <= 1 {
+                break;
+            }
             g.out[p as usize] = true;
         }
         if g.out[g.to_move as usize] {

@@ -129,6 +129,8 @@ const SCENARIO_GAMES: &[(&str, &[&str])] = &[
     ("gore", &["gore"]),
     ("gulek", &["gulek", "gulek-solo", "gulek-single"]),
     ("kalah_oware", &["kalah", "oware"]),
+    ("kisolo", &["kisolo"]),
+    ("mangala", &["mangala"]),
     ("omweso", &["omweso"]),
     ("pallanguzhi", &["pallanguzhi"]),
     ("perlen", &["perlen"]),

@@ -131,11 +131,13 @@ const SCENARIO_GAMES: &[(&str, &[&str])] = &[
     ("kalah_oware", &["kalah", "oware"]),
     ("kisolo", &["kisolo"]),
     ("mangala", &["mangala"]),
+    ("moruba", &["moruba"]),
     ("omweso", &["omweso"]),
     ("pallanguzhi", &["pallanguzhi"]),
     ("perlen", &["perlen"]),
     ("tchuka", &["tchuka-ruma"]),
     ("toguz", &["toguz-kumalak"]),
+    ("tsoro", &["tsoro"]),
 ];
 
 /// Positions random play rarely reaches: each of the issue's, and every string of the scenario files that

@@ -1140,7 +1140,7 @@ impl Engine {
                 }
             },
         };
-        (st.origin, st.dir, st.lap, st.diverted) = (place, plan.dir, 1, false);
+        (st.origin, st.start, st.dir, st.lap, st.diverted) = (place, place, plan.dir, 1, false);
         (st.cursor, st.last, st.stage) = (last, last, super::Stage::Start);
     }
 

@@ -130,11 +130,15 @@ const SCENARIO_GAMES: &[(&str, &[&str])] = &[
     ("gore", &["gore"]),
     ("gulek", &["gulek", "gulek-solo", "gulek-single"]),
     ("kalah_oware", &["kalah", "oware"]),
+    ("kisolo", &["kisolo"]),
+    ("mangala", &["mangala"]),
+    ("moruba", &["moruba"]),
     ("omweso", &["omweso"]),
     ("pallanguzhi", &["pallanguzhi"]),
     ("perlen", &["perlen"]),
     ("tchuka", &["tchuka-ruma"]),
     ("toguz", &["toguz-kumalak"]),
+    ("tsoro", &["tsoro"]),
 ];
 
 /// Positions random play rarely reaches: each of the issue's, and every string of the scenario files that

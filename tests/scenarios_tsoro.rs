@@ -1,0 +1,137 @@
+//! Rule scenarios for Tsoro (`games/tsoro.mancala`), one per decision of `docs/games/tsoro.md`
+//! (TS-1 .. TS-7).
+//!
+//! The board: South (player 1) has his outer row `o1..o8` and inner row `i1..i8`, North `O1..O8` and
+//! `I1..I8`, each numbered from its owner's left. South's counter-clockwise circuit is o1..o8, i8..i1 (and
+//! on to o1); his `ik` faces North's `I(9-k)` and, behind it, `O(9-k)`. South's head is `o8`, North's `O8`.
+//! Taken stones go to `taken(1)`, `taken(2)`.
+
+mod common;
+
+use common::*;
+use mancala::engine::{EndReason, Engine, State};
+
+fn tsoro() -> Engine {
+    engine("tsoro", None, None)
+}
+
+/// The stones in the places named, in order.
+fn seeds(e: &Engine, st: &State, labels: &[&str]) -> Vec<u8> {
+    labels
+        .iter()
+        .map(|l| {
+            let p = e.rules.places.iter().position(|i| i.label == *l).unwrap_or_else(|| panic!("no place {l}"));
+            st.counts[p]
+        })
+        .collect()
+}
+
+#[test]
+fn ts1_two_stones_in_each_outer_pit() {
+    let e = tsoro();
+    let st = e.initial_state();
+    assert_eq!(seeds(&e, &st, &["o1", "o8", "i1", "i8", "O1", "O8", "I1", "I8"]), [2, 2, 0, 0, 2, 2, 0, 0]);
+    assert_eq!(st.counts.iter().map(|&c| c as u32).sum::<u32>(), 32);
+    // From o3 and o6 the last stone falls into the head, o8, which holds stones: stop there or sow on (TS-3).
+    assert_eq!(plies(&e, &st), ["o1", "o2", "o3 relay", "o3 -relay", "o4", "o5", "o6 relay", "o6 -relay", "o7", "o8"]);
+}
+
+#[test]
+fn ts2_a_last_stone_in_an_occupied_pit_sows_on() {
+    // o1's 2 stones: o2, o3; o3 held 1: its 2 stones go on into o4, o5; o5 was empty: over.
+    let e = tsoro();
+    let mut st = position(&e, "o1=2 o3=1 O1=2");
+    play(&e, &mut st, "o1");
+    assert_eq!(seeds(&e, &st, &["o1", "o2", "o3", "o4", "o5"]), [0, 1, 0, 1, 1]);
+    assert_eq!(to_move(&st), 2);
+}
+
+#[test]
+fn ts3_an_occupied_head_lets_the_mover_stop_or_sow_on() {
+    // o6's 2 stones: o7, o8. o8, the head, held 1: stop there (`-relay`) or sow its 2 on into i8, i7.
+    let e = tsoro();
+    let st = position(&e, "o6=2 o8=1 O1=2");
+    let mut stop = st.clone();
+    play(&e, &mut stop, "o6 -relay");
+    assert_eq!(seeds(&e, &stop, &["o6", "o7", "o8", "i8", "i7"]), [0, 1, 2, 0, 0]);
+    let mut on = st.clone();
+    play(&e, &mut on, "o6 relay");
+    assert_eq!(seeds(&e, &on, &["o6", "o7", "o8", "i8", "i7"]), [0, 1, 0, 1, 1]);
+}
+
+#[test]
+fn ts3_an_empty_head_ends_the_move() {
+    let e = tsoro();
+    assert_eq!(legal(&e, "o6=2 O1=2"), ["o6"]);
+}
+
+#[test]
+fn ts4_single_stones_wait_while_a_pit_holds_two() {
+    let e = tsoro();
+    assert_eq!(legal(&e, "o1=1 o4=2 O1=2"), ["o4"]);
+}
+
+#[test]
+fn ts4_a_single_stone_only_into_an_empty_pit() {
+    // o1's stone would fall into o2, which holds a stone: not allowed; o2's falls into o3, empty.
+    let e = tsoro();
+    assert_eq!(legal(&e, "o1=1 o2=1 O1=2"), ["single o2"]);
+}
+
+#[test]
+fn ts5_an_empty_inner_pit_takes_the_inner_pit_across_and_the_outer_behind_it() {
+    // o7's 2 stones: o8, i8. i8 was empty and I1 across holds 1: I1 and O1 behind it (3) are taken.
+    let e = tsoro();
+    let mut st = position(&e, "o7=2 I1=1 O1=3 O5=2");
+    play(&e, &mut st, "o7");
+    assert_eq!(seeds(&e, &st, &["o8", "i8", "I1", "O1", "O5", "taken(1)"]), [1, 1, 0, 0, 2, 4]);
+    assert_eq!(to_move(&st), 2);
+}
+
+#[test]
+fn ts5_the_inner_pit_across_empty_protects_the_outer_pit() {
+    let e = tsoro();
+    let mut st = position(&e, "o7=2 O1=3 O5=2");
+    play(&e, &mut st, "o7");
+    assert_eq!(seeds(&e, &st, &["o8", "i8", "O1", "taken(1)"]), [1, 1, 3, 0]);
+}
+
+#[test]
+fn ts5_a_single_stone_captures_too() {
+    // i2's single stone falls into i1, empty; I8 across holds 2, O8 behind it 1: 3 taken.
+    let e = tsoro();
+    let mut st = position(&e, "i2=1 I8=2 O8=1 O1=1");
+    play(&e, &mut st, "single i2");
+    assert_eq!(seeds(&e, &st, &["i2", "i1", "I8", "O8", "taken(1)"]), [0, 1, 0, 0, 3]);
+}
+
+#[test]
+fn ts6_a_player_who_cannot_move_loses() {
+    // North has a single stone in each of his 16 pits: none has an empty pit after it, so he cannot move
+    // although he has stones, and South wins.
+    let e = tsoro();
+    let north: Vec<String> = (1..=8).flat_map(|k| [format!("O{k}=1"), format!("I{k}=1")]).collect();
+    let st = position(&e, &format!("o1=2 {} to_move=2", north.join(" ")));
+    let (winners, _, reason) = result(&st).expect("the game is over before North moves");
+    assert_eq!((winners, reason), (vec![1], EndReason::LastStanding));
+}
+
+#[test]
+fn ts7_a_position_that_comes_back_draws_the_game() {
+    // Found in random play: sixteen plies without a capture bring this position back (ENGINE-2). On the
+    // way, a lap ends in each player's head once: North stops there (`-relay`), South sows on (`relay`).
+    let e = tsoro();
+    let mut st = position(
+        &e,
+        "o5=1 o7=2 i2=1 i4=1 i7=1 i8=1 O2=2 O3=1 O4=1 O7=1 I1=2 I5=1 I7=1 taken(1)=7 taken(2)=9 to_move=2",
+    );
+    play_all(
+        &e,
+        &mut st,
+        &["O2", "o7", "I1", "i7", "O3", "i6", "O6 -relay", "i5", "O8", "o1", "I8", "o2", "I3", "o3", "I2"],
+    );
+    assert_not_over(&e, &st);
+    play(&e, &mut st, "o4 relay");
+    let (winners, _, reason) = result(&st).expect("the game is over");
+    assert_eq!((winners, reason), (vec![], EndReason::RepetitionDraw));
+}

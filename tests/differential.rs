@@ -49,3 +49,27 @@ fn every_shipped_game_and_variant_agrees_with_the_reference() {
     eprintln!("in all: {} games, {} plies, {} decisions", total.games, total.plies, total.decisions);
     assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n\n"));
 }
+
+/// The test games of the family's constructs (`tests/data/family/`), which no shipped game may use yet.
+#[test]
+fn the_family_test_games_agree_with_the_reference() {
+    let mut failures = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir("tests/data/family").unwrap().map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    for path in paths {
+        let source = std::fs::read_to_string(&path).unwrap();
+        let name = path.display().to_string();
+        let file = mancala::syntax::parse(&source).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        for variant in mancala::check::variant_names(&file) {
+            let pair = Pair::new(&source, Some(&variant), None).unwrap_or_else(|| panic!("{name} lowers"));
+            let mut tally = Tally::default();
+            for seed in 0..20 {
+                if let Err(d) = pair.random_game(seed, PLIES, &mut tally) {
+                    failures.push(format!("{name} {variant} (seed {seed}): {d}"));
+                    break;
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n\n"));
+}

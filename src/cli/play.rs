@@ -332,7 +332,7 @@ fn repl(session: &mut Session, input: &mut dyn Input, colour: bool, interactive:
 fn board(session: &Session, colour: bool) -> String {
     let humans: Vec<u8> =
         (0..session.seats().len() as u8).filter(|&s| session.seats()[s as usize] == Seat::Human).collect();
-    let to_move = session.state.to_move;
+    let to_move = session.decider();
     let viewer = if humans.contains(&to_move) { Some(to_move) } else { humans.first().copied() };
     let marks = session.last_ply().map_or(Vec::new(), |(before, moves)| {
         mancala::narrate::ply(&session.engine, before, moves, &session.state, &[]).marks

@@ -379,6 +379,7 @@ impl Pair {
             Move::Stop => "stop".into(),
             Move::Capture(b) => (if b { "x" } else { "-x" }).into(),
             Move::Relay(b) => (if b { "relay" } else { "-relay" }).into(),
+            Move::Answer(b) => (if b { "answer" } else { "-answer" }).into(),
         }
     }
 
@@ -403,6 +404,7 @@ impl Pair {
             Decision::Stop => "stop".into(),
             Decision::Capture(b) => (if b { "x" } else { "-x" }).into(),
             Decision::Relay(b) => (if b { "relay" } else { "-relay" }).into(),
+            Decision::Answer(b) => (if b { "answer" } else { "-answer" }).into(),
         }
     }
 

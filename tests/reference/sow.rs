@@ -535,7 +535,17 @@ impl Reference {
                 }));
             }
         }
-        // No capture: an optional relay (the mover's choice), else the relay.
+        // No capture: the opponent's answer (`opponent may`), the first that holds, made or declined (then
+        // the next that holds); made at the last place, `mover` still the sower.
+        for rule in sow.answers.iter() {
+            if self.test(g, cx, &rule.when)
+                && run.ask(vec![Decision::Answer(true), Decision::Answer(false)])? == Decision::Answer(true)
+            {
+                self.capture_at(g, run, ply, rule, last, &mut Default::default(), &mut false)?;
+                break;
+            }
+        }
+        // Then an optional relay (the mover's choice), else the relay.
         let is_pit = (last as usize) < self.board.n_pits;
         let mut lifted = None;
         if is_pit && sow.relay_may.as_ref().is_some_and(|c| self.test(g, cx, c)) {

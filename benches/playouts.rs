@@ -11,9 +11,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
 use mancala::engine::Engine;
+use mancala::playout::Dice;
 use mancala::playout::{race, race_table, Playout, Runner};
-use rand::rngs::SmallRng;
-use rand::SeedableRng;
 
 /// One benchmark iteration plays this many games at least, and more for quick games, so that an iteration
 /// lasts about `ITERATION`.
@@ -37,8 +36,8 @@ fn compile(path: &Path) -> Engine {
 }
 
 /// The number of games in one iteration, and their plies (the same every iteration: the seed is reset).
-fn batch(mut play: impl FnMut(&mut SmallRng) -> u64) -> (u64, u64) {
-    let mut rng = SmallRng::seed_from_u64(SEED);
+fn batch(mut play: impl FnMut(&mut Dice) -> u64) -> (u64, u64) {
+    let mut rng = Dice::with_seed(SEED);
     let start = Instant::now();
     let (mut games, mut plies) = (0, 0);
     while games < 1 || start.elapsed() < ITERATION {
@@ -58,7 +57,7 @@ fn playouts(c: &mut Criterion) {
         group.throughput(Throughput::Elements(plies));
         group.bench_function(&name, |b| {
             b.iter(|| {
-                let mut rng = SmallRng::seed_from_u64(SEED);
+                let mut rng = Dice::with_seed(SEED);
                 let mut total = 0u64;
                 for _ in 0..games {
                     total += playout.run(&mut rng, |_| {}).plies as u64;
@@ -74,7 +73,7 @@ fn playouts(c: &mut Criterion) {
         let id = hand.name.replace(", ", "-").replace(' ', "-");
         group.bench_function(&id, |b| {
             b.iter(|| {
-                let mut rng = SmallRng::seed_from_u64(SEED);
+                let mut rng = Dice::with_seed(SEED);
                 let mut total = 0u64;
                 for _ in 0..games {
                     total += (hand.random_game)(&mut rng) as u64;

@@ -4,6 +4,11 @@
 //!
 //! `cargo run --release --example fuzz -- --inputs 1000000 --seed 1 --games-per-mutant 3 --out target/fuzz`
 //!
+//! `--reference` pairs each mutant that checks clean with the reference semantics (`tests/reference/`) and
+//! plays random games of its variants on both, compared at every decision (`tests/differ/`): each
+//! disagreement is a finding, written with the position and plies that show it:
+//! `cargo run --release --example fuzz -- --reference --inputs 100000 --out target/fuzz-reference`.
+//!
 //! The process that is started supervises a worker process (the same program with `--worker`) that runs
 //! the inputs and reports each input's index before running it. A crash that no `catch_unwind` can catch
 //! (an abort, a stack overflow, memory past `--mem-limit-mb`) or a hang past `--hang-secs` then costs one
@@ -12,6 +17,11 @@
 
 #[path = "../tests/fuzzer/mod.rs"]
 mod fuzzer;
+// `--reference`: the differential run, the engine against the reference semantics.
+#[path = "../tests/differ/mod.rs"]
+mod differ;
+#[path = "../tests/reference/mod.rs"]
+mod reference;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::BTreeMap;
@@ -67,6 +77,7 @@ struct Args {
     game_seed: u64,
     reduce_tries: usize,
     play_every: u64,
+    reference: bool,
 }
 
 fn parse_args() -> Args {
@@ -85,6 +96,7 @@ fn parse_args() -> Args {
         game_seed: 0,
         reduce_tries: 3000,
         play_every: 1,
+        reference: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -100,6 +112,7 @@ fn parse_args() -> Args {
             "--reduce-tries" => a.reduce_tries = value().parse().expect("--reduce-tries N"),
             "--play-every" => a.play_every = value().parse::<u64>().expect("--play-every N").max(1),
             "--worker" => a.worker = true,
+            "--reference" => a.reference = true,
             "--run-file" => a.run_file = Some(value()),
             "--reduce-hang" => a.reduce_hang = Some(value()),
             "--game-seed" => a.game_seed = value().parse().expect("--game-seed N"),
@@ -128,6 +141,9 @@ fn main() {
     } else if let Some(path) = &args.reduce_hang {
         let bytes = std::fs::read(path).expect("a readable file");
         reduce_hang(&args, &bytes, path);
+    } else if args.worker && args.reference {
+        LIMIT.store(args.mem_limit_mb << 20, Ordering::Relaxed);
+        reference_worker(&args);
     } else if args.worker {
         LIMIT.store(args.mem_limit_mb << 20, Ordering::Relaxed);
         worker(&args);
@@ -147,6 +163,8 @@ struct Stats {
     engines: u64,
     games: u64,
     plies: u64,
+    /// Decisions compared with the reference (`--reference`).
+    decisions: u64,
     capped: u64,
     slow: u64,
     hwm_kb: u64,
@@ -159,9 +177,9 @@ struct Stats {
 impl Stats {
     fn line(&self) -> String {
         format!(
-            "tried={} parsed={} clean={} played={} clean_played={} engines={} games={} plies={} capped={} slow={} hwm_kb={} max_ms={} max_at={} max_alloc_mb={}",
-            self.tried, self.parsed, self.clean, self.played, self.clean_played, self.engines, self.games, self.plies, self.capped,
-            self.slow, self.hwm_kb, self.max_ms, self.max_at, self.max_alloc_mb
+            "tried={} parsed={} clean={} played={} clean_played={} engines={} games={} plies={} decisions={} capped={} slow={} hwm_kb={} max_ms={} max_at={} max_alloc_mb={}",
+            self.tried, self.parsed, self.clean, self.played, self.clean_played, self.engines, self.games, self.plies,
+            self.decisions, self.capped, self.slow, self.hwm_kb, self.max_ms, self.max_at, self.max_alloc_mb
         )
     }
 
@@ -179,6 +197,7 @@ impl Stats {
                 "engines" => s.engines = v,
                 "games" => s.games = v,
                 "plies" => s.plies = v,
+                "decisions" => s.decisions = v,
                 "capped" => s.capped = v,
                 "slow" => s.slow = v,
                 "hwm_kb" => s.hwm_kb = v,
@@ -200,6 +219,7 @@ impl Stats {
         self.engines += o.engines;
         self.games += o.games;
         self.plies += o.plies;
+        self.decisions += o.decisions;
         self.capped += o.capped;
         self.slow += o.slow;
         self.hwm_kb = self.hwm_kb.max(o.hwm_kb);
@@ -288,6 +308,79 @@ fn worker(args: &Args) {
     writeln!(out, "DONE").and_then(|_| out.flush()).expect("the supervisor reads");
 }
 
+/// The differential run's options: a few games of each variant, cut short where the reference is slow.
+fn reference_options(args: &Args) -> differ::FileOptions {
+    differ::FileOptions { games: args.games.min(2), ..differ::FileOptions::default() }
+}
+
+/// `--reference`: runs inputs `from..inputs` through the differential check; prints as `worker` does.
+/// Only mutants that check clean are compared (`clean`); `engines` counts the variants compared.
+fn reference_worker(args: &Args) {
+    let seeds = shipped_seeds();
+    let opts = reference_options(args);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut stats = Stats::default();
+    for i in args.from..args.inputs {
+        writeln!(out, "I {i}").and_then(|_| out.flush()).expect("the supervisor reads");
+        let bytes = input(&seeds, args.seed, i);
+        let started = Instant::now();
+        let r = differ::run_file(&bytes, args.seed ^ i, &opts);
+        stats.tried += 1;
+        stats.clean += r.clean as u64;
+        stats.clean_played += (r.tally.games > 0) as u64;
+        stats.engines += r.engines as u64;
+        stats.games += r.tally.games;
+        stats.plies += r.tally.plies;
+        stats.decisions += r.tally.decisions;
+        stats.slow += r.slow as u64;
+        let ms = started.elapsed().as_millis() as u64;
+        if ms > stats.max_ms {
+            stats.max_ms = ms;
+            stats.max_at = i;
+        }
+        for (sig, _) in &r.findings {
+            writeln!(out, "F {i} {}", sig.replace('\n', " ")).expect("the supervisor reads");
+        }
+        if i % 100 == 0 || i + 1 == args.inputs {
+            stats.hwm_kb = peak_rss_kb();
+            writeln!(out, "S {}", stats.line()).expect("the supervisor reads");
+        }
+    }
+    writeln!(out, "DONE").and_then(|_| out.flush()).expect("the supervisor reads");
+}
+
+/// `--reference`: each distinct disagreement, reduced to a small rule file that still shows it, written to
+/// `OUT/findings/NN-reference.mancala` with what shows it (variant, game seed, plies, position) on top.
+fn save_disagreements(args: &Args, findings: &BTreeMap<String, Seen>) {
+    let seeds = shipped_seeds();
+    let opts = reference_options(args);
+    let dir = format!("{}/findings", args.out);
+    std::fs::create_dir_all(&dir).expect("the output folder");
+    for (n, (sig, seen)) in findings.iter().enumerate() {
+        let original = input(&seeds, args.seed, seen.first);
+        let seed = args.seed ^ seen.first;
+        let detail = |bytes: &[u8]| differ::run_file(bytes, seed, &opts).findings.into_iter().find(|(s, _)| s == sig);
+        let started = Instant::now();
+        let catchable = !sig.starts_with("crash") && !sig.starts_with("hang");
+        let reduced = if catchable && detail(&original).is_some() {
+            fuzzer::reduce::reduce(&original, |b| detail(b).is_some(), args.reduce_tries.min(300))
+        } else {
+            original.clone()
+        };
+        let shown = detail(&reduced).map_or_else(|| "(not shown again)".to_string(), |(_, d)| d);
+        let mut header = format!("# fuzz: {sig} (input {} of seed {}, seed {seed})\n", seen.first, args.seed);
+        for line in shown.lines().take(40) {
+            header.push_str(&format!("# {line}\n"));
+        }
+        let mut body = header.into_bytes();
+        body.extend_from_slice(&reduced);
+        let path = format!("{dir}/{n:02}-reference.mancala");
+        std::fs::write(&path, &body).expect("a finding is written");
+        println!("  {path}: {} -> {} bytes in {:.1} s", original.len(), reduced.len(), started.elapsed().as_secs_f64());
+    }
+}
+
 /// A distinct finding: how often, and the first input that showed it.
 #[derive(Debug, Clone)]
 struct Seen {
@@ -314,6 +407,7 @@ fn supervise(args: &Args) {
             .args(["--worker", "--from", &next.to_string(), "--inputs", &args.inputs.to_string()])
             .args(["--seed", &args.seed.to_string(), "--games-per-mutant", &args.games.to_string()])
             .args(["--mem-limit-mb", &args.mem_limit_mb.to_string(), "--play-every", &args.play_every.to_string()])
+            .args(if args.reference { &["--reference"][..] } else { &[] })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -412,6 +506,9 @@ fn supervise(args: &Args) {
 /// Reduces each distinct finding that the harness catches (panics, stuck games, mismatches, slow inputs)
 /// and writes it to `OUT/findings/NN-stage.mancala`; crashes and hangs are written as they came.
 fn save_findings(args: &Args, findings: &BTreeMap<String, Seen>) {
+    if args.reference {
+        return save_disagreements(args, findings);
+    }
     let seeds = shipped_seeds();
     let opts = options(args);
     let dir = format!("{}/findings", args.out);

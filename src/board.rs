@@ -485,11 +485,11 @@ impl Painter<'_> {
         }
         let mut parts: Vec<String> = (0..self.engine.rules.players)
             .map(|p| {
-                let won = st.rounds.iter().filter(|r| r.winners & (1 << p) != 0).count();
+                let won = st.rounds.wins(p);
                 format!("{} {won}", self.view.name(p))
             })
             .collect();
-        let drawn = st.rounds.iter().filter(|r| r.winners == 0).count();
+        let drawn = st.rounds.draws();
         if drawn > 0 {
             parts.push(format!("drawn {drawn}"));
         }

@@ -87,12 +87,13 @@ pub struct SyntaxError {
     pub code: SyntaxCode,
     pub message: String,
     pub span: Span,
-    pub label: String,
+    /// (A `Box<str>`, as the suggestion is boxed: every `Result` of the parser carries this error.)
+    pub label: Box<str>,
     pub help: Option<String>,
     /// Other places that explain this one, such as a `{` that is probably not closed.
     pub related: Vec<(Span, String)>,
-    /// The edit that fixes it, where the error is a misspelt word.
-    pub suggestion: Option<Suggestion>,
+    /// The edit that fixes it, where the error is a misspelt word (boxed: a `Result` carries the error).
+    pub suggestion: Option<Box<Suggestion>>,
 }
 
 /// What kind of syntax error: its stable code is `mancala::` followed by [`SyntaxCode::as_str`].
@@ -156,7 +157,7 @@ impl From<SyntaxError> for Diagnostic {
         let mut d = Diagnostic::error(e.code.as_str(), e.message, e.span, e.label);
         d.help = e.help;
         d.related = e.related;
-        d.suggestion = e.suggestion;
+        d.suggestion = e.suggestion.map(|s| *s);
         d
     }
 }

@@ -77,6 +77,45 @@ pub struct Rules {
     /// `rounds { ... }`: the game is a match of rounds; `None` for a game of one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rounds: Option<RoundRules>,
+    /// Where the rules that a traced ply tells of stand in the file, and their sentences (`RuleRef`). Not
+    /// part of what the rules mean: left out of their serialization, so of `session::rules_hash` too.
+    #[serde(skip)]
+    pub sources: Vec<RuleSource>,
+}
+
+/// A rule named by where it stands in the lowered rules: for the account of a ply step by step
+/// (`engine::Event`, `explain`) and the counts of `simulate`, which tell it by its line and sentence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(tag = "rule", rename_all = "snake_case")]
+pub enum RuleRef {
+    /// An action of a phase: for a sowing, its `from` (the pits it may start from).
+    Action { phase: u8, action: u8 },
+    /// `captures[index]` of a sowing.
+    Capture { phase: u8, action: u8, index: u8 },
+    /// `drop_captures[index]` of a sowing (`capture at every drop`).
+    DropCapture { phase: u8, action: u8, index: u8 },
+    /// `lifts[index]` of a sowing.
+    Lift { phase: u8, action: u8, index: u8 },
+    /// `relay when` or `relay from next when`.
+    Relay { phase: u8, action: u8 },
+    /// `relay may when`.
+    RelayMay { phase: u8, action: u8 },
+    /// A sowing's `again when`.
+    Again { phase: u8, action: u8 },
+    /// A phase's `again when`.
+    PhaseAgain { phase: u8 },
+    /// `end.items[index]` of a phase, or of the game (`phase: None`).
+    End { phase: Option<u8>, index: u8 },
+    /// `end.sweeps[index]` of a phase, or of the game (`phase: None`).
+    Sweep { phase: Option<u8>, index: u8 },
+}
+
+/// Where a rule stands in the file, and its `///` sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleSource {
+    pub rule: RuleRef,
+    pub span: crate::ast::Span,
+    pub doc: Option<String>,
 }
 
 /// A match of rounds: what happens when the end rules end a round.
@@ -151,6 +190,11 @@ pub type MarkId = u8;
 pub const UNMARKED: u8 = 0;
 
 impl Rules {
+    /// Where a rule stands in the file, when lowering noted it.
+    pub fn source(&self, rule: RuleRef) -> Option<&RuleSource> {
+        self.sources.iter().find(|s| s.rule == rule)
+    }
+
     /// The number of marks kept from ply to ply: they are part of a position.
     pub fn lasting_marks(&self) -> usize {
         self.marks.iter().take_while(|m| !m.one_ply).count()
@@ -1159,6 +1203,67 @@ fn bounds_at_last(n: &Num) -> (Option<i64>, Option<i64>) {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------- the last sowing
+
+/// Whether a condition reads where the last sowing was (`last`, `origin`, `next`, `before`, `dropped`):
+/// before the first ply there is none, so an end rule that does is not tested there.
+pub fn reads_last_sowing(c: &Cond) -> bool {
+    match c {
+        Cond::True | Cond::Direction(..) | Cond::Compiled(_) => false,
+        Cond::And(cs) | Cond::Or(cs) => cs.iter().any(reads_last_sowing),
+        Cond::Not(c) | Cond::AllPlayers(c) | Cond::AnyPlayers(c) => reads_last_sowing(c),
+        Cond::Cmp(a, _, b) => num_reads_sowing(a) || num_reads_sowing(b),
+        Cond::InInts(n, _) => num_reads_sowing(n),
+        Cond::InSet(p, s) => place_reads_sowing(p) || set_reads_sowing(s),
+        Cond::PlaceEq(a, b, _) => place_reads_sowing(a) || place_reads_sowing(b),
+        Cond::PlayerEq(a, b, _) => player_reads_sowing(a) || player_reads_sowing(b),
+        Cond::Dropped(..) => true,
+        Cond::AllPits(s, c) | Cond::AnyPits(s, c) => set_reads_sowing(s) || reads_last_sowing(c),
+        Cond::HereOwnedBy(p) => player_reads_sowing(p),
+    }
+}
+
+fn num_reads_sowing(n: &Num) -> bool {
+    match n {
+        Num::Const(_) | Num::HereCount | Num::Lifted | Num::Lap | Num::Round => false,
+        Num::Before(_) => true,
+        Num::Count(s, k) => set_reads_sowing(s) || kind_reads_sowing(k),
+        Num::Value(s) | Num::Size(s) => set_reads_sowing(s),
+        Num::Add(ns) | Num::Mul(ns) => ns.iter().any(num_reads_sowing),
+        Num::Sub(a, b) | Num::Div(a, b) | Num::Rem(a, b) => num_reads_sowing(a) || num_reads_sowing(b),
+        Num::PlaceCount(p) | Num::Number(p) | Num::Passed(p) => place_reads_sowing(p),
+        Num::PitsCount(p) | Num::Captures(p) | Num::Moves(p) => player_reads_sowing(p),
+    }
+}
+
+fn place_reads_sowing(p: &PlaceExpr) -> bool {
+    match p {
+        PlaceExpr::Last | PlaceExpr::Origin | PlaceExpr::Start | PlaceExpr::Next(..) => true,
+        PlaceExpr::Here | PlaceExpr::Fixed(_) => false,
+        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) | PlaceExpr::Behind(p) | PlaceExpr::Ahead(p) => {
+            place_reads_sowing(p)
+        }
+        PlaceExpr::OfPlayer(_, who) | PlaceExpr::RegionPit(_, who) => player_reads_sowing(who),
+    }
+}
+
+fn player_reads_sowing(p: &PlayerExpr) -> bool {
+    matches!(p, PlayerExpr::Owner(place) if place_reads_sowing(place))
+}
+
+fn set_reads_sowing(s: &Set) -> bool {
+    match s {
+        Set::AllPits | Set::Offered | Set::EveryPlayer(_) | Set::Region(_) | Set::TakenFirst => false,
+        Set::One(p) | Set::Facing(p) => place_reads_sowing(p),
+        Set::PitsOf(who) | Set::RegionOf(_, who) | Set::Threats(who) => player_reads_sowing(who),
+        Set::Marked(_, who) => who.as_ref().is_some_and(player_reads_sowing),
+    }
+}
+
+fn kind_reads_sowing(k: &KindSel) -> bool {
+    matches!(k, KindSel::Colour(who) if player_reads_sowing(who))
 }
 
 // ---------------------------------------------------------------- optimization

@@ -277,6 +277,27 @@ mod tests {
         let extra: Vec<_> = listed.difference(&reserved).collect();
         assert!(missing.is_empty(), "reserved words missing from docs/language.md §1: {missing:?}");
         assert!(extra.is_empty(), "words listed in docs/language.md §1 that are not reserved: {extra:?}");
+        let start = REFERENCE.find("may still be names: `").expect("docs/language.md §1 lists the other words");
+        let list = &REFERENCE[start..].split('`').nth(1).expect("the list is quoted");
+        let listed: BTreeSet<&str> = list.split_whitespace().collect();
+        let contextual: BTreeSet<&str> = KEYWORDS.iter().filter(|k| !k.reserved).map(|k| k.word).collect();
+        assert_eq!(listed, contextual, "the words of docs/language.md §1 that may still be names");
+    }
+
+    #[test]
+    fn the_textmate_grammar_highlights_the_words_of_the_table() {
+        let grammar: serde_json::Value =
+            serde_json::from_str(include_str!("../editors/vscode/syntaxes/mancala.tmLanguage.json")).unwrap();
+        let words = |key: &str| -> BTreeSet<String> {
+            let pattern = grammar["repository"][key]["match"].as_str().unwrap_or_default();
+            let inner = pattern.split("(?:").nth(1).and_then(|p| p.split(')').next()).unwrap_or_default();
+            inner.split('|').map(str::to_string).collect()
+        };
+        let reserved: BTreeSet<String> = reserved().map(str::to_string).collect();
+        let contextual: BTreeSet<String> =
+            KEYWORDS.iter().filter(|k| !k.reserved).map(|k| k.word.to_string()).collect();
+        assert_eq!(words("keyword"), reserved, "editors/vscode/syntaxes/mancala.tmLanguage.json: reserved words");
+        assert_eq!(words("word"), contextual, "editors/vscode/syntaxes/mancala.tmLanguage.json: contextual words");
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod board;
 pub mod check;
 pub mod diag;
 pub mod engine;
+pub mod explain;
 pub mod fmt;
 pub mod ide;
 pub mod io;

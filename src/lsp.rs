@@ -13,19 +13,19 @@ use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, PrepareRenameRequest,
-    References, Rename, Request as _,
+    CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
+    PrepareRenameRequest, References, Rename, Request as _,
 };
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, CompletionItem,
     CompletionItemKind, CompletionOptions, CompletionParams, CompletionResponse, CompletionTextEdit,
     DiagnosticRelatedInformation, DiagnosticSeverity, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse, Documentation,
-    GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents, HoverParams, HoverProviderCapability,
-    InitializeParams, Location, MarkupContent, MarkupKind, NumberOrString, OneOf, Position, PositionEncodingKind,
-    PrepareRenameResponse, PublishDiagnosticsParams, Range, ReferenceParams, RenameOptions, RenameParams,
-    ServerCapabilities, SymbolKind, TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextEdit, Uri, WorkspaceEdit,
+    DidOpenTextDocumentParams, DocumentFormattingParams, DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse,
+    Documentation, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents, HoverParams,
+    HoverProviderCapability, InitializeParams, Location, MarkupContent, MarkupKind, NumberOrString, OneOf, Position,
+    PositionEncodingKind, PrepareRenameResponse, PublishDiagnosticsParams, Range, ReferenceParams, RenameOptions,
+    RenameParams, ServerCapabilities, SymbolKind, TextDocumentPositionParams, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextEdit, Uri, WorkspaceEdit,
 };
 use serde_json::Value;
 
@@ -73,7 +73,7 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         completion_provider: Some(CompletionOptions {
-            trigger_characters: Some(vec!["(".into(), " ".into()]),
+            trigger_characters: Some(vec!["(".into()]),
             ..CompletionOptions::default()
         }),
         definition_provider: Some(OneOf::Left(true)),
@@ -84,6 +84,7 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         })),
         document_symbol_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
         ..ServerCapabilities::default()
     }
 }
@@ -219,6 +220,7 @@ impl Server {
             Rename::METHOD => to_value(self.rename(parse(params)?)),
             DocumentSymbolRequest::METHOD => to_value(self.outline(parse(params)?)),
             CodeActionRequest::METHOD => to_value(self.code_actions(parse(params)?)),
+            Formatting::METHOD => to_value(self.format(parse(params)?)),
             _ => return Err((ErrorCode::MethodNotFound, format!("`{method}` is not supported"))),
         };
         value
@@ -315,6 +317,17 @@ impl Server {
         let outline = doc.analysis().outline();
         let symbols = outline.iter().map(|o| to_symbol(&doc.lines, &doc.text, encoding, o)).collect();
         Ok(Some(DocumentSymbolResponse::Nested(symbols)))
+    }
+
+    /// The whole text replaced by `mancala fmt`'s layout of it, or no edit where it is laid out so already.
+    fn format(&mut self, p: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>, Failure> {
+        let encoding = self.encoding;
+        let doc = self.doc(&p.text_document.uri)?;
+        let formatted = doc.analysis().formatted().map_err(|m| (ErrorCode::RequestFailed, m))?;
+        let whole = Span::new(0, doc.text.len());
+        Ok(Some(formatted.map_or_else(Vec::new, |new_text| {
+            vec![TextEdit { range: doc.lines.range(&doc.text, whole, encoding), new_text }]
+        })))
     }
 
     fn code_actions(&mut self, p: CodeActionParams) -> Result<Option<Vec<CodeActionOrCommand>>, Failure> {

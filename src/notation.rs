@@ -73,9 +73,10 @@
 //! glues the contents to the label only for one kind of piece and a pit whose label ends in a letter (`a4`,
 //! but `7=4`, `store(1)=0`, `captured(1)=5`).
 //!
-//! [`parse_position`] starts from [`Engine::initial_state`] with every place empty and no mark, and overrides what the text
-//! says; the result is at the start of a ply (stage `Start`, or `Respond` with `offered`), ply 0, with the
-//! obligation (`must`) worked out for the player to move. A text starting with `{` is read as the state's JSON
+//! [`parse_position`] starts from the setup's position with every place empty and no mark, and overrides what the
+//! text says; the result is at the start of a ply (stage `Start`, or `Respond` with `offered`), ply 0, with the
+//! end rules tested as before a first ply (a position where one holds is over) and the obligation (`must`)
+//! worked out for the player to move. A text starting with `{` is read as the state's JSON
 //! (kept as it is, with its ply count and history), which must also be at the start of a ply with nothing in
 //! hand.
 //!
@@ -1605,7 +1606,7 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
     }
     let rules = &engine.rules;
     let k = kinds(engine);
-    let mut st = engine.initial_state();
+    let mut st = engine.setup_state();
     st.counts.iter_mut().for_each(|c| *c = 0);
     // Pits not written carry no mark, whatever the setup marks.
     st.marks.fill(UNMARKED);

@@ -6,10 +6,20 @@
 //! moves, the decisions of the current ply), so that playing game after game allocates nothing in the
 //! per-ply loop; [`random_game`] is the one-shot convenience. [`Summary`] adds up the games.
 
-use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
 use crate::engine::{EndReason, Engine, Move, Outcome, State};
+
+/// The random-number generator of random players: wyrand (`fastrand`), which the hand-written engines of
+/// `mancala-baseline` use too, so that `mancala bench` compares the engines and not their generators.
+pub type Dice = fastrand::Rng;
+
+/// A uniformly random number below `n` (at least 1): Lemire's multiply-shift with its rare rejection, the
+/// draw of every random player (and of the hand-written engines, `mancala_baseline::draw`).
+#[inline(always)]
+pub fn draw(rng: &mut Dice, n: usize) -> usize {
+    rng.usize(..n)
+}
 
 /// More decisions than this in one game means the engine is going round in circles: the game is abandoned.
 pub const MAX_DECISIONS: u64 = 50_000_000;
@@ -81,7 +91,7 @@ impl<'e> Playout<'e> {
     }
 
     /// Plays one game between uniformly random players; calls `on_ply` after every ply.
-    pub fn run<R: Rng + ?Sized>(&mut self, rng: &mut R, mut on_ply: impl FnMut(Ply<'_>)) -> GameStats {
+    pub fn run(&mut self, rng: &mut Dice, mut on_ply: impl FnMut(Ply<'_>)) -> GameStats {
         let engine = self.engine;
         let st = &mut self.state;
         st.reset_to(&self.initial);
@@ -102,7 +112,7 @@ impl<'e> Playout<'e> {
                     abandoned = true;
                     break;
                 }
-                let mv = turn.nth(rng.gen_range(0..turn.len));
+                let mv = turn.nth(draw(rng, turn.len));
                 engine.play_plain_turn(st, &turn, mv);
                 mv
             } else {
@@ -112,7 +122,7 @@ impl<'e> Playout<'e> {
                     abandoned = true;
                     break;
                 }
-                let mv = self.legal[rng.gen_range(0..self.legal.len())];
+                let mv = self.legal[draw(rng, self.legal.len())];
                 engine.apply_unchecked(st, mv);
                 mv
             };
@@ -142,7 +152,7 @@ impl<'e> Playout<'e> {
     }
 
     /// Plays random games for `duration` (at least one game); returns the games, plies and decisions played.
-    pub fn run_for<R: Rng + ?Sized>(&mut self, rng: &mut R, duration: std::time::Duration) -> Throughput {
+    pub fn run_for(&mut self, rng: &mut Dice, duration: std::time::Duration) -> Throughput {
         let start = std::time::Instant::now();
         let mut t = Throughput::default();
         loop {
@@ -215,7 +225,7 @@ fn mean(total: u64, n: u64) -> f64 {
 }
 
 /// Plays one game and returns its plies and decisions.
-type PlayFn<'a> = Box<dyn FnMut(&mut rand::rngs::SmallRng) -> (u64, u64) + 'a>;
+type PlayFn<'a> = Box<dyn FnMut(&mut Dice) -> (u64, u64) + 'a>;
 
 /// One contestant of [`race`]: something that plays whole random games and says how many plies each took.
 pub struct Runner<'a> {
@@ -227,18 +237,13 @@ pub struct Runner<'a> {
     pub hand_written: bool,
     /// Plays one game and returns its plies and decisions.
     play: PlayFn<'a>,
-    rng: rand::rngs::SmallRng,
+    rng: Dice,
     pub done: Throughput,
 }
 
 impl<'a> Runner<'a> {
     /// A runner of a hand-written engine: `play` plays one game and returns its plies.
-    pub fn hand_written(
-        name: &str,
-        stem: &str,
-        seed: u64,
-        mut play: impl FnMut(&mut rand::rngs::SmallRng) -> u32 + 'a,
-    ) -> Self {
+    pub fn hand_written(name: &str, stem: &str, seed: u64, mut play: impl FnMut(&mut Dice) -> u32 + 'a) -> Self {
         Runner {
             name: name.into(),
             stem: stem.into(),
@@ -247,7 +252,7 @@ impl<'a> Runner<'a> {
                 let plies = play(rng) as u64;
                 (plies, plies)
             }),
-            rng: rand::rngs::SmallRng::seed_from_u64(seed),
+            rng: Dice::with_seed(seed),
             done: Throughput::default(),
         }
     }
@@ -263,7 +268,7 @@ impl<'a> Runner<'a> {
                 let g = playout.run(rng, |_| {});
                 (g.plies as u64, g.decisions)
             }),
-            rng: rand::rngs::SmallRng::seed_from_u64(seed),
+            rng: Dice::with_seed(seed),
             done: Throughput::default(),
         }
     }
@@ -352,14 +357,23 @@ pub fn group(x: f64) -> String {
 }
 
 /// Plays one game between uniformly random players (allocates its buffers; use [`Playout`] for many).
-pub fn random_game<R: Rng + ?Sized>(engine: &Engine, rng: &mut R, on_ply: impl FnMut(Ply<'_>)) -> GameStats {
+pub fn random_game(engine: &Engine, rng: &mut Dice, on_ply: impl FnMut(Ply<'_>)) -> GameStats {
     Playout::new(engine).run(rng, on_ply)
 }
 
 /// The random-number generator of game `game` (from 0) of a run with seed `seed`: each game has its own
 /// seed, so that a game can be replayed alone and runs can be split.
-pub fn game_rng(seed: u64, game: u64) -> rand::rngs::SmallRng {
-    rand::rngs::SmallRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game)
+pub fn game_rng(seed: u64, game: u64) -> Dice {
+    Dice::with_seed(splitmix(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game))
+}
+
+/// SplitMix64's finaliser: a bijection that scatters nearby inputs, so that nearby seeds start unrelated
+/// generators.
+pub(crate) fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// The name of an end reason, as in JSON (`condition`, `limit`, ...).
@@ -631,15 +645,9 @@ impl Summary {
         let rounds = &outcome.rounds;
         self.total_rounds += rounds.len() as u64;
         self.max_rounds = self.max_rounds.max(rounds.len() as u64);
-        for r in rounds {
-            if r.winners == 0 {
-                self.round_draws += 1;
-            }
-            for (seat, n) in self.round_wins.iter_mut().enumerate() {
-                if r.winners & (1 << seat) != 0 {
-                    *n += 1;
-                }
-            }
+        self.round_draws += rounds.draws() as u64;
+        for (seat, n) in self.round_wins.iter_mut().enumerate() {
+            *n += rounds.wins(seat as u8) as u64;
         }
     }
 

@@ -226,7 +226,7 @@ pub struct Session {
 }
 
 /// Where a long command reports its progress: a line of text that replaces the last.
-pub type ProgressLine = Box<dyn FnMut(&str)>;
+pub type ProgressLine = Box<dyn FnMut(&str) + Send>;
 
 /// How far a solitaire's `hint` searches before it gives its best guess.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1155,10 +1155,19 @@ impl Session {
 
     // ------------------------------------------------------------ saving
 
+    /// Writes the game to `path` all or nothing ([`crate::io::write_atomic`]): on a failure the file that
+    /// was there is kept, and so is the game.
     fn save(&self, path: &Path) -> Result<(), SessionError> {
         let json = self.save_json()?;
-        std::fs::write(path, json + "\n")
-            .map_err(|e| SessionError::File(format!("cannot write {}: {e}", path.display())))
+        crate::io::write_atomic(path, (json + "\n").as_bytes()).map_err(|e| {
+            let kept =
+                if path.exists() { format!("{} is as it was", path.display()) } else { "nothing was written".into() };
+            SessionError::File(format!(
+                "cannot save to {}: {}; {kept}, and the game goes on",
+                path.display(),
+                crate::io::io_message(&e)
+            ))
+        })
     }
 
     /// The game as a save file's JSON (`mancala-game/1`), as `save` writes it; the web playground hands it
@@ -1259,7 +1268,7 @@ fn read_save_text(path: &Path, limit: usize) -> Result<String, SessionError> {
         crate::io::ReadError::TooLarge { .. } => {
             SessionError::File(format!("{} is {e}, too large for a saved game", path.display()))
         }
-        crate::io::ReadError::Io(_) => SessionError::File(format!("cannot read {}: {e}", path.display())),
+        _ => SessionError::File(format!("cannot read {}: {e}", path.display())),
     })?;
     String::from_utf8(bytes).map_err(|e| {
         SessionError::File(format!("{} is not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))

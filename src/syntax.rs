@@ -542,7 +542,7 @@ fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives: &[Rule]) 
         span = Span::new(pos - 1, pos + 1);
         let fix = if found.text().starts_with('>') { ">=" } else { "<=" };
         help = Some(format!("did you mean `{fix}`?"));
-        suggestion = Some(Suggestion { span, replacement: fix.to_string() });
+        suggestion = Some(Box::new(Suggestion { span, replacement: fix.to_string() }));
         message = format!("unexpected `={}`", found.text());
     }
     if keyword_as_name {
@@ -553,14 +553,15 @@ fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives: &[Rule]) 
     }
     if let Some((word, function)) = misspelt_function(source, pos) {
         help = Some(format!("`{}` is not a function of the language: did you mean `{function}`?", word.node));
-        suggestion = Some(Suggestion { span: word.span, replacement: function.to_string() });
+        suggestion = Some(Box::new(Suggestion { span: word.span, replacement: function.to_string() }));
         related.push((word.span, "not a function".into()));
     }
     if help.is_none() {
-        suggestion = misspelt_keyword(positives, found.text()).map(|k| Suggestion { span, replacement: k.to_string() });
+        suggestion = misspelt_keyword(positives, found.text())
+            .map(|k| Box::new(Suggestion { span, replacement: k.to_string() }));
     }
     let help = help.or_else(|| hint(source, pos, positives, &words, found.text()));
-    SyntaxError { code: SyntaxCode::Unexpected, message, span, label, help, related, suggestion }
+    SyntaxError { code: SyntaxCode::Unexpected, message, span, label: label.into(), help, related, suggestion }
 }
 
 /// An error inside a word: a keyword matched its start and the rest did not fit (`ties draww`, `direction
@@ -582,7 +583,7 @@ fn word_cut_short(source: &str, pos: usize, found: &Found) -> Option<SyntaxError
         help: nearest.map(|k| format!("did you mean `{k}`?")),
         related: Vec::new(),
         suggestion: nearest
-            .map(|k| Suggestion { span: Span::new(start, pos + found.len()), replacement: k.to_string() }),
+            .map(|k| Box::new(Suggestion { span: Span::new(start, pos + found.len()), replacement: k.to_string() })),
     })
 }
 
@@ -623,7 +624,8 @@ fn unknown_relation(source: &str, pos: usize, positives: &[Rule], found: &Found)
         label: "not a relation of places".into(),
         help: Some(help),
         related: vec![(Span::new(pos, pos + found.len()), "a place, where a player was expected".into())],
-        suggestion: nearest.map(|r| Suggestion { span: Span::new(start, before.len()), replacement: r.to_string() }),
+        suggestion: nearest
+            .map(|r| Box::new(Suggestion { span: Span::new(start, before.len()), replacement: r.to_string() })),
     })
 }
 

@@ -3,9 +3,8 @@
 //! legal moves and the results. Without this, a ratio could compare the interpreter with a simpler game.
 
 use mancala::engine::{EndReason, Engine, Move, State};
-use mancala_baseline::{kalah::Kalah, oware::Oware};
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use mancala::playout::{draw, Dice};
+use mancala_baseline::{kalah, oware};
 
 fn engine(game: &str) -> Engine {
     let text = mancala::shipped::find(game).expect("a shipped game").text;
@@ -42,81 +41,170 @@ fn kalah_place(interp: u16) -> usize {
     }
 }
 
-fn check_kalah(apply: fn(&mut Kalah, u8), seed: u64) {
+/// What the tests compare of a hand-written Kalah with the interpreter.
+trait KalahEngine: Default {
+    fn pits(&self) -> [u8; 14];
+    fn view(&self) -> (u8, u32, u32, bool, u8);
+    fn legal(&self, out: &mut Vec<u8>);
+    fn sow(&mut self, pit: u8);
+}
+
+impl KalahEngine for kalah::Kalah {
+    fn pits(&self) -> [u8; 14] {
+        self.pits
+    }
+    fn view(&self) -> (u8, u32, u32, bool, u8) {
+        (self.to_move, self.ply, self.captures, self.over, self.winners())
+    }
+    fn legal(&self, out: &mut Vec<u8>) {
+        self.legal_moves(out)
+    }
+    fn sow(&mut self, pit: u8) {
+        self.apply(pit)
+    }
+}
+
+impl KalahEngine for kalah::Tight {
+    fn pits(&self) -> [u8; 14] {
+        kalah::Tight::pits(self)
+    }
+    fn view(&self) -> (u8, u32, u32, bool, u8) {
+        (self.to_move, self.ply, self.captures, self.over, self.winners())
+    }
+    fn legal(&self, out: &mut Vec<u8>) {
+        self.legal_moves(out)
+    }
+    fn sow(&mut self, pit: u8) {
+        self.apply(pit)
+    }
+}
+
+fn check_kalah<K: KalahEngine>(seed: u64) {
     let engine = engine("kalah");
-    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut rng = Dice::with_seed(seed);
     let mut expected = Vec::new();
     for _ in 0..300 {
         let mut st = engine.initial_state();
-        let mut k = Kalah::default();
+        let mut k = K::default();
         loop {
             let mut board = [0u8; 14];
             for (place, &n) in st.counts.iter().enumerate() {
                 board[kalah_place(place as u16)] = n;
             }
-            assert_eq!(board, k.pits, "boards differ");
-            assert_eq!(st.result.is_some(), k.over, "the end differs at {:?}", k.pits);
-            if k.over {
-                assert_eq!(winners(&st), k.winners(), "winners differ at {:?}", k.pits);
+            let pits = k.pits();
+            assert_eq!(board, pits, "boards differ");
+            let (to_move, ply, captures, over, winners) = k.view();
+            assert_eq!((st.ply, st.captures), (ply, captures), "plies or captures differ at {pits:?}");
+            assert_eq!(st.result.is_some(), over, "the end differs at {pits:?}");
+            if over {
+                assert_eq!(self::winners(&st), winners, "winners differ at {pits:?}");
                 break;
             }
-            assert_eq!(st.to_move, k.to_move, "the turn differs at {:?}", k.pits);
+            assert_eq!(st.to_move, to_move, "the turn differs at {pits:?}");
             let legal = interpreter_moves(&engine, &st);
             expected.clear();
-            k.legal_moves(&mut expected);
+            k.legal(&mut expected);
             let as_baseline: Vec<u8> = legal.iter().map(|&p| kalah_place(p) as u8).collect();
-            assert_eq!(as_baseline, expected, "legal moves differ at {:?}", k.pits);
-            let pit = legal[rng.gen_range(0..legal.len())];
+            assert_eq!(as_baseline, expected, "legal moves differ at {pits:?}");
+            let pit = legal[draw(&mut rng, legal.len())];
             engine.apply_unchecked(&mut st, Move::Begin { action: 0, place: pit });
-            apply(&mut k, kalah_place(pit) as u8);
+            k.sow(kalah_place(pit) as u8);
         }
-        assert_eq!((st.ply, st.captures), (k.ply, k.captures));
     }
 }
 
 #[test]
 fn plain_kalah_plays_the_rule_file() {
-    check_kalah(Kalah::apply_plain, 7);
+    check_kalah::<kalah::Kalah>(7);
 }
 
 #[test]
 fn tight_kalah_plays_the_rule_file() {
-    check_kalah(Kalah::apply_tight, 8);
+    check_kalah::<kalah::Tight>(8);
 }
 
-#[test]
-fn tight_oware_plays_the_rule_file() {
+/// What the tests compare of a hand-written Oware with the interpreter.
+trait OwareEngine: Default {
+    fn pits(&self) -> [u8; 12];
+    fn view(&self) -> ([u8; 2], u8, u32, u32, bool, u8);
+    fn legal(&self, out: &mut Vec<u8>);
+    fn sow(&mut self, pit: u8);
+}
+
+impl OwareEngine for oware::Oware {
+    fn pits(&self) -> [u8; 12] {
+        self.pits
+    }
+    fn view(&self) -> ([u8; 2], u8, u32, u32, bool, u8) {
+        (self.captured, self.to_move, self.ply, self.captures, self.over, self.winners())
+    }
+    fn legal(&self, out: &mut Vec<u8>) {
+        self.legal_moves(out)
+    }
+    fn sow(&mut self, pit: u8) {
+        self.apply(pit)
+    }
+}
+
+impl OwareEngine for oware::Tight {
+    fn pits(&self) -> [u8; 12] {
+        oware::Tight::pits(self)
+    }
+    fn view(&self) -> ([u8; 2], u8, u32, u32, bool, u8) {
+        (self.captured, self.to_move, self.ply, self.captures, self.over, self.winners())
+    }
+    fn legal(&self, out: &mut Vec<u8>) {
+        self.legal_moves(out)
+    }
+    fn sow(&mut self, pit: u8) {
+        self.apply(pit)
+    }
+}
+
+fn check_oware<O: OwareEngine>(seed: u64) {
     let engine = engine("oware");
-    let mut rng = SmallRng::seed_from_u64(9);
+    let mut rng = Dice::with_seed(seed);
     let mut expected = Vec::new();
     let (mut repetitions, mut fed) = (0, 0);
     for _ in 0..300 {
         let mut st = engine.initial_state();
-        let mut o = Oware::default();
+        let mut o = O::default();
         loop {
-            assert_eq!(&st.counts[..12], &o.pits, "boards differ");
-            assert_eq!(&st.counts[12..14], &o.captured, "captured seeds differ at {:?}", o.pits);
-            assert_eq!(st.result.is_some(), o.over, "the end differs at {:?}", o.pits);
-            if o.over {
-                assert_eq!(winners(&st), o.winners(), "winners differ at {:?}", o.pits);
+            let pits = o.pits();
+            let (captured, to_move, ply, captures, over, winners) = o.view();
+            assert_eq!(&st.counts[..12], &pits, "boards differ");
+            assert_eq!(&st.counts[12..14], &captured, "captured seeds differ at {pits:?}");
+            assert_eq!((st.ply, st.captures), (ply, captures), "plies or captures differ at {pits:?}");
+            assert_eq!(st.result.is_some(), over, "the end differs at {pits:?}");
+            if over {
+                assert_eq!(self::winners(&st), winners, "winners differ at {pits:?}");
                 repetitions += st.result.as_ref().is_some_and(|r| r.reason == EndReason::Repetition) as u32;
                 break;
             }
-            assert_eq!(st.to_move, o.to_move, "the turn differs at {:?}", o.pits);
+            assert_eq!(st.to_move, to_move, "the turn differs at {pits:?}");
             let legal = interpreter_moves(&engine, &st);
             expected.clear();
-            o.legal_moves(&mut expected);
+            o.legal(&mut expected);
             let as_baseline: Vec<u8> = legal.iter().map(|&p| p as u8).collect();
-            assert_eq!(as_baseline, expected, "legal moves differ at {:?}", o.pits);
-            let opponent = (1 - o.to_move as usize) * 6;
-            fed += o.pits[opponent..opponent + 6].iter().all(|&n| n == 0) as u32;
-            let pit = legal[rng.gen_range(0..legal.len())];
+            assert_eq!(as_baseline, expected, "legal moves differ at {pits:?}");
+            let opponent = (1 - to_move as usize) * 6;
+            fed += pits[opponent..opponent + 6].iter().all(|&n| n == 0) as u32;
+            let pit = legal[draw(&mut rng, legal.len())];
             engine.apply_unchecked(&mut st, Move::Begin { action: 0, place: pit });
-            o.apply(pit as u8);
+            o.sow(pit as u8);
         }
-        assert_eq!((st.ply, st.captures), (o.ply, o.captures));
     }
     // The rules that random games rarely meet were met: the comparison covered them.
     assert!(repetitions > 0, "no game ended by a repetition");
     assert!(fed > 0, "no position needed feeding");
+}
+
+#[test]
+fn plain_oware_plays_the_rule_file() {
+    check_oware::<oware::Oware>(9);
+}
+
+#[test]
+fn tight_oware_plays_the_rule_file() {
+    check_oware::<oware::Tight>(10);
 }

@@ -50,25 +50,239 @@ fn every_shipped_game_and_variant_agrees_with_the_reference() {
     assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n\n"));
 }
 
-/// The test games of the family's constructs (`tests/data/family/`), which no shipped game may use yet.
+/// FIXME: engine bugs the differential check finds by itself, not fixed on this branch (another helper fixes
+/// them): the rule files of `tests/data/reference/` that must still disagree, each with the item of issue 20
+/// it shows. Empty a line when its fix reaches main (the test then says so), and the file joins the others.
+const KNOWN: &[(&str, &str)] =
+    &[("sow-from-way-per-lap", "issue 20 item 2: `sow from PLACE cw` overridden by a direction per lap")];
+
+/// The small rule files of `tests/data/reference/`, each written to show one construct or combination.
+fn reference_files() -> Vec<(String, String)> {
+    let dir = format!("{}/tests/data/reference", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "mancala"))
+        .map(|p| {
+            let name = p.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Random games of every variant of `source`, for about `budget`: the first disagreement, if any.
+fn first_disagreement(source: &str, budget: Duration, tally: &mut Tally) -> Option<String> {
+    let file = mancala::syntax::parse(source).expect("the file parses");
+    for variant in mancala::check::variant_names(&file) {
+        let pair = Pair::new(source, Some(&variant), None).expect("the file lowers");
+        let start = Instant::now();
+        for seed in 0..200 {
+            if start.elapsed() > budget {
+                break;
+            }
+            if let Err(d) = pair.random_game(seed, PLIES, tally) {
+                return Some(format!("{variant} (seed {seed}): {d}"));
+            }
+        }
+    }
+    None
+}
+
 #[test]
-fn the_family_test_games_agree_with_the_reference() {
+fn small_rule_files_agree_with_the_reference() {
     let mut failures = Vec::new();
-    let mut paths: Vec<_> = std::fs::read_dir("tests/data/family").unwrap().map(|e| e.unwrap().path()).collect();
-    paths.sort();
-    for path in paths {
-        let source = std::fs::read_to_string(&path).unwrap();
-        let name = path.display().to_string();
-        let file = mancala::syntax::parse(&source).unwrap_or_else(|e| panic!("{name}: {e:?}"));
-        for variant in mancala::check::variant_names(&file) {
-            let pair = Pair::new(&source, Some(&variant), None).unwrap_or_else(|| panic!("{name} lowers"));
-            let mut tally = Tally::default();
-            for seed in 0..20 {
-                if let Err(d) = pair.random_game(seed, PLIES, &mut tally) {
-                    failures.push(format!("{name} {variant} (seed {seed}): {d}"));
-                    break;
+    let mut tally = Tally::default();
+    for (name, source) in reference_files() {
+        if KNOWN.iter().any(|(k, _)| *k == name) {
+            continue;
+        }
+        if let Some(d) = first_disagreement(&source, Duration::from_millis(700), &mut tally) {
+            failures.push(format!("{name} {d}"));
+        }
+    }
+    eprintln!("{} games, {} plies, {} decisions", tally.games, tally.plies, tally.decisions);
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n\n"));
+}
+
+#[test]
+fn the_known_engine_bugs_are_found_by_the_differential_check() {
+    let files = reference_files();
+    for (name, item) in KNOWN {
+        let (_, source) = files.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no file {name}"));
+        let found = first_disagreement(source, Duration::from_secs(5), &mut Tally::default());
+        match found {
+            Some(d) => eprintln!("{name} ({item}):\n{d}\n"),
+            None => panic!("{name} agrees with the reference now: {item} is fixed; take it off KNOWN"),
+        }
+    }
+}
+
+/// The shipped games each scenario file of `tests/` sets up positions for.
+const SCENARIO_GAMES: &[(&str, &[&str])] = &[
+    ("ayoayo", &["ayoayo"]),
+    ("bao", &["bao-la-kiswahili"]),
+    ("bohnenspiel", &["bohnenspiel"]),
+    ("congkak", &["congkak"]),
+    ("dakon", &["dakon"]),
+    ("gore", &["gore"]),
+    ("gulek", &["gulek", "gulek-solo", "gulek-single"]),
+    ("kalah_oware", &["kalah", "oware"]),
+    ("omweso", &["omweso"]),
+    ("pallanguzhi", &["pallanguzhi"]),
+    ("perlen", &["perlen"]),
+    ("tchuka", &["tchuka-ruma"]),
+    ("toguz", &["toguz-kumalak"]),
+];
+
+/// Positions random play rarely reaches: each of the issue's, and every string of the scenario files that
+/// reads as a position of their games, as (game-variant, position text).
+fn rare_positions() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (stem, games) in SCENARIO_GAMES {
+        let path = format!("{}/tests/scenarios_{stem}.rs", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let literals: Vec<&str> = text.split('"').skip(1).step_by(2).collect();
+        for game in *games {
+            for (name, source, variant) in shipped().into_iter().filter(|(n, _, _)| n.starts_with(&format!("{game}-")))
+            {
+                let Some(pair) = Pair::new(source, Some(&variant), None) else { continue };
+                for literal in &literals {
+                    let reads = mancala::notation::parse_position(&pair.engine, literal).is_ok();
+                    if reads && literal.contains('=') || reads && literal.split_whitespace().count() > 1 {
+                        out.push((name.clone(), literal.to_string()));
+                    }
                 }
             }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The positions of issue 20, in the shipped games (game-variant, position, the ply to play first).
+const ISSUE_POSITIONS: &[(&str, &str, &str)] = &[
+    ("bao-la-kiswahili-default", "i6=2 i4=1 i8=1 o1=2 I5=1 I1=1 O4=2 takasia(2)=I1/1 to_move=1 phase=mtaji", "i6ccw"),
+    (
+        "bao-la-kiswahili-default",
+        "o1=10 o2=1 o4=8 o5=2 o8=3 i1=2 i2=7 i5=7 i7=5 O2=6 O4=2 O6=1 O7=3 I2=1 I4=1 I7=3 I8=2 takasia(2)=I8/1 to_move=1 phase=mtaji",
+        "i7ccw",
+    ),
+    (
+        "bao-la-kiswahili-default",
+        "o1=4 o2=1 o3=4 o4=1 o5=2 o6=1 o7=2 i1=1 i2=4 i3=5 i5=5 i6=4 i7=8 i8=2 O1=1 O3=1 O5=1 I4=1 I5=1 to_move=1 phase=mtaji",
+        "takasa i8cw",
+    ),
+    (
+        "omweso-default",
+        "o1=3 o2=1 o3=2 o4=8 o6=1 o8=2 i1=4 i2=14 i3=3 i4=14 i6=4 i7=2 i8=1 O2=1 O4=1 O5=1 O7=1 O8=1 to_move=1",
+        "o1",
+    ),
+    ("omweso-default", "o1=9 i2=1 i7=1 I2=1 O2=1 I7=1 O7=1 O5=2", "o1 ccw"),
+    (
+        "toguz-kumalak-default",
+        "a0 b0 c0 d0 e1 f0 g0 h0 i0 A0 B0 C0 D0 E0 F1 G0 H0 I0 kazan(1)=80 kazan(2)=80 to_move=1",
+        "e",
+    ),
+    (
+        "pallanguzhi-default",
+        "a13 b18 c2 d6 e0 f4 g12 store(1)=12 store(2)=3 rubbish=B,C,D,E,F,G to_move=1 round=2 starter=2",
+        "f",
+    ),
+    ("gabata-default", "i1=1 O2=4 wegue(1)=O2 owner(O2)=1 I1=4 wegue(2)=I1 store(1)=20 store(2)=25", "i1"),
+];
+
+/// FIXME: the positions where the engine is known to be wrong, by the item of issue 20 (another helper fixes
+/// them): each must still disagree. Take a line off when its fix reaches main.
+const KNOWN_POSITIONS: &[(&str, &str)] = &[
+    ("i6=2 i4=1 i8=1 o1=2 I5=1 I1=1 O4=2 takasia(2)=I1/1 to_move=1 phase=mtaji", "item 7: the takasia obligation"),
+    (
+        "o1=10 o2=1 o4=8 o5=2 o8=3 i1=2 i2=7 i5=7 i7=5 O2=6 O4=2 O6=1 O7=3 I2=1 I4=1 I7=3 I8=2 takasia(2)=I8/1 to_move=1 phase=mtaji",
+        "item 7: the takasia obligation",
+    ),
+    (
+        "o1=4 o2=1 o3=4 o4=1 o5=2 o6=1 o7=2 i1=1 i2=4 i3=5 i5=5 i6=4 i7=8 i8=2 O1=1 O3=1 O5=1 I4=1 I5=1 to_move=1 phase=mtaji",
+        "item 7: a never-ending move is a draw",
+    ),
+    (
+        "o1=3 o2=1 o3=2 o4=8 o6=1 o8=2 i1=4 i2=14 i3=3 i4=14 i6=4 i7=2 i8=1 O2=1 O4=1 O5=1 O7=1 O8=1 to_move=1",
+        "item 7: a never-ending move is a draw",
+    ),
+    (
+        "a13 b18 c2 d6 e0 f4 g12 store(1)=12 store(2)=3 rubbish=B,C,D,E,F,G to_move=1 round=2 starter=2",
+        "item 6: a never-ending move is a draw",
+    ),
+];
+
+fn shipped_pairs() -> Vec<(String, Pair)> {
+    shipped()
+        .into_iter()
+        .filter_map(|(name, source, variant)| Some((name, Pair::new(source, Some(&variant), None)?)))
+        .collect()
+}
+
+fn pair_of<'p>(pairs: &'p [(String, Pair)], game: &str) -> &'p Pair {
+    &pairs.iter().find(|(n, _)| n == game).unwrap_or_else(|| panic!("no game {game}")).1
+}
+
+#[test]
+fn positions_random_play_rarely_reaches_agree_with_the_reference() {
+    let pairs = shipped_pairs();
+    let mut failures = Vec::new();
+    let mut tally = Tally::default();
+    let positions = rare_positions();
+    for (game, position) in &positions {
+        let pair = pair_of(&pairs, game);
+        for seed in 0..3 {
+            if let Err(d) = pair.random_game_from(position, seed, 40, &mut tally) {
+                failures.push(format!("{game} from `{position}` (seed {seed}): {d}"));
+                break;
+            }
+        }
+    }
+    eprintln!(
+        "{} positions: {} games, {} plies, {} decisions",
+        positions.len(),
+        tally.games,
+        tally.plies,
+        tally.decisions
+    );
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n\n"));
+}
+
+#[test]
+fn the_positions_of_issue_20_agree_with_the_reference_but_the_known_engine_bugs() {
+    let pairs = shipped_pairs();
+    let mut failures = Vec::new();
+    for (game, position, ply) in ISSUE_POSITIONS {
+        let pair = pair_of(&pairs, game);
+        let known = KNOWN_POSITIONS.iter().find(|(p, _)| p == position);
+        let found = (0..3).find_map(|seed| pair.game_from(position, Some(ply), seed, 40, &mut Tally::default()).err());
+        match (found, known) {
+            (Some(d), Some((_, item))) => eprintln!("{game} from `{position}` ({item}):\n{d}\n"),
+            (None, Some((_, item))) => failures
+                .push(format!("{game} from `{position}` agrees now: {item} is fixed; take it off KNOWN_POSITIONS")),
+            (Some(d), None) => failures.push(format!("{game} from `{position}`: {d}")),
+            (None, None) => {}
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The test games of the family's constructs (`tests/data/family/`), used by the scenario tests.
+#[test]
+fn the_family_test_games_agree_with_the_reference() {
+    let dir = format!("{}/tests/data/family", env!("CARGO_MANIFEST_DIR"));
+    let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    let mut failures = Vec::new();
+    let mut tally = Tally::default();
+    for path in paths {
+        let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        if let Some(d) = first_disagreement(&source, Duration::from_millis(500), &mut tally) {
+            failures.push(format!("{} {d}", path.display()));
         }
     }
     assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n\n"));

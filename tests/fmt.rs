@@ -165,3 +165,18 @@ fn a_messy_file_gets_the_canonical_layout() {
     insta::assert_snapshot!(formatted);
     assert_formats_faithfully("messy", MESSY);
 }
+
+#[test]
+fn the_shipped_games_are_formatted() {
+    let mut files = Vec::new();
+    mancala_files(&root().join("games"), &mut files);
+    let unformatted: Vec<String> = files
+        .iter()
+        .filter(|p| {
+            let source = std::fs::read_to_string(p).unwrap();
+            format_source(&source).unwrap() != source
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(unformatted.is_empty(), "run `mancala fmt games/*.mancala`: {unformatted:?}");
+}

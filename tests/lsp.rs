@@ -231,6 +231,25 @@ fn a_session_of_an_editor() {
         playing["children"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
     assert_eq!(actions, ["sow", "enter"]);
 
+    // Formatting: `mancala fmt`'s layout as one edit of the whole text; none for a file laid out so.
+    let untidy = GULEK.replacen("place centre shared", "place   centre\n   shared", 1);
+    c.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": URI, "version": 5 }, "contentChanges": [{ "text": untidy }] }),
+    );
+    let options = json!({ "tabSize": 2, "insertSpaces": true });
+    let edits = c.call("textDocument/formatting", json!({ "textDocument": { "uri": URI }, "options": options }));
+    let expected = mancala::fmt::format_source(&untidy).expect("the text formats");
+    assert_eq!(edits.as_array().unwrap().len(), 1, "{edits}");
+    assert_eq!(edits[0]["newText"], expected);
+    assert_eq!(edits[0]["range"]["start"], json!({ "line": 0, "character": 0 }));
+    c.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": URI, "version": 6 }, "contentChanges": [{ "text": expected }] }),
+    );
+    let edits = c.call("textDocument/formatting", json!({ "textDocument": { "uri": URI }, "options": options }));
+    assert_eq!(edits, json!([]));
+
     shutdown(c);
 }
 

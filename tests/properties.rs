@@ -4,8 +4,7 @@
 //! `PROPTEST_CASES` (also read by the property tests of the front end) scales the number of games.
 
 use mancala::engine::{Engine, Move, State};
-use mancala::playout::game_rng;
-use rand::Rng;
+use mancala::playout::{draw, game_rng};
 
 fn games_per_variant() -> u64 {
     std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).map_or(150, |n: u64| (n / 2).max(20))
@@ -65,7 +64,7 @@ fn checked_game(name: &str, engine: &Engine, seed: u64) -> Vec<Move> {
         legal.clear();
         engine.legal_moves(&st, &mut legal);
         assert!(!legal.is_empty(), "{name} seed {seed}: no legal move in an unfinished game at ply {}", st.ply);
-        let mv = legal[rng.gen_range(0..legal.len())];
+        let mv = legal[draw(&mut rng, legal.len())];
         let ply = st.ply;
         engine.apply(&mut st, mv).unwrap_or_else(|e| panic!("{name} seed {seed}: legal move {mv:?} refused: {e}"));
         assert_eq!(total(&st), pieces, "{name} seed {seed}: pieces not conserved after {mv:?} at ply {ply}");
@@ -125,7 +124,7 @@ fn at_every_decision_of_random_games(check: impl Fn(&Engine, &State) -> Option<S
                 }
                 legal.clear();
                 engine.legal_moves(&st, &mut legal);
-                engine.apply_unchecked(&mut st, legal[rng.gen_range(0..legal.len())]);
+                engine.apply_unchecked(&mut st, legal[draw(&mut rng, legal.len())]);
             }
         }
     }
@@ -148,7 +147,7 @@ fn fast_paths_play_as_the_general_stages() {
                 fast.legal_moves(&a, &mut la);
                 general.legal_moves(&b, &mut lb);
                 assert_eq!(la, lb, "{name} seed {seed} ply {}: legal moves differ", a.ply);
-                let mv = la[rng.gen_range(0..la.len())];
+                let mv = la[draw(&mut rng, la.len())];
                 fast.apply_unchecked(&mut a, mv);
                 general.apply_unchecked(&mut b, mv);
                 assert_eq!(a, b, "{name} seed {seed}: positions differ after {mv:?}");
@@ -220,7 +219,7 @@ fn finished_games_refuse_moves() {
     while st.result.is_none() {
         legal.clear();
         engine.legal_moves(&st, &mut legal);
-        engine.apply_unchecked(&mut st, legal[rng.gen_range(0..legal.len())]);
+        engine.apply_unchecked(&mut st, legal[draw(&mut rng, legal.len())]);
     }
     legal.clear();
     engine.legal_moves(&st, &mut legal);
@@ -356,7 +355,7 @@ fn prefer_rules_out_the_same_actions_in_any_order_written() {
             sorted.sort();
             lb.sort();
             assert_eq!(sorted, lb, "seed {seed} ply {}: the starts differ", a.ply);
-            let mv = la[rng.gen_range(0..la.len())];
+            let mv = la[draw(&mut rng, la.len())];
             if let Move::Begin { action, .. } = mv {
                 takes[action as usize] += 1;
             }

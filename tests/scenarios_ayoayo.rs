@@ -117,3 +117,17 @@ fn skip_origin_passes_over_each_relay_laps_own_origin() {
     let e = mancala::compile(&source, None, None).unwrap_or_else(|d| panic!("{d:?}"));
     scenario(&e, "a1 b11 A1 to_move=1", "a", "a1 b0 c2 d1 e1 f1 A2 B1 C1 D1 E1 F1 to_move=2");
 }
+
+/// ENGINE-2: a position that comes back ends the game, each player adding the seeds on his side to his store.
+/// A random game from the start (0.2 % of them repeat a position): its 32nd ply brings back an earlier position.
+#[test]
+fn engine2_a_repeated_position_ends_the_game_each_banking_his_side() {
+    let e = ayoayo();
+    let plies: Vec<&str> =
+        "b B f A b D a F c D a A d D f C a D e E d D f F b D d B b D f F".split_whitespace().collect();
+    let mut st = e.initial_state();
+    play_all(&e, &mut st, &plies[..31]);
+    assert_not_over(&e, &st);
+    play(&e, &mut st, plies[31]);
+    assert_over(&st, &[2], &[17, 31], EndReason::Repetition);
+}

@@ -133,17 +133,21 @@ fn bao12_emptying_the_opponents_inner_row_wins_at_once() {
     assert_over(&st, &[1], &[6, 0], EndReason::Condition);
 }
 
-/// BAO-12: when both inner rows are empty, the mover wins (his opponent's row is tested first).
+/// BAO-12, tested before the first ply as after every ply: a position typed in where an inner row is already
+/// empty is over at once. When both are (no move leads there: emptying the opponent's inner row captures into
+/// the mover's), the tie goes to the player who moved last, the one before the player to move.
 #[test]
-fn bao12_when_both_inner_rows_are_empty_the_mover_wins() {
+fn bao12_a_start_position_with_an_empty_inner_row_is_over() {
     let e = bao(Some("kujifunza"));
-    let mut st = position(&e, "o5=2 O1=3");
-    play(&e, &mut st, "takasa o5cw");
-    assert_over(&st, &[1], &[0, 0], EndReason::Condition);
-    // With North's inner row occupied, South loses.
-    let mut st = position(&e, "o5=2 O1=3 I4=1");
-    play(&e, &mut st, "takasa o5cw");
+    let st = position(&e, "i3=2 i5=1 O4=3");
+    assert_over(&st, &[1], &[3, 0], EndReason::Condition);
+    assert!(plies(&e, &st).is_empty());
+    let st = position(&e, "o5=2 O1=3 I4=1");
     assert_over(&st, &[2], &[0, 1], EndReason::Condition);
+    let st = position(&e, "o5=2 O1=3");
+    assert_over(&st, &[2], &[0, 0], EndReason::Condition);
+    let st = position(&e, "o5=2 O1=3 to_move=2");
+    assert_over(&st, &[1], &[0, 0], EndReason::Condition);
 }
 
 /// A player with no legal move at his turn loses.

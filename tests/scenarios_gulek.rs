@@ -328,19 +328,14 @@ fn rounds_count_only_players_still_in_the_game() {
 
 #[test]
 fn nobody_can_move_ends_the_game_scoring_ring_plus_furrow() {
-    // 1.2 End (a), GU-7: every pit holds one ball, so nobody can sow, and no pit is empty for a re-entry. Red
-    // passes; then nobody can move: red 8 on the ring + 2 parked = 10, blue 7 + 4 = 11: blue wins.
+    // 1.2 End (a), GU-7: every pit holds one ball, so nobody can sow, and no pit is empty for a re-entry:
+    // red 8 on the ring + 2 parked = 10, blue 7 + 4 = 11: blue wins. The end rules are tested before the first
+    // ply as after every ply, so the game is over at once: no pass is offered first.
     let e = gulek();
     let before = "1=R 2=B 3=R 4=B 5=R 6=B 7=R 8=B 9=R 10=B 11=R 12=B 13=R 14=B 15=R furrow(1)=RR furrow(2)=B*4 \
                   phase=playing to_move=1";
-    assert_eq!(legal(&e, before), ["pass"]);
-    let st = scenario(
-        &e,
-        before,
-        "pass",
-        "1=R 2=B 3=R 4=B 5=R 6=B 7=R 8=B 9=R 10=B 11=R 12=B 13=R 14=B 15=R furrow(1)=RR furrow(2)=B*4 to_move=2 \
-         phase=playing",
-    );
+    let st = position(&e, before);
+    assert!(plies(&e, &st).is_empty());
     assert_over(&st, &[2], &[10, 11], EndReason::NobodyCanMove);
 }
 
@@ -445,7 +440,7 @@ fn a_put_that_cannot_be_made_often_enough_is_not_offered() {
     // With two parked pairs, a re-entry of three cannot be completed: red may not start one, so with nothing
     // to sow he passes (GU-16) instead of being left half-way through a re-entry with no decision to make.
     let e = gulek_entering_three_pairs();
-    let st = position(&e, "5=B 9=B furrow(1)=RRRR to_move=1 phase=playing");
+    let st = position(&e, "5=BB 9=B furrow(1)=RRRR to_move=1 phase=playing");
     assert_eq!(plies(&e, &st), ["pass"]);
     // With three pairs, the re-entry is there (into three different empty pits, or more).
     let st = position(&e, "5=B 9=B furrow(1)=R*6 to_move=1 phase=playing");

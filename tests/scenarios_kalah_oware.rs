@@ -251,3 +251,13 @@ fn oware_repetition_ends_the_game_and_each_side_takes_its_own_seeds() {
         "Oware: a return to the starting position ends the game"
     );
 }
+
+/// The end rules are tested before the first ply too: a position typed in where North's row is already
+/// empty is over at once (each player banks what is left in his pits), although South could move.
+#[test]
+fn kalah_a_start_position_with_an_empty_row_is_over() {
+    let e = kalah();
+    let st = position(&e, "a1 store(1)=20 store(2)=27 to_move=1");
+    assert_over(&st, &[2], &[21, 27], EndReason::Condition);
+    assert!(plies(&e, &st).is_empty());
+}

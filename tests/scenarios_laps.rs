@@ -82,6 +82,20 @@ fn a_lap_may_turn_only_where_it_then_captures() {
 }
 
 #[test]
+fn the_direction_a_capture_writes_wins_over_the_direction_per_lap() {
+    // `sow from origin cw` with a direction per lap: the lap from a ends in c (held 1, facing B with 3), and
+    // B's seeds are sown on clockwise from a, into D, C and B, although the direction per lap would sow
+    // that lap counter-clockwise (clockwise it does not capture). B was empty: the move ends.
+    let e = laps(Some("directed"));
+    let st = position(&e, "a2 c1 B3");
+    assert_eq!(plies(&e, &st), ["a", "c"]);
+    scenario(&e, "a2 c1 B3", "a", "a0 b1 c2 d0 A0 B1 C1 D1 to_move=2 phase=playing");
+    // The lap after it follows the direction per lap again: B's 2 go into D and C, which held 1; C's 2 are
+    // relayed counter-clockwise (C is no pit that turns), into D and a; a was empty.
+    scenario(&e, "a2 c1 B2 C1", "a", "a1 b1 c2 d0 A0 B0 C0 D2 to_move=2 phase=playing");
+}
+
+#[test]
 fn a_later_lap_may_turn_and_the_notation_says_so() {
     // `lap >= 2`: the first lap goes counter-clockwise; the relay from b chooses, written after the pit.
     let e = laps(Some("turning"));
@@ -170,8 +184,9 @@ fn the_narration_tells_a_capture_that_ends_a_relay() {
 
 #[test]
 fn random_games_of_every_variant_keep_their_seeds_and_end() {
-    use rand::Rng;
-    for variant in ["default", "banked", "turning", "endless draw", "placement", "optional", "optional banked"] {
+    for variant in
+        ["default", "banked", "turning", "endless draw", "placement", "optional", "optional banked", "directed"]
+    {
         let e = laps(Some(variant));
         for seed in 0..30 {
             let mut rng = mancala::playout::game_rng(seed, 0);
@@ -183,7 +198,7 @@ fn random_games_of_every_variant_keep_their_seeds_and_end() {
                 legal.clear();
                 e.legal_moves(&st, &mut legal);
                 assert!(!legal.is_empty(), "{variant} seed {seed}: no move in {}", show(&e, &st));
-                let mv = legal[rng.gen_range(0..legal.len())];
+                let mv = legal[mancala::playout::draw(&mut rng, legal.len())];
                 e.apply(&mut st, mv).expect("a legal move");
                 assert!(!st.illegal, "{variant} seed {seed}: {mv:?} was illegal");
                 if st.hand.iter().all(|&n| n == 0) {

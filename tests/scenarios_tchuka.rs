@@ -115,10 +115,19 @@ fn tchuka_tr5_every_game_ends_and_the_start_is_solvable() {
     assert_eq!(show(&e, &st), "1=0 2=0 3=0 4=0 store=8 to_move=1");
     assert_eq!(st.result.as_ref().map(|o| o.winners), Some(1));
     // Random games all end, none by the ply limit.
-    let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(1);
+    let mut rng = mancala::playout::Dice::with_seed(1);
     for _ in 0..200 {
         let stats = mancala::playout::random_game(&e, &mut rng, |_| {});
         let outcome = stats.outcome.expect("an end");
         assert_ne!(outcome.reason, EndReason::Limit);
     }
+}
+
+/// Before the first ply there is no last sowing: the end rule about where it ended (`when last in pits`)
+/// is tested from the first ply on, in the game's own start and in a position typed in.
+#[test]
+fn the_rule_about_the_last_seed_waits_for_a_sowing() {
+    let e = tchuka();
+    assert_not_over(&e, &e.initial_state());
+    assert_not_over(&e, &position(&e, "1=1 2=0 3=2 4=2 store=3"));
 }

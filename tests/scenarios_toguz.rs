@@ -170,10 +170,10 @@ fn tk5_stuck_player_ends_the_game_and_the_other_banks_his_side() {
     // TK-5: North has no stone at his turn: South adds the stones of his own holes to his kazan.
     let e = toguz();
     // South's sowing stays on his side; North, to move, has nothing.
-    let mut st = position(&e, "a5 b2 kazan(1)=70 kazan(2)=85 to_move=1");
+    let mut st = position(&e, "a5 b2 kazan(1)=70 kazan(2)=81 to_move=1");
     play(&e, &mut st, "a");
     let out = st.result.as_ref().expect("the game is over");
-    assert_eq!(out.scores, vec![77, 85]);
+    assert_eq!(out.scores, vec![77, 81]);
     assert_eq!(out.winners, 0b10);
     assert_eq!(out.reason, EndReason::Condition);
 }
@@ -239,4 +239,18 @@ fn a_new_tuzdyk_is_told_and_drawn() {
     let view = mancala::board::View { names, ..mancala::board::View::plain(false) };
     let drawn = mancala::board::render_view(&e, &after, &view);
     assert!(drawn.contains("tuzdyk: C (you)\n"), "{drawn}");
+}
+
+/// ENGINE-2: a position that comes back ends the game, each player adding the stones on his side to his
+/// kazan. One stone on each side: after these 18 plies the start is back.
+#[test]
+fn engine2_a_repeated_position_ends_the_game_each_banking_his_side() {
+    let e = toguz();
+    let start = "a0 b0 c0 d0 e1 f0 g0 h0 i0 A0 B0 C0 D0 E0 F1 G0 H0 I0 kazan(1)=80 kazan(2)=80 to_move=1";
+    let mut st = position(&e, start);
+    let plies = ["e", "F", "f", "G", "g", "H", "h", "I", "i", "A", "a", "B", "b", "C", "c", "D", "d", "E"];
+    play_all(&e, &mut st, &plies[..17]);
+    assert_not_over(&e, &st);
+    play(&e, &mut st, plies[17]);
+    assert_over(&st, &[], &[81, 81], EndReason::Repetition);
 }

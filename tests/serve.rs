@@ -35,9 +35,17 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn serve(name: &str) -> Server {
+    serve_with(name, "true", &[])
+}
+
+/// `mancala serve --port 0 ARGS DIR`, started by `sh` after `setup` (`ulimit -n 128`, say).
+fn serve_with(name: &str, setup: &str, args: &[&str]) -> Server {
     let dir = temp_dir(name);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(["serve", "--port", "0"])
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("{setup}; exec \"$0\" serve --port 0 \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
         .arg(&dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -46,9 +54,10 @@ fn serve(name: &str) -> Server {
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let port = line
-        .split("127.0.0.1:")
+        .split("http://")
         .nth(1)
         .and_then(|rest| rest.split('/').next())
+        .and_then(|authority| authority.rsplit(':').next())
         .and_then(|p| p.parse().ok())
         .unwrap_or_else(|| panic!("no address in {line:?}"));
     Server { child, port, dir }
@@ -203,6 +212,28 @@ fn check_gives_the_diagnostics_of_mancala_check() {
     let kalah = std::fs::read_to_string(s.dir.join("mine.mancala")).unwrap();
     let (_, v) = post(&s, "/api/check", json!({ "text": kalah }));
     assert_eq!(v["diagnostics"], json!([]));
+}
+
+#[test]
+fn the_editor_gets_completions_and_hovers_as_the_language_server_gives_them() {
+    let s = serve("editor");
+    let text = "game \"x\"\nplace bank shared\nboard two_rows 6\nturn {\n  sow {\n    direction ";
+    let (status, v) = post(&s, "/api/complete", json!({ "text": text, "offset": text.len() }));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!((v["start"].as_u64(), v["end"].as_u64()), (Some(text.len() as u64), Some(text.len() as u64)));
+    let labels: Vec<&str> = v["items"].as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["ccw", "choose", "cw"]);
+    assert_eq!(v["items"][0]["kind"], "keyword");
+    // Offsets are bytes: `é` is two.
+    let text = "# é\ngame \"é\"\nplace bank shared\n";
+    let offset = text.find("shared").unwrap() + 1;
+    let (_, v) = post(&s, "/api/hover", json!({ "text": text, "offset": offset }));
+    assert_eq!(v["hover"]["start"], text.find("shared").unwrap());
+    assert!(v["hover"]["markdown"].as_str().unwrap().contains("**`shared`**"), "{v}");
+    let (_, v) = post(&s, "/api/hover", json!({ "text": text, "offset": 1 }));
+    assert_eq!(v["hover"], Value::Null);
+    let (status, v) = post(&s, "/api/hover", json!({ "text": text }));
+    assert_eq!((status, error_kind(&v)), (400, "bad_json"));
 }
 
 #[test]
@@ -386,16 +417,22 @@ fn bad_requests_get_json_errors_and_the_server_goes_on() {
     assert_eq!(get(&s, &format!("/api/sessions/{id}")).0, 200);
 }
 
+/// The cap on live games is fair: a game played in the last ten minutes is never dropped to make room for
+/// another, so one client starting games without end cannot take the others' games away; it is told
+/// that the server is full instead (issue 23).
 #[test]
-fn live_games_are_bounded_and_the_oldest_is_dropped() {
+fn live_games_are_bounded_and_no_recent_game_is_dropped() {
     let s = serve("bounded");
     let first = start(&s, json!({ "game": "kalah" }))["id"].as_str().unwrap().to_string();
-    let mut ids = Vec::new();
-    for _ in 0..mancala::web::MAX_GAMES {
-        ids.push(start(&s, json!({ "game": "kalah" }))["id"].as_str().unwrap().to_string());
+    for _ in 1..mancala::web::MAX_GAMES {
+        start(&s, json!({ "game": "kalah" }));
     }
-    assert_eq!(get(&s, &format!("/api/sessions/{first}")).0, 404);
-    assert_eq!(get(&s, &format!("/api/sessions/{}", ids[0])).0, 200);
+    let (status, e) = post(&s, "/api/sessions", json!({ "game": "kalah" }));
+    assert_eq!((status, error_kind(&e)), (503, "full"), "{e}");
+    assert_eq!(get(&s, &format!("/api/sessions/{first}")).0, 200);
+    // Deleting a game makes room.
+    assert_eq!(request(&s, "DELETE", &format!("/api/sessions/{first}"), None).0, 200);
+    start(&s, json!({ "game": "kalah" }));
 }
 
 #[test]
@@ -481,4 +518,382 @@ fn the_marks_of_each_pit_are_in_the_view() {
     assert_eq!(status, 200, "{view}");
     let o1 = view["board"]["places"].as_array().unwrap().iter().position(|p| p["label"] == "O1").unwrap();
     assert_eq!(view["position"]["marks"][o1], json!([{ "name": "wegue", "seat": 0 }]));
+}
+
+// ------------------------------------------------------------ requests that must not stop the server (issue 23)
+
+impl Server {
+    /// Whether the server still runs.
+    fn alive(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+
+    /// The server's resident memory, in KiB.
+    fn rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
+        let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap_or("VmRSS: 0 kB");
+        line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).unwrap_or(0)
+    }
+
+    fn connect(&self) -> TcpStream {
+        let stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        stream
+    }
+
+    /// A head of a request with this server's Host, without its blank line.
+    fn head(&self, method_path: &str) -> String {
+        format!("{method_path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n", self.port)
+    }
+}
+
+/// The status of the answer read from `stream` (0 when none came).
+fn status_of(stream: &mut TcpStream) -> u16 {
+    let mut head = Vec::new();
+    let mut byte = [0u8];
+    while !head.ends_with(b"\r\n\r\n") && head.len() < 4096 {
+        match stream.read(&mut byte) {
+            Ok(1) => head.push(byte[0]),
+            _ => break,
+        }
+    }
+    String::from_utf8_lossy(&head).split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0)
+}
+
+/// `GET /` answered, and how long it took.
+fn page_time(server: &Server) -> Duration {
+    let start = std::time::Instant::now();
+    let (status, page) = get(server, "/");
+    assert_eq!(status, 200, "{page}");
+    start.elapsed()
+}
+
+#[test]
+fn declared_lengths_past_the_limit_are_refused_before_the_body_is_read() {
+    let mut s = serve("lengths");
+    // Before: the declared size was allocated after the 413, and the process aborted.
+    let huge = s.head("POST /api/check") + "Content-Type: application/json\r\nContent-Length: 100000000000000\r\n\r\n";
+    let mut stream = s.connect();
+    stream.write_all(huge.as_bytes()).unwrap();
+    assert_eq!(status_of(&mut stream), 413);
+    // Before: each panicked and kept its request slot; the 33rd panicked the server.
+    for _ in 0..40 {
+        let max = s.head("POST /api/check")
+            + "Content-Type: application/json\r\nContent-Length: 18446744073709551615\r\n\r\n{";
+        let mut stream = s.connect();
+        stream.write_all(max.as_bytes()).unwrap();
+        // hyper refuses a length it cannot hold as a head too large.
+        let status = status_of(&mut stream);
+        assert!([400, 413, 431].contains(&status), "{status}");
+    }
+    assert!(page_time(&s) < Duration::from_secs(1));
+    assert!(s.alive());
+}
+
+/// A request answered at once (a foreign host, a body not JSON, one too large) holds nothing while its
+/// client never sends the body it declared. Before, 32 such clients blocked every other.
+#[test]
+fn requests_answered_before_their_bodies_hold_nothing() {
+    let mut s = serve("unread");
+    let mut held = Vec::new();
+    for i in 0..60 {
+        let head = match i % 3 {
+            0 => s.head("POST /api/check") + "Content-Type: text/plain\r\nContent-Length: 1000\r\n\r\n",
+            1 => "POST /api/check HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n".to_string(),
+            _ => s.head("PUT /api/games/x") + "Content-Type: application/json\r\nContent-Length: 2000000\r\n\r\n",
+        };
+        let mut stream = s.connect();
+        stream.write_all(head.as_bytes()).unwrap();
+        assert!([415, 403, 413].contains(&status_of(&mut stream)));
+        held.push(stream);
+    }
+    assert!(page_time(&s) < Duration::from_secs(1));
+    assert_eq!(get(&s, "/api/games").0, 200);
+    assert!(s.alive());
+}
+
+/// A header line has a bound: the server answers 431 and closes, its memory barely moves. Before, one 300 MB
+/// header took it from 22 MB to 330 MB.
+#[test]
+fn a_huge_header_is_cut_short() {
+    let mut s = serve("header");
+    let before = s.rss_kib();
+    let mut stream = s.connect();
+    stream.set_write_timeout(Some(Duration::from_secs(30))).unwrap();
+    stream.write_all((s.head("GET /") + "X-Long: ").as_bytes()).unwrap();
+    let chunk = vec![b'a'; 1 << 20];
+    let mut sent = 0usize;
+    while sent < 300 << 20 && stream.write_all(&chunk).is_ok() {
+        sent += chunk.len();
+    }
+    assert!(sent < 300 << 20, "the server read the whole header");
+    let status = status_of(&mut stream);
+    assert!(status == 431 || status == 0, "{status}");
+    let grown = s.rss_kib().saturating_sub(before);
+    assert!(grown < 16 << 10, "the server grew by {grown} KiB");
+    assert!(page_time(&s) < Duration::from_secs(1));
+    assert!(s.alive());
+}
+
+/// Hundreds of idle connections under a low limit of open files: the server keeps a cap below the limit,
+/// closes the connection idle longest for a new one, and goes on. Before, it exited (status 0).
+#[test]
+fn idle_connections_past_the_open_files_limit_do_not_stop_the_server() {
+    let mut s = serve_with("idle", "ulimit -n 128", &[]);
+    let mut idle: Vec<TcpStream> = (0..300).map(|_| s.connect()).collect();
+    // And some that began a request and stopped.
+    for _ in 0..50 {
+        let mut stream = s.connect();
+        stream.write_all(b"GET / HTTP/1.1\r\nHo").unwrap();
+        idle.push(stream);
+    }
+    for _ in 0..5 {
+        assert!(page_time(&s) < Duration::from_secs(1));
+    }
+    assert_eq!(get(&s, "/api/games").0, 200);
+    assert!(s.alive());
+}
+
+/// A burst of 200 connections at once: every page is answered, none slowly. Before, some waited over 10 s.
+#[test]
+fn a_burst_of_connections_is_answered_quickly() {
+    let s = serve("burst");
+    let times: Vec<Duration> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..200).map(|_| scope.spawn(|| page_time(&s))).collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let slowest = times.iter().max().unwrap();
+    eprintln!("burst of 200: the slowest page took {slowest:?}");
+    assert!(*slowest < Duration::from_secs(3), "{slowest:?}");
+}
+
+/// The computer thinks on a thread of its own: while `mcts:200000` thinks about Dakon, the page and the
+/// API answer at once, the game's thinking is shown, and `stop` makes it play at once. Without a stop, the
+/// budget (`--think-limit`) does. Before, the server answered nobody for minutes.
+#[test]
+fn the_computer_thinks_away_from_the_page_within_its_budget_and_can_be_stopped() {
+    let s = serve_with("thinking", "true", &["--think-limit", "3"]);
+    let view = start(&s, json!({ "game": "dakon", "seats": ["mcts:200000", "human"] }));
+    let id = view["id"].as_str().unwrap().to_string();
+    let (budget_status, budget_time, stop_status, stop_time) = std::thread::scope(|scope| {
+        let thinking = scope.spawn(|| {
+            let start = std::time::Instant::now();
+            let (status, v) = post(&s, &format!("/api/sessions/{id}/computer"), json!({}));
+            assert_eq!(v["history"].as_array().map(Vec::len), Some(1), "{v}");
+            (status, start.elapsed())
+        });
+        std::thread::sleep(Duration::from_millis(500));
+        assert!(page_time(&s) < Duration::from_secs(1));
+        let (status, v) = get(&s, &format!("/api/sessions/{id}/thinking"));
+        assert_eq!((status, &v["thinking"], &v["action"]), (200, &json!(true), &json!("computer")), "{v}");
+        let (status, v) = get(&s, &format!("/api/sessions/{id}"));
+        assert_eq!((status, &v["thinking"]["thinking"]), (200, &json!(true)), "{v}");
+        let (status, e) = post(&s, &format!("/api/sessions/{id}/undo"), json!({}));
+        assert_eq!((status, error_kind(&e)), (409, "thinking"));
+        let (budget_status, budget_time) = thinking.join().unwrap();
+        // Again, stopped after a second.
+        let _ = post(&s, &format!("/api/sessions/{id}/undo"), json!({}));
+        let thinking = scope.spawn(|| {
+            let start = std::time::Instant::now();
+            let (status, _) = post(&s, &format!("/api/sessions/{id}/computer"), json!({}));
+            (status, start.elapsed())
+        });
+        std::thread::sleep(Duration::from_secs(1));
+        let (status, v) = post(&s, &format!("/api/sessions/{id}/stop"), json!({}));
+        assert_eq!((status, &v["stopping"]), (200, &json!(true)), "{v}");
+        let (stop_status, stop_time) = thinking.join().unwrap();
+        (budget_status, budget_time, stop_status, stop_time)
+    });
+    assert_eq!(budget_status, 200);
+    assert!(budget_time >= Duration::from_secs(3) && budget_time < Duration::from_secs(6), "{budget_time:?}");
+    assert_eq!(stop_status, 200);
+    assert!(stop_time < Duration::from_secs(3), "{stop_time:?}");
+    // A hint is thought about the same way.
+    let (status, hint) = post(&s, &format!("/api/sessions/{id}/hint"), json!({}));
+    assert_eq!(status, 200, "{hint}");
+}
+
+/// Links and other files that are not regular files in DIR: reads and writes never go outside it, a FIFO
+/// holds nothing up. Before, links were followed both ways and a FIFO blocked the whole server.
+#[cfg(unix)]
+#[test]
+fn links_and_fifos_in_dir_are_refused() {
+    let s = serve("links");
+    let outside = s.dir.parent().unwrap().join("links-outside");
+    let _ = std::fs::remove_dir_all(&outside);
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("secret.mancala"), "the secret").unwrap();
+    std::os::unix::fs::symlink(outside.join("secret.mancala"), s.dir.join("out.mancala")).unwrap();
+    std::os::unix::fs::symlink(outside.join("created.mancala"), s.dir.join("dangling.mancala")).unwrap();
+    std::os::unix::fs::symlink(s.dir.join("mine.mancala"), s.dir.join("alias.mancala")).unwrap();
+    assert!(Command::new("mkfifo").arg(s.dir.join("pipe.mancala")).status().unwrap().success());
+
+    let (status, e) = get(&s, "/api/games/out");
+    assert_eq!((status, error_kind(&e)), (403, "outside"), "{e}");
+    assert_eq!(get(&s, "/api/games/alias").0, 200, "a link that stays inside is read");
+    let (status, e) = get(&s, "/api/games/pipe");
+    assert_eq!((status, error_kind(&e)), (422, "file"), "{e}");
+    assert!(e["error"].as_str().unwrap().contains("FIFO"), "{e}");
+    assert_eq!(post(&s, "/api/sessions", json!({ "game": "out" })).0, 403);
+    let body = json!({ "text": "overwritten", "overwrite": true }).to_string();
+    for name in ["out", "dangling", "pipe"] {
+        let (status, e) = request(&s, "PUT", &format!("/api/games/{name}"), Some(&body));
+        assert_eq!((status, error_kind(&e)), (409, "not_a_file"), "{name}: {e}");
+    }
+    assert_eq!(std::fs::read_to_string(outside.join("secret.mancala")).unwrap(), "the secret");
+    assert!(!outside.join("created.mancala").exists());
+    assert!(page_time(&s) < Duration::from_secs(1));
+}
+
+/// A rule file saved from the page is written whole or not at all: a write that fails (past the file size
+/// limit, as on a full disk) or a server killed midway keeps the file that was there.
+#[cfg(unix)]
+#[test]
+fn a_rule_file_saved_from_the_page_is_written_whole_or_not_at_all() {
+    let big = json!({ "text": format!("{}\n", "# a long comment\n".repeat(100)), "overwrite": true }).to_string();
+    for setup in ["trap '' XFSZ; ulimit -f 1", "ulimit -f 1"] {
+        let mut s = serve_with(&format!("put-{}", setup.len()), setup, &[]);
+        let old = std::fs::read_to_string(s.dir.join("mine.mancala")).unwrap();
+        let mut stream = s.connect();
+        let put = s.head("PUT /api/games/mine")
+            + &format!("Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{big}", big.len());
+        stream.write_all(put.as_bytes()).unwrap();
+        let status = status_of(&mut stream);
+        if setup.starts_with("trap") {
+            assert_eq!(status, 500);
+            assert!(s.alive());
+        } else {
+            assert_eq!(status, 0, "killed as it wrote");
+            assert!(!s.alive());
+        }
+        assert_eq!(std::fs::read_to_string(s.dir.join("mine.mancala")).unwrap(), old, "{setup}");
+    }
+}
+
+/// The page cannot be framed by another site; on an address that is not loopback the Host check is not
+/// silently dropped: the names must be given (`--allow-host`), or the check turned off by name.
+#[test]
+fn frames_and_hosts() {
+    let s = serve("frames");
+    let mut stream = s.connect();
+    stream.write_all((s.head("GET /") + "Connection: close\r\n\r\n").as_bytes()).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let head = answer.split("\r\n\r\n").next().unwrap().to_ascii_lowercase();
+    assert!(head.contains("frame-ancestors 'none'"), "{head}");
+    assert!(head.contains("x-frame-options: deny"), "{head}");
+
+    let o = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["serve", "--host", "0.0.0.0", "--port", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--allow-host") && err.contains("--any-host"), "{err}");
+
+    let named = serve_with("named-host", "true", &["--host", "0.0.0.0", "--allow-host", "mybox.local"]);
+    for (host, status) in
+        [("mybox.local", 200), (&format!("mybox.local:{}", named.port) as &str, 200), ("evil.example", 403)]
+    {
+        let text = format!("GET /api/games HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+        assert_eq!(raw(&named, text.as_bytes()).0, status, "{host}");
+    }
+}
+
+/// The soak: slow, idle, oversized and malformed clients next to a game in play, for a while (30 s here;
+/// `MANCALA_SOAK_SECS` for longer), while the page is asked for every 100 ms: every answer within 1 s.
+#[test]
+fn soak_the_page_answers_within_a_second_throughout() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let secs = std::env::var("MANCALA_SOAK_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(30);
+    let mut s = serve("soak");
+    let done = AtomicBool::new(false);
+    let (bad, plies) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let mut times = Vec::new();
+    std::thread::scope(|scope| {
+        // Slow: a head a byte at a time.
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                let Ok(mut stream) = TcpStream::connect(("127.0.0.1", s.port)) else { continue };
+                for b in s.head("GET /").bytes() {
+                    if done.load(Ordering::Relaxed) || stream.write_all(&[b]).is_err() {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+            }
+        });
+        // Idle: a hundred connections that say nothing, opened again as they are closed.
+        scope.spawn(|| {
+            let mut idle: Vec<TcpStream> = Vec::new();
+            while !done.load(Ordering::Relaxed) {
+                idle.retain(|c| c.peek(&mut [0u8]).is_err_and(|e| e.kind() == std::io::ErrorKind::WouldBlock));
+                while idle.len() < 100 {
+                    let c = TcpStream::connect(("127.0.0.1", s.port)).unwrap();
+                    c.set_nonblocking(true).unwrap();
+                    idle.push(c);
+                }
+                std::thread::sleep(Duration::from_millis(500));
+            }
+        });
+        // Oversized and malformed.
+        scope.spawn(|| {
+            let requests = [
+                s.head("POST /api/check") + "Content-Type: application/json\r\nContent-Length: 100000000000\r\n\r\n{",
+                s.head("POST /api/check")
+                    + "Content-Type: application/json\r\nContent-Length: 18446744073709551615\r\n\r\n",
+                s.head("GET /") + &format!("X-Long: {}\r\n\r\n", "a".repeat(64 << 10)),
+                "garbage\r\n\r\n".to_string(),
+                s.head("POST /api/sessions/x/computer") + "Content-Type: text/plain\r\nContent-Length: 5\r\n\r\n",
+            ];
+            let mut i = 0;
+            while !done.load(Ordering::Relaxed) {
+                if let Ok(mut stream) = TcpStream::connect(("127.0.0.1", s.port)) {
+                    stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+                    let _ = stream.write_all(requests[i % requests.len()].as_bytes());
+                    if status_of(&mut stream) >= 400 {
+                        bad.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                i += 1;
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        // A game in play: a person's moves and the computer's.
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                let mut v = start(&s, json!({ "game": "kalah", "seats": ["human", "mcts:300"] }));
+                let id = v["id"].as_str().unwrap().to_string();
+                while v["position"]["result"].is_null() && !done.load(Ordering::Relaxed) {
+                    let (status, next) = if v["human_to_move"] == true {
+                        let label = v["options"][0]["label"].as_str().unwrap().to_string();
+                        play(&s, &id, &label)
+                    } else {
+                        post(&s, &format!("/api/sessions/{id}/computer"), json!({}))
+                    };
+                    assert_eq!(status, 200, "{next}");
+                    plies.fetch_add(1, Ordering::Relaxed);
+                    v = next;
+                }
+                request(&s, "DELETE", &format!("/api/sessions/{id}"), None);
+            }
+        });
+        let start = std::time::Instant::now();
+        while start.elapsed() < Duration::from_secs(secs) {
+            times.push(page_time(&s));
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        done.store(true, Ordering::Relaxed);
+    });
+    times.sort();
+    let (median, slowest) = (times[times.len() / 2], times[times.len() - 1]);
+    eprintln!(
+        "soak of {secs} s: {} pages, median {median:?}, slowest {slowest:?}; {} bad requests refused; {} plies played",
+        times.len(),
+        bad.load(Ordering::Relaxed),
+        plies.load(Ordering::Relaxed)
+    );
+    assert!(slowest < Duration::from_secs(1), "{slowest:?}");
+    assert!(plies.load(Ordering::Relaxed) > 0 && bad.load(Ordering::Relaxed) > 0);
+    assert!(s.alive());
 }

@@ -5,8 +5,7 @@ mod common;
 
 use mancala::engine::Engine;
 use mancala::notation::format_ply;
-use mancala::playout::game_rng;
-use rand::Rng;
+use mancala::playout::{draw, game_rng};
 
 /// At most this many plies are written out; the rest of the game is summed up.
 const SHOWN_PLIES: u32 = 70;
@@ -26,7 +25,7 @@ fn transcript(engine: &Engine, seed: u64) -> String {
             // rounds makes one dear).
             legal.clear();
             engine.legal_moves(&st, &mut legal);
-            engine.apply_unchecked(&mut st, legal[rng.gen_range(0..legal.len())]);
+            engine.apply_unchecked(&mut st, legal[draw(&mut rng, legal.len())]);
             continue;
         }
         let before = st.clone();
@@ -34,7 +33,7 @@ fn transcript(engine: &Engine, seed: u64) -> String {
         while st.ply == before.ply && st.result.is_none() {
             legal.clear();
             engine.legal_moves(&st, &mut legal);
-            let mv = legal[rng.gen_range(0..legal.len())];
+            let mv = legal[draw(&mut rng, legal.len())];
             engine.apply_unchecked(&mut st, mv);
             moves.push(mv);
         }
@@ -58,9 +57,8 @@ fn transcript(engine: &Engine, seed: u64) -> String {
         st.ply, outcome.winners, outcome.scores, outcome.reason
     ));
     if !rounds.is_empty() {
-        let won: Vec<String> = (0..engine.rules.players)
-            .map(|p| format!("player {} {}", p + 1, rounds.iter().filter(|r| r.winners & (1 << p) != 0).count()))
-            .collect();
+        let won: Vec<String> =
+            (0..engine.rules.players).map(|p| format!("player {} {}", p + 1, rounds.wins(p))).collect();
         out.push_str(&format!("{} rounds; won: {}\n", rounds.len(), won.join(", ")));
     }
     out

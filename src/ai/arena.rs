@@ -7,11 +7,9 @@
 //! made afresh for each game and seeded by [`seat_seed`]. With playout or depth budgets a game is the same
 //! for the same seed; a time budget (`mcts:500ms`) makes it depend on the machine.
 
-use rand::Rng;
-
 use super::{AiError, AiKind, Player};
 use crate::engine::{Engine, Move, State};
-use crate::playout::{game_rng, GameStats, Ply, MAX_DECISIONS};
+use crate::playout::{draw, game_rng, splitmix, GameStats, Ply, MAX_DECISIONS};
 
 /// Games between computer players, with reused buffers.
 pub struct Arena<'e> {
@@ -95,7 +93,7 @@ impl<'e> Arena<'e> {
                         break;
                     }
                 },
-                None => self.legal[rng.gen_range(0..self.legal.len())],
+                None => self.legal[draw(&mut rng, self.legal.len())],
             };
             let ply = st.ply;
             engine.apply_unchecked(st, mv);
@@ -122,14 +120,6 @@ impl<'e> Arena<'e> {
 /// of every game has its own, unrelated to the others and to the game's generator.
 pub fn seat_seed(seed: u64, game: u64, seat: u8) -> u64 {
     splitmix(splitmix(splitmix(seed) ^ game) ^ (seat as u64 + 1))
-}
-
-/// SplitMix64's finaliser: a bijection that scatters nearby inputs.
-fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

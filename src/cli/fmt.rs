@@ -104,8 +104,10 @@ fn format_file(path: &Path, check: bool) -> Result<Done, Failure> {
         return Ok(Done::Unchanged);
     }
     if !check {
-        std::fs::write(path, &formatted)
-            .map_err(|e| Failure::usage(format!("cannot write {name}: {}", mancala::io::io_message(&e))))?;
+        // All or nothing: a failure keeps the file as it was.
+        mancala::io::write_atomic(path, formatted.as_bytes()).map_err(|e| {
+            Failure::usage(format!("cannot write {name}: {}; it is as it was", mancala::io::io_message(&e)))
+        })?;
     }
     Ok(Done::Changed)
 }

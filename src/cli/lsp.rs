@@ -6,7 +6,7 @@ use super::{Failure, Status};
 ///
 /// It checks rule files as you type (the diagnostics of `mancala check`), explains every keyword and name
 /// on hover, completes keywords and names, goes to definitions and references, renames names, outlines
-/// the phases, actions and variants, and offers the "did you mean" fixes.
+/// the phases, actions and variants, offers the "did you mean" fixes, and formats as `mancala fmt` does.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Accepted for editors that pass it (VS Code's language clients do); stdio is the only transport.

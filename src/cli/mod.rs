@@ -13,6 +13,7 @@ use mancala::engine::Engine;
 
 mod bench;
 mod check;
+mod explain;
 mod fmt;
 mod lsp;
 mod play;
@@ -26,6 +27,7 @@ Examples:
   mancala check games/*.mancala
   mancala check --format json games/kalah.mancala
   mancala fmt --check games/*.mancala
+  mancala explain games/kalah.mancala c      (one ply, step by step, with the rules that made it)
   mancala variants games/gulek-solo.mancala
   mancala play games/kalah.mancala
   mancala play kalah                  (a shipped game, by name, from anywhere)
@@ -55,6 +57,7 @@ struct Cli {
 enum Command {
     Check(check::Args),
     Fmt(fmt::Args),
+    Explain(explain::Args),
     Variants(variants::Args),
     Play(play::PlayArgs),
     Simulate(simulate::Args),
@@ -124,6 +127,7 @@ pub fn main() -> ExitCode {
         Command::Play(args) => return play::run(&args),
         Command::Check(args) => check::run(args),
         Command::Fmt(args) => fmt::run(args),
+        Command::Explain(args) => explain::run(args),
         Command::Variants(args) => variants::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Solve(args) => solve::run(args),
@@ -177,8 +181,13 @@ pub fn read_source(path: &Path) -> Result<Source, Failure> {
             };
         }
         Err(e) => {
-            let help = matches!(e, mancala::io::ReadError::TooLarge { .. })
-                .then(|| "is this the right file? Rule files are text of a few kilobytes".to_string());
+            let help = match e {
+                mancala::io::ReadError::TooLarge { .. } => {
+                    Some("is this the right file? Rule files are text of a few kilobytes".to_string())
+                }
+                mancala::io::ReadError::NotAFile { .. } => Some("give the path of a rule file".to_string()),
+                mancala::io::ReadError::Io(_) => None,
+            };
             return Err(Failure::Usage { message: format!("cannot read {name}: {e}"), help });
         }
     };

@@ -1,32 +1,87 @@
-//! `mancala serve`: the web playground. HTTP only: every request goes to `mancala::web::Playground`.
+//! `mancala serve`: the web playground over HTTP. Every request goes to `mancala::web::Playground`.
 //!
-//! One thread owns the playground and answers requests one at a time (a game's session is not shared
-//! between threads). Each connection's request is read on a thread of its own, bounded in size and in
-//! number, so a client that sends its body slowly or never holds up only itself.
+//! The HTTP server is hyper's HTTP/1 server on tokio's single-threaded runtime. hyper, not a framework
+//! over it (axum): the playground routes its own requests (`Playground::handle`, without HTTP, which the
+//! tests call too), so a router and extractors would only add compile time, while every limit below is
+//! hyper's own or a few lines around it. HTTP/1 only (browsers speak it to a local server), and only the
+//! features of tokio that this needs (`rt`, `net`, `time`, `sync`, `io-util`).
+//!
+//! Threads: the runtime's one thread reads and writes every connection; one thread owns the playground and
+//! answers requests one at a time (a game's session is not shared between threads); the computer thinks
+//! on threads of its own, at most [`THINKERS`] at once, each game for `--think-limit` seconds (10)
+//! before it is asked to decide now (see `web/think.rs`). The page and its files are answered on the
+//! runtime's thread, so a busy playground never holds them up.
+//!
+//! Limits, so that no client can stop the server or hold it up for the others:
+//! - a request's head: at most [`MAX_HEAD_BYTES`] bytes and [`MAX_HEADERS`] headers (else 431), read
+//!   within [`HEAD_TIMEOUT`], which is also how long a connection may wait idle for its next request;
+//! - its body: a declared length over [`MAX_BODY_BYTES`] is refused (413) before a byte is read or
+//!   kept, and the connection is closed without reading it; a body sent in chunks is cut at the same
+//!   size; the body must come within [`BODY_TIMEOUT`];
+//! - connections: at most [`MAX_CONNECTIONS`], fewer where the limit on open files is lower. A new one
+//!   past the cap closes the one that has waited longest for its next request (or for its answer to be
+//!   read), or, when every one is in the middle of a request, is answered 503 and closed. Errors of
+//!   `accept` (too many open files) are waited out, never fatal. A connection that has not sent a request
+//!   for [`IDLE_TIMEOUT`] is closed, one that does not read its answer too.
 
-use std::io::Read;
+use std::collections::HashMap;
+use std::convert::Infallible;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use mancala::web::{Playground, Reply, MAX_BODY_BYTES};
-use tiny_http::{Header, Request, Response, Server};
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper::header::{HeaderValue, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, HOST, TRANSFER_ENCODING};
+use hyper::{Request, Response};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use mancala::web::{Playground, Reply, Step, Thought, MAX_BODY_BYTES};
+use tokio::io::AsyncWriteExt;
+use tokio::sync::{oneshot, Semaphore};
+use tokio::task::AbortHandle;
 
 use super::{Failure, Status};
 
-/// The most requests read or waiting at once; more get a 503 at once.
-const MAX_IN_FLIGHT: usize = 32;
+/// The largest head of a request (its request line and headers), and the most headers.
+const MAX_HEAD_BYTES: usize = 16 << 10;
+const MAX_HEADERS: usize = 64;
+/// How long a request's head may take to come, and how long a connection may wait for its next request.
+const HEAD_TIMEOUT: Duration = Duration::from_secs(15);
+/// How long a request's body may take to come.
+const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// A connection with no request in hand for this long is closed (it does not read its answer, say).
+const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// The most connections open at once, where the limit on open files allows.
+const MAX_CONNECTIONS: usize = 256;
+/// Open files kept for other things than connections: rule files, the refusals in progress, threads.
+const RESERVED_FILES: usize = 48;
+/// The most connections being told 503 at once; more are closed without a word.
+const MAX_REFUSING: usize = 16;
+/// The most games the computer thinks about at once (the machine's cores are few); more wait.
+const THINKERS: usize = 2;
+/// How long a request for the computer waits for a thinker before it is answered 503.
+const THINKER_WAIT: Duration = Duration::from_secs(20);
+/// How long past its budget the computer may take to decide, before the request is answered without it.
+const THINKING_GRACE: Duration = Duration::from_secs(5);
 
 /// Serve the web playground: edit a rule file with its diagnostics as you type, and play it.
 ///
 /// Open the printed address in a browser. The games are the `.mancala` files of DIR and the games
 /// shipped with the tool; a variant saved from the page is written into DIR, and nowhere else.
+///
+/// Requests must name this server in their `Host` header (so that a page of another site cannot reach
+/// it through a DNS name of its own): on a loopback address 127.0.0.1, localhost or [::1], and the names
+/// given with `--allow-host`. On any other address (`--host 0.0.0.0`) there is no name the server can
+/// know: give the names people will use with `--allow-host`, or turn the check off with `--any-host`.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Examples:
   mancala serve                  (then open http://127.0.0.1:8421/)
-  mancala serve --port 0 my-games")]
+  mancala serve --port 0 my-games
+  mancala serve --host 0.0.0.0 --allow-host mybox.local my-games")]
 pub struct Args {
     /// The port to listen on; 0 picks a free one (the address is printed).
     #[arg(long, default_value_t = 8421)]
@@ -34,20 +89,22 @@ pub struct Args {
     /// The address to listen on. The default is reachable from this machine only.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     pub host: IpAddr,
+    /// A name (or address) the page is reached by, accepted in the `Host` header; may be repeated.
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
+    /// Accept any `Host` header: only where no browser of this machine's users visits other sites.
+    #[arg(long, conflicts_with = "allow_host")]
+    pub any_host: bool,
+    /// How long the computer may think about one move or hint, in seconds; then it plays the best it has
+    /// found (a person can stop it sooner).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub think_limit: u64,
     /// Open the page in the default browser.
     #[arg(long)]
     pub open: bool,
     /// The folder of rule files [default: games, when there is one].
     #[arg(value_name = "DIR")]
     pub dir: Option<PathBuf>,
-}
-
-/// A request read in full, for the playground's thread, and where its answer goes.
-struct Job {
-    method: String,
-    url: String,
-    body: Vec<u8>,
-    reply: mpsc::Sender<Reply>,
 }
 
 pub fn run(args: Args) -> Result<Status, Failure> {
@@ -61,137 +118,483 @@ pub fn run(args: Args) -> Result<Status, Failure> {
         Some(dir) => dir.clone(),
         None => mancala::web::default_dir().to_path_buf(),
     };
-    let server = Server::http(SocketAddr::new(args.host, args.port)).map_err(|e| Failure::Usage {
-        message: format!("cannot listen on {}:{}: {e}", args.host, args.port),
-        help: Some("another program may use the port: `--port 0` picks a free one".into()),
-    })?;
-    let port = server.server_addr().to_ip().map_or(args.port, |a| a.port());
+    if !args.host.is_loopback() && args.allow_host.is_empty() && !args.any_host {
+        return Err(Failure::Usage {
+            message: format!("on {} the server cannot tell which names it is reached by", args.host),
+            help: Some(
+                "give them with `--allow-host NAME` (repeated for each), or accept any `Host` header with \
+                 `--any-host`; a page of another site could otherwise reach the playground"
+                    .into(),
+            ),
+        });
+    }
+    let listener = std::net::TcpListener::bind(SocketAddr::new(args.host, args.port))
+        .and_then(|l| l.set_nonblocking(true).map(|_| l))
+        .map_err(|e| Failure::Usage {
+            message: format!("cannot listen on {}:{}: {}", args.host, args.port, mancala::io::io_message(&e)),
+            help: Some("another program may use the port: `--port 0` picks a free one".into()),
+        })?;
+    let port = listener.local_addr().map_or(args.port, |a| a.port());
     let address = match args.host {
         IpAddr::V6(host) => format!("http://[{host}]:{port}/"),
         IpAddr::V4(host) => format!("http://{host}:{port}/"),
     };
+    let hosts = Hosts::new(&args, port);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::Usage { message: format!("cannot start the server: {e}"), help: None })?;
+    let cap = connection_cap();
     println!("mancala playground at {address} (Ctrl-C stops it)");
+    if args.any_host {
+        println!("any Host header is accepted (--any-host)");
+    }
     if args.open {
         open_browser(&address);
     }
-    let jobs = spawn_playground(dir, seed());
-    let in_flight = Arc::new(AtomicUsize::new(0));
-    let loopback = args.host.is_loopback();
-    for request in server.incoming_requests() {
-        if in_flight.load(Ordering::Acquire) >= MAX_IN_FLIGHT {
-            respond(request, Reply::error(503, "busy", "too many requests at once; try again"));
-            continue;
-        }
-        in_flight.fetch_add(1, Ordering::AcqRel);
-        let (jobs, in_flight) = (jobs.clone(), in_flight.clone());
-        std::thread::spawn(move || {
-            serve_one(request, &jobs, loopback, port);
-            in_flight.fetch_sub(1, Ordering::AcqRel);
-        });
-    }
+    let shared = Arc::new(Shared {
+        playground: spawn_playground(dir, seed(), Duration::from_secs(args.think_limit)),
+        hosts,
+        connections: Connections::new(cap),
+        thinkers: Arc::new(Semaphore::new(THINKERS)),
+        refusing: AtomicUsize::new(0),
+    });
+    runtime.block_on(serve(listener, shared));
     Ok(Status::Ok)
 }
 
+/// What every connection shares.
+struct Shared {
+    playground: mpsc::Sender<Job>,
+    hosts: Hosts,
+    connections: Arc<Connections>,
+    thinkers: Arc<Semaphore>,
+    refusing: AtomicUsize,
+}
+
+/// Accepts connections for ever; each is served by a task of its own.
+async fn serve(listener: std::net::TcpListener, shared: Arc<Shared>) {
+    let listener = match tokio::net::TcpListener::from_std(listener) {
+        Ok(listener) => listener,
+        Err(e) => return eprintln!("cannot listen: {e}"),
+    };
+    tokio::spawn(sweep(shared.connections.clone()));
+    let mut last_complaint: Option<Instant> = None;
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Too many open files, say: wait for connections to close rather than give up.
+                if last_complaint.map_or(true, |t| t.elapsed() > Duration::from_secs(10)) {
+                    eprintln!("cannot accept a connection ({}); waiting", mancala::io::io_message(&e));
+                    last_complaint = Some(Instant::now());
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        match shared.connections.admit() {
+            Some(slot) => {
+                let id = slot.id;
+                let task = tokio::spawn(connection(stream, slot, shared.clone()));
+                shared.connections.set_abort(id, task.abort_handle());
+            }
+            None => refuse(stream, &shared),
+        }
+    }
+}
+
+/// Serves the requests of one connection until it closes, times out or is closed to make room.
+async fn connection(stream: tokio::net::TcpStream, slot: Slot, shared: Arc<Shared>) {
+    let id = slot.id;
+    let service = hyper::service::service_fn(move |request| {
+        let shared = shared.clone();
+        async move {
+            let _busy = shared.connections.busy(id);
+            Ok::<_, Infallible>(answer(request, &shared).await)
+        }
+    });
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(HEAD_TIMEOUT)
+        .max_header_size(MAX_HEAD_BYTES)
+        .max_headers(MAX_HEADERS)
+        .max_buf_size(MAX_HEAD_BYTES.max(8192));
+    // Errors here are the client's (a malformed request, a closed socket): hyper has answered what it could.
+    let _ = http.serve_connection(TokioIo::new(stream), service).await;
+    drop(slot);
+}
+
+/// A connection past the cap, with none to close for it: a short 503, then closed.
+fn refuse(mut stream: tokio::net::TcpStream, shared: &Arc<Shared>) {
+    if shared.refusing.fetch_add(1, Ordering::AcqRel) >= MAX_REFUSING {
+        shared.refusing.fetch_sub(1, Ordering::AcqRel);
+        return;
+    }
+    let shared = shared.clone();
+    tokio::spawn(async move {
+        let body = r#"{"error":"too many connections at once; try again","kind":"busy"}"#;
+        let text = format!(
+            "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+             Retry-After: 1\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        let _ = tokio::time::timeout(Duration::from_secs(1), async {
+            let _ = stream.write_all(text.as_bytes()).await;
+            let _ = stream.shutdown().await;
+        })
+        .await;
+        shared.refusing.fetch_sub(1, Ordering::AcqRel);
+    });
+}
+
+/// The answer to one request: refused by [`admit`], or the playground's.
+async fn answer(request: Request<Incoming>, shared: &Shared) -> Response<Full<Bytes>> {
+    let (reply, close) = match admit(&request, &shared.hosts) {
+        // The body is not read: the connection is closed after the answer.
+        Err(reply) => (reply, true),
+        Ok(()) => (reply_to(request, shared).await, false),
+    };
+    response(reply, close)
+}
+
+async fn reply_to(request: Request<Incoming>, shared: &Shared) -> Reply {
+    let method = request.method().as_str().to_string();
+    let path = request.uri().path_and_query().map_or("/", |p| p.as_str()).to_string();
+    if let Some(reply) = mancala::web::fixed(&method, &path) {
+        return reply;
+    }
+    let body = match read_body(request.into_body()).await {
+        Ok(body) => body,
+        Err(reply) => return reply,
+    };
+    match ask(&shared.playground, Work::Begin { method, path, body }).await {
+        Answered::Reply(reply) => reply,
+        Answered::Think(thinking) => think(thinking, shared).await,
+    }
+}
+
+/// The body, at most [`MAX_BODY_BYTES`] and within [`BODY_TIMEOUT`].
+async fn read_body(body: Incoming) -> Result<Vec<u8>, Reply> {
+    let too_large = || Reply::error(413, "too_large", format!("the body is larger than {MAX_BODY_BYTES} bytes"));
+    match tokio::time::timeout(BODY_TIMEOUT, Limited::new(body, MAX_BODY_BYTES).collect()).await {
+        Err(_) => Err(Reply::error(408, "timeout", "the body did not come in time")),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
+        Ok(Err(e)) => Err(Reply::error(400, "body", format!("cannot read the body: {e}"))),
+        Ok(Ok(collected)) => Ok(collected.to_bytes().to_vec()),
+    }
+}
+
+/// Lets the computer think about a game on a thread of its own, within its budget, and puts the game
+/// back. A person's `stop` (another request) or the budget makes it decide now; if it still has not
+/// after [`THINKING_GRACE`] (one playout of a huge rule file can be long), the request is answered 503
+/// and the game comes back when the thought does.
+async fn think(thinking: mancala::web::Thinking, shared: &Shared) -> Reply {
+    let permit = match tokio::time::timeout(THINKER_WAIT, shared.thinkers.clone().acquire_owned()).await {
+        Ok(Ok(permit)) => permit,
+        _ => {
+            let busy = Reply::error(503, "busy", "the computer is busy with other games; try again");
+            return finish(&shared.playground, thinking.give_back(busy)).await;
+        }
+    };
+    let watch = thinking.watch();
+    let (send, mut thought) = oneshot::channel();
+    let spawned = std::thread::Builder::new().name("thinker".into()).spawn(move || {
+        let _ = send.send(thinking.run());
+        drop(permit);
+    });
+    if spawned.is_err() {
+        return Reply::error(503, "busy", "the computer cannot think now (no thread); try again");
+    }
+    let deadline = watch.budget() + THINKING_GRACE;
+    loop {
+        match tokio::time::timeout(Duration::from_millis(100), &mut thought).await {
+            Ok(Ok(thought)) => return finish(&shared.playground, thought).await,
+            Ok(Err(_)) => return Reply::error(500, "internal", "the computer failed on this game; this is a bug"),
+            Err(_) if watch.elapsed() > deadline => break,
+            Err(_) if watch.elapsed() > watch.budget() || watch.stopped() => watch.hurry(),
+            Err(_) => {}
+        }
+    }
+    // The game stays away until the thought comes; then it is put back.
+    let playground = shared.playground.clone();
+    tokio::spawn(async move {
+        if let Ok(thought) = thought.await {
+            finish(&playground, thought).await;
+        }
+    });
+    Reply::error(503, "thinking", "the computer is still thinking about this game; the game is kept, ask again later")
+}
+
+async fn finish(playground: &mpsc::Sender<Job>, thought: Thought) -> Reply {
+    match ask(playground, Work::Finish(thought)).await {
+        Answered::Reply(reply) => reply,
+        Answered::Think(_) => Reply::error(500, "internal", "the playground answered a thought with more thinking"),
+    }
+}
+
+// ------------------------------------------------------------ the playground's thread
+
+/// What the playground's thread is asked to do.
+enum Work {
+    Begin { method: String, path: String, body: Vec<u8> },
+    Finish(Thought),
+}
+
+enum Answered {
+    Reply(Reply),
+    Think(mancala::web::Thinking),
+}
+
+struct Job {
+    work: Work,
+    reply: oneshot::Sender<Answered>,
+}
+
+async fn ask(playground: &mpsc::Sender<Job>, work: Work) -> Answered {
+    let (send, receive) = oneshot::channel();
+    if playground.send(Job { work, reply: send }).is_err() {
+        return Answered::Reply(Reply::error(500, "internal", "the playground stopped; this is a bug"));
+    }
+    receive
+        .await
+        .unwrap_or_else(|_| Answered::Reply(Reply::error(500, "internal", "the playground stopped; this is a bug")))
+}
+
 /// The thread that owns every game: it answers the jobs in the order they come.
-fn spawn_playground(dir: PathBuf, seed: u64) -> mpsc::Sender<Job> {
+fn spawn_playground(dir: PathBuf, seed: u64, thinking_budget: Duration) -> mpsc::Sender<Job> {
     let (send, receive) = mpsc::channel::<Job>();
     std::thread::spawn(move || {
-        let mut playground = Playground::new(dir, seed);
+        let mut playground = Playground::new(dir, seed).with_thinking_budget(thinking_budget);
         for job in receive {
             // A bug that panics answers its own request with a 500 and leaves the other games playing.
-            let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                playground.handle(&job.method, &job.url, &job.body)
+            let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match job.work {
+                Work::Begin { method, path, body } => match playground.begin(&method, &path, &body) {
+                    Step::Done(reply) => Answered::Reply(reply),
+                    Step::Think(thinking) => Answered::Think(thinking),
+                },
+                Work::Finish(thought) => Answered::Reply(playground.finish(thought)),
             }));
-            let reply = handled
-                .unwrap_or_else(|_| Reply::error(500, "internal", "the server failed on this request; this is a bug"));
+            let answered = handled.unwrap_or_else(|_| {
+                Answered::Reply(Reply::error(500, "internal", "the server failed on this request; this is a bug"))
+            });
             // The connection may have gone meanwhile; the game has moved on all the same.
-            let _ = job.reply.send(reply);
+            let _ = job.reply.send(answered);
         }
     });
     send
 }
 
-/// Reads one request, hands it to the playground, and sends its answer.
-fn serve_one(mut request: Request, jobs: &mpsc::Sender<Job>, loopback: bool, port: u16) {
-    if let Err(reply) = admit(&request, loopback, port) {
-        return respond(request, reply);
-    }
-    let body = match read_body(&mut request) {
-        Ok(body) => body,
-        Err(reply) => return respond(request, reply),
-    };
-    let (send, receive) = mpsc::channel();
-    let job = Job { method: request.method().as_str().to_string(), url: request.url().to_string(), body, reply: send };
-    let reply = match jobs.send(job).ok().and_then(|_| receive.recv().ok()) {
-        Some(reply) => reply,
-        None => Reply::error(500, "internal", "the playground stopped; this is a bug"),
-    };
-    respond(request, reply);
-}
+// ------------------------------------------------------------ requests
 
-/// Refuses requests a page of another site could make: on a loopback address, only a `Host` of this
-/// machine (no DNS rebinding), and a body only as JSON (no plain form posted from elsewhere).
-fn admit(request: &Request, loopback: bool, port: u16) -> Result<(), Reply> {
-    let header = |name: &str| {
-        request
-            .headers()
-            .iter()
-            .find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name))
-            .map(|h| h.value.as_str())
-    };
-    if loopback {
-        let host = header("Host").unwrap_or("");
-        let allowed = ["127.0.0.1", "localhost", "[::1]"].iter().any(|h| host == *h || host == format!("{h}:{port}"));
-        if !allowed {
-            return Err(Reply::error(403, "host", "this server answers requests for 127.0.0.1 or localhost only"));
+/// The names a request's `Host` may give; `None` accepts any (`--any-host`).
+struct Hosts(Option<Vec<String>>);
+
+impl Hosts {
+    fn new(args: &Args, port: u16) -> Hosts {
+        if args.any_host {
+            return Hosts(None);
+        }
+        let mut names: Vec<String> = args.allow_host.iter().map(|h| h.to_ascii_lowercase()).collect();
+        if args.host.is_loopback() {
+            names.extend(["127.0.0.1", "localhost", "[::1]"].map(String::from));
+        }
+        if !args.host.is_unspecified() {
+            names.push(match args.host {
+                IpAddr::V6(host) => format!("[{host}]"),
+                IpAddr::V4(host) => host.to_string(),
+            });
+        }
+        let with_port: Vec<String> = names.iter().map(|n| format!("{n}:{port}")).collect();
+        names.extend(with_port);
+        Hosts(Some(names))
+    }
+
+    fn allows(&self, host: &str) -> bool {
+        match &self.0 {
+            None => true,
+            Some(names) => names.iter().any(|n| n.eq_ignore_ascii_case(host)),
         }
     }
-    let has_body = request.body_length().is_some_and(|n| n > 0) || header("Transfer-Encoding").is_some();
-    let json = header("Content-Type").is_some_and(|t| t.trim_start().starts_with("application/json"));
+}
+
+/// Refuses requests a page of another site could make: only a `Host` this server is reached by (no DNS
+/// rebinding), and a body only as JSON (no plain form posted from elsewhere), of a declared size within
+/// the limit.
+fn admit(request: &Request<Incoming>, hosts: &Hosts) -> Result<(), Reply> {
+    let header = |name| request.headers().get(name).and_then(|v: &HeaderValue| v.to_str().ok());
+    // HTTP/1.1 requires the header; the request line's own authority, when given in full, stands for it.
+    let host = header(HOST).or_else(|| request.uri().authority().map(|a| a.as_str())).unwrap_or("");
+    if !hosts.allows(host) {
+        return Err(Reply::error(403, "host", "this server does not answer for that host name"));
+    }
+    let length = header(CONTENT_LENGTH).and_then(|n| n.trim().parse::<u64>().ok());
+    if length.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+        return Err(Reply::error(413, "too_large", format!("the body is larger than {MAX_BODY_BYTES} bytes")));
+    }
+    let has_body = length.is_some_and(|n| n > 0) || request.headers().contains_key(TRANSFER_ENCODING);
+    let json = header(CONTENT_TYPE).is_some_and(|t| t.trim_start().starts_with("application/json"));
     if has_body && !json {
         return Err(Reply::error(415, "content_type", "send the body as JSON (Content-Type: application/json)"));
     }
     Ok(())
 }
 
-/// The body, at most [`MAX_BODY_BYTES`]: a larger declared length is refused before anything is read.
-fn read_body(request: &mut Request) -> Result<Vec<u8>, Reply> {
-    let too_large = || Reply::error(413, "too_large", format!("the body is larger than {MAX_BODY_BYTES} bytes"));
-    if request.body_length().is_some_and(|n| n > MAX_BODY_BYTES) {
-        return Err(too_large());
+fn response(reply: Reply, close: bool) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::from(reply.body)));
+    *response.status_mut() =
+        hyper::StatusCode::from_u16(reply.status).unwrap_or(hyper::StatusCode::INTERNAL_SERVER_ERROR);
+    let headers = response.headers_mut();
+    let fixed = [
+        ("cache-control", "no-store"),
+        ("x-content-type-options", "nosniff"),
+        // The page needs nothing but this server: no script, style or request goes anywhere else, and no
+        // other site may show it in a frame (where it could be made to click for someone).
+        (
+            "content-security-policy",
+            "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
+             frame-ancestors 'none'",
+        ),
+        ("x-frame-options", "DENY"),
+        ("referrer-policy", "no-referrer"),
+    ];
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(reply.content_type));
+    for (name, value) in fixed {
+        headers.insert(name, HeaderValue::from_static(value));
     }
-    let mut body = Vec::new();
-    let limit = MAX_BODY_BYTES as u64 + 1;
-    request
-        .as_reader()
-        .take(limit)
-        .read_to_end(&mut body)
-        .map_err(|e| Reply::error(400, "body", format!("cannot read the body: {e}")))?;
-    if body.len() > MAX_BODY_BYTES {
-        return Err(too_large());
+    if close {
+        headers.insert(CONNECTION, HeaderValue::from_static("close"));
     }
-    Ok(body)
+    response
 }
 
-fn respond(request: Request, reply: Reply) {
-    let mut response = Response::from_data(reply.body).with_status_code(reply.status);
-    let headers = [
-        ("Content-Type", reply.content_type),
-        ("Cache-Control", "no-store"),
-        ("X-Content-Type-Options", "nosniff"),
-        // The page needs nothing but this server: no script, style or request goes anywhere else.
-        (
-            "Content-Security-Policy",
-            "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'",
-        ),
-    ];
-    for (name, value) in headers {
-        if let Ok(header) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-            response.add_header(header);
+// ------------------------------------------------------------ connections
+
+/// The open connections, with which of them are waiting (for a request, or for their answer to be read)
+/// and since when, so that the one waiting longest can be closed to make room.
+struct Connections {
+    cap: usize,
+    table: Mutex<Table>,
+}
+
+#[derive(Default)]
+struct Table {
+    next: u64,
+    open: HashMap<u64, Open>,
+}
+
+struct Open {
+    /// When it last finished a request (or opened); `None` while a request is in hand.
+    idle_since: Option<Instant>,
+    abort: Option<AbortHandle>,
+}
+
+/// A connection's place in [`Connections`], given up when dropped.
+struct Slot {
+    id: u64,
+    connections: Arc<Connections>,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.connections.lock().open.remove(&self.id);
+    }
+}
+
+/// A request in hand on a connection; it waits again when dropped.
+struct Busy<'a> {
+    id: u64,
+    connections: &'a Connections,
+}
+
+impl Drop for Busy<'_> {
+    fn drop(&mut self) {
+        if let Some(open) = self.connections.lock().open.get_mut(&self.id) {
+            open.idle_since = Some(Instant::now());
         }
     }
-    // A client that left before its answer needs none.
-    let _ = request.respond(response);
+}
+
+impl Connections {
+    fn new(cap: usize) -> Arc<Connections> {
+        Arc::new(Connections { cap, table: Mutex::new(Table::default()) })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Table> {
+        // A panic while the table was held left it whole (each change is one map operation).
+        self.table.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A place for a new connection: within the cap, or made by closing the connection that has waited
+    /// longest; `None` when every connection has a request in hand.
+    fn admit(self: &Arc<Connections>) -> Option<Slot> {
+        let mut table = self.lock();
+        if table.open.len() >= self.cap {
+            let oldest = table
+                .open
+                .iter()
+                .filter_map(|(id, open)| open.idle_since.map(|since| (since, *id)))
+                .min()
+                .map(|(_, id)| id)?;
+            if let Some(abort) = table.open.remove(&oldest).and_then(|open| open.abort) {
+                abort.abort();
+            }
+        }
+        table.next += 1;
+        let id = table.next;
+        table.open.insert(id, Open { idle_since: Some(Instant::now()), abort: None });
+        Some(Slot { id, connections: self.clone() })
+    }
+
+    fn set_abort(&self, id: u64, abort: AbortHandle) {
+        match self.lock().open.get_mut(&id) {
+            Some(open) => open.abort = Some(abort),
+            // Closed already to make room, before its task was known.
+            None => abort.abort(),
+        }
+    }
+
+    fn busy(&self, id: u64) -> Busy<'_> {
+        if let Some(open) = self.lock().open.get_mut(&id) {
+            open.idle_since = None;
+        }
+        Busy { id, connections: self }
+    }
+}
+
+/// Closes, now and then, the connections that have waited longer than [`IDLE_TIMEOUT`].
+async fn sweep(connections: Arc<Connections>) {
+    loop {
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        let mut table = connections.lock();
+        table.open.retain(|_, open| match (open.idle_since, &open.abort) {
+            (Some(since), Some(abort)) if since.elapsed() > IDLE_TIMEOUT => {
+                abort.abort();
+                false
+            }
+            _ => true,
+        });
+    }
+}
+
+/// The most connections: [`MAX_CONNECTIONS`], or fewer where the limit on open files is lower.
+fn connection_cap() -> usize {
+    let files = open_files_limit().unwrap_or(1024);
+    MAX_CONNECTIONS.min(files.saturating_sub(RESERVED_FILES)).max(4)
+}
+
+#[cfg(unix)]
+fn open_files_limit() -> Option<usize> {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit writes the limit into the struct it is given, which lives for the call.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0;
+    ok.then(|| usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX))
+}
+
+#[cfg(not(unix))]
+fn open_files_limit() -> Option<usize> {
+    None
 }
 
 /// A seed for the games' computer players and ids, different at each start.

@@ -13,14 +13,20 @@ use mancala::playout::{game_rng, reason_name, reason_words, Playout, Ply, Summar
 use rayon::prelude::*;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use super::{io_message, load_engine, Failure, Status};
+use super::{io_message, load_engine_and_source, Failure, Status};
+use mancala::ir::RuleRef;
+use std::collections::BTreeMap;
 
 /// Play many games between random or computer players, and sum them up.
 ///
 /// Every seat chooses uniformly at random among the legal moves, unless `--ai` puts a computer player
 /// there. Prints who played each seat, the wins per seat (players numbered from 1), draws (won and lost for a
 /// solitaire), the mean and longest game in plies, captures per game, the share of the plies begun with each
-/// action (when there are several), the games cut by the ply limit, and how the games ended. The games are
+/// action (when there are several), the games cut by the ply limit, and how the games ended: for random
+/// games from the start, also the end rule that ended them (its line in the file), how often each rule fired
+/// (each action, capture, relay, extra turn, end rule, sweep), and the rules that never did, the commonest
+/// sign of a mistake. Following the rules makes the games take the general road of the engine, a few times
+/// slower than `bench`'s: `--no-rules` plays them at full speed without the counts. The games are
 /// played on every core (`--threads` to choose): the same seed gives the same games at any number of
 /// threads, unless a computer player thinks for a time (`mcts:500ms`) rather than for a number of playouts
 /// (`mcts:2000`) or a depth (`alphabeta:4`).
@@ -70,6 +76,9 @@ pub struct Args {
     /// Write every ply of every game to this file, one JSON object per line.
     #[arg(long, value_name = "OUT.jsonl")]
     pub trace: Option<PathBuf>,
+    /// Leave out the counts of the rules that fired: the games are played at full speed.
+    #[arg(long)]
+    pub no_rules: bool,
     /// How many threads play the games; every core when left out. The results are the same at any number:
     /// each game has its own seed, from its number, and the games are added up in order.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -85,6 +94,8 @@ struct Plan<'e> {
     start: Option<&'e State>,
     /// Whether each game's plies are kept for the trace.
     trace: bool,
+    /// Whether the rules that fire are counted (random games from the start only).
+    count_rules: bool,
     progress: &'e ProgressBar,
 }
 
@@ -92,6 +103,39 @@ struct Plan<'e> {
 struct Part {
     summary: Summary,
     trace: Vec<u8>,
+    rules: RuleTally,
+}
+
+/// How often each rule fired, and which end rule ended how many games.
+#[derive(Debug, Default)]
+struct RuleTally {
+    fired: BTreeMap<RuleRef, u64>,
+    ended: BTreeMap<RuleRef, u64>,
+}
+
+impl RuleTally {
+    fn add(&mut self, counts: mancala::engine::RuleCounts, reason: Option<mancala::engine::EndReason>) {
+        for (rule, n) in counts.fired {
+            *self.fired.entry(rule).or_default() += n;
+        }
+        use mancala::engine::EndReason::*;
+        let by_rule = matches!(
+            reason,
+            Some(Condition | Repetition | Stuck | NobodyCanMove | NoCapture | LastStanding | Endless | RepetitionDraw)
+        );
+        if let (Some(rule), true) = (counts.ended_by, by_rule) {
+            *self.ended.entry(rule).or_default() += 1;
+        }
+    }
+
+    fn merge(&mut self, other: RuleTally) {
+        for (rule, n) in other.fired {
+            *self.fired.entry(rule).or_default() += n;
+        }
+        for (rule, n) in other.ended {
+            *self.ended.entry(rule).or_default() += n;
+        }
+    }
 }
 
 impl Plan<'_> {
@@ -102,9 +146,15 @@ impl Plan<'_> {
         let start = self.start.cloned().unwrap_or_else(|| engine.initial_state());
         let mut lines = self.trace.then(|| TraceLines::new(engine, start.clone()));
         let all_random = self.kinds.iter().all(|k| *k == AiKind::Random);
+        let mut rules = RuleTally::default();
         if self.start.is_none() && all_random {
-            // Random games from the start: the playouts of `bench`, with nothing to spare.
-            let mut playout = Playout::new(engine);
+            // Random games from the start: the playouts of `bench`, with nothing to spare (unless the rules
+            // that fire are counted, on an engine that follows them: the same games).
+            let tracer = self.count_rules.then(|| engine.clone().with_rule_counts());
+            let mut playout = Playout::new(tracer.as_ref().unwrap_or(engine));
+            if let Some(t) = &tracer {
+                t.trace(playout.state());
+            }
             for game in games {
                 let mut rng = game_rng(self.seed, game);
                 let stats = match &mut lines {
@@ -117,6 +167,9 @@ impl Plan<'_> {
                     }
                     None => playout.run(&mut rng, |ply| summary.add_ply(&ply)),
                 };
+                if let Some(t) = &tracer {
+                    rules.add(t.take_rule_counts(), stats.reason());
+                }
                 summary.add(&stats);
                 self.progress.inc(1);
             }
@@ -139,7 +192,7 @@ impl Plan<'_> {
                 self.progress.inc(1);
             }
         }
-        Ok(Part { summary, trace: lines.map_or_else(Vec::new, |l| l.buf) })
+        Ok(Part { summary, trace: lines.map_or_else(Vec::new, |l| l.buf), rules })
     }
 }
 
@@ -152,7 +205,7 @@ fn ranges(games: u64, threads: usize, trace: bool) -> Vec<Range<u64>> {
 }
 
 pub fn run(args: Args) -> Result<Status, Failure> {
-    let engine = load_engine(&args.file, args.variant.as_deref(), args.players)?;
+    let (engine, source) = load_engine_and_source(&args.file, args.variant.as_deref(), args.players)?;
     let kinds: Vec<AiKind> = seat_kinds(&engine, &args.ai)
         .map_err(|e| Failure::usage(format!("--ai: {e}")))?
         .into_iter()
@@ -201,8 +254,10 @@ pub fn run(args: Args) -> Result<Status, Failure> {
         kinds: &kinds,
         start: start.as_ref(),
         trace: trace.is_some(),
+        count_rules: !args.no_rules && start.is_none() && kinds.iter().all(|k| *k == AiKind::Random),
         progress: &progress,
     };
+    let mut rules = RuleTally::default();
     let mut summary = Summary::new(&engine);
     let ranges = ranges(args.games, threads, trace.is_some());
     // The ranges go to the threads a few at a time and come back in order, so that the trace is written in
@@ -213,6 +268,7 @@ pub fn run(args: Args) -> Result<Status, Failure> {
         for part in parts {
             let part = part?;
             summary.merge(&part.summary);
+            rules.merge(part.rules);
             if let Some(t) = &mut trace {
                 t.write(&part.trace);
             }
@@ -226,12 +282,16 @@ pub fn run(args: Args) -> Result<Status, Failure> {
     let position = start.as_ref().map(|st| format_position(&engine, st));
     if args.json {
         let seats = kinds.iter().map(AiKind::to_string).collect();
-        let report = Report { summary: &summary, seats, position, threads };
+        let rules = plan.count_rules.then(|| rule_rows(&engine, &source, &rules));
+        let report = Report { summary: &summary, seats, position, threads, rules };
         let json =
             serde_json::to_string_pretty(&report).map_err(|e| Failure::usage(format!("cannot write JSON: {e}")))?;
         println!("{json}");
     } else {
         print!("{}", summary_text(&summary, args.seed, &kinds, position.as_deref(), threads));
+        if plan.count_rules {
+            print!("{}", rules_text(&rule_rows(&engine, &source, &rules), summary.games));
+        }
     }
     Ok(Status::Ok)
 }
@@ -248,6 +308,93 @@ struct Report<'a> {
     position: Option<String>,
     /// How many threads played the games (the games are the same at any number).
     threads: usize,
+    /// Each rule that can fire: where it stands, how often it fired, how many games it ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rules: Option<Vec<RuleRow>>,
+}
+
+/// A rule of the file and what it did in the games played.
+#[derive(serde::Serialize)]
+struct RuleRow {
+    line: usize,
+    text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    doc: Option<String>,
+    /// `action`, `capture`, `relay`, `again`, `end_rule` or `sweep`.
+    kind: &'static str,
+    fired: u64,
+    ended: u64,
+}
+
+/// Every rule that can fire, in the order of the file, with its counts.
+fn rule_rows(engine: &Engine, source: &str, tally: &RuleTally) -> Vec<RuleRow> {
+    let mut rows: Vec<(usize, RuleRow)> = engine
+        .rules
+        .sources
+        .iter()
+        .filter_map(|s| {
+            let kind = match s.rule {
+                RuleRef::Action { .. } => "action",
+                RuleRef::Capture { .. } | RuleRef::DropCapture { .. } => "capture",
+                RuleRef::Relay { .. } | RuleRef::RelayMay { .. } => "relay",
+                RuleRef::Again { .. } | RuleRef::PhaseAgain { .. } => "again",
+                RuleRef::End { .. } => "end_rule",
+                RuleRef::Sweep { .. } => "sweep",
+                RuleRef::Lift { .. } => return None,
+            };
+            let text = source.get(s.span.start..s.span.end)?.lines().next()?.trim();
+            let text = text.strip_suffix('{').unwrap_or(text).trim_end().to_string();
+            let (line, _) = mancala::diag::line_column(source, s.span.start);
+            let fired = tally.fired.get(&s.rule).copied().unwrap_or(0);
+            let ended = tally.ended.get(&s.rule).copied().unwrap_or(0);
+            Some((s.span.start, RuleRow { line, text, doc: s.doc.clone(), kind, fired, ended }))
+        })
+        .collect();
+    rows.sort_by_key(|(at, _)| *at);
+    rows.dedup_by_key(|(at, _)| *at);
+    rows.into_iter().map(|(_, r)| r).collect()
+}
+
+/// The rules' counts as a person reads them, and the rules that never fired.
+fn rules_text(rows: &[RuleRow], games: u64) -> String {
+    let mut out = String::new();
+    let short = |t: &str| {
+        if t.chars().count() > 60 {
+            format!("{}...", t.chars().take(57).collect::<String>())
+        } else {
+            t.to_string()
+        }
+    };
+    if rows.iter().any(|r| r.ended > 0) {
+        let _ = writeln!(out, "  the end rules that ended them");
+        for r in rows.iter().filter(|r| r.ended > 0) {
+            let _ = writeln!(out, "    line {:<4} {:<60}{:>8}", r.line, short(&r.text), r.ended);
+        }
+    }
+    let _ = writeln!(out, "  how often each rule fired");
+    for r in rows.iter().filter(|r| r.fired > 0) {
+        let _ = writeln!(out, "    line {:<4} {:<60}{:>8}", r.line, short(&r.text), r.fired);
+    }
+    for r in rows.iter().filter(|r| r.fired == 0) {
+        let what = match r.kind {
+            "action" => "was never played",
+            "end_rule" => "never held",
+            _ => "never happened",
+        };
+        let kind = match r.kind {
+            "end_rule" => "end rule",
+            "again" => "extra turn",
+            other => other,
+        };
+        let _ = writeln!(
+            out,
+            "  note: the {kind} at line {} ({}) {what} in {}",
+            r.line,
+            short(&r.text),
+            mancala::plural(games, "game", "games")
+        );
+    }
+    out
 }
 
 /// The summary as a person reads it. `kinds` is the player at each seat, `position` the start when it was

@@ -60,6 +60,10 @@ impl Engine {
         let rule = &sow.captures[cur.rule as usize];
         let snapshot = rule.cancel.as_ref().map(|_| super::fast::Saved::take(st));
         let mover = st.to_move;
+        let traced = RuleRef::Capture { phase: st.phase, action, index: cur.rule };
+        if self.trace.is_some() && cur.take == 0 && cur.left == 0 && cur.walk == 0 {
+            self.note(st, super::Event::Capture { rule: traced, at: cur.here });
+        }
         // The ply's first capture (nothing taken yet, and this capture not begun): its pits are recorded.
         if self.record_first && !st.captured && cur.take == 0 && cur.left == 0 && cur.walk == 0 {
             st.recording = true;
@@ -130,6 +134,9 @@ impl Engine {
         }
         if let (Some(cancel), Some(snapshot)) = (&rule.cancel, &snapshot) {
             if self.test(st, Ctx::new(mover).at(st.last), cancel) {
+                if self.trace.is_some() {
+                    self.note(st, super::Event::Cancel { rule: traced });
+                }
                 snapshot.restore(st);
                 st.captured = false;
                 if st.recording {
@@ -188,6 +195,9 @@ impl Engine {
         }
         let cx = Ctx::new(st.to_move).at(st.last);
         st.again = !st.diverted && sow.again.as_ref().is_some_and(|c| self.test(st, cx, c));
+        if st.again && self.trace.is_some() {
+            self.note(st, super::Event::Again { rule: RuleRef::Again { phase: st.phase, action } });
+        }
         match &sow.then {
             Some(then) => self.then_after_sow(st, action, then, probe),
             None => self.end_sow_turn(st, sow, probe),

@@ -89,7 +89,12 @@ impl Engine {
     #[cold]
     fn phase_again(&self, st: &State, mover: u8) -> Next {
         match &self.phase(st).again {
-            Some(again) if self.test(st, Ctx::new(mover), again) => Next::Keep,
+            Some(again) if self.test(st, Ctx::new(mover), again) => {
+                if self.trace.is_some() {
+                    self.note(st, super::Event::Again { rule: RuleRef::PhaseAgain { phase: st.phase } });
+                }
+                Next::Keep
+            }
             _ => Next::Switch,
         }
     }
@@ -154,21 +159,18 @@ impl Engine {
     }
 
     /// The end rules (in the order written), the ply limit, obligations, and whether the player to move can
-    /// move at all, checked as a new turn begins.
+    /// move at all, checked as a new turn begins: the first too, before any ply (where a rule about
+    /// repetitions records the starting position).
     pub(super) fn begin_turn(&self, st: &mut State) {
-        if st.ply > 0 {
-            if self.check_end_rules(st) {
-                return;
-            }
-            st.endless = false;
-        } else if self.rules.needs.repetition {
-            // The starting position counts for repetitions too.
-            self.seen_before(st);
+        let ended = if st.ply > 0 { self.check_end_rules(st) } else { self.check_start_end_rules(st) };
+        if ended {
+            return;
         }
+        st.endless = false;
         if st.ply >= self.limits[st.phase as usize] {
             return self.finish(st, EndReason::Limit);
         }
-        self.check_can_move(st, st.ply > 0);
+        self.check_can_move(st, true);
     }
 
     /// At the start of a turn: the obligation of the mover, and whether he can move at all. An obligation
@@ -192,12 +194,34 @@ impl Engine {
     /// the player to move), so after an elimination the end rules are looked at again from the first; players
     /// only ever leave, so this stops.
     pub(super) fn check_end_rules(&self, st: &mut State) -> bool {
+        self.end_rules_end(st, false)
+    }
+
+    /// `check_end_rules` before the first ply of a game (its start, or a position typed in): there is no
+    /// last sowing yet, so the rules that read where it was (`Engine::sowing_end_rules`) are left out.
+    pub(super) fn check_start_end_rules(&self, st: &mut State) -> bool {
+        self.end_rules_end(st, true)
+    }
+
+    fn end_rules_end(&self, st: &mut State, at_start: bool) -> bool {
         let phase = &self.rules.phases[st.phase as usize];
+        let reads_sowing = &self.sowing_end_rules[st.phase as usize];
         loop {
             let out_before = st.eliminated;
-            for rules in [&phase.end.items, &self.rules.end.items] {
-                for rule in rules {
-                    if let Some(reason) = self.end_rule_fires(st, rule) {
+            let offsets = [0, phase.end.items.len()];
+            for ((of, rules), offset) in
+                [(Some(st.phase), &phase.end.items), (None, &self.rules.end.items)].into_iter().zip(offsets)
+            {
+                for (index, rule) in rules.iter().enumerate() {
+                    if at_start && reads_sowing[offset + index] {
+                        continue;
+                    }
+                    let fires = self.end_rule_fires(st, rule);
+                    if self.trace.is_some() {
+                        let rule = RuleRef::End { phase: of, index: index as u8 };
+                        self.note(st, super::Event::EndRule { rule, held: fires.is_some() });
+                    }
+                    if let Some(reason) = fires {
                         self.finish(st, reason);
                         return true;
                     }
@@ -223,8 +247,9 @@ impl Engine {
             }
             EndRule::Draw { count, .. } => (st.quiet >= *count).then_some(EndReason::NoCapture),
             EndRule::Eliminate(c) => {
-                // Everyone the rule takes out is found first, then taken out in turn.
-                let out = self.active_players(st).filter(|&p| self.test(st, Ctx::new(p).bound(p), c));
+                // Everyone the rule takes out is found first, then taken out in turn. `mover` is the player
+                // about to move, as in every end rule; `player` the one tested.
+                let out = self.active_players(st).filter(|&p| self.test(st, cx.bound(p), c));
                 let out = out.fold(0u8, |bits, p| bits | 1 << p);
                 (0..self.rules.players).filter(|p| out & (1 << p) != 0).find_map(|p| self.eliminate(st, p))
             }
@@ -304,7 +329,7 @@ impl Engine {
         let key = if owner.is_empty() && marks.is_empty() && !self.rules.needs.passed {
             // Most games: the pieces and the flags are the whole position (the same parts for every key of
             // a game, so keys made so compare only with each other).
-            hash_parts(&[&st.counts, &flags], st.offered)
+            hash_parts(&[&st.counts], st.offered) ^ u32::from_le_bytes(flags) as u64 * 0x9e37_79b9_7f4a_7c15
         } else {
             // What this turn has dropped into changes what a rule reading `passed` does next.
             let mut passed = [0u8; 16];
@@ -319,10 +344,15 @@ impl Engine {
                 hash_parts(&[&st.counts, owner, marks, &flags, &passed, &st.mark_lives], st.offered)
             }
         };
-        if st.history.contains(&key) {
+        if contains(&st.history, key) {
             return true;
         }
         st.history.push(key);
+        // A round that never repeats a position would keep every one until its ply limit: past
+        // `MAX_HISTORY`, the older half is forgotten (docs/language.md, Limits).
+        if st.history.len() > super::MAX_HISTORY {
+            st.history.drain(..super::MAX_HISTORY / 2);
+        }
         false
     }
 
@@ -530,9 +560,17 @@ impl Engine {
         }
         let phase_end = &self.rules.phases[st.phase as usize].end;
         let sweeps = phase_end.sweeps.iter().zip(after_each(phase_end));
-        for ((set, to), after) in sweeps.chain(self.rules.end.sweeps.iter().zip(after_each(&self.rules.end))) {
+        let sweeps = sweeps.chain(self.rules.end.sweeps.iter().zip(after_each(&self.rules.end)));
+        // Which rule each sweep is, for a traced ply.
+        let phase = st.phase;
+        let refs = (0..phase_end.sweeps.len()).map(|i| (Some(phase), i));
+        let refs = refs.chain((0..self.rules.end.sweeps.len()).map(|i| (None, i)));
+        for (((set, to), after), (of, index)) in sweeps.zip(refs) {
             if after.is_some_and(|after| !ended_so(after, reason)) {
                 continue;
+            }
+            if self.trace.is_some() {
+                self.note(st, super::Event::Sweep { rule: RuleRef::Sweep { phase: of, index: index as u8 } });
             }
             let mut places = Places::default();
             self.for_each_in_set(st, Ctx::new(st.to_move), set, |p| places.push(p));
@@ -596,4 +634,13 @@ fn ended_so(after: Ending, reason: EndReason) -> bool {
         Ending::Stuck => reason == EndReason::Stuck,
         Ending::Limit => reason == EndReason::Limit,
     }
+}
+
+/// Whether `keys` holds `key`: eight keys compared at a time without a branch between them, which the
+/// compiler can do side by side (a position seldom comes back, so the whole list is read almost every time).
+#[inline]
+fn contains(keys: &[u64], key: u64) -> bool {
+    let mut chunks = keys.chunks_exact(8);
+    let found = (&mut chunks).any(|c| c.iter().fold(false, |found, &k| found | (k == key)));
+    found || chunks.remainder().contains(&key)
 }

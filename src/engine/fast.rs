@@ -464,15 +464,102 @@ pub(crate) struct PlyPlan {
     /// The end rules of the phase and the game, in order, as the turn after a ply checks them; none where
     /// one can take a player out (the general loop then looks at them all again).
     ends: Option<Vec<FastEnd>>,
-    /// Per `mover * places + last`: the capture rules (as bits) whose condition can hold there.
-    capture_at: Vec<u32>,
+    /// Per `mover * places + last`: the capture rules (as bits) whose condition can hold there, and whether
+    /// the mover plays again.
+    capture_at: Vec<(u32, Again)>,
     /// Per capture rule: its compiled form, when it has one.
     captures: Vec<Option<FastCapture>>,
     /// Per capture rule: what is left to test of its condition where `capture_at` says it can hold, as
     /// tests of counts, when it is made of them (else its compiled condition is tested).
     residues: Vec<Option<CountTests>>,
-    /// Per `mover * places + last`: whether the mover plays again.
-    again_at: Vec<Again>,
+    /// Nothing in the rules needs the general bookkeeping of a ply's end (`hand_over`): one phase, no marks,
+    /// no `again when` of the phase, no rounds, no records of the places passed; then `plain_hand_over` does
+    /// what is left of it (an obligation still takes the general road).
+    plain_end: bool,
+    /// One kind of piece and no mark that an emptied pit loses: a start lifts its pit and nothing else.
+    plain_lift: bool,
+    /// The phase's ply limit, and whether the end rules say that the mover can move (`Engine::moves_known`).
+    limit: u32,
+    moves_known: bool,
+    /// The sowings as additions of words to `counts`, where the board is small (`SowWords`).
+    words: Option<SowWords>,
+}
+
+/// The sowings of a plan as additions of words, where the board has 9 to 16 places: a sowing of `n` pieces
+/// from `origin` adds to the two eight-byte chunks of `counts` (the first eight bytes and the last eight)
+/// `n / len` times the words of a whole lap plus the words of the first `n % len` places of the track (`len`
+/// the track's length); the words of the last chunk leave the bytes it shares with the first alone. No byte
+/// carries into the next: the board never holds more pieces than a byte counts (`SowWords::new`).
+#[derive(Debug, Clone)]
+struct SowWords {
+    /// Where the last chunk begins in `counts`.
+    last_chunk: usize,
+    /// Per `mover * places + origin`: where its words begin in `words` (for rests 0..=len), its track's
+    /// length, and where the track begins in `cells`.
+    spans: Vec<(u32, u16, u32)>,
+    words: Vec<[u64; 2]>,
+    /// The tracks (`Tracks::cells`), for the place of the last piece.
+    cells: Vec<PlaceId>,
+}
+
+impl SowWords {
+    /// The words of `tracks`, where the board has 9 to 16 places and the pieces of the setup fit in a byte
+    /// (one kind of piece; no rule of a plan adds pieces).
+    fn new(rules: &Rules, tracks: &Tracks) -> Option<SowWords> {
+        let len = rules.places.len();
+        let pieces: u32 = rules.setup.iter().map(|&n| n as u32).sum();
+        if !(9..=16).contains(&len) || pieces > 255 || rules.setup.len() != len || !tracks.any() {
+            return None;
+        }
+        let last_chunk = len - 8;
+        let mut sw = SowWords {
+            last_chunk,
+            spans: vec![(0, 0, 0); tracks.spans.len()],
+            words: Vec::new(),
+            cells: tracks.cells.clone(),
+        };
+        let word = |bytes: &[u8], from: usize, skip: usize| {
+            (from..from + 8).fold(0u64, |w, i| if i < skip { w } else { w | (bytes[i] as u64) << (8 * (i - from)) })
+        };
+        for (at, &(start, cycle)) in tracks.spans.iter().enumerate() {
+            if cycle == 0 {
+                continue;
+            }
+            let track = &tracks.cells[start as usize..start as usize + cycle as usize];
+            sw.spans[at] = (sw.words.len() as u32, cycle, start);
+            let mut bytes = vec![0u8; len];
+            for rest in 0..=track.len() {
+                if rest > 0 {
+                    bytes[track[rest - 1] as usize] += 1;
+                }
+                sw.words.push([word(&bytes, 0, 0), word(&bytes, last_chunk, 8)]);
+            }
+        }
+        Some(sw)
+    }
+
+    /// Sows `n` pieces (at least one) from `origin` by `mover` (`at`: `mover * places + origin`); returns
+    /// the place of the last piece, none where the origin has no track (nothing done).
+    #[inline(always)]
+    fn sow(&self, counts: &mut [u8], at: usize, n: usize) -> Option<PlaceId> {
+        let &(start, len, cells) = self.spans.get(at)?;
+        let len = len as usize;
+        if len == 0 {
+            return None;
+        }
+        let words = self.words.get(start as usize..start as usize + len + 1)?;
+        let (laps, rest) = if n < len { (0, n) } else { (n / len, n % len) };
+        let (Some(part), Some(whole)) = (words.get(rest), words.last()) else { return None };
+        for (from, part, whole) in [(0, part[0], whole[0]), (self.last_chunk, part[1], whole[1])] {
+            if let Some(bytes) = counts.get_mut(from..from + 8).and_then(|b| <&mut [u8; 8]>::try_from(b).ok()) {
+                let w = u64::from_le_bytes(*bytes).wrapping_add(part).wrapping_add(whole.wrapping_mul(laps as u64));
+                *bytes = w.to_le_bytes();
+            }
+        }
+        // The last piece went into the place before the first without an extra piece.
+        let last = if rest == 0 { len - 1 } else { rest - 1 };
+        self.cells.get(cells as usize + last).copied()
+    }
 }
 
 /// An end rule as the whole-ply form checks it.
@@ -536,8 +623,8 @@ impl PitWords {
 /// Eight bytes of `counts` from `start` as a little-endian word, zeros past its end.
 #[inline(always)]
 fn word_at(counts: &[u8], start: usize) -> u64 {
-    match counts.get(start..start + 8) {
-        Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
+    match counts.get(start..).and_then(<[u8]>::first_chunk::<8>) {
+        Some(w) => u64::from_le_bytes(*w),
         None => counts.get(start..).unwrap_or(&[]).iter().rev().fold(0u64, |w, &b| w << 8 | b as u64),
     }
 }
@@ -594,11 +681,32 @@ impl StartRow {
 /// The place of the `k`-th set bit of `bits` (from 0) in `pits`: the `k`-th start of the list.
 #[inline(always)]
 fn nth_start(pits: &[PlaceId], mut bits: u64, k: usize) -> PlaceId {
+    if let Some(&i) = NTH_BIT.get(bits as usize).and_then(|row| row.get(k)) {
+        return pits.get(i as usize).copied().unwrap_or(0);
+    }
     for _ in 0..k {
         bits &= bits.wrapping_sub(1);
     }
     pits.get(bits.trailing_zeros() as usize).copied().unwrap_or(0)
 }
+
+/// Per eight bits and `k`: the place of the `k`-th set bit (from 0), for `nth_start` without a loop.
+static NTH_BIT: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        let (mut i, mut k) = (0, 0);
+        while i < 8 {
+            if bits >> i & 1 == 1 {
+                t[bits][k] = i as u8;
+                k += 1;
+            }
+            i += 1;
+        }
+        bits += 1;
+    }
+    t
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Again {
@@ -658,11 +766,23 @@ impl PlyPlan {
                 )
             }),
             ends: fast_ends(engine, phase, &source),
-            capture_at: vec![0; rules.players as usize * places],
+            capture_at: vec![(0, Again::Never); rules.players as usize * places],
             captures: sow.captures.iter().map(|c| FastCapture::new(engine, &mut probe, c)).collect(),
-            again_at: vec![Again::Never; rules.players as usize * places],
             residues: Vec::new(),
+            plain_end: rules.phases.len() == 1
+                && rules.marks.is_empty()
+                && rules.phases[phase].again.is_none()
+                && !rules.needs.rounds
+                && !rules.needs.passed
+                && !rules.needs.moves,
+            plain_lift: engine.k == 1 && engine.empty_marks.is_empty(),
+            limit: engine.limits[phase],
+            moves_known: engine.moves_known[phase],
+            words: None,
         };
+        if engine.k == 1 {
+            plan.words = SowWords::new(rules, &plan.tracks);
+        }
         let whens: Vec<Cond> = sow.captures.iter().map(|c| source(&c.when)).collect();
         plan.residues = whens.iter().map(residue).collect();
         let again = sow.again.as_ref().map(source);
@@ -673,10 +793,10 @@ impl PlyPlan {
                 let cx = super::Ctx::new(mover).at(last);
                 for (r, when) in whens.iter().enumerate() {
                     if may_hold(engine, &probe, cx, when) {
-                        plan.capture_at[at] |= 1 << r;
+                        plan.capture_at[at].0 |= 1 << r;
                     }
                 }
-                plan.again_at[at] = match &again {
+                plan.capture_at[at].1 = match &again {
                     None => Again::Never,
                     Some(c) if is_static(c) => {
                         if engine.cond(&probe, cx, c) {
@@ -956,12 +1076,14 @@ impl Engine {
 
     /// A whole ply of a phase with a `PlyPlan`: the sowing of `plain_ply`, then its captures and extra
     /// turn off the plan's tables, then the end of the ply. What the general stages would do, step for step.
+    /// Inlined: it is the whole of a ply of most games, and a call costs a tenth of it.
+    #[inline(always)]
     fn whole_ply(&self, st: &mut State, plan: &PlyPlan, place: PlaceId) {
-        self.sow_plain_lap(st, plan.dir, place, &plan.tracks, plan.skip_origin);
+        self.sow_planned(st, plan, place);
         let mover = st.to_move;
         let at = mover as usize * plan.places + st.last as usize;
         let cx = super::Ctx::new(mover).at(st.last);
-        let mut rules = plan.capture_at[at];
+        let (mut rules, again) = plan.capture_at.get(at).copied().unwrap_or((0, Again::Never));
         while rules != 0 {
             let r = rules.trailing_zeros() as usize;
             rules &= rules - 1;
@@ -981,15 +1103,45 @@ impl Engine {
                 None => return self.capture_from(st, 0, self.planned_sow(plan), r, false),
             }
         }
-        st.again = match plan.again_at[at] {
+        st.again = match again {
             Again::Never => false,
             Again::Always => true,
             Again::Test => self.planned_sow(plan).again.as_ref().is_some_and(|c| self.test(st, cx, c)),
         };
-        let next = if st.again { super::Next::Keep } else { super::Next::Switch };
-        if self.hand_over(st, next, false) {
-            self.begin_planned_turn(st, plan);
+        if plan.plain_end && !st.obliged {
+            plain_hand_over(st, self.rules.players);
+        } else {
+            let next = if st.again { super::Next::Keep } else { super::Next::Switch };
+            if !self.hand_over(st, next, false) {
+                return;
+            }
         }
+        self.begin_planned_turn(st, plan);
+    }
+
+    /// The sowing of a whole ply: `sow_plain_lap`, by the plan's words where it has them.
+    #[inline(always)]
+    fn sow_planned(&self, st: &mut State, plan: &PlyPlan, place: PlaceId) {
+        let (Some(words), true) = (&plan.words, plan.plain_lift) else {
+            return self.sow_plain_lap(st, plan.dir, place, &plan.tracks, plan.skip_origin);
+        };
+        let at = st.to_move as usize * plan.places + place as usize;
+        let Some(hand) = st.hand.first_mut() else { return };
+        let n = hand.saturating_add(std::mem::take(&mut st.counts[place as usize])) as usize;
+        *hand = 0;
+        let last = match n {
+            0 => place,
+            n => match words.sow(&mut st.counts, at, n) {
+                Some(last) => last,
+                None => {
+                    // No track from this pit: the general sowing, its pieces back where they were.
+                    st.hand[0] = n as u8;
+                    return self.sow_plain_lap(st, plan.dir, place, &plan.tracks, plan.skip_origin);
+                }
+            },
+        };
+        (st.origin, st.dir, st.lap, st.diverted) = (place, plan.dir, 1, false);
+        (st.cursor, st.last, st.stage) = (last, last, super::Stage::Start);
     }
 
     /// The sowing of a plan's phase, looked up only where a capture or the extra turn needs it.
@@ -1003,7 +1155,7 @@ impl Engine {
 
     /// `begin_turn` after a ply of a phase with a plan: its end rules off the plan, then the ply limit
     /// and whether the mover can move.
-    #[inline]
+    #[inline(always)]
     fn begin_planned_turn(&self, st: &mut State, plan: &PlyPlan) {
         let (Some(ends), true) = (&plan.ends, st.phase == plan.phase) else {
             return self.begin_turn(st);
@@ -1016,8 +1168,7 @@ impl Engine {
                 }
                 FastEnd::RowEmpty { any: false } | FastEnd::Stuck => {
                     let reason = if matches!(end, FastEnd::Stuck) { EndReason::Stuck } else { EndReason::Condition };
-                    let pits = self.pit_words.get(st.to_move as usize);
-                    (!pits.is_some_and(|p| p.any(&st.counts))).then_some(reason)
+                    (!self.row_holds(st, st.to_move)).then_some(reason)
                 }
                 FastEnd::AnyPlayerCounts(tests) => {
                     let cx = super::Ctx::new(st.to_move);
@@ -1033,19 +1184,22 @@ impl Engine {
             }
         }
         st.endless = false;
-        if st.ply >= self.limits[st.phase as usize] {
+        if st.ply >= plan.limit {
             return self.finish(st, EndReason::Limit);
         }
         // Without an obligation, `check_can_move` comes down to the stuck check, when one is needed.
-        let free = plan.must_when_opponent_empty && {
-            let opponent = self.next_active(st, st.to_move);
-            self.pit_words.get(opponent as usize).is_some_and(|w| w.any(&st.counts))
-        };
+        let free = plan.must_when_opponent_empty && self.row_holds(st, self.next_active(st, st.to_move));
         if plan.must && !free {
             self.check_can_move(st, true);
-        } else if !self.moves_known[st.phase as usize] && !self.has_any_move(st) {
+        } else if !plan.moves_known && !self.has_any_move(st) {
             self.finish(st, EndReason::Stuck);
         }
+    }
+
+    /// Whether `player`'s pits hold a piece.
+    #[inline(always)]
+    fn row_holds(&self, st: &State, player: u8) -> bool {
+        self.pit_words.get(player as usize).is_some_and(|p| p.any(&st.counts))
     }
 
     /// A capture with a `FastCapture`: `capture_steps` without the choices it cannot have.
@@ -1079,6 +1233,27 @@ impl Engine {
         }
         st.stage = super::Stage::Start;
     }
+}
+
+/// `hand_over` after a whole ply of a plan with `plain_end`, where nobody is obliged and nobody can be taken
+/// out: the ply counted, the turn passed unless the mover plays again, the ply's flags cleared.
+#[inline(always)]
+fn plain_hand_over(st: &mut State, players: u8) {
+    let mover = st.to_move;
+    st.ply += 1;
+    st.stage = super::Stage::Start;
+    st.taken_first = 0;
+    st.last_mover = mover;
+    if st.captured {
+        st.captures += 1;
+        if let Some(n) = st.capture_plies.get_mut(mover as usize) {
+            *n = n.saturating_add(1);
+        }
+    }
+    if !st.again {
+        st.to_move = if mover + 1 >= players { 0 } else { mover + 1 };
+    }
+    (st.captured, st.again, st.obliged) = (false, false, false);
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ mod probe;
 mod put;
 mod sow;
 mod state;
+mod trace;
 mod turn;
 mod ways;
 
@@ -27,7 +28,8 @@ use std::fmt;
 use crate::ir::*;
 
 pub(crate) use eval::Ctx;
-pub use state::{CaptureCursor, EndReason, Move, Outcome, RoundResult, Stage, State};
+pub use state::{CaptureCursor, EndReason, Move, Outcome, RoundResult, Rounds, Stage, State, KEPT_ROUNDS};
+pub use trace::{Event, RuleCounts, Traced};
 
 /// The rules of one game, variant and player count, ready to play.
 #[derive(Debug, Clone)]
@@ -75,6 +77,9 @@ pub struct Engine {
     lap_ends: Vec<bool>,
     /// Per phase: the conditions of those rules, in order (`Engine::lap_end_holds`).
     lap_end_conds: Vec<Vec<Cond>>,
+    /// Per phase, for each of its end rules and then the top level's, in order: the rule reads where the last
+    /// sowing was (`ir::reads_last_sowing`), so it is not tested before the first ply.
+    sowing_end_rules: Vec<Vec<bool>>,
     /// The marks lost when their pit is emptied (`until empty`); none in most games.
     empty_marks: Vec<MarkId>,
     /// The marks `for N plies`, with their N; none in most games.
@@ -83,6 +88,9 @@ pub struct Engine {
     record_first: bool,
     /// For the narration only: where each lap of a sowing of laps went (`with_lap_log`); `None` in play.
     lap_log: Option<std::sync::Arc<std::sync::Mutex<Vec<LapRecord>>>>,
+    /// For `explain` and `simulate`'s rule counts only: the steps of the plies of one position
+    /// (`with_trace`); `None` in play.
+    trace: Option<trace::TraceLog>,
     /// The starts of a plain sowing where pits change hands are read off the owners and counts
     /// (`fast::each_owned_start`) instead of walking the set `pits(mover)`.
     owned_starts: bool,
@@ -178,6 +186,10 @@ pub const MAX_PROBE_STEPS: u32 = 10_000;
 pub const MAX_PROBE_DEPTH: u32 = 1_000;
 /// The default ply limit of a game whose file sets none: a guard, never meant to decide a real game.
 pub const DEFAULT_LIMIT: u32 = 20_000;
+/// The most positions `repetition` remembers (512 KiB of keys): past it, the older half is forgotten, so
+/// that a round that never repeats keeps bounded memory up to its ply limit. Shipped games keep fewer than
+/// 1,024 in 300 random games of each.
+pub const MAX_HISTORY: usize = 1 << 16;
 
 /// How a ply ends: whose turn is next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -242,6 +254,19 @@ impl Engine {
             .phases
             .iter()
             .map(|p| p.end.items.iter().chain(&rules.end.items).any(|r| matches!(r, EndRule::AtEveryLap(_))))
+            .collect();
+        let sowing_end_rules = rules
+            .phases
+            .iter()
+            .map(|p| {
+                let reads = |r: &EndRule| match r {
+                    EndRule::When(c) | EndRule::AtEveryLap(c) | EndRule::Eliminate(c) => {
+                        crate::ir::reads_last_sowing(c)
+                    }
+                    _ => false,
+                };
+                p.end.items.iter().chain(&rules.end.items).map(reads).collect()
+            })
             .collect();
         let (table, sources) = compile::compile_rules(&mut rules, &shape);
         let compiled = Compiled(table, sources);
@@ -347,10 +372,12 @@ impl Engine {
             phase_again,
             lap_ends,
             lap_end_conds,
+            sowing_end_rules,
             empty_marks,
             timed_marks,
             record_first,
             lap_log: None,
+            trace: None,
             ply_marks,
             owned_starts: true,
             ply_plans: Vec::new(),
@@ -551,8 +578,17 @@ impl Engine {
         self.k
     }
 
-    /// The position before the first move.
+    /// The position before the first move, with the checks of the first turn's start made (the end rules,
+    /// the obligation, whether the first player can move).
     pub fn initial_state(&self) -> State {
+        let mut st = self.setup_state();
+        self.begin_turn(&mut st);
+        st
+    }
+
+    /// The setup's position, before the checks of the first turn's start: what a position typed in is made
+    /// from.
+    pub(crate) fn setup_state(&self) -> State {
         let places = self.rules.places.len();
         let drops = if self.rules.needs.drops { places } else { 0 };
         let mut st = State {
@@ -592,7 +628,7 @@ impl Engine {
             round: 1,
             round_starter: 0,
             round_start_ply: 0,
-            rounds: Vec::new(),
+            rounds: Rounds::default(),
             passed: [0; 2],
             mark_lives: Vec::new(),
             taken_first: 0,
@@ -603,7 +639,6 @@ impl Engine {
         };
         self.start_mark_lives(&mut st);
         self.advance_phase(&mut st);
-        self.begin_turn(&mut st);
         st
     }
 
@@ -616,17 +651,21 @@ impl Engine {
         vec![UNMARKED; cells]
     }
 
-    /// Redoes the bookkeeping of a turn's start for a state built by hand (a parsed position): the
-    /// obligation of the player to move, the record of the position for repetitions, and the end of the game
-    /// when he cannot move.
+    /// Redoes the bookkeeping of a turn's start for a state built by hand (a parsed position): the end rules
+    /// (those that read the last sowing only after a ply, as there is none before the first), the record of
+    /// the position for repetitions, the obligation of the player to move, and the end of the game when he
+    /// cannot move.
     pub fn refresh(&self, st: &mut State) {
         st.obliged = false;
         if st.result.is_some() {
             return;
         }
         // A position with an offer to answer is a position of the game too (its stage is part of the key).
-        if self.rules.needs.repetition && matches!(st.stage, Stage::Start | Stage::Respond) {
-            self.seen_before(st);
+        if matches!(st.stage, Stage::Start | Stage::Respond) {
+            let ended = if st.ply > 0 { self.check_end_rules(st) } else { self.check_start_end_rules(st) };
+            if ended {
+                return;
+            }
         }
         self.check_can_move(st, false);
     }

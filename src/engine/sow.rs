@@ -13,6 +13,9 @@ pub(super) enum LapEnd {
     Over,
     /// A new lap is in hand.
     NewLap,
+    /// A new lap is in hand whose direction a capture wrote (`sow from PLACE cw`): a direction per lap does
+    /// not ask for it.
+    DirectedLap,
     /// A capture said `continue at`: the lap ends again at the place it named (`last`).
     EndsAgain,
 }
@@ -24,6 +27,8 @@ pub(super) enum LapAt {
     Ended,
     /// The pieces of a new lap are in hand, its origin set.
     Started,
+    /// The same, its direction set by the capture that sows it (`LapEnd::DirectedLap`).
+    Directed,
     /// A capture said `continue at`: the lap ends again at `last`, as if its last piece had fallen there.
     EndsAgain,
 }
@@ -105,7 +110,14 @@ impl Engine {
         if !sow.lift_captures.is_empty() {
             self.capture_at_lift(st, sow, st.origin);
         }
+        let lift = self
+            .trace
+            .is_some()
+            .then(|| self.lift_event(st, sow, st.origin, RuleRef::Action { phase: st.phase, action }));
         self.lift_lap(st, sow, st.origin);
+        if let Some(lift) = lift {
+            self.note(st, lift);
+        }
         self.lift_marks(st, sow);
         self.start_lap(st, sow);
     }
@@ -147,6 +159,7 @@ impl Engine {
         if st.hand.len() > 64 || b > 128 || d > 128 {
             return self.may_turn(st, action, usual);
         }
+        let noted = self.trace.is_some().then(|| self.steps_noted());
         let board = super::fast::Saved::take(st);
         let mut hand = [0u8; 64];
         hand[..st.hand.len()].copy_from_slice(&st.hand);
@@ -164,6 +177,9 @@ impl Engine {
         st.dropped.copy_from_slice(&dropped[..d]);
         (st.dir, st.cursor, st.last, st.diverted, st.at_origin, st.stage) =
             (dir, cursor, last, diverted, at_origin, stage);
+        if let Some(noted) = noted {
+            self.forget_since(noted);
+        }
         turns
     }
 
@@ -269,7 +285,14 @@ impl Engine {
         if !sow.lift_captures.is_empty() {
             self.capture_at_lift(st, sow, pit);
         }
+        let lift = self.trace.is_some().then(|| {
+            let relay = RuleRef::Relay { phase: st.phase, action: self.action_of(st, sow) };
+            self.lift_event(st, sow, pit, relay)
+        });
         self.lift_lap(st, sow, pit);
+        if let Some(lift) = lift {
+            self.note(st, lift);
+        }
         self.lift_marks(st, sow);
         self.start_lap(st, sow);
     }
@@ -282,6 +305,11 @@ impl Engine {
         let cx = Ctx::new(st.to_move).at(st.last);
         let pit = if relay { Some(st.last) } else { self.relay_pit(st, cx, sow) };
         if let Some(pit) = pit {
+            if self.trace.is_some() {
+                let (phase, action) = (st.phase, action);
+                let rule = if relay { RuleRef::RelayMay { phase, action } } else { RuleRef::Relay { phase, action } };
+                self.note(st, super::Event::Relay { rule, pit });
+            }
             self.relay_from(st, sow, pit);
             return self.run_laps(st, action, LapAt::Started, probe);
         }
@@ -325,8 +353,8 @@ impl Engine {
         let unchecked = if played { 0 } else { UNCHECKED_LAPS };
         let (mut mark, mut power, mut since, mut steps) = (None, 1u32, 0u32, 0u32);
         loop {
-            let mut end = LapEnd::NewLap;
-            if at != LapAt::Started {
+            let mut end = if at == LapAt::Directed { LapEnd::DirectedLap } else { LapEnd::NewLap };
+            if !matches!(at, LapAt::Started | LapAt::Directed) {
                 if self.lap_log.is_some() && !probe {
                     self.log_lap(st, false, at == LapAt::EndsAgain);
                 }
@@ -357,7 +385,8 @@ impl Engine {
                 at = LapAt::EndsAgain;
                 continue;
             }
-            if let DirRule::PerLap(usual) = sow.dir {
+            // The direction a capture wrote for the lap of its pieces wins over a direction per lap.
+            if let (DirRule::PerLap(usual), false) = (sow.dir, end == LapEnd::DirectedLap) {
                 if self.ask_lap_direction(st, action, usual) {
                     return;
                 }
@@ -448,6 +477,9 @@ impl Engine {
             return LapEnd::Over;
         }
         if let Some(pit) = self.relay_pit(st, cx, sow) {
+            if self.trace.is_some() {
+                self.note(st, super::Event::Relay { rule: RuleRef::Relay { phase: st.phase, action }, pit });
+            }
             self.relay_from(st, sow, pit);
             return LapEnd::NewLap;
         }
@@ -500,21 +532,27 @@ impl Engine {
     pub(super) fn laps_after(&self, st: &mut State, action: u8, end: LapEnd, probe: bool) {
         match end {
             LapEnd::NewLap => self.run_laps(st, action, LapAt::Started, probe),
+            LapEnd::DirectedLap => self.run_laps(st, action, LapAt::Directed, probe),
             LapEnd::EndsAgain => self.run_laps(st, action, LapAt::EndsAgain, probe),
             LapEnd::Over => {}
         }
     }
 
-    /// How the lap goes on after capture `rule`: a new lap of the pieces it took (`sow from`), the lap ending
-    /// again at another place (`continue at`), or `None` when the sowing is over.
+    /// How the lap goes on after capture `rule`: a new lap of the pieces it took (`sow from`; directed when
+    /// the capture writes its way), the lap ending again at another place (`continue at`), or `None` when the
+    /// sowing is over.
     pub(super) fn go_on_after_capture(&self, st: &mut State, sow: &Sow, rule: u8) -> Option<LapEnd> {
         if self.start_resow(st, sow, rule) {
-            return Some(LapEnd::NewLap);
+            let directed = sow.captures[rule as usize].resow_dir.is_some();
+            return Some(if directed { LapEnd::DirectedLap } else { LapEnd::NewLap });
         }
         let at = sow.captures[rule as usize].go_on.as_ref()?;
         let at = self.place(st, Ctx::new(st.to_move).at(st.last), at)?;
         st.last = at;
         st.cursor = at;
+        if self.trace.is_some() {
+            self.note(st, super::Event::ContinueAt { at });
+        }
         Some(LapEnd::EndsAgain)
     }
 
@@ -550,6 +588,9 @@ impl Engine {
         self.start_lap(st, sow);
         // `sow into`: the first piece goes into the place itself.
         st.at_origin |= capture.resow_into;
+        if self.trace.is_some() {
+            self.note(st, super::Event::Resow { from });
+        }
         true
     }
 
@@ -560,6 +601,9 @@ impl Engine {
         let mover = st.to_move;
         if !self.lap_end_holds(st) {
             return false;
+        }
+        if self.trace.is_some() {
+            self.note_lap_end(st);
         }
         st.stage = Stage::Start;
         st.ply += 1;
@@ -615,7 +659,8 @@ impl Engine {
             && sow.drop_captures.is_empty()
             && sow.skip_marks == 0
             && !self.rules.needs.passed
-            && !st.at_origin;
+            && !st.at_origin
+            && self.trace.is_none();
         if self.k == 1 {
             // Whole laps by arithmetic where the lap has a track, else piece by piece.
             if self.sow_track(st, action, sow) {
@@ -699,6 +744,9 @@ impl Engine {
         st.counts[i] = st.counts[i].saturating_add(1);
         st.hand[kind as usize] -= 1;
         st.cursor = pos;
+        if self.trace.is_some() {
+            self.note(st, super::Event::Drop { place: pos, into: to.unwrap_or(pos), kind });
+        }
         if !sow.drop_captures.is_empty() && to.is_none() {
             self.capture_at_drop(st, sow, pos);
         }
@@ -709,7 +757,12 @@ impl Engine {
     fn capture_at_drop(&self, st: &mut State, sow: &Sow, pos: PlaceId) {
         st.last = pos;
         let cx = Ctx::new(st.to_move).at(pos);
-        let Some(rule) = sow.drop_captures.iter().find(|r| self.test(st, cx, &r.when)) else { return };
+        let Some(index) = sow.drop_captures.iter().position(|r| self.test(st, cx, &r.when)) else { return };
+        let rule = &sow.drop_captures[index];
+        if self.trace.is_some() {
+            let rule = RuleRef::DropCapture { phase: st.phase, action: self.action_of(st, sow), index: index as u8 };
+            self.note(st, super::Event::Capture { rule, at: pos });
+        }
         st.recording = self.record_first && !st.captured;
         for (i, take) in rule.takes.iter().enumerate() {
             if !rule.steps.is_empty() {
@@ -795,6 +848,8 @@ const UNCHECKED_LAPS: u32 = 16;
 /// move's drops, which conditions may read, and the marks, which a lap's lifting or a capture may change).
 #[inline(always)]
 fn lap_key(st: &State) -> u64 {
-    let extra = st.origin as u64 | (st.cursor as u64) << 16 | (st.dir as u64) << 32;
+    // Where the lap goes on is its origin and cursor, its way, and whether its first piece goes into the origin
+    // itself (`start at origin`, `sow into`): a lap sown into a pit and a relay from it are not the same step.
+    let extra = st.origin as u64 | (st.cursor as u64) << 16 | (st.dir as u64) << 32 | (st.at_origin as u64) << 40;
     hash_parts(&[&st.counts, &st.hand, &st.before, &st.dropped, &st.marks], extra)
 }

@@ -86,8 +86,8 @@ pub struct State {
     /// The plies played before the current round began.
     #[serde(default)]
     pub round_start_ply: u32,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rounds: Vec<RoundResult>,
+    #[serde(default, skip_serializing_if = "Rounds::is_empty")]
+    pub rounds: Rounds,
     /// The places a piece was dropped into during the current turn, as bits of their indices (`passed`;
     /// places on the track come first, so 128 bits hold them all). Kept only when a rule reads it.
     #[serde(default)]
@@ -177,6 +177,124 @@ pub struct RoundResult {
     pub reason: EndReason,
 }
 
+/// How many rounds' results a match keeps in full, from its first; the counts cover every round.
+pub const KEPT_ROUNDS: usize = 256;
+
+/// The rounds of a match played so far: how many, each seat's wins and the drawn rounds, and the results
+/// of the first [`KEPT_ROUNDS`] rounds and of the last one. A match whose end never comes (a rule file
+/// whose `match when` never holds) plays on to its ply limit in bounded memory.
+/// It reads as the list of the results kept (`rounds[0]`, `iter`); [`len`](Rounds::len) counts them all.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "Vec<RoundResult>", into = "Vec<RoundResult>")]
+pub struct Rounds {
+    played: u32,
+    wins: [u32; 8],
+    draws: u32,
+    first: Vec<RoundResult>,
+    last: Option<RoundResult>,
+}
+
+impl Rounds {
+    /// The number of rounds played.
+    pub fn len(&self) -> usize {
+        self.played as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.played == 0
+    }
+
+    pub fn last(&self) -> Option<&RoundResult> {
+        self.last.as_ref()
+    }
+
+    /// The results kept: those of the first [`KEPT_ROUNDS`] rounds.
+    pub fn iter(&self) -> std::slice::Iter<'_, RoundResult> {
+        self.first.iter()
+    }
+
+    /// The rounds `seat` won (alone or shared).
+    pub fn wins(&self, seat: u8) -> usize {
+        self.wins.get(seat as usize).map_or(0, |&n| n as usize)
+    }
+
+    /// The rounds no one won.
+    pub fn draws(&self) -> usize {
+        self.draws as usize
+    }
+
+    pub fn push(&mut self, round: RoundResult) {
+        self.played = self.played.saturating_add(1);
+        if round.winners == 0 {
+            self.draws = self.draws.saturating_add(1);
+        }
+        for (seat, n) in self.wins.iter_mut().enumerate() {
+            if round.winners & (1 << seat) != 0 {
+                *n = n.saturating_add(1);
+            }
+        }
+        if self.first.len() < KEPT_ROUNDS {
+            self.first.push(round.clone());
+        }
+        self.last = Some(round);
+    }
+
+    pub fn clear(&mut self) {
+        self.played = 0;
+        self.wins = [0; 8];
+        self.draws = 0;
+        self.first.clear();
+        self.last = None;
+    }
+
+    /// The same rounds in these buffers.
+    pub fn clone_from_rounds(&mut self, other: &Rounds) {
+        self.played = other.played;
+        self.wins = other.wins;
+        self.draws = other.draws;
+        self.first.clone_from(&other.first);
+        self.last.clone_from(&other.last);
+    }
+}
+
+impl std::ops::Index<usize> for Rounds {
+    type Output = RoundResult;
+
+    fn index(&self, i: usize) -> &RoundResult {
+        &self.first[i]
+    }
+}
+
+impl From<Vec<RoundResult>> for Rounds {
+    fn from(results: Vec<RoundResult>) -> Rounds {
+        let mut rounds = Rounds::default();
+        for r in results {
+            rounds.push(r);
+        }
+        rounds
+    }
+}
+
+/// As a list: the results kept, and the last round's when it is not among them.
+impl From<Rounds> for Vec<RoundResult> {
+    fn from(rounds: Rounds) -> Vec<RoundResult> {
+        let mut results = rounds.first;
+        if rounds.played as usize > results.len() {
+            results.extend(rounds.last);
+        }
+        results
+    }
+}
+
+impl<'a> IntoIterator for &'a Rounds {
+    type Item = &'a RoundResult;
+    type IntoIter = std::slice::Iter<'a, RoundResult>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
 impl State {
     /// Makes this state a probe copy of `from` (`probe_copy`), reusing its own buffers: a look-ahead that
     /// tries one candidate after another allocates once, not once per candidate.
@@ -252,7 +370,7 @@ impl State {
         self.rounds.clear();
         if whole {
             self.history.extend_from_slice(history);
-            self.rounds.clone_from(rounds);
+            self.rounds.clone_from_rounds(rounds);
         }
         self.result.clone_from(result);
         (self.to_move, self.phase, self.eliminated, self.ply, self.last_mover) =
@@ -354,7 +472,7 @@ impl State {
             mark_lives: self.mark_lives.clone(),
             history: Vec::new(),
             // A ply never reads the rounds played before it.
-            rounds: Vec::new(),
+            rounds: Rounds::default(),
             result: self.result.clone(),
             // The remaining fields are plain values.
             ..*self
@@ -454,8 +572,8 @@ pub struct Outcome {
     pub scores: Vec<i32>,
     pub reason: EndReason,
     /// In a match of rounds, how each round ended (the last one included); empty otherwise.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rounds: Vec<RoundResult>,
+    #[serde(default, skip_serializing_if = "Rounds::is_empty")]
+    pub rounds: Rounds,
 }
 
 impl Outcome {

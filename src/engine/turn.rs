@@ -94,6 +94,9 @@ impl Engine {
     }
 
     pub(super) fn begin(&self, st: &mut State, action: u8, place: PlaceId, probe: bool) {
+        if self.trace.is_some() {
+            self.note(st, super::Event::Begin { rule: RuleRef::Action { phase: st.phase, action }, place });
+        }
         let phase = self.phase(st);
         let Some(act) = phase.actions.get(action as usize) else {
             st.illegal = true;

@@ -200,7 +200,8 @@ impl Analysis {
                 &[SymbolKind::Place, SymbolKind::Region, SymbolKind::Row, SymbolKind::Mark, SymbolKind::Store]
             }
             Slot::Kind => &[SymbolKind::Kind],
-            Slot::Name => &[SymbolKind::Mark],
+            // A mark after `as`, `divert` or `unmark`; a phase of the base game that a variant changes.
+            Slot::Name => &[SymbolKind::Mark, SymbolKind::Phase],
             Slot::Action => &[SymbolKind::Action],
             Slot::Label => &[SymbolKind::Place, SymbolKind::Store],
             Slot::String if before.trim_end().ends_with("extends") => &[SymbolKind::Variant],
@@ -274,7 +275,19 @@ impl Analysis {
         Ok(self.symbols.occurrences(ns, &name).into_iter().map(|s| (s, new_name.to_string())).collect())
     }
 
-    // ------------------------------------------------------------ outline and fixes
+    // ------------------------------------------------------------ layout, outline and fixes
+
+    /// The file in `mancala fmt`'s layout: `None` when it is laid out so already; an error when it does not
+    /// parse (what the first syntax error says).
+    pub fn formatted(&self) -> Result<Option<String>, String> {
+        match crate::fmt::format_source(&self.source) {
+            Ok(text) if text == self.source => Ok(None),
+            Ok(text) => Ok(Some(text)),
+            Err(diagnostics) => Err(diagnostics
+                .first()
+                .map_or_else(|| "the file does not parse".to_string(), |d| format!("cannot format: {}", d.message))),
+        }
+    }
 
     /// The phases with their actions, the variants with the phases they change, and the declarations.
     pub fn outline(&self) -> Vec<Outline> {

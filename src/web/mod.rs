@@ -5,13 +5,18 @@
 //! Every game in progress lives here, in a [`Session`] as the REPL's does, so a reload of the page keeps
 //! the game and the page and the REPL share one back end. Rule files are read from one folder (`DIR`),
 //! and from the games shipped in the binary; the only file written is a rule file saved into that folder,
-//! under a plain name, so no request can reach a path outside it. Bad requests get a JSON error and a 4xx
-//! status; nothing a request holds can make the server panic or think without bound (the computer's
-//! budgets are capped).
+//! under a plain name, so no request can reach a path outside it (and only regular files inside it: a link
+//! that leads out, a FIFO, are refused). Bad requests get a JSON error and a 4xx status; nothing a request
+//! holds can make the server panic or think without bound (the computer's budgets are capped, and its
+//! thinking runs away from the other games: [`Playground::begin`], `think.rs`).
+//!
+//! Live games are bounded by [`MAX_GAMES`], fairly: a game used in the last [`KEEP_IDLE`] is never dropped
+//! to make room, so that no client can take the others' games away by starting many; past the cap, the
+//! game left alone longest beyond that time makes room, and when there is none a new game is refused (503).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -23,12 +28,19 @@ use crate::diag::Diagnostic;
 use crate::session::{Command, HintLimits, Seat, Session, SessionError};
 
 pub mod assets;
+mod editor;
+mod think;
 mod view;
+
+pub use think::{Thinking, Thought, Watch, THINKING_BUDGET};
 
 /// The largest request body: a rule file (at most [`crate::syntax::MAX_SOURCE_BYTES`]) in JSON, or a save.
 pub const MAX_BODY_BYTES: usize = 1 << 20;
-/// How many games may be in progress at once; a new game beyond it drops the one left alone longest.
+/// How many games may be in progress at once; a new game beyond it drops the one left alone longest, if
+/// that one was left alone for [`KEEP_IDLE`] at least.
 pub const MAX_GAMES: usize = 64;
+/// How long a game is kept for its players whatever the number of games started since.
+pub const KEEP_IDLE: Duration = Duration::from_secs(10 * 60);
 /// The longest game name a request may use (a file name in `DIR` without `.mancala`).
 const MAX_NAME_CHARS: usize = 64;
 /// The longest move text `play` reads.
@@ -101,8 +113,8 @@ struct Live {
     text: String,
     /// What the players were told, newest last: narrations, the computer's plies, answers to commands.
     log: Vec<String>,
-    /// When it was last used, on the playground's own clock, to drop the oldest game past [`MAX_GAMES`].
-    used: u64,
+    /// When it was last used, to drop the oldest game past [`MAX_GAMES`].
+    used: Instant,
 }
 
 /// The most lines a game's log keeps.
@@ -125,9 +137,18 @@ impl Live {
 pub struct Playground {
     dir: PathBuf,
     games: HashMap<String, Live>,
-    clock: u64,
+    /// The games the computer is thinking about, away on another thread.
+    away: HashMap<String, think::Away>,
     rng: SmallRng,
     max_games: usize,
+    keep_idle: Duration,
+    thinking_budget: Duration,
+}
+
+/// What [`Playground::begin`] made of a request: its answer, or a game to think about first.
+pub enum Step {
+    Done(Reply),
+    Think(Thinking),
 }
 
 /// `POST /api/sessions`: which game, and how to play it.
@@ -172,38 +193,108 @@ struct PlayMove {
 impl Playground {
     /// A playground over the rule files of `dir` (which need not exist: the shipped games are there still).
     pub fn new(dir: PathBuf, seed: u64) -> Playground {
-        Playground { dir, games: HashMap::new(), clock: 0, rng: SmallRng::seed_from_u64(seed), max_games: MAX_GAMES }
+        // The folder as it really is, so that a file's real path can be compared with it.
+        let dir = dir.canonicalize().unwrap_or(dir);
+        Playground {
+            dir,
+            games: HashMap::new(),
+            away: HashMap::new(),
+            rng: SmallRng::seed_from_u64(seed),
+            max_games: MAX_GAMES,
+            keep_idle: KEEP_IDLE,
+            thinking_budget: THINKING_BUDGET,
+        }
     }
 
-    /// The same, keeping at most `max_games` games (at least one).
-    pub fn with_max_games(mut self, max_games: usize) -> Playground {
+    /// The same, giving the computer `budget` to think about one request (see [`Watch::budget`]).
+    pub fn with_thinking_budget(mut self, budget: Duration) -> Playground {
+        self.thinking_budget = budget;
+        self
+    }
+
+    /// The same, keeping at most `max_games` games (at least one), each for `keep_idle` at least.
+    pub fn with_game_limits(mut self, max_games: usize, keep_idle: Duration) -> Playground {
         self.max_games = max_games.max(1);
+        self.keep_idle = keep_idle;
         self
     }
 
     /// Answers one request. `path` may carry a query, which is ignored; `body` is the request's body.
+    /// The computer's thinking is done here, before the answer; a server runs it elsewhere with [`begin`].
+    ///
+    /// [`begin`]: Playground::begin
     pub fn handle(&mut self, method: &str, path: &str, body: &[u8]) -> Reply {
-        let path = path.split(['?', '#']).next().unwrap_or("");
-        let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-        self.clock += 1;
+        if let Some(reply) = fixed(method, path) {
+            return reply;
+        }
+        let parts = path_parts(path);
         self.route(method, &parts, body).unwrap_or_else(|e| e)
+    }
+
+    /// Answers a request as [`handle`](Playground::handle) does, except that the computer's thinking
+    /// (`computer`, `hint`) is handed back as a [`Thinking`], to run on another thread and to end in
+    /// [`finish`](Playground::finish). Meanwhile the game is away: see `think.rs`.
+    pub fn begin(&mut self, method: &str, path: &str, body: &[u8]) -> Step {
+        let parts = path_parts(path);
+        if let ("POST", ["api", "sessions", id, action]) = (method, parts.as_slice()) {
+            if let Some(task) = think::Task::from_action(action) {
+                return match self.take_away(id, task) {
+                    Ok(thinking) => Step::Think(thinking),
+                    Err(reply) => Step::Done(reply),
+                };
+            }
+        }
+        Step::Done(self.handle(method, path, body))
+    }
+
+    /// Puts a game back after its thinking, and answers the request that began it.
+    pub fn finish(&mut self, thought: Thought) -> Reply {
+        let Thought { id, mut live, answer } = thought;
+        if self.away.remove(&id).is_some_and(|away| away.deleted) {
+            return Reply::not_found(format!("game `{id}` was deleted while the computer was thinking"));
+        }
+        live.used = Instant::now();
+        self.games.insert(id, live);
+        answer.unwrap_or_else(|e| e)
+    }
+
+    /// Takes a game out for the computer to think about.
+    fn take_away(&mut self, id: &str, task: think::Task) -> Result<Thinking, Reply> {
+        let live = self.games.remove(id).ok_or_else(|| self.missing(id))?;
+        let thinking = Thinking::new(id, task, live, self.thinking_budget);
+        let view = view::game(id, &thinking.live);
+        self.away.insert(id.to_string(), think::Away { watch: thinking.watch(), view, deleted: false });
+        Ok(thinking)
+    }
+
+    /// Why a request names no game here: none of that id, or the computer has it.
+    fn missing(&self, id: &str) -> Reply {
+        match self.away.get(id) {
+            Some(_) => Reply::error(
+                409,
+                "thinking",
+                "the computer is thinking about this game: wait for it, or stop it (`stop`)",
+            ),
+            None => unknown_game(id),
+        }
     }
 
     fn route(&mut self, method: &str, parts: &[&str], body: &[u8]) -> Answer {
         match (method, parts) {
-            ("GET" | "HEAD", [""] | ["index.html"]) => Ok(assets::page()),
-            ("GET" | "HEAD", ["assets", name]) => assets::file(name).ok_or_else(|| Reply::not_found("no such file")),
-            ("GET", ["api", "language"]) => Ok(Reply::ok(json!({ "keywords": assets::keywords() }))),
             ("GET", ["api", "games"]) => Ok(Reply::ok(json!({ "games": self.list_games() }))),
             ("GET", ["api", "games", name]) => self.game_file(name),
             ("PUT", ["api", "games", name]) => self.save_rules(name, parse_body(body)?),
             ("POST", ["api", "check"]) => Ok(check_text(&parse_body::<Text>(body)?.text)),
+            ("POST", ["api", "hover"]) => Ok(editor::hover(parse_body(body)?)),
+            ("POST", ["api", "complete"]) => Ok(editor::complete(parse_body(body)?)),
             ("POST", ["api", "sessions"]) => self.start(parse_body(body)?),
-            ("GET", ["api", "sessions", id]) => self.with(id, |live| Ok(Reply::ok(view::game(id, live)))),
-            ("DELETE", ["api", "sessions", id]) => match self.games.remove(*id) {
-                Some(_) => Ok(Reply::ok(json!({ "deleted": id }))),
-                None => Err(unknown_game(id)),
+            ("GET", ["api", "sessions", id]) => match self.away.get(*id) {
+                Some(away) => Ok(Reply::ok(away.view())),
+                None => self.with(id, |live| Ok(Reply::ok(view::game(id, live)))),
             },
+            ("GET", ["api", "sessions", id, "thinking"]) => self.thinking(id),
+            ("POST", ["api", "sessions", id, "stop"]) => self.stop(id),
+            ("DELETE", ["api", "sessions", id]) => self.delete(id),
             ("GET", ["api", "sessions", id, "save"]) => self.with(id, |live| {
                 let json = live.session.save_json().map_err(session_error)?;
                 Ok(Reply { status: 200, content_type: "application/json", body: json.into_bytes() })
@@ -221,10 +312,43 @@ impl Playground {
 
     /// Runs `f` on a game in progress, marking it used.
     fn with(&mut self, id: &str, f: impl FnOnce(&mut Live) -> Answer) -> Answer {
-        let clock = self.clock;
-        let live = self.games.get_mut(id).ok_or_else(|| unknown_game(id))?;
-        live.used = clock;
+        let Some(live) = self.games.get_mut(id) else {
+            return Err(self.missing(id));
+        };
+        live.used = Instant::now();
         f(live)
+    }
+
+    /// `GET /api/sessions/ID/thinking`: what the computer is doing for the game, if anything.
+    fn thinking(&mut self, id: &str) -> Answer {
+        match self.away.get(id) {
+            Some(away) => Ok(Reply::ok(away.watch.json())),
+            None => self.with(id, |_| Ok(Reply::ok(json!({ "thinking": false })))),
+        }
+    }
+
+    /// `POST /api/sessions/ID/stop`: the computer decides now with what it has found (nothing to stop is
+    /// no error: the thought may have come back meanwhile).
+    fn stop(&mut self, id: &str) -> Answer {
+        match self.away.get(id) {
+            Some(away) => {
+                away.watch.stop();
+                Ok(Reply::ok(json!({ "stopping": true })))
+            }
+            None => self.with(id, |_| Ok(Reply::ok(json!({ "stopping": false })))),
+        }
+    }
+
+    fn delete(&mut self, id: &str) -> Answer {
+        if let Some(away) = self.away.get_mut(id) {
+            away.deleted = true;
+            away.watch.stop();
+            return Ok(Reply::ok(json!({ "deleted": id })));
+        }
+        match self.games.remove(id) {
+            Some(_) => Ok(Reply::ok(json!({ "deleted": id }))),
+            None => Err(unknown_game(id)),
+        }
     }
 
     // ------------------------------------------------------------ rule files
@@ -260,7 +384,7 @@ impl Playground {
     /// The rule file called `name`: `DIR/name.mancala`, or else the shipped game of that name.
     fn read_rules(&self, name: &str) -> Result<(String, Origin), Reply> {
         valid_name(name)?;
-        let path = self.dir.join(format!("{name}.mancala"));
+        let path = self.inside_dir(name)?;
         match crate::io::read_limited(&path, crate::syntax::MAX_SOURCE_BYTES) {
             Ok(bytes) => match String::from_utf8(bytes) {
                 Ok(text) => Ok((text, Origin::Dir)),
@@ -276,6 +400,19 @@ impl Playground {
                 }
             }
             Err(e) => Err(Reply::error(422, "file", format!("cannot read {name}.mancala: {e}"))),
+        }
+    }
+
+    /// The path of `DIR/name.mancala`, refused when it is a link that leads out of `DIR` (its real path is
+    /// compared with the folder's). A path that does not exist is `DIR/name.mancala` itself.
+    fn inside_dir(&self, name: &str) -> Result<PathBuf, Reply> {
+        let path = self.dir.join(format!("{name}.mancala"));
+        match path.canonicalize() {
+            Ok(real) if real.parent() == Some(self.dir.as_path()) => Ok(real),
+            Ok(_) => {
+                Err(Reply::error(403, "outside", format!("{name}.mancala leads outside the folder of rule files")))
+            }
+            Err(_) => Ok(path),
         }
     }
 
@@ -307,15 +444,28 @@ impl Playground {
             ));
         }
         let path = self.dir.join(format!("{name}.mancala"));
-        if path.exists() && !request.overwrite {
-            return Err(Reply::error(
-                409,
-                "exists",
-                format!("{name}.mancala exists already; choose another name, or overwrite it"),
-            ));
+        // What is there now, the entry itself (a link is not followed): only a regular file is replaced.
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if !meta.file_type().is_file() => {
+                return Err(Reply::error(
+                    409,
+                    "not_a_file",
+                    format!("{name}.mancala is not a regular file (a link, a FIFO, a folder); it is left alone"),
+                ))
+            }
+            Ok(_) if !request.overwrite => {
+                return Err(Reply::error(
+                    409,
+                    "exists",
+                    format!("{name}.mancala exists already; choose another name, or overwrite it"),
+                ))
+            }
+            _ => {}
         }
-        std::fs::write(&path, &request.text)
-            .map_err(|e| Reply::error(500, "file", format!("cannot write {name}.mancala: {e}")))?;
+        crate::io::write_atomic(&path, request.text.as_bytes()).map_err(|e| {
+            let e = crate::io::io_message(&e);
+            Reply::error(500, "file", format!("cannot write {name}.mancala: {e}; the file that was there is kept"))
+        })?;
         Ok(Reply::ok(json!({ "name": name, "saved": true })))
     }
 
@@ -350,22 +500,38 @@ impl Playground {
         if let Some(position) = &request.position {
             session.start_from(position).map_err(|e| Reply::error(400, "position", format!("position: {e}")))?;
         }
-        self.make_room();
+        self.make_room()?;
         let id = format!("{:016x}", self.rng.gen::<u64>());
-        let live = Live { session, name, origin, text, log: Vec::new(), used: self.clock };
+        let live = Live { session, name, origin, text, log: Vec::new(), used: Instant::now() };
         let reply = Reply::json(201, &view::game(&id, &live));
         self.games.insert(id, live);
         Ok(reply)
     }
 
-    /// Drops the games left alone longest until there is room for one more.
-    fn make_room(&mut self) {
-        while self.games.len() >= self.max_games {
-            let Some(oldest) = self.games.iter().min_by_key(|(_, g)| g.used).map(|(id, _)| id.clone()) else {
-                return;
-            };
-            self.games.remove(&oldest);
+    /// Makes room for one more game: drops the games left alone longest, but none used in the last
+    /// `keep_idle` (nor any the computer is thinking about); refuses the new game when that is not enough.
+    fn make_room(&mut self) -> Result<(), Reply> {
+        while self.games.len() + self.away.len() >= self.max_games {
+            let oldest = self.games.iter().min_by_key(|(_, g)| g.used).map(|(id, g)| (id.clone(), g.used));
+            match oldest {
+                Some((id, used)) if used.elapsed() >= self.keep_idle => {
+                    self.games.remove(&id);
+                }
+                _ => {
+                    return Err(Reply::error(
+                        503,
+                        "full",
+                        format!(
+                            "{} games are in progress here, all played in the last {} minutes; \
+                             delete one, or try again later",
+                            self.max_games,
+                            self.keep_idle.as_secs() / 60
+                        ),
+                    ))
+                }
+            }
         }
+        Ok(())
     }
 
     /// `POST /api/sessions/ID/ACTION`: a move, or a command of the REPL (never one that touches files).
@@ -388,23 +554,46 @@ impl Playground {
             _ => return Err(Reply::not_found(format!("no action `{action}`"))),
         };
         let save = if action == "load" { Some(load_body(body)?) } else { None };
-        self.with(id, |live| {
-            let text = match (command, save) {
-                (Some(command), _) => live.session.execute(command).map_err(session_error)?.text,
-                (None, Some(save)) => {
-                    let n = live.session.load_json(&save, "the saved game").map_err(session_error)?;
-                    format!("loaded the saved game ({})", crate::plural(n as u64, "ply", "plies"))
-                }
-                (None, None) => computer(&mut live.session)?,
-            };
-            let hint = action == "hint";
-            if !hint {
-                live.tell(text.clone());
-            }
-            let mut value = view::game(id, live);
-            value["message"] = json!(text);
-            Ok(Reply::ok(value))
-        })
+        self.with(id, |live| perform(id, live, command, save))
+    }
+}
+
+/// Runs a command on a game, or loads a save into it (`save`), or else lets the computer play; answers
+/// with the game's view and what was said. The hint is said to the page alone, not to the game's log.
+fn perform(id: &str, live: &mut Live, command: Option<Command>, save: Option<String>) -> Answer {
+    let hint = matches!(command, Some(Command::Hint));
+    let text = match (command, save) {
+        (Some(command), _) => live.session.execute(command).map_err(session_error)?.text,
+        (None, Some(save)) => {
+            let n = live.session.load_json(&save, "the saved game").map_err(session_error)?;
+            format!("loaded the saved game ({})", crate::plural(n as u64, "ply", "plies"))
+        }
+        (None, None) => computer(&mut live.session)?,
+    };
+    if !hint {
+        live.tell(text.clone());
+    }
+    let mut value = view::game(id, live);
+    value["message"] = json!(text);
+    Ok(Reply::ok(value))
+}
+
+/// The request's path without its query, in parts: `/api/games/x` is `["api", "games", "x"]`.
+fn path_parts(path: &str) -> Vec<&str> {
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    path.trim_start_matches('/').split('/').collect()
+}
+
+/// The answers that are the same for every game and every playground: the page, its files and the words
+/// of the language. A server may give them without asking the playground (they are never held up).
+pub fn fixed(method: &str, path: &str) -> Option<Reply> {
+    match (method, path_parts(path).as_slice()) {
+        ("GET" | "HEAD", [""] | ["index.html"]) => Some(assets::page()),
+        ("GET" | "HEAD", ["assets", name]) => {
+            Some(assets::file(name).unwrap_or_else(|| Reply::not_found("no such file")))
+        }
+        ("GET", ["api", "language"]) => Some(Reply::ok(json!({ "keywords": assets::keywords() }))),
+        _ => None,
     }
 }
 
@@ -447,6 +636,8 @@ fn known_path(parts: &[&str]) -> bool {
             | ["api", "language"]
             | ["api", "games", _]
             | ["api", "check"]
+            | ["api", "hover"]
+            | ["api", "complete"]
             | ["api", "sessions"]
             | ["api", "sessions", _]
             | ["api", "sessions", _, _]
@@ -559,4 +750,66 @@ fn within_budget(seat: Seat) -> Result<Seat, String> {
 /// The folder of rule files `mancala serve` uses when none is given.
 pub fn default_dir() -> &'static Path {
     Path::new("games")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start(playground: &mut Playground) -> Reply {
+        playground.handle("POST", "/api/sessions", br#"{"game": "kalah"}"#)
+    }
+
+    fn id(reply: &Reply) -> String {
+        let view: Value = serde_json::from_slice(&reply.body).unwrap();
+        view["id"].as_str().unwrap().to_string()
+    }
+
+    #[test]
+    fn past_the_cap_the_game_left_alone_longest_makes_room_once_it_is_old_enough() {
+        let mut playground = Playground::new(PathBuf::from("no-such-dir"), 1).with_game_limits(2, Duration::ZERO);
+        let first = id(&start(&mut playground));
+        let second = id(&start(&mut playground));
+        // The first is played again: the second is now the one left alone longest.
+        assert_eq!(playground.handle("GET", &format!("/api/sessions/{first}"), b"").status, 200);
+        let third = start(&mut playground);
+        assert_eq!(third.status, 201);
+        assert_eq!(playground.handle("GET", &format!("/api/sessions/{second}"), b"").status, 404);
+        assert_eq!(playground.handle("GET", &format!("/api/sessions/{first}"), b"").status, 200);
+
+        let mut playground = Playground::new(PathBuf::from("no-such-dir"), 1).with_game_limits(1, KEEP_IDLE);
+        let only = id(&start(&mut playground));
+        assert_eq!(start(&mut playground).status, 503);
+        assert_eq!(playground.handle("GET", &format!("/api/sessions/{only}"), b"").status, 200);
+    }
+
+    #[test]
+    fn a_game_away_with_the_computer_answers_with_its_view_and_refuses_changes() {
+        let mut playground = Playground::new(PathBuf::from("no-such-dir"), 1);
+        let body = br#"{"game": "kalah", "seats": ["random", "random"]}"#;
+        let id = id(&playground.handle("POST", "/api/sessions", body));
+        let Step::Think(thinking) = playground.begin("POST", &format!("/api/sessions/{id}/computer"), b"{}") else {
+            panic!("the computer's ply is thought about away");
+        };
+        let view: Value =
+            serde_json::from_slice(&playground.handle("GET", &format!("/api/sessions/{id}"), b"").body).unwrap();
+        assert_eq!(view["thinking"]["action"], "computer", "{view}");
+        let undo = playground.handle("POST", &format!("/api/sessions/{id}/undo"), b"{}");
+        assert_eq!(undo.status, 409);
+        assert_eq!(playground.handle("POST", &format!("/api/sessions/{id}/stop"), b"{}").status, 200);
+        assert!(thinking.watch().stopped());
+        // Stopped before it began: the game comes back as it was.
+        let reply = playground.finish(thinking.run());
+        assert_eq!(reply.status, 409);
+        let view: Value =
+            serde_json::from_slice(&playground.handle("GET", &format!("/api/sessions/{id}"), b"").body).unwrap();
+        assert_eq!((view["history"].clone(), view.get("thinking")), (json!([]), None));
+        let Step::Think(thinking) = playground.begin("POST", &format!("/api/sessions/{id}/computer"), b"{}") else {
+            panic!("the computer's ply is thought about away");
+        };
+        let reply = playground.finish(thinking.run());
+        assert_eq!(reply.status, 200);
+        let view: Value = serde_json::from_slice(&reply.body).unwrap();
+        assert_eq!(view["history"].as_array().unwrap().len(), 1);
+    }
 }

@@ -86,10 +86,25 @@ impl Pair {
         max_plies: u32,
         tally: &mut Tally,
     ) -> Result<(), Box<Disagreement>> {
+        self.game_from(position, None, seed, max_plies, tally)
+    }
+
+    /// A game from a position, its first ply given in move notation (`None`: at random too), then random.
+    pub fn game_from(
+        &self,
+        position: &str,
+        first: Option<&str>,
+        seed: u64,
+        max_plies: u32,
+        tally: &mut Tally,
+    ) -> Result<(), Box<Disagreement>> {
         let st = mancala::notation::parse_position(&self.engine, position)
             .unwrap_or_else(|e| panic!("position `{position}`: {e}"));
+        let script = first.map_or_else(Vec::new, |ply| {
+            mancala::notation::parse_ply(&self.engine, &st, ply).unwrap_or_else(|e| panic!("ply `{ply}`: {e}"))
+        });
         let g = self.game_of(&st);
-        self.play(st, g, seed, max_plies, tally)
+        self.play_until(st, g, seed, max_plies, None, &script, tally).map(|_| ())
     }
 
     /// The reference's game at the engine's position (one read from text): the pieces, owners, marks and
@@ -154,14 +169,24 @@ impl Pair {
     }
 
     /// Both sides play the same random decisions from these positions, compared at every decision.
-    fn play(
+    fn play(&self, st: State, g: Game, seed: u64, max_plies: u32, tally: &mut Tally) -> Result<(), Box<Disagreement>> {
+        self.play_until(st, g, seed, max_plies, None, &[], tally).map(|_| ())
+    }
+
+    /// As `play`, given up (`Ok(false)`) at a ply's start past `deadline`; the engine's decisions `script`
+    /// are made first, where they are options.
+    #[allow(clippy::too_many_arguments)]
+    fn play_until(
         &self,
         mut st: State,
         mut g: Game,
         seed: u64,
         max_plies: u32,
+        deadline: Option<std::time::Instant>,
+        script: &[Move],
         tally: &mut Tally,
-    ) -> Result<(), Box<Disagreement>> {
+    ) -> Result<bool, Box<Disagreement>> {
+        let mut script = script.iter();
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
         let mut plies: Vec<String> = Vec::new();
         tally.games += 1;
@@ -180,6 +205,9 @@ impl Pair {
         for _ in 0..max_plies {
             if st.result.is_some() {
                 break;
+            }
+            if deadline.is_some_and(|d| std::time::Instant::now() > d) {
+                return Ok(false);
             }
             let before = st.clone();
             let ply0 = st.ply;
@@ -257,10 +285,11 @@ impl Pair {
                         }
                         if ours.is_empty() {
                             // Both stuck in a game not over: nothing more to compare.
-                            return Ok(());
+                            return Ok(true);
                         }
                         tally.decisions += 1;
-                        let i = rng.gen_range(0..ours.len());
+                        let scripted = script.next().and_then(|m| ours.iter().position(|(_, o)| o == m));
+                        let i = scripted.unwrap_or_else(|| rng.gen_range(0..ours.len()));
                         self.engine.apply_unchecked(&mut st, ours[i].1);
                         moves.push(ours[i].1);
                         made.push(theirs[i].1);
@@ -274,7 +303,7 @@ impl Pair {
                 return Err(at("the positions after a ply differ", diff, &before, &plies, &words));
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     /// What differs between the engine's position and the reference's, if anything.
@@ -327,8 +356,8 @@ impl Pair {
         let pieces: Vec<String> =
             (0..r.places.len()).map(|p| format!("{}={:?}", r.places[p].label, &g.pieces[p])).collect();
         let offer = match &g.offer {
-            Some(o) => format!("offer {:?} by {}", o.pits, o.by),
-            None => "no offer".into(),
+            Some(o) if g.result.is_none() => format!("offer {:?} by {}", o.pits, o.by),
+            _ => "no offer".into(),
         };
         let result = g.result.as_ref().map(|o| {
             let rounds: Vec<String> =
@@ -457,4 +486,162 @@ fn ref_reason(r: Reason) -> &'static str {
         Reason::Match => "match",
         Reason::RoundLimit => "round limit",
     }
+}
+
+/// What one rule file gave in a differential run.
+#[derive(Debug, Clone, Default)]
+pub struct FileReport {
+    /// `check` found no error: only such files are compared.
+    pub clean: bool,
+    /// Variants compared.
+    pub engines: u32,
+    pub tally: Tally,
+    /// Games cut short because the reference took too long on them.
+    pub slow: u32,
+    /// Each disagreement (or panic) as a signature that stays the same for one cause, with what it takes to
+    /// see it again.
+    pub findings: Vec<(String, String)>,
+}
+
+/// How a differential run of one file goes.
+#[derive(Debug, Clone, Copy)]
+pub struct FileOptions {
+    pub games: u32,
+    pub max_plies: u32,
+    pub max_variants: usize,
+    /// A game is given up (not a finding) past this.
+    pub game_time: std::time::Duration,
+}
+
+impl Default for FileOptions {
+    fn default() -> FileOptions {
+        FileOptions { games: 2, max_plies: 100, max_variants: 3, game_time: std::time::Duration::from_secs(1) }
+    }
+}
+
+/// Compares the engine with the reference on random games of each variant of a rule file that checks clean.
+pub fn run_file(bytes: &[u8], seed: u64, opts: &FileOptions) -> FileReport {
+    let mut report = FileReport::default();
+    let Ok(file) = mancala::syntax::parse_bytes(bytes) else { return report };
+    let diags = mancala::check::check(&file);
+    if diags.iter().any(mancala::diag::Diagnostic::is_error) {
+        return report;
+    }
+    report.clean = true;
+    let mut variants = vec!["default".to_string()];
+    variants.extend(mancala::check::variant_names(&file).into_iter().filter(|n| n != "default"));
+    variants.truncate(opts.max_variants);
+    for (v, variant) in variants.iter().enumerate() {
+        let Ok(rules) = mancala::check::lower(&file, Some(variant), None) else { continue };
+        let pair = match catch(|| Pair { engine: Engine::new(rules.clone()), reference: Reference::new(rules) }) {
+            Ok(pair) => pair,
+            Err(panic) => {
+                report.findings.push((format!("panic making the pair: {panic}"), format!("variant {variant}")));
+                continue;
+            }
+        };
+        report.engines += 1;
+        for game in 0..opts.games {
+            let game_seed = seed ^ ((v as u64) << 32) ^ game as u64;
+            let deadline = std::time::Instant::now() + opts.game_time;
+            let mut tally = Tally::default();
+            let outcome = catch(|| pair.random_game_until(game_seed, opts.max_plies, deadline, &mut tally));
+            report.tally += tally;
+            match outcome {
+                Ok(Ok(true)) => {}
+                Ok(Ok(false)) => report.slow += 1,
+                Ok(Err(d)) => {
+                    let detail = format!("variant {variant}, game seed {game_seed}: {d}");
+                    report.findings.push((d.signature(), detail));
+                    break;
+                }
+                Err(panic) => {
+                    report
+                        .findings
+                        .push((format!("panic: {panic}"), format!("variant {variant}, game seed {game_seed}")));
+                    break;
+                }
+            }
+        }
+    }
+    report
+}
+
+impl Disagreement {
+    /// What stays the same for one cause: the kind, and the sorts of decisions or the parts of the position
+    /// that differ.
+    pub fn signature(&self) -> String {
+        let sorts = |line: &str| -> String {
+            let mut words: Vec<String> = line
+                .split('"')
+                .skip(1)
+                .step_by(2)
+                .map(|w| w.split(['@', ' ']).next().unwrap_or("").to_string())
+                .collect();
+            words.sort();
+            words.dedup();
+            words.join(",")
+        };
+        let parts: Vec<String> = self
+            .detail
+            .lines()
+            .filter_map(|l| {
+                if let Some(rest) = l.strip_prefix("engine only: ") {
+                    Some(format!("engine only [{}]", sorts(rest)))
+                } else if let Some(rest) = l.strip_prefix("reference only: ") {
+                    Some(format!("reference only [{}]", sorts(rest)))
+                } else {
+                    l.strip_prefix("engine:    ").map(|rest| rest.split_whitespace().next().unwrap_or("").to_string())
+                }
+            })
+            .collect();
+        let mut parts = parts;
+        parts.dedup();
+        format!("{}: {}", self.kind, parts.join(" "))
+    }
+}
+
+impl Pair {
+    /// As `random_game`, given up (`Ok(false)`) past `deadline`.
+    pub fn random_game_until(
+        &self,
+        seed: u64,
+        max_plies: u32,
+        deadline: std::time::Instant,
+        tally: &mut Tally,
+    ) -> Result<bool, Box<Disagreement>> {
+        let st = self.engine.initial_state();
+        let g = self.reference.initial();
+        self.play_until(st, g, seed, max_plies, Some(deadline), &[], tally)
+    }
+}
+
+thread_local! {
+    /// Set while `catch` runs: the panic hook writes the message and place here instead of printing.
+    static CAUGHT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    static CATCHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f`, turning a panic into its message and place (quietly).
+pub fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if CATCHING.with(|c| c.get()) {
+                let message = match info.payload().downcast_ref::<&str>() {
+                    Some(s) => s.to_string(),
+                    None => info.payload().downcast_ref::<String>().cloned().unwrap_or_default(),
+                };
+                let place = info.location().map(|l| format!("{}:{}", l.file(), l.line())).unwrap_or_default();
+                CAUGHT.with(|c| *c.borrow_mut() = Some(format!("{message} at {place}")));
+            } else {
+                default(info);
+            }
+        }));
+    });
+    let outer = CATCHING.with(|c| c.replace(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    CATCHING.with(|c| c.set(outer));
+    result.map_err(|_| CAUGHT.with(|c| c.borrow_mut().take()).unwrap_or_default())
 }

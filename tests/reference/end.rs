@@ -38,15 +38,24 @@ impl Reference {
             g.capture_plies[mover as usize] += 1;
         }
         g.taken_first.clear();
+        g.obliged = false;
+        // An end rule `at every lap` stopped the move: the game ends at once, as the move stopped.
+        if done.stop == Some(Stop::AtEveryLap) {
+            return self.finish(g, Reason::Condition);
+        }
         self.take_down_timed_marks(g);
         match done.stop {
-            Some(Stop::AtEveryLap) => return self.finish(g, Reason::Condition),
             Some(Stop::Endless) => match self.endless_rule(g.phase) {
-                Some(EndRule::EliminateEndless) => g.out[mover as usize] = true,
+                Some(EndRule::EliminateEndless) => {
+                    g.out[mover as usize] = true;
+                    if g.active().count() <= 1 {
+                        return self.finish(g, Reason::LastStanding);
+                    }
+                }
                 Some(EndRule::CutEndless) => {}
                 _ => return self.finish(g, Reason::Endless),
             },
-            None => {}
+            Some(Stop::AtEveryLap) | None => {}
         }
         // Whose turn: the mover again (`again`, or he answered an offer), the answerer, or the next player.
         let phase = &self.rules.phases[g.phase];
@@ -127,11 +136,14 @@ impl Reference {
         if !self.begin_turn(g) {
             return self.finish(g, Reason::Obligation);
         }
-        if self.starts(g).is_empty() {
+        let starts = self.starts(g);
+        if starts.is_empty() {
             return self.finish(g, Reason::Stuck);
         }
+        g.starts = Some(starts);
         let lasting = self.lasting_marks();
-        g.history.push(g.position(lasting));
+        let now = g.position(lasting);
+        std::rc::Rc::make_mut(&mut g.history).push(now);
     }
 
     /// The ply limit of a phase: its own, else the top level's, else the smallest written anywhere, else
@@ -260,42 +272,52 @@ impl Reference {
         }
     }
 
-    /// §11: each player's score, and who wins: a draw for the endings that draw, the last player standing,
-    /// the goal of a solitaire, or the most score among the players still in (`ties ...`).
+    /// §11: each player's score (`player`, and `mover`, the player scored), and who wins: the goal of a
+    /// solitaire however it ends; else a draw for the endings that draw, the last player standing, or the most
+    /// score among the players still in (`ties ...`).
     fn judge(&self, g: &Game, reason: Reason) -> (Vec<Player>, Vec<i32>) {
         let cx = Cx::mover(g.to_move);
-        let scores: Vec<i32> =
-            (0..self.rules.players).map(|p| self.num(g, cx.with_player(p), &self.rules.score) as i32).collect();
-        let winners = match reason {
-            Reason::NoCapture | Reason::Endless | Reason::RepetitionDraw => Vec::new(),
-            Reason::LastStanding => g.active().collect(),
-            _ => match &self.rules.goal {
-                Some(goal) => {
-                    if self.test(g, cx, goal) {
-                        vec![0]
-                    } else {
-                        Vec::new()
-                    }
+        let scores: Vec<i32> = (0..self.rules.players)
+            .map(|p| self.num(g, Cx::mover(p).with_player(p), &self.rules.score) as i32)
+            .collect();
+        let winners = match (reason, &self.rules.goal) {
+            (_, Some(goal)) => {
+                if self.test(g, cx, goal) {
+                    vec![0]
+                } else {
+                    Vec::new()
                 }
-                None => {
-                    let best = g.active().map(|p| scores[p as usize]).max().unwrap_or(0);
-                    let top: Vec<Player> = g.active().filter(|&p| scores[p as usize] == best).collect();
-                    match (top.len(), self.rules.ties) {
-                        (1, _) => top,
-                        (_, Ties::Shared) => top,
-                        (_, Ties::LastMover) if top.contains(&g.last_mover) => vec![g.last_mover],
-                        _ => Vec::new(),
-                    }
-                }
-            },
+            }
+            (Reason::NoCapture | Reason::Endless | Reason::RepetitionDraw, None) => Vec::new(),
+            (Reason::LastStanding, None) => g.active().collect(),
+            (_, None) => self.most_score(g, &scores),
         };
         (winners, scores)
+    }
+
+    /// `winner most score, ties ...`: among the players still in.
+    fn most_score(&self, g: &Game, scores: &[i32]) -> Vec<Player> {
+        let best = g.active().map(|p| scores[p as usize]).max().unwrap_or(0);
+        let top: Vec<Player> = g.active().filter(|&p| scores[p as usize] == best).collect();
+        match (top.len(), self.rules.ties) {
+            (1, _) | (_, Ties::Shared) => top,
+            (_, Ties::LastMover) if top.contains(&g.last_mover) => vec![g.last_mover],
+            _ => Vec::new(),
+        }
     }
 
     /// §10 A match of rounds: the round is scored; unless the match is over, the refills, the next starter,
     /// `match when`, and the next round.
     fn end_round(&self, g: &mut Game, reason: Reason) {
         let rounds = self.rules.rounds.as_ref().expect("a match of rounds");
+        if g.round > 1 && g.ply == g.round_start_ply {
+            // A round after the first that ends before a ply of it is played: the next would too, for ever.
+            // It stops the match.
+            self.sweep(g, reason);
+            let (winners, scores) = self.judge(g, reason);
+            g.result = Some(Outcome { winners, scores, reason, rounds: g.rounds.clone() });
+            return;
+        }
         self.sweep(g, reason);
         let (winners, scores) = self.judge(g, reason);
         g.rounds.push(RoundEnd { winners: winners.clone(), scores: scores.clone(), reason });
@@ -305,29 +327,23 @@ impl Reference {
         if rounds.limit.is_some_and(|l| g.round >= l) {
             return over(g, winners, scores, Reason::RoundLimit);
         }
-        if g.ply == g.round_start_ply {
-            // A round that ends before a ply of it is played: so would the next, for ever.
-            return over(g, winners, scores, reason);
-        }
         // The marks go back to the setup's, then the refills.
         g.marks = self.setup_marks();
         for refill in &rounds.refills {
             self.refill(g, refill);
         }
-        let after = |p: Player| (p + 1) % self.rules.players;
+        // The next starter: the player after this round's starter, after a drawn round too; the winner (the
+        // first in seat order when several share the win); the loser (the first in seat order with the lowest
+        // score).
+        let after = g.next_active(g.round_starter);
         let starter = match rounds.first {
-            _ if winners.is_empty() => after(g.round_starter),
-            FirstRule::Winner if winners.len() == 1 => winners[0],
+            FirstRule::Alternate => after,
+            _ if winners.is_empty() => after,
+            FirstRule::Winner => winners[0],
             FirstRule::Loser => {
-                let low = scores.iter().copied().min().unwrap_or(0);
-                let losers: Vec<Player> = (0..self.rules.players).filter(|&p| scores[p as usize] == low).collect();
-                if losers.len() == 1 {
-                    losers[0]
-                } else {
-                    after(g.round_starter)
-                }
+                let low = g.active().map(|p| scores[p as usize]).min().unwrap_or(0);
+                g.active().find(|&p| scores[p as usize] == low).unwrap_or(after)
             }
-            _ => after(g.round_starter),
         };
         if let Some(m) = &rounds.match_when {
             if self.test(g, Cx::mover(starter), m) {
@@ -341,7 +357,7 @@ impl Reference {
         g.round_start_ply = g.ply;
         g.phase = 0;
         g.to_move = starter;
-        g.history.clear();
+        g.history = Default::default();
         g.quiet = 0;
         g.quiet_turns = 0;
         g.quiet_movers.clear();
@@ -377,10 +393,12 @@ impl Reference {
         match &refill.claim {
             None => {
                 for player in 0..self.rules.players {
-                    let mut pits = pits_of(g, player);
+                    // His pits of the set, by their numbers (the board's order among pits of one number).
+                    let mut pits: Vec<PlaceId> =
+                        pits_of(g, player).into_iter().filter(|&p| g.owner[p as usize] == Some(player)).collect();
                     pits.sort_by_key(|&p| (self.board.number(p), p));
                     if refill.backward {
-                        pits.sort_by_key(|&p| (std::cmp::Reverse(self.board.number(p)), p));
+                        pits.reverse();
                     }
                     for pit in pits {
                         let filled = fill(g, player, pit);

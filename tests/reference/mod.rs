@@ -108,13 +108,15 @@ pub enum Decision {
 pub struct Reference {
     pub rules: Rules,
     pub board: board::Board,
+    /// While a `then mark` is made: each player's `threats`, worked out once for it (§13).
+    threats_made: std::cell::RefCell<Option<Vec<Option<Vec<PlaceId>>>>>,
 }
 
 impl Reference {
     /// The reference of the rules as lowered (`check::lower`), before any optimisation.
     pub fn new(rules: Rules) -> Reference {
         let board = board::Board::new(&rules);
-        Reference { rules, board }
+        Reference { rules, board, threats_made: Default::default() }
     }
 
     pub fn kinds(&self) -> usize {
@@ -179,7 +181,8 @@ impl Reference {
             quiet: 0,
             quiet_movers: Default::default(),
             quiet_turns: 0,
-            history: Vec::new(),
+            history: Default::default(),
+            starts: None,
             obliged: false,
             round: 1,
             round_starter: 0,
@@ -199,6 +202,6 @@ impl Reference {
             return self.finish(g, Reason::Stuck);
         }
         let lasting = self.lasting_marks();
-        g.history = vec![g.position(lasting)];
+        g.history = std::rc::Rc::new(vec![g.position(lasting)]);
     }
 }

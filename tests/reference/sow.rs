@@ -27,8 +27,8 @@ pub struct Lap {
     pub hand: Vec<u8>,
     /// Lifted from a pit of the board (the first lap, a relay), not the pieces of a capture (`sow from`).
     pub lifted: bool,
-    /// `sow into`: the first piece into the origin itself.
-    pub into: bool,
+    /// The first piece goes into the origin itself: `sow into`, or `start at origin` as the lap was lifted.
+    pub at_origin: bool,
     /// A capture's `sow from PLACE cw` gave this lap its way: no per-lap choice.
     pub way_given: bool,
 }
@@ -127,7 +127,7 @@ impl Reference {
             dir: d,
             hand: vec![0; self.kinds()],
             lifted: true,
-            into: false,
+            at_origin: false,
             way_given: false,
         };
         let mut ply = Ply::new(mover, self.kinds());
@@ -183,7 +183,7 @@ impl Reference {
             dir: first_way,
             hand: vec![0; self.kinds()],
             lifted: true,
-            into: false,
+            at_origin: false,
             way_given: false,
         };
         let mut watch = Watch::new(run.asked);
@@ -203,6 +203,12 @@ impl Reference {
                 }
             }
             let end = self.sow_lap(g, run, ply, sow, &mut lap)?;
+            if std::env::var_os("REF_TRACE").is_some() {
+                eprintln!(
+                    "lap {} from {} {:?} -> last {} pieces {:?}",
+                    lap.number, lap.origin, lap.dir, end.last, g.pieces
+                );
+            }
             let mut last = end.last;
             loop {
                 match self.end_of_lap(g, run, ply, sow, &lap, last, end.diverted)? {
@@ -303,7 +309,7 @@ impl Reference {
         }
         key.extend((lap.origin as u32).to_le_bytes());
         key.extend((at as u32).to_le_bytes());
-        key.extend([lap.dir as u8, lap.into as u8]);
+        key.extend([lap.dir as u8, lap.at_origin as u8]);
         key
     }
 
@@ -362,6 +368,8 @@ impl Reference {
         for step in &sow.lift_steps {
             self.mark_step(g, cx, step);
         }
+        // `start at origin [when]`: tested as the lap starts, `lifted` known.
+        lap.at_origin = sow.start_origin.as_ref().is_some_and(|c| self.test(g, cx, c));
         Ok(())
     }
 
@@ -398,10 +406,7 @@ impl Reference {
         let mover = ply.mover;
         let (phase, action) = g.sowing.as_ref().map_or((g.phase, 0), |s| (s.phase, s.action));
         let skipped_places = self.skipped_places(g, phase, action, mover);
-        // `start at origin [when]`: tested as a lap lifted from a pit starts.
-        let at_origin = lap.into
-            || (lap.lifted
-                && sow.start_origin.as_ref().is_some_and(|c| self.test(g, Cx::mover(mover).at(lap.origin), c)));
+        let at_origin = lap.at_origin;
         let mut at = lap.origin;
         let mut end = LapEnd { last: lap.origin, diverted: false };
         let mut first = true;
@@ -521,7 +526,11 @@ impl Reference {
                 return Ok(AfterLap::EndsAgain(self.place(g, cx, place).unwrap_or(last)));
             }
             if let Some(place) = &rule.resow {
-                // `sow from PLACE`, `sow into PLACE`: the pieces in hand as a new lap.
+                // `sow from PLACE`, `sow into PLACE`: the pieces in hand as a new lap; with none taken, none.
+                if ply.hand.iter().all(|&n| n == 0) {
+                    self.require(g, sow, mover, last)?;
+                    return Ok(AfterLap::Over { last, diverted: false });
+                }
                 let from = self.place(g, cx, place).unwrap_or(last);
                 let hand = std::mem::replace(&mut ply.hand, vec![0; self.kinds()]);
                 return Ok(AfterLap::Lap(Lap {
@@ -530,7 +539,7 @@ impl Reference {
                     dir: rule.resow_dir.unwrap_or(lap.dir),
                     hand,
                     lifted: false,
-                    into: rule.resow_into,
+                    at_origin: rule.resow_into,
                     way_given: rule.resow_dir.is_some(),
                 }));
             }
@@ -545,10 +554,11 @@ impl Reference {
                 break;
             }
         }
-        // Then an optional relay (the mover's choice), else the relay.
+        // Then an optional relay (the mover's choice), else the relay; never from an empty pit.
         let is_pit = (last as usize) < self.board.n_pits;
+        let holds = is_pit && g.total(last) > 0;
         let mut lifted = None;
-        if is_pit && sow.relay_may.as_ref().is_some_and(|c| self.test(g, cx, c)) {
+        if holds && sow.relay_may.as_ref().is_some_and(|c| self.test(g, cx, c)) {
             let relay = run.ask(vec![Decision::Relay(true), Decision::Relay(false)])?;
             if relay == Decision::Relay(true) {
                 lifted = Some(last);
@@ -558,9 +568,9 @@ impl Reference {
             lifted = if sow.relay_next {
                 // `relay from next`: the place after the last one, when it holds pieces.
                 let next = PlaceExpr::Next(Box::new(PlaceExpr::Here), sow.skip_origin, sow.skip_marks);
-                self.place(g, cx, &next).filter(|&p| g.total(p) > 0)
+                self.place(g, cx, &next).filter(|&p| (p as usize) < self.board.n_pits && g.total(p) > 0)
             } else {
-                Some(last)
+                Some(last).filter(|_| holds)
             };
         }
         let Some(pit) = lifted else {
@@ -573,7 +583,7 @@ impl Reference {
             dir: lap.dir,
             hand: vec![0; self.kinds()],
             lifted: true,
-            into: false,
+            at_origin: false,
             way_given: false,
         }))
     }
@@ -598,8 +608,15 @@ impl Reference {
     /// `then may | must take`.
     fn then_take(&self, g: &mut Game, run: &mut Run, then: &ThenRule, mover: Player) -> Result<(), Halt> {
         let cx = Cx::mover(mover);
+        // The pits of the set that pass the condition and hold a piece to take.
         let eligible = |g: &Game| -> Vec<PlaceId> {
-            self.set(g, cx, &then.set).into_iter().filter(|&p| self.test(g, cx.at(p), &then.filter)).collect()
+            self.set(g, cx, &then.set)
+                .into_iter()
+                .filter(|&p| {
+                    let kinds = self.kinds_of(g, cx.at(p), &then.kinds);
+                    kinds.iter().any(|&k| g.pieces[p as usize][k as usize] > 0) && self.test(g, cx.at(p), &then.filter)
+                })
+                .collect()
         };
         let take_from = |g: &mut Game, p: PlaceId| {
             let to = self.place(g, cx.at(p), &then.to);
@@ -638,12 +655,15 @@ impl Reference {
     fn then_marks(&self, g: &mut Game, sow: &Sow, mover: Player) {
         let cx = Cx::mover(mover);
         for tm in &sow.then_marks {
+            // `threats` is worked out once for each `then mark`.
+            *self.threats_made.borrow_mut() = Some(vec![None; self.rules.players as usize]);
             let pits: Vec<PlaceId> = self
                 .set(g, cx, &tm.set)
                 .into_iter()
                 .filter(|&p| (p as usize) < self.board.n_pits && self.test(g, cx.at(p), &tm.filter))
                 .collect();
             let who = tm.player.as_ref().and_then(|w| self.player(g, cx, w));
+            *self.threats_made.borrow_mut() = None;
             for p in pits {
                 self.put_mark(g, p, tm.mark, who);
             }

@@ -121,8 +121,9 @@ pub struct Game {
     pub quiet: u32,
     pub quiet_movers: BTreeSet<Player>,
     pub quiet_turns: u32,
-    /// The positions seen (for `repetition`), this one included.
-    pub history: Vec<Position>,
+    /// The positions seen (for `repetition`), this one included; shared by the copies a look-ahead makes
+    /// (none of which adds to it), so that copying a game costs nothing for its length.
+    pub history: std::rc::Rc<Vec<Position>>,
     /// The player to move is bound by the phase's `must` this turn.
     pub obliged: bool,
     pub round: u32,
@@ -131,6 +132,9 @@ pub struct Game {
     pub round_start_ply: u32,
     pub rounds: Vec<RoundEnd>,
     pub result: Option<Outcome>,
+    /// The legal starts of this position, once worked out (the end of the last ply looks for them); a ply
+    /// played on the game forgets them.
+    pub starts: Option<Vec<super::Decision>>,
 }
 
 impl Game {

@@ -126,12 +126,22 @@ pub enum Step {
     Done(Box<Game>),
 }
 
+impl Step {
+    /// The options, or none when the ply is complete.
+    pub fn options(&self) -> Vec<Decision> {
+        match self {
+            Step::Ask(o) => o.clone(),
+            Step::Done(_) => Vec::new(),
+        }
+    }
+}
+
 impl Reference {
     /// The legal decisions after `made` (the ply's decisions so far; none at a turn's start), or the game
     /// after the ply when `made` completes it.
     pub fn step(&self, g: &Game, made: &[Decision]) -> Step {
         if made.is_empty() {
-            return Step::Ask(self.starts(g));
+            return Step::Ask(g.starts.clone().unwrap_or_else(|| self.starts(g)));
         }
         let mut h = g.clone();
         let mut run = Run::new(&made[1..]);
@@ -260,6 +270,7 @@ impl Reference {
     pub fn act(&self, g: &mut Game, start: Decision, run: &mut Run) -> Result<Done, Halt> {
         let mover = g.to_move;
         let mut ply = Ply::new(mover, self.kinds());
+        g.starts = None;
         self.start_ply(g);
         let next = match start {
             Decision::Begin { action, place } => match &self.rules.phases[g.phase].actions[action].kind {
@@ -281,8 +292,8 @@ impl Reference {
         if run.trial {
             return Err(Halt::TrialOver);
         }
-        // §9.6: bound by an obligation, only a move after which it holds.
-        if g.obliged && ply.stop.is_none() {
+        // §9.6: bound by an obligation, only a move after which it holds (however the move ends).
+        if g.obliged {
             let must = self.rules.phases[g.phase].must.as_ref().expect("an obligation has its rule");
             if !self.test(g, Cx::mover(mover), &must.after) {
                 return Err(Halt::Illegal);
@@ -424,6 +435,17 @@ impl Reference {
     /// `threats(P)`: the pits the first capture of each start `P` could make now would take from, every choice
     /// on the way tried (on copies; `prefer` by the starts alone; no obligation).
     pub fn threats(&self, g: &Game, p: Player) -> Vec<PlaceId> {
+        if let Some(Some(known)) = self.threats_made.borrow().as_ref().map(|t| t[p as usize].clone()) {
+            return known;
+        }
+        let found = self.work_out_threats(g, p);
+        if let Some(made) = self.threats_made.borrow_mut().as_mut() {
+            made[p as usize] = Some(found.clone());
+        }
+        found
+    }
+
+    fn work_out_threats(&self, g: &Game, p: Player) -> Vec<PlaceId> {
         let mut h = g.clone();
         h.to_move = p;
         h.obliged = false;

@@ -101,6 +101,8 @@
     stopComputer();
     try {
       const fresh = await api("POST", "/api/sessions", request);
+      // The game this page showed is no longer reachable from it: it frees its place on the server.
+      if (view && view.id !== fresh.id) api("DELETE", `/api/sessions/${view.id}`).catch(() => {});
       show(fresh);
       say(`a new game of ${fresh.game}${fresh.variant !== "default" ? " (" + fresh.variant + ")" : ""}`);
       loadRules();
@@ -296,8 +298,10 @@
     if (!view || busy) return false;
     busy = true;
     if (quiet) stopComputer();
+    const watching = action === "computer" || action === "hint" ? watchThinking(view.id) : null;
     try {
       const next = await api("POST", `/api/sessions/${view.id}/${action}`, body === undefined ? {} : body);
+      if (watching) watching.end();
       say(next.message);
       if (quiet) {
         // Taken back or replayed: shown at once, not step by step.
@@ -311,11 +315,42 @@
       }
       return true;
     } catch (e) {
+      if (watching) watching.end();
       busy = false;
       say(e.message, true);
       if (e.status === 404) store.set("mancala.session", "");
       return false;
     }
+  }
+
+  // While the computer thinks (a move, a hint) for more than a moment: how long, of its budget, and a
+  // button that makes it decide now.
+  function watchThinking(id) {
+    let timer = null;
+    let ended = false;
+    const poll = async () => {
+      try {
+        const t = await api("GET", `/api/sessions/${id}/thinking`);
+        if (ended || !t.thinking) return;
+        $("thinking").hidden = false;
+        $("thinking-bar").max = t.budget_ms;
+        $("thinking-bar").value = Math.min(t.elapsed_ms, t.budget_ms);
+        const seconds = (t.elapsed_ms / 1000).toFixed(1);
+        $("thinking-text").textContent = t.stopping
+          ? "deciding now…"
+          : `the computer is thinking: ${seconds} s of ${t.budget_ms / 1000} s${t.detail ? " (" + t.detail + ")" : ""}`;
+      } catch (e) { /* the answer is on its way */ }
+      if (!ended) timer = setTimeout(poll, 250);
+    };
+    timer = setTimeout(poll, 300);
+    $("stop").onclick = () => api("POST", `/api/sessions/${id}/stop`, {}).catch(() => {});
+    return {
+      end() {
+        ended = true;
+        clearTimeout(timer);
+        $("thinking").hidden = true;
+      },
+    };
   }
 
   function stopComputer() {
@@ -447,6 +482,8 @@
       doc: "",
       keywords: language.keywords,
       check,
+      complete: (text, offset) => api("POST", "/api/complete", { text, offset }),
+      hover: async (text, offset) => (await api("POST", "/api/hover", { text, offset })).hover,
       onChange: (text) => store.set("mancala.draft", text),
       onDiagnostics: listDiagnostics,
     });

@@ -1,16 +1,17 @@
-// The playground's editor: CodeMirror 6 with a mode for the rule language and lint squiggles from the
-// server's checker (the records of `mancala check --format json`). Bundled by build.sh into
-// assets/editor.js, which sets `window.MancalaEditor`.
+// The playground's editor: CodeMirror 6 with a mode for the rule language, lint squiggles from the
+// server's checker (the records of `mancala check --format json`, with their "did you mean" as a fix),
+// and completion and hovers from the server (`/api/complete`, `/api/hover`: the language server's answers).
+// Bundled by build.sh into assets/editor.js, which sets `window.MancalaEditor`.
 import { EditorState } from "@codemirror/state";
 import {
-  EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection,
+  EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection, hoverTooltip,
 } from "@codemirror/view";
 import {
   StreamLanguage, syntaxHighlighting, HighlightStyle, indentOnInput, bracketMatching,
 } from "@codemirror/language";
 import { linter, lintGutter, forceLinting } from "@codemirror/lint";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
-import { closeBrackets } from "@codemirror/autocomplete";
+import { closeBrackets, autocompletion, completionKeymap } from "@codemirror/autocomplete";
 import { tags } from "@lezer/highlight";
 
 // The language's tokens: `///` sentences, `#` comments, strings, numbers, keywords (the grammar's words,
@@ -57,6 +58,104 @@ function byteToIndex(text, byte) {
   return i;
 }
 
+// The index into the JavaScript string as a byte offset of its UTF-8.
+function indexToByte(text, index) {
+  let bytes = 0;
+  for (let i = 0; i < index && i < text.length; i++) {
+    const code = text.codePointAt(i);
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (code >= 0x10000) i++;
+  }
+  return bytes;
+}
+
+// The little Markdown the server writes (paragraphs, ```mancala blocks, `code`, **bold**) as DOM nodes,
+// built from text nodes only.
+function markdownNode(markdown) {
+  const box = document.createElement("div");
+  box.className = "cm-doc";
+  const blocks = markdown.split("\n\n");
+  for (const block of blocks) {
+    if (block.startsWith("```")) {
+      const pre = document.createElement("pre");
+      pre.textContent = block.replace(/^```\w*\n?/, "").replace(/\n?```$/, "");
+      box.appendChild(pre);
+      continue;
+    }
+    const p = document.createElement("p");
+    for (const part of block.split(/(`[^`]*`|\*\*[^*]*\*\*)/)) {
+      if (!part) continue;
+      let node;
+      if (part.startsWith("`")) {
+        node = document.createElement("code");
+        node.textContent = part.slice(1, -1);
+      } else if (part.startsWith("**")) {
+        node = document.createElement("strong");
+        node.textContent = part.slice(2, -2);
+        if (node.textContent.startsWith("`")) {
+          const code = document.createElement("code");
+          code.textContent = node.textContent.slice(1, -1);
+          node.textContent = "";
+          node.appendChild(code);
+        }
+      } else {
+        node = document.createTextNode(part);
+      }
+      p.appendChild(node);
+    }
+    box.appendChild(p);
+  }
+  return box;
+}
+
+// Completion from the server: what the grammar reads at the cursor, and the file's names.
+function completionSource(complete) {
+  return async (context) => {
+    const word = context.matchBefore(/[A-Za-z0-9_-]*/);
+    if (!context.explicit && word.from === word.to && !/[\s(,]$/.test(context.state.sliceDoc(0, context.pos))) {
+      return null;
+    }
+    const text = context.state.doc.toString();
+    let answer;
+    try {
+      answer = await complete(text, indexToByte(text, context.pos));
+    } catch (e) {
+      return null;
+    }
+    if (!answer || context.aborted || !answer.items.length) return null;
+    return {
+      from: byteToIndex(text, answer.start),
+      options: answer.items.map((item) => ({
+        label: item.label,
+        type: item.kind === "keyword" ? "keyword" : item.kind === "pit" ? "constant" : "variable",
+        detail: item.detail,
+        info: item.documentation ? () => markdownNode(item.documentation) : undefined,
+      })),
+      validFor: /^[A-Za-z0-9_-]*$/,
+    };
+  };
+}
+
+// Hovers from the server: a keyword's meaning and example, a name's declaration.
+function hoverSource(hover) {
+  return hoverTooltip(async (view, pos) => {
+    const text = view.state.doc.toString();
+    let answer;
+    try {
+      answer = await hover(text, indexToByte(text, pos));
+    } catch (e) {
+      return null;
+    }
+    if (!answer || view.state.doc.toString() !== text) return null;
+    return {
+      pos: byteToIndex(text, answer.start),
+      end: byteToIndex(text, answer.end),
+      above: true,
+      create: () => ({ dom: markdownNode(answer.markdown) }),
+    };
+  }, { hoverTime: 350 });
+}
+
 function messageNode(d) {
   const box = document.createElement("div");
   box.className = "cm-diag";
@@ -80,7 +179,8 @@ function messageNode(d) {
 }
 
 // Makes an editor in `parent`. Options: doc, keywords, check(text) -> Promise of records,
-// onChange(text), onDiagnostics(records, text).
+// complete(text, byteOffset) -> Promise of {start, end, items}, hover(text, byteOffset) -> Promise of
+// {start, end, markdown} or null, onChange(text), onDiagnostics(records, text).
 function create(parent, options) {
   const check = options.check;
   const lint = linter(async (view) => {
@@ -104,6 +204,20 @@ function create(parent, options) {
         message: d.message + (d.help ? "\nhelp: " + d.help : ""),
         renderMessage: () => messageNode(d),
         source: d.code,
+        actions: d.suggestion ? [{
+          name: "Replace with " + d.suggestion.replacement,
+          apply(view) {
+            const now = view.state.doc.toString();
+            if (now !== text) return;
+            view.dispatch({
+              changes: {
+                from: byteToIndex(text, d.suggestion.start),
+                to: byteToIndex(text, d.suggestion.end),
+                insert: d.suggestion.replacement,
+              },
+            });
+          },
+        }] : [],
       };
     });
   }, { delay: 300 });
@@ -117,9 +231,11 @@ function create(parent, options) {
       extensions: [
         lineNumbers(), highlightActiveLineGutter(), highlightActiveLine(), drawSelection(), history(),
         indentOnInput(), bracketMatching(), closeBrackets(),
-        keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+        keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
         mancalaLanguage(options.keywords || []), syntaxHighlighting(highlight),
         lint, lintGutter(), listener,
+        ...(options.complete ? [autocompletion({ override: [completionSource(options.complete)], icons: false })] : []),
+        ...(options.hover ? [hoverSource(options.hover)] : []),
         EditorView.contentAttributes.of({ "aria-label": "rule file", spellcheck: "false" }),
       ],
     }),

@@ -264,6 +264,39 @@ const scenarios = {
     await clickPlace("a");
   },
 
+  // The editor completes what the grammar reads at the cursor, and explains the word under the mouse.
+  async editorHelps() {
+    await open("kalah");
+    await page.click("#copy");
+    const line = await page.evaluate(() => {
+      const lines = window.MancalaApp.editor.getText().split("\n");
+      return lines.findIndex((l) => l.includes("direction ccw")) + 1;
+    });
+    check(line > 0, "the Kalah rules have `direction ccw`");
+    await editLine(line, "direction c");
+    await page.waitForSelector(".cm-tooltip-autocomplete .cm-completionLabel");
+    const labels = await page.$$eval(".cm-tooltip-autocomplete .cm-completionLabel", (l) => l.map((e) => e.textContent));
+    check(labels.includes("ccw") && labels.includes("cw") && !labels.includes("game"), `the completions: ${labels}`);
+    await screenshotTo(screenshot.replace(/\.png$/, "-completion.png"));
+    await page.keyboard.press("Escape");
+    await editLine(line, "direction ccw");
+    const point = await page.evaluate(() => {
+      const editor = window.MancalaApp.editor;
+      const lines = editor.getText().split("\n");
+      const row = lines.findIndex((l) => l.includes("capture when"));
+      editor.goTo(row + 1, 1);
+      const pos = editor.view.state.doc.line(row + 1).from + lines[row].indexOf("capture") + 2;
+      const c = editor.view.coordsAtPos(pos);
+      return { x: c.left + 1, y: (c.top + c.bottom) / 2 };
+    });
+    await page.mouse.move(point.x, point.y);
+    await page.waitForSelector(".cm-tooltip-hover .cm-doc");
+    const text = await page.$eval(".cm-tooltip-hover .cm-doc", (e) => e.textContent);
+    check(text.includes("capture") && text.includes("take"), `the hover: ${text}`);
+    await screenshotTo(screenshot.replace(/\.png$/, "-hover.png"));
+    await page.mouse.move(5, 5);
+  },
+
   // Every game of the picker is drawn with all its places, and its first move can be clicked.
   async everyGameIsDrawn() {
     await open("kalah");

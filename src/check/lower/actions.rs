@@ -15,6 +15,7 @@ impl<'g> Lowerer<'g> {
         let mut out = Vec::new();
         for (i, phase) in phases.iter().enumerate() {
             let name = phase.node.name.as_ref().map_or("play".to_string(), |n| n.node.clone());
+            self.at_phase = Some(i as u8);
             let mut rules = PhaseRules {
                 name,
                 actions: Vec::new(),
@@ -38,6 +39,12 @@ impl<'g> Lowerer<'g> {
             for item in &phase.node.items {
                 match item {
                     ast::PhaseItem::Sow(s) => {
+                        self.at_action = rules.actions.len() as u8;
+                        let from = s.node.items.iter().find_map(|i| match i {
+                            ast::SowItem::From { span, .. } => Some(*span),
+                            _ => None,
+                        });
+                        self.note(RuleRef::Action { phase: i as u8, action: self.at_action }, from.unwrap_or(s.span));
                         let sow = self.lower_sow(&s.node, s.span);
                         rules.actions.push(Action {
                             name: s.node.name.as_ref().map_or("sow".into(), |n| n.node.clone()),
@@ -46,6 +53,7 @@ impl<'g> Lowerer<'g> {
                         });
                     }
                     ast::PhaseItem::Put(p) => {
+                        self.note(RuleRef::Action { phase: i as u8, action: rules.actions.len() as u8 }, p.span);
                         let put = self.lower_put(&p.node);
                         rules.actions.push(Action {
                             name: p.node.name.as_ref().map_or("put".into(), |n| n.node.clone()),
@@ -54,6 +62,7 @@ impl<'g> Lowerer<'g> {
                         });
                     }
                     ast::PhaseItem::Offer(o) => {
+                        self.note(RuleRef::Action { phase: i as u8, action: rules.actions.len() as u8 }, o.span);
                         let offer = self.lower_offer(&o.node, o.span);
                         rules.actions.push(Action {
                             name: o.node.name.as_ref().map_or("offer".into(), |n| n.node.clone()),
@@ -74,6 +83,7 @@ impl<'g> Lowerer<'g> {
                         });
                     }
                     ast::PhaseItem::Again(c) => {
+                        self.note(RuleRef::PhaseAgain { phase: i as u8 }, c.span);
                         rules.again = Some(self.cond(&c.node, Scope::default()));
                         rules.again_doc = self.doc(c.span);
                     }
@@ -129,6 +139,7 @@ impl<'g> Lowerer<'g> {
             }
             out.push(rules);
         }
+        self.at_phase = None;
         out
     }
 
@@ -335,6 +346,8 @@ impl<'g> Lowerer<'g> {
                     }
                 },
                 ast::SowItem::Relay(c) => {
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::Relay { phase, action }, c.span);
                     let cond = self.cond(&c.node, after);
                     if crate::ir::relay_always_holds(&cond) {
                         self.diags.push(relay_always_warning(c.span));
@@ -343,12 +356,20 @@ impl<'g> Lowerer<'g> {
                     out.relay_doc = self.doc(c.span);
                 }
                 ast::SowItem::RelayFromNext(c) => {
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::Relay { phase, action }, c.span);
                     out.relay = Some(self.cond(&c.node, after));
                     out.relay_next = true;
                     out.relay_doc = self.doc(c.span);
                 }
-                ast::SowItem::RelayMay(c) => out.relay_may = Some(self.cond(&c.node, after)),
+                ast::SowItem::RelayMay(c) => {
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::RelayMay { phase, action }, c.span);
+                    out.relay_may = Some(self.cond(&c.node, after))
+                }
                 ast::SowItem::Lift(l) => {
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::Lift { phase, action, index: out.lifts.len() as u8 }, l.span);
                     let lift = self.lower_lift(&l.node);
                     out.lifts.push(lift);
                 }
@@ -357,6 +378,8 @@ impl<'g> Lowerer<'g> {
                     out.require_doc = self.doc(c.span);
                 }
                 ast::SowItem::Capture(c) if c.node.every_drop => {
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::DropCapture { phase, action, index: out.drop_captures.len() as u8 }, c.span);
                     let rule = self.lower_capture(&c.node, c.span);
                     self.check_drop_capture(&rule, &c.node, c.span, "drop");
                     out.drop_captures.push(rule);
@@ -382,10 +405,14 @@ impl<'g> Lowerer<'g> {
                     out.lift_captures.push(rule);
                 }
                 ast::SowItem::Capture(c) => {
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::Capture { phase, action, index: out.captures.len() as u8 }, c.span);
                     let rule = self.lower_capture(&c.node, c.span);
                     out.captures.push(rule);
                 }
                 ast::SowItem::Again(c) => {
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::Again { phase, action }, c.span);
                     out.again = Some(self.cond(&c.node, after));
                     out.again_doc = self.doc(c.span);
                 }
@@ -836,6 +863,15 @@ impl<'g> Lowerer<'g> {
                 span,
                 "chosen and each together",
                 None,
+            );
+        }
+        if let Some(count) = take.count.as_ref().filter(|c| c.node == 0) {
+            self.error(
+                "check::bad_range",
+                "taking 0 pieces takes nothing",
+                count.span,
+                "zero",
+                Some("write how many, 1 or more, or leave the number out to take every matching piece".into()),
             );
         }
         TakeRule { count: take.count.as_ref().map(|c| c.node), kinds, chosen: take.chosen, from, to }

@@ -37,10 +37,12 @@ impl<'g> Lowerer<'g> {
                 | ast::EndItem::Endless(_)
                 | ast::EndItem::CutEndless(_)
                 | ast::EndItem::DrawRepetition(_) => {
+                    self.note(RuleRef::End { phase: self.at_phase, index: end.items.len() as u8 }, span);
                     end.docs.resize(end.items.len(), None);
                     end.docs.push(self.doc(span));
                 }
                 ast::EndItem::Sweep(_) => {
+                    self.note(RuleRef::Sweep { phase: self.at_phase, index: end.sweeps.len() as u8 }, span);
                     end.sweep_docs.resize(end.sweeps.len(), None);
                     end.sweep_docs.push(self.doc(span));
                 }

@@ -133,6 +133,11 @@ pub(crate) struct Lowerer<'g> {
     mark_names: HashMap<String, MarkId>,
     /// The marks the setup puts on pits (`mark TARGETS as NAME`), laid out as `State::marks`.
     setup_marks: Vec<u8>,
+    /// Where the rules that `RuleRef` names stand in the file (`Rules::sources`).
+    sources: Vec<RuleSource>,
+    /// While lowering a phase: its index (`None` for the game's own `end`); and the action being lowered.
+    at_phase: Option<u8>,
+    at_action: u8,
 }
 
 impl<'g> Lowerer<'g> {
@@ -164,7 +169,21 @@ impl<'g> Lowerer<'g> {
             marks: Vec::new(),
             mark_names: HashMap::new(),
             setup_marks: Vec::new(),
+            sources: Vec::new(),
+            at_phase: None,
+            at_action: 0,
         }
+    }
+
+    /// Notes where a rule stands (`Rules::sources`), with its sentence.
+    fn note(&mut self, rule: RuleRef, span: Span) {
+        let doc = self.doc(span);
+        self.sources.push(RuleSource { rule, span, doc });
+    }
+
+    /// The phase and action being lowered, for `note`.
+    fn at(&self) -> (u8, u8) {
+        (self.at_phase.unwrap_or(0), self.at_action)
     }
 
     /// Records a diagnostic, unless this lowering has recorded [`MAX_RECORDED`] already.
@@ -249,6 +268,7 @@ impl<'g> Lowerer<'g> {
         self.lower_marks();
         let setup = self.lower_setup();
         let phases = self.lower_phases();
+        self.mark_sown(&phases);
         let end = match &self.game.end {
             Some(e) => {
                 let end = self.lower_end(&e.node);
@@ -341,6 +361,7 @@ impl<'g> Lowerer<'g> {
             marks: self.marks,
             setup_marks: std::mem::take(&mut self.setup_marks),
             rounds,
+            sources: std::mem::take(&mut self.sources),
         };
         rules.needs.refills = crate::ir::pieces_can_return(&rules);
         (Some(rules), self.diags, lints)

@@ -99,6 +99,7 @@ impl<'g> Lowerer<'g> {
     /// and must hold pits only; the source is a place of that player's (`here` is the pit being filled).
     fn lower_refill(&mut self, r: &ast::Refill) -> Option<Refill> {
         let set = self.set(&r.set, Scope::default().player());
+        self.mark_filled_set(&set);
         if !self.set_holds_pits_only(&set) {
             self.error(
                 "check::not_a_pit",

@@ -782,9 +782,23 @@ impl<'g> Lowerer<'g> {
         }
     }
 
+    /// The places of a set pieces are moved into: a place, each player's place of a name, or pits (which
+    /// pits a set of them holds can change as the game goes, so every pit).
     pub(super) fn mark_filled_set(&mut self, s: &Set) {
-        if let Set::One(p) = s {
-            self.mark_filled(p);
+        match s {
+            Set::One(p) => self.mark_filled(p),
+            Set::EveryPlayer(base) => self.mark_filled(&PlaceExpr::OfPlayer(*base, PlayerExpr::Mover)),
+            _ => self.filled.extend(0..self.n_pits as PlaceId),
+        }
+    }
+
+    /// A game that sows puts pieces into every place on the track (every pit, and the stores on it) once
+    /// any piece is there: pieces are lifted and sown round it, whatever the setup filled.
+    pub(super) fn mark_sown(&mut self, phases: &[PhaseRules]) {
+        let sows = phases.iter().flat_map(|p| &p.actions).any(|a| matches!(a.kind, ActionKind::Sow(_)));
+        if sows {
+            let on_track = self.places.iter().enumerate().filter(|(_, p)| p.on_track).map(|(i, _)| i as PlaceId);
+            self.filled.extend(on_track.collect::<Vec<_>>());
         }
     }
 

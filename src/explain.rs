@@ -1,0 +1,307 @@
+//! One ply told step by step, each step with the rule of the file that made it (`mancala explain`, the
+//! REPL's `explain`, the playground's "why?").
+//!
+//! The ply is replayed on an engine `with_trace` (the general stages, never the fast paths of play), which
+//! writes down each step as it makes it (`engine::Event`): the lap lifted, the pieces dropped, the capture
+//! and what it took, the relay, another turn, each end rule tested and whether it held, the sweeps. The
+//! rules are found by `ir::RuleRef` in `Rules::sources`, which says where each stands in the file; its line
+//! and text are read from the file, with its `///` sentence. No printing here.
+
+use serde::Serialize;
+
+use crate::engine::{EndReason, Engine, Event, Move, State, Traced};
+use crate::ir::{ActionKind, PlaceId, RuleRef};
+
+/// A ply told step by step.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Explanation {
+    /// The ply in move notation.
+    pub ply: String,
+    /// The seat that made it, from 1.
+    pub mover: u8,
+    pub steps: Vec<Step>,
+}
+
+/// One step, in words, with the rule that made it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// What kind of step: `lift`, `sow`, `capture`, `relay`, `again`, `end_rule`, `sweep`, ...
+    pub step: &'static str,
+    pub text: String,
+    /// The places it is about (labels), for a front end to mark.
+    pub places: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<RuleText>,
+}
+
+/// A rule as the file says it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleText {
+    /// Its line in the file, from 1.
+    pub line: usize,
+    /// Its first line, trimmed (without the `{` of a block).
+    pub text: String,
+    /// Its `///` sentence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+}
+
+/// Plays the ply `moves` from `before` with the engine's rules traced, and tells it. `source` is the text
+/// of the rule file the engine was made from, for the rules' lines.
+pub fn explain(engine: &Engine, source: &str, before: &State, moves: &[Move]) -> Explanation {
+    let tracer = engine.clone().with_trace();
+    let mut st = before.clone();
+    tracer.trace(&st);
+    for &mv in moves {
+        tracer.apply_unchecked(&mut st, mv);
+    }
+    let traced = tracer.take_trace();
+    let teller = Teller { engine, source };
+    let mut steps = teller.steps(before, &traced, &st);
+    steps.extend(teller.outcome(&st));
+    Explanation { ply: crate::notation::format_ply(engine, before, moves), mover: before.to_move + 1, steps }
+}
+
+/// The explanation as text: one numbered line a step, the rule after it.
+pub fn render(e: &Explanation) -> String {
+    let mut out = format!("ply {} by player {}:\n", e.ply, e.mover);
+    for (i, step) in e.steps.iter().enumerate() {
+        out.push_str(&format!("{:>3}. {}", i + 1, step.text));
+        if let Some(rule) = &step.rule {
+            out.push_str(&format!(" (line {}: {})", rule.line, rule.text));
+            if let Some(doc) = &rule.doc {
+                out.push_str(&format!("\n       \"{doc}\""));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+struct Teller<'a> {
+    engine: &'a Engine,
+    source: &'a str,
+}
+
+impl Teller<'_> {
+    fn steps(&self, before: &State, traced: &[Traced], after: &State) -> Vec<Step> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        let mut prev: &[u8] = &before.counts;
+        while i < traced.len() {
+            let t = &traced[i];
+            // What a step moved shows at the next one (or at the end of the ply).
+            let next = traced.get(i + 1).map_or(&after.counts[..], |n| &n.counts[..]);
+            match &t.event {
+                Event::Begin { rule, place } => {
+                    if !self.is_sowing(*rule) {
+                        let name = self.action_name(*rule);
+                        out.push(self.step(
+                            "begin",
+                            format!("{name} at {}", self.label(*place)),
+                            vec![*place],
+                            Some(*rule),
+                        ));
+                    }
+                }
+                Event::Lift { pit, from, rule, .. } => {
+                    let n = self.pieces_left(prev, &t.counts, *from);
+                    let text = if from == pit {
+                        format!("lift {n} from {}", self.label(*pit))
+                    } else {
+                        format!("lift {n} from {} for {}", self.label(*from), self.label(*pit))
+                    };
+                    out.push(self.step("lift", text, vec![*pit], Some(*rule)));
+                }
+                Event::Drop { .. } => {
+                    let run: Vec<&Traced> =
+                        traced[i..].iter().take_while(|t| matches!(t.event, Event::Drop { .. })).collect();
+                    out.push(self.drops(&run));
+                    i += run.len();
+                    prev = &run[run.len() - 1].counts;
+                    continue;
+                }
+                Event::Capture { rule, at } => {
+                    let when = if matches!(rule, RuleRef::DropCapture { .. }) { "as a piece falls" } else { "last" };
+                    let taken = self.moved(&t.counts, next);
+                    let taken = if taken.is_empty() { "takes nothing".to_string() } else { format!("takes {taken}") };
+                    let text = format!("{when} in {}: capture {taken}", self.label(*at));
+                    out.push(self.step("capture", text, vec![*at], Some(*rule)));
+                }
+                Event::Cancel { rule } => out.push(self.step(
+                    "cancel",
+                    "the capture is cancelled: nothing is taken".into(),
+                    vec![],
+                    Some(*rule),
+                )),
+                Event::Resow { from } => out.push(self.step(
+                    "resow",
+                    format!("the pieces taken are sown on from {}", self.label(*from)),
+                    vec![*from],
+                    None,
+                )),
+                Event::ContinueAt { at } => out.push(self.step(
+                    "continue",
+                    format!("the lap ends again at {}", self.label(*at)),
+                    vec![*at],
+                    None,
+                )),
+                Event::Relay { rule, pit } => {
+                    // The lift that follows a relay is the relay's.
+                    let mut text = format!("relay from {}", self.label(*pit));
+                    if let Some(Traced { event: Event::Lift { from, .. }, counts }) = traced.get(i + 1) {
+                        text.push_str(&format!(": lift {}", self.pieces_left(&t.counts, counts, *from)));
+                        prev = counts;
+                        i += 2;
+                        out.push(self.step("relay", text, vec![*pit], Some(*rule)));
+                        continue;
+                    }
+                    out.push(self.step("relay", text, vec![*pit], Some(*rule)));
+                }
+                Event::Again { rule } => {
+                    let text = format!("player {} moves again", before.to_move + 1);
+                    out.push(self.step("again", text, vec![], Some(*rule)));
+                }
+                Event::EndRule { rule, held } => {
+                    let text =
+                        if *held { "end rule holds: the game ends" } else { "end rule tested: it does not hold" };
+                    out.push(self.step("end_rule", text.into(), vec![], Some(*rule)));
+                }
+                Event::Sweep { rule } => {
+                    let swept = self.moved(&t.counts, next);
+                    if !swept.is_empty() {
+                        out.push(self.step("sweep", format!("at the end, sweep {swept}"), vec![], Some(*rule)));
+                    }
+                }
+            }
+            prev = &t.counts;
+            i += 1;
+        }
+        out
+    }
+
+    /// The drops of one lap (or the part of it until something else happened): where each piece went.
+    fn drops(&self, run: &[&Traced]) -> Step {
+        let mut names = Vec::new();
+        let mut places = Vec::new();
+        for t in run {
+            if let Event::Drop { place, into, .. } = t.event {
+                places.push(place);
+                if into == place {
+                    names.push(self.label(place));
+                } else {
+                    names.push(format!("{} (sent on to {})", self.label(place), self.label(into)));
+                }
+            }
+        }
+        let last = places.last().map(|&p| self.label(p)).unwrap_or_default();
+        let text = match names.len() {
+            1 => format!("drop 1 into {last}"),
+            n => format!("drop {n}, one at a time, into {}; the last into {last}", names.join(", ")),
+        };
+        places.dedup();
+        self.step("sow", text, places, None)
+    }
+
+    /// The end of the game, if the ply ended it.
+    fn outcome(&self, after: &State) -> Option<Step> {
+        let o = after.result.as_ref()?;
+        let why = match o.reason {
+            EndReason::Condition => "an end rule held",
+            EndReason::Repetition => "a position came back",
+            EndReason::Stuck => "the player to move cannot move",
+            EndReason::NobodyCanMove => "nobody can move",
+            EndReason::NoCapture => "no capture for too long",
+            EndReason::LastStanding => "one player is left",
+            EndReason::Obligation => "an obligation cannot be met",
+            EndReason::Limit => "the ply limit is reached",
+            EndReason::Endless => "a move would never end",
+            EndReason::RepetitionDraw => "a position came back",
+            EndReason::Match => "the match is decided",
+            EndReason::RoundLimit => "the last round is played",
+        };
+        let scores: Vec<String> = o.scores.iter().map(i32::to_string).collect();
+        let verdict = match (0..8).filter(|p| o.winners & (1 << p) != 0).collect::<Vec<u8>>().as_slice() {
+            [] => "a draw".to_string(),
+            [w] => format!("player {} wins", w + 1),
+            ws => format!(
+                "players {} share the win",
+                ws.iter().map(|w| (w + 1).to_string()).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        Some(self.step(
+            "outcome",
+            format!("the game is over ({why}): {verdict}, {}", scores.join(" to ")),
+            vec![],
+            None,
+        ))
+    }
+
+    fn step(&self, step: &'static str, text: String, places: Vec<PlaceId>, rule: Option<RuleRef>) -> Step {
+        Step {
+            step,
+            text,
+            places: places.into_iter().map(|p| self.label(p)).collect(),
+            rule: rule.and_then(|r| self.rule_text(r)),
+        }
+    }
+
+    /// Where a rule stands in the file, its first line, and its sentence.
+    fn rule_text(&self, rule: RuleRef) -> Option<RuleText> {
+        let src = self.engine.rules.source(rule)?;
+        let text = self.source.get(src.span.start..src.span.end)?;
+        let first = text.lines().next().unwrap_or("").trim();
+        let first = first.strip_suffix('{').unwrap_or(first).trim_end();
+        let (line, _) = crate::diag::line_column(self.source, src.span.start);
+        Some(RuleText { line, text: first.to_string(), doc: src.doc.clone() })
+    }
+
+    fn is_sowing(&self, rule: RuleRef) -> bool {
+        let RuleRef::Action { phase, action } = rule else { return false };
+        let kind = self.engine.rules.phases.get(phase as usize).and_then(|p| p.actions.get(action as usize));
+        matches!(kind.map(|a| &a.kind), Some(ActionKind::Sow(_)))
+    }
+
+    fn action_name(&self, rule: RuleRef) -> String {
+        let RuleRef::Action { phase, action } = rule else { return String::new() };
+        let action = self.engine.rules.phases.get(phase as usize).and_then(|p| p.actions.get(action as usize));
+        action.map_or_else(String::new, |a| a.name.clone())
+    }
+
+    /// How many pieces left `place` from one position to the next.
+    fn pieces_left(&self, from: &[u8], to: &[u8], place: PlaceId) -> i32 {
+        let k = self.engine.kinds();
+        (0..k).map(|i| from[place as usize * k + i] as i32 - to[place as usize * k + i] as i32).sum::<i32>().max(0)
+    }
+
+    /// Pieces that moved between two positions, in words: `3 from D and 1 from f to store(1)`; pieces that
+    /// went nowhere on the board went to the hand.
+    fn moved(&self, from: &[u8], to: &[u8]) -> String {
+        let k = self.engine.kinds();
+        let places = self.engine.rules.places.len();
+        let delta = |p: usize| (0..k).map(|i| to[p * k + i] as i32 - from[p * k + i] as i32).sum::<i32>();
+        let losses: Vec<String> = (0..places)
+            .filter(|&p| delta(p) < 0)
+            .map(|p| format!("{} from {}", -delta(p), self.label(p as PlaceId)))
+            .collect();
+        let gains: Vec<String> = (0..places).filter(|&p| delta(p) > 0).map(|p| self.label(p as PlaceId)).collect();
+        if losses.is_empty() {
+            return String::new();
+        }
+        let to = if gains.is_empty() { "into the hand".to_string() } else { format!("to {}", list(&gains)) };
+        format!("{} {to}", list(&losses))
+    }
+
+    fn label(&self, p: PlaceId) -> String {
+        self.engine.rules.places.get(p as usize).map_or_else(|| p.to_string(), |i| i.label.clone())
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}

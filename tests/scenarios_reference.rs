@@ -1,0 +1,35 @@
+//! Scenarios of the rule language found by the differential check against the reference semantics
+//! (`tests/differential.rs`): each rule file of `tests/data/reference/` is also played there, decision by
+//! decision, against the reference; these tests pin what the docs say of each.
+
+mod common;
+
+use common::*;
+use mancala::engine::{EndReason, Engine};
+
+fn file(name: &str) -> Engine {
+    let path = format!("{}/tests/data/reference/{name}.mancala", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    mancala::compile(&source, None, None).unwrap_or_else(|d| panic!("{name}: {d:?}"))
+}
+
+#[test]
+fn an_elimination_tests_the_player_about_to_move_as_mover() {
+    // §10: in end rules `mover` is the player about to move; in `eliminate when`, `player` is the player
+    // tested. After South's `a`, both have 3 seeds or fewer, but only North, about to move, is `mover`: he is
+    // out, and South wins as the last player standing.
+    let e = file("eliminate-mover");
+    let mut st = position(&e, "a1 A1 B1 to_move=1");
+    play(&e, &mut st, "a");
+    assert_over(&st, &[1], &[1, 2], EndReason::LastStanding);
+}
+
+#[test]
+fn a_lap_sown_into_a_pit_and_a_relay_from_it_are_not_a_loop() {
+    // a's seed ends in the empty b: the capture takes it to the hand and sows it into b (lap 2), and the
+    // relay of lap 2 lifts b and sows it into c (lap 3). Laps 2 and 3 start with the same seeds everywhere and
+    // in hand, from b, but lap 2's first seed goes into b and lap 3's past it: the move is not endless.
+    let e = file("sow-into-then-relay");
+    let st = scenario(&e, "a1 A1 B1 to_move=1", "a", "a0 b0 c1 d0 A1 B1 C0 D0 to_move=2");
+    assert_not_over(&e, &st);
+}

@@ -360,6 +360,10 @@ pub struct Capture {
     /// `capture at every lift`: tried at each pit a lap is about to be lifted from, before it is lifted.
     #[serde(default, skip_serializing_if = "is_false")]
     pub every_lift: bool,
+    /// `opponent may [when CONDITION] { ... }`: not a capture of the mover's but the opponent's answer, made
+    /// if he chooses where a lap ends without a capture.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub by_opponent: bool,
     pub when: Option<Cond>,
     pub items: Vec<CaptureItem>,
 }

@@ -483,7 +483,14 @@ impl Painter<'_> {
         }
         let phase = &self.engine.phase(st).name;
         let phase = if self.engine.rules.phases.len() > 1 { format!(" ({phase})") } else { String::new() };
-        let who = self.paint(&self.view.name(st.to_move), st.to_move);
+        // In the middle of a move the opponent may be the one to decide (`opponent may`).
+        let decider = self.engine.decider(st);
+        let who = self.paint(&self.view.name(decider), decider);
+        let doing = if decider == st.to_move {
+            "to move".to_string()
+        } else {
+            format!("to answer {}'s move", self.view.name(st.to_move))
+        };
         let out: Vec<String> = (0..self.engine.rules.players)
             .filter(|p| st.eliminated & (1 << p) != 0)
             .map(|p| self.view.name(p))
@@ -494,7 +501,7 @@ impl Painter<'_> {
         } else {
             String::new()
         };
-        format!("ply {}: {who} to move{phase}{out}{round}\n", st.ply + 1)
+        format!("ply {}: {who} {doing}{phase}{out}{round}\n", st.ply + 1)
     }
 
     /// In a match of rounds, the rounds each player has won so far: ` (won: you 2, computer 1, drawn 1)`.

@@ -632,7 +632,7 @@ impl Printer<'_> {
 
     fn capture(&mut self, c: &Spanned<Capture>) {
         let cap = &c.node;
-        let mut head = String::from("capture");
+        let mut head = String::from(if cap.by_opponent { "opponent" } else { "capture" });
         if cap.every_lift {
             head.push_str(" at every lift");
         }

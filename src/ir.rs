@@ -211,6 +211,7 @@ impl Rules {
                     .iter()
                     .chain(&sow.drop_captures)
                     .chain(&sow.lift_captures)
+                    .chain(&sow.answers)
                     .flat_map(|c| &c.steps)
                     .any(|s| matches!(s.action, MarkStep::Give { .. })),
                 ActionKind::Put(_) => false,
@@ -456,6 +457,12 @@ pub struct Sow {
     /// marks and gifts.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lift_captures: Vec<CaptureRule>,
+    /// `opponent may [when COND] { ... }`: where a lap ends without a capture (none applies, or an optional
+    /// one is declined), the first whose condition holds at the last place is offered to the opponent, who
+    /// makes it or not before the move goes on (to its relay); `mover` in it is still the player making the
+    /// move. Only takes, marks and gifts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<CaptureRule>,
     pub again: Option<Cond>,
     pub then: Option<ThenRule>,
     /// The legality of a start depends on how the move plays out (`require`, `relay`): simulate it.
@@ -1076,7 +1083,13 @@ pub fn pieces_can_return(rules: &Rules) -> bool {
     rules.phases.iter().flat_map(|p| &p.actions).any(|a| match &a.kind {
         ActionKind::Put(put) => w.may_be_off(&put.from) && w.set_may_be_pit(&put.into),
         ActionKind::Sow(sow) => {
-            let takes = sow.captures.iter().chain(&sow.drop_captures).chain(&sow.lift_captures).flat_map(|c| &c.takes);
+            let takes = sow
+                .captures
+                .iter()
+                .chain(&sow.drop_captures)
+                .chain(&sow.lift_captures)
+                .chain(&sow.answers)
+                .flat_map(|c| &c.takes);
             let then = sow.then.as_ref().is_some_and(|t| w.set_may_be_off(&t.set) && w.may_be_pit(&t.to));
             // A lap lifted from a place off the board sows its pieces onto the track.
             let lifts = sow.lifts.iter().any(|l| l.from.as_ref().is_some_and(|p| w.may_be_off(p)));
@@ -1289,7 +1302,8 @@ pub fn visit_conds_mut(rules: &mut Rules, f: &mut impl FnMut(&mut Cond)) {
                     for c in [&mut sow.relay, &mut sow.require, &mut sow.again].into_iter().flatten() {
                         f(c);
                     }
-                    for cap in sow.captures.iter_mut().chain(&mut sow.drop_captures).chain(&mut sow.lift_captures) {
+                    let all = sow.captures.iter_mut().chain(&mut sow.drop_captures).chain(&mut sow.lift_captures);
+                    for cap in all.chain(&mut sow.answers) {
                         f(&mut cap.when);
                         if let Some(chain) = &mut cap.chain {
                             f(&mut chain.cond);

@@ -128,6 +128,7 @@ impl Narrator<'_> {
             Some(Move::Decline) => clauses.push("declined the offer".into()),
             _ => {}
         }
+        clauses.extend(self.answers(moves, &states));
         if ended_round(before, after) {
             clauses.extend(self.round_end(before, after));
         } else if after.result.is_some() {
@@ -245,6 +246,40 @@ impl Narrator<'_> {
         }
     }
 
+    /// The opponent's answers in the move (`opponent may`), by whoever gave them, with what each moved:
+    /// `computer answered at i4: 2 from I1 into O1`, `computer let i4 be`. What an answer moved is found by
+    /// making it where nothing else follows it (no relay, no capture).
+    fn answers(&self, moves: &[Move], states: &[State]) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut answer_only: Option<Engine> = None;
+        for (i, &mv) in moves.iter().enumerate() {
+            let (Move::Answer(made), Some(at)) = (mv, states.get(i)) else { continue };
+            let who = self.name(self.engine.decider(at));
+            let place = self.label(at.last);
+            if !made {
+                out.push(format!("{who} let {place} be"));
+                continue;
+            }
+            let engine = answer_only.get_or_insert_with(|| {
+                self.variant(|r| {
+                    let kept: Vec<_> = answers_of(r);
+                    strip_end(r, true);
+                    strip_sow(r, true);
+                    restore_answers(r, kept);
+                })
+            });
+            let mut answered = at.clone();
+            engine.apply_unchecked(&mut answered, mv);
+            let moved = self.moved("", at, &answered);
+            out.push(if moved.is_empty() {
+                format!("{who} answered at {place}")
+            } else {
+                format!("{who} answered at {place}: {moved}")
+            });
+        }
+        out
+    }
+
     /// Whether the sowing of this ply is told lap by lap from the engine's log: one of several laps (relays,
     /// captures that sow their pieces on or go on elsewhere, laps that choose their direction), or that
     /// captures as the pieces fall, where laps and captures interleave.
@@ -258,6 +293,7 @@ impl Narrator<'_> {
                     || (s.relay.is_some() && !s.captures.is_empty())
                     || !s.drop_captures.is_empty()
                     || !s.lift_captures.is_empty()
+                    || !s.answers.is_empty()
             }
             _ => false,
         }
@@ -777,12 +813,33 @@ fn strip_sow(rules: &mut Rules, relays: bool) {
                 sow.captures.clear();
                 sow.drop_captures.clear();
                 sow.lift_captures.clear();
+                sow.answers.clear();
                 sow.then = None;
                 sow.again = None;
                 sow.require = None;
                 if relays {
                     sow.relay = None;
                 }
+            }
+        }
+    }
+}
+
+/// The answers of every sowing (`opponent may`), phase by phase and action by action.
+fn answers_of(rules: &Rules) -> Vec<Vec<Vec<crate::ir::CaptureRule>>> {
+    let of = |a: &crate::ir::Action| match &a.kind {
+        ActionKind::Sow(sow) => sow.answers.clone(),
+        _ => Vec::new(),
+    };
+    rules.phases.iter().map(|p| p.actions.iter().map(of).collect()).collect()
+}
+
+/// Puts back the answers `answers_of` kept.
+fn restore_answers(rules: &mut Rules, kept: Vec<Vec<Vec<crate::ir::CaptureRule>>>) {
+    for (phase, kept) in rules.phases.iter_mut().zip(kept) {
+        for (action, answers) in phase.actions.iter_mut().zip(kept) {
+            if let ActionKind::Sow(sow) = &mut action.kind {
+                sow.answers = answers;
             }
         }
     }

@@ -481,6 +481,8 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
     let mut optional: Vec<(bool, usize, String)> = Vec::new();
     // The answers to optional relays (`relay` or `-relay`, or the rule file's words), in order.
     let mut relays: Vec<String> = Vec::new();
+    // The opponent's answers made (`answer`) or declined (`-answer`), in order.
+    let mut answers: Vec<bool> = Vec::new();
     let mut broken = false;
     for &mv in moves {
         if broken || st.ply != ply0 || st.result.is_some() {
@@ -519,6 +521,7 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
             (_, Move::Stop) => {}
             (_, Move::Capture(make)) => optional.push((make, captures.len(), answer.unwrap_or_default())),
             (_, Move::Relay(_)) => relays.push(answer.unwrap_or_default()),
+            (_, Move::Answer(made)) => answers.push(made),
         }
     }
     let mut tokens: Vec<String> = Vec::new();
@@ -574,6 +577,8 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
         tokens.push("x".to_string());
         tokens.extend(captures[shown..].iter().map(piece));
     }
+    // The opponent's answers came after the mover's captures declined, at the ends of laps.
+    tokens.extend(answers.iter().map(|&made| if made { "answer" } else { "-answer" }.to_string()));
     if !picks.is_empty() {
         tokens.push("take".to_string());
         tokens.push(picks.iter().map(|&p| label(engine, p)).collect::<Vec<_>>().join(","));
@@ -599,6 +604,10 @@ struct PlyText<'t> {
     optional: Vec<bool>,
     /// The answers to optional relays, in order: `relay` relays, `-relay` stops.
     relays: Vec<bool>,
+    /// The opponent's answers in the middle of the move, in order: `answer` makes one, `-answer` declines it.
+    answers: Vec<bool>,
+    /// Stop at an answer the text leaves out, rather than ask for it (`parse_ply_until_answer`).
+    until_answer: bool,
 }
 
 /// The first move of each legal ply from a start-of-ply state, in notation (`a`, `enter 4`, `pass`).
@@ -624,6 +633,17 @@ fn start_options(engine: &Engine, st: &State) -> Vec<String> {
 ///
 /// Every decision is checked against `engine.legal_moves` while the ply is replayed on a copy of the state.
 pub fn parse_ply(engine: &Engine, state: &State, text: &str) -> Result<Vec<Move>, NotationError> {
+    parse_ply_in(engine, state, text, false)
+}
+
+/// Reads the decisions of a ply up to the opponent's first answer that the text leaves out (`opponent may`):
+/// the mover's decisions, when another player, not the one who typed them, is to answer. A text that goes
+/// past that point, or a ply without such an answer, reads as with [`parse_ply`].
+pub fn parse_ply_until_answer(engine: &Engine, state: &State, text: &str) -> Result<Vec<Move>, NotationError> {
+    parse_ply_in(engine, state, text, true)
+}
+
+fn parse_ply_in(engine: &Engine, state: &State, text: &str, until_answer: bool) -> Result<Vec<Move>, NotationError> {
     if state.result.is_some() {
         return Err(NotationError::new("the game is over"));
     }
@@ -663,7 +683,7 @@ pub fn parse_ply(engine: &Engine, state: &State, text: &str) -> Result<Vec<Move>
             start_options(engine, state),
         ));
     }
-    let mut ply = PlyText::default();
+    let mut ply = PlyText { until_answer, ..PlyText::default() };
     let phase = engine.phase(state);
     let mut head = first;
     if find_label(engine, first).is_none() {
@@ -702,6 +722,9 @@ pub fn parse_ply(engine: &Engine, state: &State, text: &str) -> Result<Vec<Move>
         } else if tok.eq_ignore_ascii_case("relay") || tok.eq_ignore_ascii_case("-relay") {
             mode = Mode::None;
             ply.relays.push(!tok.starts_with('-'));
+        } else if tok.eq_ignore_ascii_case("answer") || tok.eq_ignore_ascii_case("-answer") {
+            mode = Mode::None;
+            ply.answers.push(!tok.starts_with('-'));
         } else if let Some((question, yes)) = named_answer(engine, tok) {
             match question {
                 Question::Relay => {
@@ -867,6 +890,8 @@ struct Plan<'e, 't> {
     drops_given: bool,
     /// Branches the capture search may still try.
     budget: std::cell::Cell<u32>,
+    /// Stop at an answer the text leaves out.
+    until_answer: bool,
 }
 
 /// A ply being replayed: the state, the decisions so far, and what of the text is still to be used.
@@ -890,6 +915,8 @@ struct Replay<'e> {
     optional: std::collections::VecDeque<bool>,
     /// The answers to optional relays not used yet.
     relays: std::collections::VecDeque<bool>,
+    /// The opponent's answers not used yet.
+    answers: std::collections::VecDeque<bool>,
 }
 
 impl Replay<'_> {
@@ -985,6 +1012,7 @@ fn replay(engine: &Engine, state: &State, mut ply: PlyText<'_>) -> Result<Vec<Mo
         lap_dirs,
         optional: ply.optional.iter().copied().collect(),
         relays: ply.relays.iter().copied().collect(),
+        answers: ply.answers.iter().copied().collect(),
     };
     let plan = Plan {
         engine,
@@ -994,6 +1022,7 @@ fn replay(engine: &Engine, state: &State, mut ply: PlyText<'_>) -> Result<Vec<Mo
         dir: ply.dir,
         drops_given: ply.drops.is_some(),
         budget: std::cell::Cell::new(CAPTURE_SEARCH_BUDGET),
+        until_answer: ply.until_answer,
     };
     r.apply(begin);
     plan.run(r)
@@ -1120,6 +1149,23 @@ impl<'e> Plan<'e, '_> {
                     };
                     r.apply(Move::Relay(go));
                 }
+                Stage::Answer { .. } => {
+                    let at = label(engine, r.st.last).to_string();
+                    let opts = vec![
+                        format!("answer (the opponent answers at {at})"),
+                        format!("-answer (the opponent lets it be)"),
+                    ];
+                    if r.answers.is_empty() && self.until_answer {
+                        break;
+                    }
+                    let Some(made) = r.answers.pop_front() else {
+                        return Err(NotationError::expecting(
+                            format!("say whether the opponent answers at {at}"),
+                            opts,
+                        ));
+                    };
+                    r.apply(Move::Answer(made));
+                }
                 Stage::Capture { .. } => {
                     let words = answer_words(engine, &r.st).unwrap_or_default();
                     let opts = vec![
@@ -1237,6 +1283,10 @@ impl<'e> Plan<'e, '_> {
             return Err(NotationError::new(format!(
                 "unexpected answer ({word}): no (more) relay is for the mover to choose"
             )));
+        }
+        if let Some(&made) = r.answers.front() {
+            let word = if made { "answer" } else { "-answer" };
+            return Err(NotationError::new(format!("unexpected `{word}`: the opponent has no (more) answer to give")));
         }
         if !r.chosen.is_empty() {
             return Err(NotationError::new(format!(

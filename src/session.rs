@@ -370,9 +370,15 @@ impl Session {
         self.state.result.is_some()
     }
 
-    /// Whether a person decides next.
+    /// Whether a person decides next: the player to move, or his opponent where he answers in the middle
+    /// of the move (`Engine::decider`).
     pub fn human_to_move(&self) -> bool {
-        !self.is_over() && self.seats[self.state.to_move as usize] == Seat::Human
+        !self.is_over() && self.seats.get(self.decider() as usize) == Some(&Seat::Human)
+    }
+
+    /// The seat that makes the decision at hand.
+    pub fn decider(&self) -> u8 {
+        self.engine.decider(&self.state)
     }
 
     /// The plies played so far, in notation.
@@ -480,14 +486,24 @@ impl Session {
         out
     }
 
-    fn computer_ply(&mut self) -> Option<String> {
-        let start = self.state.clone();
-        let ply = self.state.ply;
-        let mover = self.state.to_move;
-        let mut moves = Vec::new();
+    /// The computer seats' decisions until the ply is over: the ply's text and whether it is over, which it
+    /// is not where a person must decide in the middle of it (an answer to the computer's move, `opponent
+    /// may`): the decisions so far are then the turn in progress. `None` when the computer cannot choose. A
+    /// turn in progress is taken up.
+    fn computer_ply(&mut self) -> Option<(String, bool)> {
+        let start = self.partial_start.take().unwrap_or_else(|| self.state.clone());
+        let ply = start.ply;
+        let mover = start.to_move;
+        let mut moves = std::mem::take(&mut self.partial);
         while self.state.ply == ply && !self.is_over() {
-            let seat = self.state.to_move as usize;
-            let player = self.computers.get_mut(seat)?.as_mut()?;
+            let seat = self.engine.decider(&self.state) as usize;
+            let Some(player) = self.computers.get_mut(seat).and_then(Option::as_mut) else {
+                // A person answers: the ply waits for him, its decisions so far the turn in progress.
+                let text = format_ply(&self.engine, &start, &moves);
+                self.partial = moves;
+                self.partial_start = Some(start);
+                return Some((text, false));
+            };
             let mv = player.choose(&self.engine, &self.state).ok()?;
             self.engine.apply(&mut self.state, mv).ok()?;
             moves.push(mv);
@@ -495,7 +511,7 @@ impl Session {
         let text = format_ply(&self.engine, &start, &moves);
         self.plies.push(PlyRecord { before: start, moves, text: text.clone(), mover });
         self.redo.clear();
-        Some(text)
+        Some((text, true))
     }
 
     /// Lets the computer seat to move play one ply; the line that says what it did, or `None` when a
@@ -505,9 +521,27 @@ impl Session {
             return None;
         }
         self.cancel.store(false, Ordering::Relaxed);
-        let mover = self.state.to_move;
-        let text = self.computer_ply()?;
-        let who = &self.seat_names()[mover as usize];
+        let mover = self.partial_start.as_ref().unwrap_or(&self.state).to_move;
+        let (text, over) = self.computer_ply()?;
+        let names = self.seat_names();
+        let who = &names[mover as usize];
+        if !over {
+            // A person decides in the middle of the ply: the opponent answering the computer's move, or the
+            // mover going on after the computer answered his.
+            let decider = self.decider();
+            if decider != mover {
+                let answerer = &names[decider as usize];
+                return Some(format!(
+                    "{who} ({}) is playing {text}: {answerer} may answer",
+                    self.seats[mover as usize]
+                ));
+            }
+            return Some(format!("{who} going on: {text}"));
+        }
+        if self.seats[mover as usize] == Seat::Human {
+            // A person's ply, ended by the computer's answer in it.
+            return Some(format!("{who} played {text}: {}", self.told()));
+        }
         Some(format!("{who} ({}) played {text}: {}", self.seats[mover as usize], self.told()))
     }
 
@@ -648,7 +682,7 @@ impl Session {
             return "game over> ".into();
         }
         // The seat's name as the board and the narration call it ("you", "player 2", "computer").
-        let who = self.seat_names().swap_remove(self.state.to_move as usize);
+        let who = self.seat_names().swap_remove(self.decider() as usize);
         if self.partial.is_empty() {
             return format!("{who}> ");
         }
@@ -696,6 +730,9 @@ impl Session {
         }
         // `take none` says outright that no pit is taken (the notation writes nothing for that).
         let (text, none_taken) = strip_take_none(text);
+        if let Some(out) = self.play_until_answer(text) {
+            return out;
+        }
         match parse_ply(&self.engine, &self.state, text) {
             Ok(moves) if none_taken => self.play_ply(moves),
             Ok(moves) => match self.untyped_optional_choice(text, &moves) {
@@ -724,6 +761,22 @@ impl Session {
                 Err(SessionError::Illegal(self.explain_refusal(text, full_error.to_string())))
             }
         }
+    }
+
+    /// A ply typed up to the point where the opponent answers (`opponent may`): the decisions typed are
+    /// made, and the ply waits there for his answer (a person's, asked for; or the computer's,
+    /// `computer_turns`). `None` when the text is a whole ply or reads otherwise.
+    fn play_until_answer(&mut self, text: &str) -> Option<Result<Output, SessionError>> {
+        let moves = crate::notation::parse_ply_until_answer(&self.engine, &self.state, text).ok()?;
+        let mut probe = self.state.clone();
+        for &mv in &moves {
+            self.engine.apply(&mut probe, mv).ok()?;
+        }
+        let waits = matches!(probe.stage, crate::engine::Stage::Answer { .. }) && probe.ply == self.state.ply;
+        if !waits {
+            return None;
+        }
+        Some(self.start_turn(&moves))
     }
 
     /// Where a ply read from `text` stops a `then may take` that could have taken pits, though the text
@@ -967,6 +1020,13 @@ impl Session {
         self.engine.apply(&mut self.state, mv).map_err(|e| SessionError::Illegal(e.to_string()))?;
         self.partial.push(mv);
         if self.state.ply == ply && !self.is_over() {
+            if !self.human_to_move() {
+                // The opponent, a computer seat, answers in the middle of the move (`opponent may`):
+                // `computer_turns` takes the turn up.
+                let who = self.seat_names().swap_remove(self.decider() as usize);
+                let at = self.engine.rules.places.get(self.state.last as usize).map_or("?", |i| i.label.as_str());
+                return Ok(Output::text(format!("{who} may answer at {at}")));
+            }
             // The board is drawn again as a turn starts, with the pit chosen marked.
             return Ok(Output { text: self.asking(), board_changed: first, quit: false });
         }
@@ -977,6 +1037,11 @@ impl Session {
         self.plies.push(PlyRecord { before, moves, text: text.clone(), mover });
         self.redo.clear();
         self.listing.clear();
+        if self.seats.get(mover as usize) != Some(&Seat::Human) {
+            // The ply of a computer seat, ended by a person's answer in it (`opponent may`).
+            let who = self.seat_names().swap_remove(mover as usize);
+            return Ok(Output::moved(format!("{who} ({}) played {text}: {}", self.seats[mover as usize], self.told())));
+        }
         Ok(Output::moved(format!("played {text}: {}", self.told())))
     }
 
@@ -1115,6 +1180,7 @@ impl Session {
             Stage::Offer { .. } => "next pit to offer (or stop)",
             Stage::Capture { .. } => "capture or not",
             Stage::Relay { .. } => "relay or stop",
+            Stage::Answer { .. } => "answer the move or let it be",
         };
         name.to_string()
     }
@@ -1145,6 +1211,8 @@ impl Session {
             Move::Stop => "stop".into(),
             Move::Capture(yes) => self.answer_label(crate::notation::Question::Capture, yes),
             Move::Relay(yes) => self.answer_label(crate::notation::Question::Relay, yes),
+            Move::Answer(true) => "answer".into(),
+            Move::Answer(false) => "-answer".into(),
         }
     }
 

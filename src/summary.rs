@@ -340,7 +340,8 @@ impl Printer<'_> {
                 }
                 let lifts = s.lift_captures.iter().map(|c| (c, " at every lift"));
                 let drops = lifts.chain(s.drop_captures.iter().map(|c| (c, " at every drop")));
-                for (c, at) in drops.chain(s.captures.iter().map(|c| (c, ""))) {
+                let answers = s.answers.iter().map(|c| (c, " (the opponent's answer)"));
+                for (c, at) in drops.chain(s.captures.iter().map(|c| (c, ""))).chain(answers) {
                     let mut takes: Vec<String> = c.takes.iter().map(|t| self.take(t)).collect();
                     for step in c.steps.iter().rev() {
                         takes.insert((step.before as usize).min(takes.len()), self.step(&step.action));
@@ -887,6 +888,9 @@ impl Words<'_> {
                 for c in &s.captures {
                     lines.push(doc_or(&c.doc, || self.capture(c)));
                 }
+                for c in &s.answers {
+                    lines.push(doc_or(&c.doc, || self.answer(c)));
+                }
                 if let Some(a) = &s.again {
                     lines.push(doc_or(&s.again_doc, || format!("You move again if {}.", self.cond(a, Here::Last))));
                 }
@@ -1101,6 +1105,19 @@ impl Words<'_> {
     }
 
     /// A capture at every lift in words: `As each lap is about to be lifted from a pit, if then ..., take ...`.
+    /// `opponent may`: the opponent's answer where a lap ends without a capture.
+    fn answer(&self, c: &CaptureRule) -> String {
+        let mut takes: Vec<String> = c.takes.iter().map(|t| self.take(t, Here::Last)).collect();
+        for step in c.steps.iter().rev() {
+            takes.insert((step.before as usize).min(takes.len()), self.step(&step.action));
+        }
+        let when = match c.when {
+            Cond::True => "Where a lap ends without a capture".to_string(),
+            ref when => format!("Where a lap ends without a capture and {}", self.cond(when, Here::Last)),
+        };
+        format!("{when}, your opponent may answer: {}; then your move goes on.", and_list(&takes))
+    }
+
     fn lift_capture(&self, c: &CaptureRule) -> String {
         let mut takes: Vec<String> = c.takes.iter().map(|t| self.take(t, Here::Each)).collect();
         for step in c.steps.iter().rev() {

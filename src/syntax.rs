@@ -837,12 +837,13 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::require
         | Rule::must_capture
         | Rule::capture
+        | Rule::answer
         | Rule::again
         | Rule::lift_mark
         | Rule::lift_unmark
         | Rule::then_mark
         | Rule::then => {
-            "a sowing rule (`from`, `direction`, `order`, `skip`, `start`, `divert`, `lift`, `relay`, `require`, `must capture`, `capture`, `again`, `then`, `mark`, `unmark`)"
+            "a sowing rule (`from`, `direction`, `order`, `skip`, `start`, `divert`, `lift`, `relay`, `require`, `must capture`, `capture`, `opponent may`, `again`, `then`, `mark`, `unmark`)"
         }
         Rule::from_else => "`else`",
         Rule::until_empty => "`until empty`",
@@ -971,6 +972,7 @@ fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_from_next => Rule::from_next,
         Rule::lead_every_drop => Rule::every_drop,
         Rule::lead_every_lift => Rule::every_lift,
+        Rule::lead_answer => Rule::answer,
         Rule::lead_go_on => Rule::go_on,
         Rule::lead_facing => Rule::facing,
         Rule::lead_with_stores => Rule::with_stores,
@@ -1154,6 +1156,7 @@ fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::from_next => &["from"],
         Rule::every_drop => &["at"],
         Rule::every_lift => &["at"],
+        Rule::answer => &["opponent"],
         Rule::go_on => &["continue"],
         Rule::facing => &["facing"],
         Rule::ring => &["ring"],
@@ -1738,7 +1741,8 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
             let to = build_place(next_pair(&mut inner, "divert target")?)?;
             SowItem::Divert(Spanned::new(Divert { mark, to }, span))
         }
-        Rule::capture => {
+        Rule::capture | Rule::answer => {
+            let by_opponent = rule == Rule::answer;
             let mut when = None;
             let mut may = false;
             let mut answers = None;
@@ -1799,7 +1803,10 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                     other => return Err(SyntaxError::internal(&format!("capture item {other:?}"))),
                 }
             }
-            SowItem::Capture(Spanned::new(Capture { may, answers, every_drop, every_lift, when, items }, span))
+            SowItem::Capture(Spanned::new(
+                Capture { may, answers, every_drop, every_lift, by_opponent, when, items },
+                span,
+            ))
         }
         Rule::then => {
             let must = next_pair(&mut inner, "may/must")?.as_str() == "must";

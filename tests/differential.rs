@@ -275,3 +275,20 @@ fn the_positions_of_issue_20_agree_with_the_reference_but_the_known_engine_bugs(
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// The test games of the family's constructs (`tests/data/family/`), used by the scenario tests.
+#[test]
+fn the_family_test_games_agree_with_the_reference() {
+    let dir = format!("{}/tests/data/family", env!("CARGO_MANIFEST_DIR"));
+    let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    let mut failures = Vec::new();
+    let mut tally = Tally::default();
+    for path in paths {
+        let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        if let Some(d) = first_disagreement(&source, Duration::from_millis(500), &mut tally) {
+            failures.push(format!("{} {d}", path.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n\n"));
+}

@@ -647,6 +647,21 @@ fn strip_escapes(text: &str) -> String {
     out
 }
 
+#[test]
+fn the_opponent_answers_in_the_middle_of_a_move() {
+    let position = "o3=2 i4=1 I1=2 O1=1 O3=2";
+    // A person declines his capture; the computer, answering, lets it be.
+    let answering = "tests/data/family/answering.mancala";
+    let person_moves = session(&[answering, "--ai", "2=greedy", "--position", position], "o3\n-x\nquit!\n");
+    // The computer moves; a person answers it.
+    let answered = "tests/data/family/answered.mancala";
+    let person_answers =
+        session(&[answered, "--ai", "1=greedy", "--human", "2", "--position", position], "moves\nanswer\nquit!\n");
+    // Two people at one keyboard: the second answers the first's move.
+    let two_people = session(&[answering, "--human", "2", "--position", position], "o3 -x\n-answer\nquit!\n");
+    insta::assert_snapshot!(format!("{person_moves}\n{person_answers}\n{two_people}"));
+}
+
 // ---------------------------------------------------------------- saves that hold (issue 23)
 
 /// `mancala play ARGS` in `dir` with SCRIPT as its input, started by `sh` after `setup` (`ulimit -f 1`);

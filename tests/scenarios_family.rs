@@ -157,3 +157,54 @@ fn a_capture_before_each_relay_is_lifted() {
         "o1=0 o2=1 o3=2 o4=0 i1=0 i2=1 i3=0 i4=1 O1=1 O2=0 O3=0 O4=0 I1=0 I2=0 I3=0 I4=0 to_move=2",
     );
 }
+
+// ---------------------------------------------------------------- the opponent's answer in a move
+
+#[test]
+fn the_opponent_answers_a_declined_capture() {
+    // o3's seeds fall into o4 and i4, which held one and faces I1 and O1: South may capture them. He
+    // declines, and North, answering, pulls I1's seeds back into O1 behind it; South's move then goes on:
+    // i4 relays into i3 and i2.
+    let e = family("answering", None);
+    let before = "o3=2 i4=1 I1=2 O1=1 O3=2";
+    let st = position(&e, before);
+    let mut listed = plies(&e, &st);
+    listed.sort();
+    assert_eq!(listed, ["o3 -x -answer", "o3 -x answer", "o3 x"]);
+    scenario(
+        &e,
+        before,
+        "o3 -x answer",
+        "o1=0 o2=0 o3=0 o4=1 i1=0 i2=1 i3=1 i4=0 O1=3 O2=0 O3=2 O4=0 I1=0 I2=0 I3=0 I4=0 to_move=2",
+    );
+    // Not answered, I1 stays where it was.
+    scenario(
+        &e,
+        before,
+        "o3 -x -answer",
+        "o1=0 o2=0 o3=0 o4=1 i1=0 i2=1 i3=1 i4=0 O1=1 O2=0 O3=2 O4=0 I1=2 I2=0 I3=0 I4=0 to_move=2",
+    );
+    // Captured, nothing is left to answer for: the seeds are sown on from o3, where the move began.
+    scenario(
+        &e,
+        before,
+        "o3 x",
+        "o1=0 o2=0 o3=0 o4=2 i1=0 i2=0 i3=1 i4=3 O1=0 O2=0 O3=2 O4=0 I1=0 I2=0 I3=0 I4=0 to_move=2",
+    );
+}
+
+#[test]
+fn the_answer_is_the_opponents_decision() {
+    // Mid-move, the decision at hand is North's, though South is still the player to move.
+    let e = family("answering", None);
+    let mut st = position(&e, "o3=2 i4=1 I1=2 O1=1 O3=2");
+    for mv in mancala::notation::parse_ply_until_answer(&e, &st, "o3 -x").unwrap() {
+        e.apply(&mut st, mv).unwrap();
+    }
+    assert_eq!((st.to_move, e.decider(&st)), (0, 1));
+    let mut options = Vec::new();
+    e.legal_moves(&st, &mut options);
+    assert_eq!(options, [mancala::engine::Move::Answer(true), mancala::engine::Move::Answer(false)]);
+    // Without the answer written, a whole ply does not read.
+    assert!(mancala::notation::parse_ply(&e, &position(&e, "o3=2 i4=1 I1=2 O1=1 O3=2"), "o3 -x").is_err());
+}

@@ -65,7 +65,7 @@ impl AlphaBeta {
         }
         // Random order: among equal values the first searched is kept, so ties are broken at random.
         root_moves.shuffle(&mut self.rng);
-        let me = st.to_move;
+        let me = engine.decider(st);
         let mut best = root_moves[0];
         let mut alpha = -INF;
         let mut child = st.clone();
@@ -85,17 +85,17 @@ impl AlphaBeta {
     /// The value of `child` for `me`, who decided the move into it, searched with window `(alpha, beta)` for
     /// `me`.
     fn child_value(&mut self, engine: &Engine, child: &State, me: u8, ply: usize, alpha: i64, beta: i64) -> i64 {
-        if child.to_move == me {
+        if engine.decider(child) == me {
             self.negamax(engine, child, ply, alpha, beta)
         } else {
             -self.negamax(engine, child, ply, -beta, -alpha)
         }
     }
 
-    /// The value of `st` for `st.to_move`, `ply` decisions below the root.
+    /// The value of `st` for the player who decides there (`Engine::decider`), `ply` decisions below the root.
     fn negamax(&mut self, engine: &Engine, st: &State, ply: usize, mut alpha: i64, beta: i64) -> i64 {
         self.nodes += 1;
-        let me = st.to_move;
+        let me = engine.decider(st);
         if let Some(_o) = &st.result {
             let v = heuristic(engine, st, me);
             // Sooner wins (and later losses) are better.

@@ -83,7 +83,7 @@ impl<'e> Arena<'e> {
                 abandoned = true;
                 break;
             }
-            let mv = match players.get_mut(st.to_move as usize).and_then(Option::as_mut) {
+            let mv = match players.get_mut(engine.decider(st) as usize).and_then(Option::as_mut) {
                 // A forced decision is not worth a search.
                 Some(_) if self.legal.len() == 1 => self.legal[0],
                 Some(player) => match player.choose(engine, st) {

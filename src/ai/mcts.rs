@@ -92,8 +92,9 @@ impl Search {
             _ => {}
         }
         self.nodes.clear();
-        self.nodes.push(Node { mv: self.moves[0], by: root.to_move, first: 0, len: 0, expanded: false, n: 0, w: 0.0 });
-        self.expand(0, root.to_move, rng);
+        let by = engine.decider(root);
+        self.nodes.push(Node { mv: self.moves[0], by, first: 0, len: 0, expanded: false, n: 0, w: 0.0 });
+        self.expand(0, by, rng);
         self.rewards.clear();
         self.rewards.resize(engine.rules.players.max(1) as usize, 0.0);
 
@@ -151,7 +152,7 @@ impl Search {
                 if self.moves.is_empty() {
                     break;
                 }
-                self.expand(node, st.to_move, rng);
+                self.expand(node, engine.decider(st), rng);
                 // The children are in random order: the first is a random unvisited one.
                 let child = self.nodes[node as usize].first;
                 engine.apply_unchecked(st, self.nodes[child as usize].mv);

@@ -3,7 +3,7 @@
 //!
 //! Every player works on *decisions*, the [`Move`]s of [`Engine::legal_moves`]: a turn may be several of
 //! them (a direction, the order of the pieces, the pits to take, an answer to an offer), and the player who
-//! decides is always `state.to_move`. The players are sans-IO and deterministic for a seed: randomness comes
+//! decides is [`Engine::decider`]: the player to move, or his opponent answering in the middle of his move. The players are sans-IO and deterministic for a seed: randomness comes
 //! from the generator given to [`AiKind::player`] (or to the `*_choose` functions), and only a time budget
 //! (`mcts:500ms`) makes a player depend on the clock.
 //!
@@ -428,8 +428,9 @@ pub fn greedy_choose<R: Rng + ?Sized>(engine: &Engine, st: &State, rng: &mut R) 
         [only] => return Ok(*only),
         _ => {}
     }
-    let me = st.to_move;
-    let ply = st.ply;
+    let me = engine.decider(st);
+    // The ply being decided is the mover's, also where his opponent answers in it.
+    let (ply, mover) = (st.ply, st.to_move);
     let mut best = i64::MIN;
     let mut ties = 0u32;
     let mut choice = moves[0];
@@ -438,7 +439,7 @@ pub fn greedy_choose<R: Rng + ?Sized>(engine: &Engine, st: &State, rng: &mut R) 
     for &mv in &moves {
         scratch.clone_from(st);
         engine.apply_unchecked(&mut scratch, mv);
-        finish_turn_greedily(engine, &mut scratch, ply, me, &mut buf, rng);
+        finish_turn_greedily(engine, &mut scratch, ply, mover, &mut buf, rng);
         let v = heuristic(engine, &scratch, me);
         // Reservoir sampling over the best: a uniform choice among ties in one pass.
         if v > best {
@@ -455,12 +456,13 @@ pub fn greedy_choose<R: Rng + ?Sized>(engine: &Engine, st: &State, rng: &mut R) 
     Ok(choice)
 }
 
-/// Plays on until ply `ply` is over, each time taking the decision with the best immediate value.
+/// Plays on until ply `ply` is over, each time taking the decision with the best immediate value for the
+/// player who makes it (the mover `_mover`, or his opponent where he answers).
 fn finish_turn_greedily<R: Rng + ?Sized>(
     engine: &Engine,
     st: &mut State,
     ply: u32,
-    me: u8,
+    _mover: u8,
     buf: &mut Vec<Move>,
     rng: &mut R,
 ) {
@@ -476,6 +478,7 @@ fn finish_turn_greedily<R: Rng + ?Sized>(
         let mut best = i64::MIN;
         let mut ties = 0u32;
         let mut choice = buf[0];
+        let me = engine.decider(st);
         if buf.len() > 1 {
             for &mv in buf.iter() {
                 next.clone_from(st);
@@ -551,7 +554,7 @@ pub fn play_game(engine: &Engine, start: &State, players: &mut [Box<dyn Player>]
         if buf.is_empty() {
             break;
         }
-        let seat = st.to_move as usize;
+        let seat = engine.decider(&st) as usize;
         let mv = match buf.as_slice() {
             [only] => *only,
             _ => match players[seat].choose(engine, &st) {

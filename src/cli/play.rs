@@ -372,7 +372,7 @@ fn wrap_line(line: &str, width: usize) -> String {
 fn board(session: &Session, colour: bool, width: usize) -> String {
     let humans: Vec<u8> =
         (0..session.seats().len() as u8).filter(|&s| session.seats()[s as usize] == Seat::Human).collect();
-    let to_move = session.state.to_move;
+    let to_move = session.decider();
     let viewer = if humans.contains(&to_move) { Some(to_move) } else { humans.first().copied() };
     // While a move waits for a decision, the pit it is about is marked; otherwise the last ply's.
     let marks = match session.chosen_place() {

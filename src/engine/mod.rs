@@ -739,6 +739,16 @@ impl Engine {
         st.result.as_ref()
     }
 
+    /// The player who makes the decision at hand: the player to move, except where the opponent answers in
+    /// the middle of his move (`opponent may`, `Stage::Answer`).
+    #[inline]
+    pub fn decider(&self, st: &State) -> u8 {
+        match st.stage {
+            Stage::Answer { .. } => self.next_active(st, st.to_move),
+            _ => st.to_move,
+        }
+    }
+
     pub fn phase(&self, st: &State) -> &PhaseRules {
         &self.rules.phases[st.phase as usize]
     }
@@ -839,6 +849,7 @@ fn is_plain_sow(sow: &Sow) -> bool {
         && sow.divert.is_empty()
         && sow.drop_captures.is_empty()
         && sow.lift_captures.is_empty()
+        && sow.answers.is_empty()
         && sow.lift_steps.is_empty()
         && sow.skip_marks == 0
         && matches!(sow.dir, DirRule::Fixed(_))

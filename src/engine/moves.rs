@@ -259,6 +259,7 @@ impl Engine {
             }
             Stage::Capture { .. } => out.extend([Move::Capture(true), Move::Capture(false)]),
             Stage::Relay { .. } => out.extend([Move::Relay(true), Move::Relay(false)]),
+            Stage::Answer { .. } => out.extend([Move::Answer(true), Move::Answer(false)]),
             Stage::Offer { action, from } => {
                 let ActionKind::Offer(offer) = &self.phase(st).actions[action as usize].kind else {
                     return;

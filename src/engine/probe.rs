@@ -117,7 +117,8 @@ impl Engine {
             | Stage::Offer { action, .. }
             | Stage::Capture { action, .. }
             | Stage::LapDirection { action }
-            | Stage::Relay { action } => action,
+            | Stage::Relay { action }
+            | Stage::Answer { action, .. } => action,
         };
         if matches!(st.stage, Stage::Then { .. }) && !st.obliged {
             // The sowing is over and `stop` is always there: every pick can be completed.

@@ -450,6 +450,52 @@ impl Engine {
             }
             return self.lap_capture(st, action, sow, r, probe);
         }
+        if !sow.answers.is_empty() {
+            return self.lap_end_answers(st, action, sow, 0, probe);
+        }
+        self.lap_end_relays(st, action, sow, probe)
+    }
+
+    /// Where a lap ends without a capture, the opponent's answers tried from rule number `first` on: the
+    /// first whose condition holds waits for his choice (`Stage::Answer`); else the relays.
+    fn lap_end_answers(&self, st: &mut State, action: u8, sow: &Sow, first: usize, probe: bool) -> LapEnd {
+        let cx = Ctx::new(st.to_move).at(st.last);
+        if let Some(r) = sow.answers.iter().skip(first).position(|a| self.test(st, cx, &a.when)) {
+            st.stage = Stage::Answer { action, rule: (r + first) as u8 };
+            return LapEnd::Over;
+        }
+        self.lap_end_relays(st, action, sow, probe)
+    }
+
+    /// The opponent's choice of answer `rule`: made (its takes, marks and gifts at the last place, `mover`
+    /// still the player making the move), or declined (the answers after it are tried); then the move goes
+    /// on with the relays of the lap's end.
+    pub(super) fn opponents_answer(&self, st: &mut State, action: u8, rule: u8, make: bool, probe: bool) {
+        st.stage = Stage::Start;
+        let sow = self.sow_rule(st, action);
+        let end = if make {
+            let answer = &sow.answers[rule as usize];
+            let cx = Ctx::new(st.to_move).at(st.last);
+            for (i, take) in answer.takes.iter().enumerate() {
+                if !answer.steps.is_empty() {
+                    self.apply_steps(st, cx, answer, i as u8);
+                }
+                self.take_all(st, cx, take);
+            }
+            if !answer.steps.is_empty() {
+                self.apply_steps(st, cx, answer, answer.takes.len() as u8);
+            }
+            self.lap_end_relays(st, action, sow, probe)
+        } else {
+            self.lap_end_answers(st, action, sow, rule as usize + 1, probe)
+        };
+        self.laps_after(st, action, end, probe);
+    }
+
+    /// The relays of a lap's end: an optional one waits for the mover's choice; else a relay, or the end of
+    /// the sowing.
+    fn lap_end_relays(&self, st: &mut State, action: u8, sow: &Sow, probe: bool) -> LapEnd {
+        let cx = Ctx::new(st.to_move).at(st.last);
         if (st.last as usize) < self.rules.n_pits && sow.relay_may.as_ref().is_some_and(|r| self.test(st, cx, r)) {
             st.stage = Stage::Relay { action };
             return LapEnd::Over;

@@ -505,6 +505,9 @@ pub enum Stage {
     LapDirection { action: u8 },
     /// Choose whether to relay from the last pit (`relay may`), or to stop there.
     Relay { action: u8 },
+    /// The opponent chooses whether to make the answer `rule` (`opponent may`) at the end of a lap of the
+    /// mover's sowing; the move then goes on.
+    Answer { action: u8, rule: u8 },
 }
 
 /// Where a capture stands: which rule, which walk of its chain, which pit, which take.
@@ -557,6 +560,8 @@ pub enum Move {
     Capture(bool),
     /// Relay from the last pit (`true`) or stop there, where the relay is optional.
     Relay(bool),
+    /// The opponent makes (`true`) or declines his answer (`opponent may`) in the middle of a move.
+    Answer(bool),
 }
 
 /// How a game ended.

@@ -75,6 +75,9 @@ impl Engine {
             }
             (Stage::Offer { .. }, Move::Stop) => self.end_ply(st, Next::Respond, probe),
             (Stage::Relay { action }, Move::Relay(relay)) => self.answer_relay(st, action, relay, probe),
+            (Stage::Answer { action, rule }, Move::Answer(make)) => {
+                self.opponents_answer(st, action, rule, make, probe)
+            }
             (Stage::Capture { action, rule }, Move::Capture(make)) => {
                 let sow = self.sow_rule(st, action);
                 st.stage = Stage::Start;

@@ -125,6 +125,8 @@ fn position(engine: &crate::engine::Engine, st: &State) -> Value {
         "counts": counts,
         "owners": owners,
         "to_move": st.to_move,
+        // Who makes the decision at hand: the player to move, or his opponent answering in his move.
+        "decider": engine.decider(st),
         "ply": st.ply,
         "phase": phase,
         "eliminated": eliminated,
@@ -177,6 +179,7 @@ fn options(session: &crate::session::Session) -> Vec<Value> {
                 Move::Stop => ("stop", None, None),
                 Move::Capture(_) => ("capture", None, None),
                 Move::Relay(_) => ("relay", None, None),
+                Move::Answer(_) => ("answer", None, None),
             };
             let place = place.filter(|&p| (p as usize) < rules.places.len());
             let towards = session.towards(mv);

@@ -412,6 +412,7 @@ impl Pair {
             Move::Stop => "stop".into(),
             Move::Capture(b) => (if b { "x" } else { "-x" }).into(),
             Move::Relay(b) => (if b { "relay" } else { "-relay" }).into(),
+            Move::Answer(b) => (if b { "answer" } else { "-answer" }).into(),
         }
     }
 
@@ -436,6 +437,7 @@ impl Pair {
             Decision::Stop => "stop".into(),
             Decision::Capture(b) => (if b { "x" } else { "-x" }).into(),
             Decision::Relay(b) => (if b { "relay" } else { "-relay" }).into(),
+            Decision::Answer(b) => (if b { "answer" } else { "-answer" }).into(),
         }
     }
 

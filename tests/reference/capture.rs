@@ -81,7 +81,7 @@ impl Reference {
 
     /// The capture's marks, gifts and takes at one pit, in the order written.
     #[allow(clippy::too_many_arguments)]
-    fn capture_at(
+    pub(super) fn capture_at(
         &self,
         g: &mut Game,
         run: &mut Run,

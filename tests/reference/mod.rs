@@ -102,6 +102,8 @@ pub enum Decision {
     Capture(bool),
     /// An optional relay made or declined.
     Relay(bool),
+    /// The opponent's answer (`opponent may`) made or declined.
+    Answer(bool),
 }
 
 pub struct Reference {

@@ -546,7 +546,17 @@ impl Reference {
                 }));
             }
         }
-        // No capture: an optional relay (the mover's choice), else the relay; never from an empty pit.
+        // No capture: the opponent's answer (`opponent may`), the first that holds, made or declined (then
+        // the next that holds); made at the last place, `mover` still the sower.
+        for rule in sow.answers.iter() {
+            if self.test(g, cx, &rule.when)
+                && run.ask(vec![Decision::Answer(true), Decision::Answer(false)])? == Decision::Answer(true)
+            {
+                self.capture_at(g, run, ply, rule, last, &mut Default::default(), &mut false)?;
+                break;
+            }
+        }
+        // Then an optional relay (the mover's choice), else the relay; never from an empty pit.
         let is_pit = (last as usize) < self.board.n_pits;
         let holds = is_pit && g.total(last) > 0;
         let mut lifted = None;

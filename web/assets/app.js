@@ -248,12 +248,15 @@
       return;
     }
     box.classList.remove("lost");
-    dot.style.background = window.MancalaBoard.seatColour(pos.to_move);
+    // In the middle of a move the opponent may be the one to decide (an answer, `opponent may`).
+    const decider = pos.decider ?? pos.to_move;
+    dot.style.background = window.MancalaBoard.seatColour(decider);
     box.appendChild(dot);
-    const who = view.seats[pos.to_move].name;
+    const who = view.seats[decider].name;
+    const doing = decider === pos.to_move ? "to move" : `to answer ${view.seats[pos.to_move].name}'s move`;
     const phase = pos.phase ? ` (${pos.phase})` : "";
     const ply = `ply ${pos.ply + 1}: `;
-    box.appendChild(document.createTextNode(`${ply}${who} to move${phase}` + (view.human_to_move ? "" : " — thinking…")));
+    box.appendChild(document.createTextNode(`${ply}${who} ${doing}${phase}` + (view.human_to_move ? "" : " — thinking…")));
   }
 
   // The options of the decision at hand: places are clicked on the board; the rest (directions, pieces,

@@ -217,6 +217,7 @@ impl<'g> Lowerer<'g> {
             captures: Vec::new(),
             drop_captures: Vec::new(),
             lift_captures: Vec::new(),
+            answers: Vec::new(),
             again: None,
             then: None,
             lookahead: false,
@@ -388,6 +389,20 @@ impl<'g> Lowerer<'g> {
                     self.check_drop_capture(&rule, &c.node, c.span, "drop");
                     out.drop_captures.push(rule);
                 }
+                ast::SowItem::Capture(c) if c.node.by_opponent => {
+                    if self.players != 2 && self.board_ok {
+                        self.error(
+                            "check::players_range",
+                            "an answer of the opponent is for games of 2 players",
+                            head(c.span, "opponent"),
+                            "whose answer?",
+                            Some("with more players, `opponent` would be the next one alone: write the rule for a game of 2".into()),
+                        );
+                    }
+                    let rule = self.lower_capture(&c.node, c.span);
+                    self.check_drop_capture(&rule, &c.node, c.span, "answer");
+                    out.answers.push(rule);
+                }
                 ast::SowItem::Capture(c) if c.node.every_lift => {
                     let lifting = Scope { here: true, origin: true, ..Scope::default() };
                     let rule = self.lower_capture_in(&c.node, c.span, lifting);
@@ -493,7 +508,8 @@ impl<'g> Lowerer<'g> {
         // illegal (unless `draw when endless`), which only playing it out shows.
         let resows = out.captures.iter().any(|c| c.resow.is_some() || c.go_on.is_some());
         let relays = out.relay.is_some() || out.relay_may.is_some();
-        out.laps = relays || resows || out.lap_dir.is_some();
+        // An answer waits at the end of a lap: the laps are decided one by one.
+        out.laps = relays || resows || out.lap_dir.is_some() || !out.answers.is_empty();
         out.lookahead = out.require.is_some() || relays || resows;
         out
     }
@@ -635,7 +651,7 @@ impl<'g> Lowerer<'g> {
         if rule.takes.is_empty() && rule.steps.is_empty() {
             self.error(
                 "check::empty",
-                "this capture takes nothing",
+                if cap.by_opponent { "this answer takes nothing" } else { "this capture takes nothing" },
                 span,
                 "no `take`",
                 Some("add `take to captured(mover)`, or `mark here as NAME`".into()),
@@ -650,7 +666,10 @@ impl<'g> Lowerer<'g> {
                 Some("the mover declines it himself: drop the `cancel`".into()),
             );
         }
-        self.check_resow(&rule, cap, span);
+        if !cap.by_opponent {
+            // An answer cannot take to the hand at all (`check_drop_capture` says so).
+            self.check_resow(&rule, cap, span);
+        }
         if rule.cancel.is_some() && rule.takes.iter().any(|t| t.chosen) {
             self.error(
                 "check::unsupported",
@@ -744,7 +763,7 @@ impl<'g> Lowerer<'g> {
     /// on from it. `at` is `drop` or `lift`.
     fn check_drop_capture(&mut self, rule: &CaptureRule, cap: &ast::Capture, span: Span, at: &str) {
         let lift = at == "lift";
-        let what = if cap.may {
+        let what = if cap.may && !cap.by_opponent {
             Some((head(span, "capture"), "`may`", "the mover is not asked in the middle of a lap: drop `may`"))
         } else if let Some(t) = rule.takes.iter().position(|t| t.chosen || matches!(t.to, TakeTo::Hand)) {
             let item_span = cap
@@ -792,9 +811,17 @@ impl<'g> Lowerer<'g> {
             self.push(
                 Diagnostic::error(
                     "check::unsupported",
-                    format!("a capture at every {at} cannot have {word}"),
+                    if cap.by_opponent {
+                        format!("an answer of the opponent cannot have {word}")
+                    } else {
+                        format!("a capture at every {at} cannot have {word}")
+                    },
                     where_,
-                    if lift { "not as a lap is lifted" } else { "not while the pieces are dropped" },
+                    match at {
+                        "lift" => "not as a lap is lifted",
+                        "answer" => "not in an answer",
+                        _ => "not while the pieces are dropped",
+                    },
                 )
                 .with_help(help),
             );

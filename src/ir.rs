@@ -1221,15 +1221,17 @@ fn num_reads_sowing(n: &Num) -> bool {
         Num::Add(ns) | Num::Mul(ns) => ns.iter().any(num_reads_sowing),
         Num::Sub(a, b) | Num::Div(a, b) | Num::Rem(a, b) => num_reads_sowing(a) || num_reads_sowing(b),
         Num::PlaceCount(p) | Num::Number(p) | Num::Passed(p) => place_reads_sowing(p),
-        Num::PitsCount(p) | Num::Captures(p) => player_reads_sowing(p),
+        Num::PitsCount(p) | Num::Captures(p) | Num::Moves(p) => player_reads_sowing(p),
     }
 }
 
 fn place_reads_sowing(p: &PlaceExpr) -> bool {
     match p {
-        PlaceExpr::Last | PlaceExpr::Origin | PlaceExpr::Next(..) => true,
+        PlaceExpr::Last | PlaceExpr::Origin | PlaceExpr::Start | PlaceExpr::Next(..) => true,
         PlaceExpr::Here | PlaceExpr::Fixed(_) => false,
-        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) => place_reads_sowing(p),
+        PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) | PlaceExpr::Behind(p) | PlaceExpr::Ahead(p) => {
+            place_reads_sowing(p)
+        }
         PlaceExpr::OfPlayer(_, who) | PlaceExpr::RegionPit(_, who) => player_reads_sowing(who),
     }
 }

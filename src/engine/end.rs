@@ -209,7 +209,9 @@ impl Engine {
         loop {
             let out_before = st.eliminated;
             let offsets = [0, phase.end.items.len()];
-            for ((of, rules), offset) in [(Some(st.phase), &phase.end.items), (None, &self.rules.end.items)].into_iter().zip(offsets) {
+            for ((of, rules), offset) in
+                [(Some(st.phase), &phase.end.items), (None, &self.rules.end.items)].into_iter().zip(offsets)
+            {
                 for (index, rule) in rules.iter().enumerate() {
                     if at_start && reads_sowing[offset + index] {
                         continue;
@@ -327,7 +329,7 @@ impl Engine {
         let key = if owner.is_empty() && marks.is_empty() && !self.rules.needs.passed {
             // Most games: the pieces and the flags are the whole position (the same parts for every key of
             // a game, so keys made so compare only with each other).
-            hash_parts(&[&st.counts], st.offered) ^ u32::from_le_bytes(flags) as u64 * 0x9e37_79b9_7f4a_7c15
+            super::fast::counts_key(&st.counts, st.offered) ^ u32::from_le_bytes(flags) as u64 * 0x9e37_79b9_7f4a_7c15
         } else {
             // What this turn has dropped into changes what a rule reading `passed` does next.
             let mut passed = [0u8; 16];
@@ -342,10 +344,12 @@ impl Engine {
                 hash_parts(&[&st.counts, owner, marks, &flags, &passed, &st.mark_lives], st.offered)
             }
         };
-        if contains(&st.history, key) {
+        st.history_filter.fit(&st.history);
+        if st.history_filter.may_hold(key) && contains(&st.history, key) {
             return true;
         }
         st.history.push(key);
+        st.history_filter.add(key);
         // A round that never repeats a position would keep every one until its ply limit: past
         // `MAX_HISTORY`, the older half is forgotten (docs/language.md, Limits).
         if st.history.len() > super::MAX_HISTORY {

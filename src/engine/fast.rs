@@ -263,9 +263,7 @@ fn lap_with_records(st: &mut State, places: &[PlaceId], n: u8) {
 /// every turn of a game with a repetition rule. Each part is mixed with its length, so that parts of other
 /// lengths cannot line up into the same words.
 pub(super) fn position_key(parts: &[&[u8]], extra: u64) -> u64 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mix = |h: u64, w: u64| (h ^ w).wrapping_mul(K).rotate_left(29);
-    let mut h = mix(0xcbf2_9ce4_8422_2325, extra);
+    let mut h = mix(KEY_SEED, extra);
     for part in parts {
         let mut words = part.chunks_exact(8);
         for w in &mut words {
@@ -281,7 +279,34 @@ pub(super) fn position_key(parts: &[&[u8]], extra: u64) -> u64 {
         };
         h = mix(h, tail ^ ((part.len() as u64) << 56));
     }
-    // A last avalanche, so that every input bit reaches every output bit.
+    avalanche(h)
+}
+
+/// `position_key(&[bytes], extra)`, with no loop where `bytes` has 9 to 16 of them (the boards of most games
+/// with a repetition rule): their first eight and their last eight.
+#[inline(always)]
+pub(super) fn counts_key(bytes: &[u8], extra: u64) -> u64 {
+    let len = bytes.len();
+    match (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+        (Some(first), Some(last)) if len > 8 && len <= 16 => {
+            let h = mix(mix(KEY_SEED, extra), u64::from_le_bytes(*first));
+            avalanche(mix(h, u64::from_le_bytes(*last) ^ ((len as u64) << 56)))
+        }
+        _ => position_key(&[bytes], extra),
+    }
+}
+
+const KEY_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// One step of `position_key`: a word mixed into the hash.
+#[inline(always)]
+fn mix(h: u64, w: u64) -> u64 {
+    (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
+}
+
+/// The last step of `position_key`, so that every input bit reaches every output bit.
+#[inline(always)]
+fn avalanche(mut h: u64) -> u64 {
     h ^= h >> 33;
     h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
     h ^ (h >> 33)
@@ -296,6 +321,10 @@ pub(super) fn byte_sum(bytes: &[u8]) -> u32 {
         let pairs = (w & LANES) + ((w >> 8) & LANES);
         (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
     };
+    if let (Some(first), Some(last), 9..=16) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>(), bytes.len()) {
+        // No loop for the boards of most games: the first eight bytes, and the last eight less those.
+        return word_sum(u64::from_le_bytes(*first)) + word_sum(u64::from_le_bytes(*last) >> (8 * (16 - bytes.len())));
+    }
     let mut words = bytes.chunks_exact(8);
     let mut total = 0;
     for w in &mut words {
@@ -721,6 +750,43 @@ enum Again {
 struct FastCapture {
     /// Per take, per `mover * places + here`: the places taken from, and where to.
     takes: Vec<Vec<FastTake>>,
+    /// The chain's condition where it is made of parts that the mover and the pit settle and tests of
+    /// counts: per `mover * places + pit`, whether the settled parts hold there; and the tests left.
+    chain: Option<(Vec<bool>, CountTests)>,
+    /// A `cancel` is undone from the log of the takes made (`TakeLog`): the chain cannot make more takes
+    /// than it holds. Otherwise from a copy of the position (`Saved`).
+    logged: bool,
+}
+
+/// The takes of a `FastCapture` as they were made, on the stack: each the place taken from, the place
+/// taken to, the pieces taken and what the place taken to held before, undone last first when the
+/// capture's `cancel` holds. Takes move pieces and nothing else, so this puts back all they changed.
+struct TakeLog {
+    takes: [(PlaceId, PlaceId, u8, u8); TakeLog::CAP],
+    len: usize,
+}
+
+impl TakeLog {
+    const CAP: usize = 16;
+
+    fn new() -> TakeLog {
+        TakeLog { takes: [(0, 0, 0, 0); TakeLog::CAP], len: 0 }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, take: (PlaceId, PlaceId, u8, u8)) {
+        if let Some(slot) = self.takes.get_mut(self.len) {
+            *slot = take;
+            self.len += 1;
+        }
+    }
+
+    fn undo(&self, counts: &mut [u8]) {
+        for &(from, to, n, held) in self.takes[..self.len].iter().rev() {
+            counts[to as usize] = held;
+            counts[from as usize] = n;
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -742,12 +808,7 @@ impl PlyPlan {
             return None;
         }
         let places = rules.places.len();
-        let source = |c: &Cond| -> Cond {
-            match c {
-                Cond::Compiled(i) => engine.compiled.1.get(*i as usize).cloned().unwrap_or(Cond::True),
-                other => other.clone(),
-            }
-        };
+        let source = |c: &Cond| source(engine, c);
         let mut probe = engine.initial_state();
         let dir = engine.plain_sow.get(phase).copied().flatten()?;
         let starts = (0..rules.players).map(|p| StartRow::new(engine.fixed_pits_of(p), rules.places.len())).collect();
@@ -881,7 +942,52 @@ impl FastCapture {
             }
             takes.push(table);
         }
-        Some(FastCapture { takes })
+        // Along the chain every pit but the last, each with every place of every take.
+        let most_takes = rules.n_pits * rule.takes.iter().map(|t| t.from.first().map_or(0, Vec::len)).sum::<usize>();
+        let chain = rule.chain.as_ref().and_then(|c| chain_table(engine, probe, &source(engine, &c.cond)));
+        Some(FastCapture { takes, chain, logged: most_takes <= TakeLog::CAP })
+    }
+}
+
+/// A chain's condition (`ChainRule::cond`) as a table of its parts that the mover and the pit settle, per
+/// `mover * places + pit`, and the tests of counts left; none where it has other parts, or reads `last`
+/// (which stays where the sowing ended as the chain walks on).
+fn chain_table(engine: &Engine, probe: &State, c: &Cond) -> Option<(Vec<bool>, CountTests)> {
+    let parts: Vec<&Cond> = match c {
+        Cond::And(cs) => cs.iter().collect(),
+        c => vec![c],
+    };
+    let (settled, rest): (Vec<&Cond>, Vec<&Cond>) = parts.into_iter().partition(|c| is_static(c));
+    if settled.iter().any(|c| cond_mentions_last(c)) {
+        return None;
+    }
+    let tests = CountTests::of(&rest)?;
+    let places = engine.rules.places.len();
+    let mut table = vec![false; engine.rules.players as usize * places];
+    for mover in 0..engine.rules.players {
+        for here in 0..places as PlaceId {
+            let cx = super::Ctx::new(mover).at(here);
+            table[mover as usize * places + here as usize] = settled.iter().all(|c| engine.cond(probe, cx, c));
+        }
+    }
+    Some((table, tests))
+}
+
+/// Whether a condition that `is_static` reads `last`.
+fn cond_mentions_last(c: &Cond) -> bool {
+    match c {
+        Cond::And(cs) | Cond::Or(cs) => cs.iter().any(cond_mentions_last),
+        Cond::Not(c) => cond_mentions_last(c),
+        Cond::PlaceEq(a, b, _) => mentions_last(a) || mentions_last(b),
+        _ => false,
+    }
+}
+
+/// A condition as written, where the engine has compiled it (`Cond::Compiled`).
+fn source(engine: &Engine, c: &Cond) -> Cond {
+    match c {
+        Cond::Compiled(i) => engine.compiled.1.get(*i as usize).cloned().unwrap_or(Cond::True),
+        other => other.clone(),
     }
 }
 
@@ -1202,9 +1308,27 @@ impl Engine {
         self.pit_words.get(player as usize).is_some_and(|p| p.any(&st.counts))
     }
 
+    /// `next_chain_pit`, the chain's condition read off a `FastCapture`'s table. Not inlined: the walk's
+    /// state would crowd the registers of captures without a chain.
+    #[inline(never)]
+    fn tabled_chain_pit(
+        &self,
+        st: &State,
+        chain: &ChainRule,
+        (settled, tests): &(Vec<bool>, CountTests),
+        places: usize,
+        cur: &mut super::CaptureCursor,
+    ) -> Option<PlaceId> {
+        let mover = st.to_move;
+        self.next_chain_pit_where(st, chain, cur, |p| {
+            settled[mover as usize * places + p as usize] && tests.hold(self, st, super::Ctx::new(mover).at(p))
+        })
+    }
+
     /// A capture with a `FastCapture`: `capture_steps` without the choices it cannot have.
     fn fast_capture(&self, st: &mut State, rule: &CaptureRule, fast: &FastCapture, places: usize) {
-        let snapshot = rule.cancel.as_ref().map(|_| Saved::take(st));
+        let snapshot = rule.cancel.as_ref().filter(|_| !fast.logged).map(|_| Saved::take(st));
+        let mut log = rule.cancel.as_ref().filter(|_| fast.logged).map(|_| TakeLog::new());
         let mover = st.to_move;
         let mut cur = super::CaptureCursor::at(0, st.last);
         loop {
@@ -1213,21 +1337,33 @@ impl Engine {
                 let Some(to) = t.to else { continue };
                 for &p in &t.from[..t.len as usize] {
                     if p != to {
-                        let n = std::mem::take(&mut st.counts[p as usize]);
-                        st.counts[to as usize] = st.counts[to as usize].saturating_add(n);
+                        let (n, held) = (std::mem::take(&mut st.counts[p as usize]), st.counts[to as usize]);
+                        st.counts[to as usize] = held.saturating_add(n);
                         st.captured |= n > 0;
+                        if let Some(log) = &mut log {
+                            log.push((p, to, n, held));
+                        }
                     }
                 }
             }
-            match self.next_chain_pit(st, rule, &mut cur) {
+            let Some(chain) = &rule.chain else { break };
+            let next = match &fast.chain {
+                Some(table) => self.tabled_chain_pit(st, chain, table, places, &mut cur),
+                None => self.next_chain_pit(st, rule, &mut cur),
+            };
+            match next {
                 Some(p) => cur.here = p,
                 None => break,
             }
         }
-        // By reference: moving the snapshot would copy it, there or not.
-        if let (Some(cancel), Some(snapshot)) = (&rule.cancel, &snapshot) {
+        if let Some(cancel) = &rule.cancel {
             if self.test(st, super::Ctx::new(mover).at(st.last), cancel) {
-                snapshot.restore(st);
+                // By reference: moving the snapshot would copy it, there or not.
+                match (&snapshot, &log) {
+                    (Some(snapshot), _) => snapshot.restore(st),
+                    (None, Some(log)) => log.undo(&mut st.counts),
+                    (None, None) => {}
+                }
                 st.captured = false;
             }
         }
@@ -1285,6 +1421,14 @@ mod tests {
                 let sum: u32 = bytes.iter().map(|&b| b as u32).sum();
                 assert_eq!(byte_sum(&bytes), sum, "{bytes:?}");
             }
+        }
+    }
+
+    #[test]
+    fn counts_keys_are_position_keys() {
+        for len in 0..40 {
+            let bytes = board(len, len as u64 + 7);
+            assert_eq!(counts_key(&bytes, 5), position_key(&[&bytes], 5), "{len} bytes");
         }
     }
 

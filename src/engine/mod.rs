@@ -616,6 +616,7 @@ impl Engine {
             round_seen: 0,
             history: Vec::new(),
             history_total: 0,
+            history_filter: Default::default(),
             captures: 0,
             capture_plies: [0; 8],
             result: None,

@@ -53,9 +53,8 @@ fn every_shipped_game_and_variant_agrees_with_the_reference() {
 /// FIXME: engine bugs the differential check finds by itself, not fixed on this branch (another helper fixes
 /// them): the rule files of `tests/data/reference/` that must still disagree, each with the item of issue 20
 /// it shows. Empty a line when its fix reaches main (the test then says so), and the file joins the others.
-const KNOWN: &[(&str, &str)] = &[
-    ("sow-from-way-per-lap", "issue 20 item 2: `sow from PLACE cw` overridden by a direction per lap"),
-];
+const KNOWN: &[(&str, &str)] =
+    &[("sow-from-way-per-lap", "issue 20 item 2: `sow from PLACE cw` overridden by a direction per lap")];
 
 /// The small rule files of `tests/data/reference/`, each written to show one construct or combination.
 fn reference_files() -> Vec<(String, String)> {

@@ -21,7 +21,7 @@ impl Engine {
     #[inline]
     pub(super) fn lap_end_holds(&self, st: &State) -> bool {
         let cx = Ctx::new(st.to_move);
-        self.lap_end_conds.get(st.phase as usize).is_some_and(|cs| cs.iter().any(|c| self.test(st, cx, c)))
+        self.phase_plan(st).lap_end_conds.iter().any(|c| self.test(st, cx, c))
     }
 
     pub(super) fn end_ply(&self, st: &mut State, next: Next, probe: bool) {
@@ -167,7 +167,7 @@ impl Engine {
             return;
         }
         st.endless = false;
-        if st.ply >= self.limits[st.phase as usize] {
+        if st.ply >= self.phase_plan(st).limit {
             return self.finish(st, EndReason::Limit);
         }
         self.check_can_move(st, true);
@@ -184,7 +184,7 @@ impl Engine {
         match self.compute_obligation(st) {
             Bound::Ends => self.finish(st, EndReason::Obligation),
             Bound::Met => {}
-            Bound::Free if after_end_rules && self.moves_known[st.phase as usize] => {}
+            Bound::Free if after_end_rules && self.phase_plan(st).moves_known => {}
             Bound::Free if !self.has_any_move(st) => self.finish(st, EndReason::Stuck),
             Bound::Free => {}
         }
@@ -205,7 +205,7 @@ impl Engine {
 
     fn end_rules_end(&self, st: &mut State, at_start: bool) -> bool {
         let phase = &self.rules.phases[st.phase as usize];
-        let reads_sowing = &self.sowing_end_rules[st.phase as usize];
+        let reads_sowing = &self.phase_plan(st).sowing_end_rules;
         loop {
             let out_before = st.eliminated;
             let offsets = [0, phase.end.items.len()];
@@ -542,7 +542,7 @@ impl Engine {
         if self.check_end_rules(st) {
             return;
         }
-        if st.ply >= self.limits[st.phase as usize] {
+        if st.ply >= self.phase_plan(st).limit {
             return self.finish(st, EndReason::Limit);
         }
         self.check_can_move(st, true);
@@ -552,7 +552,7 @@ impl Engine {
     /// an ending only when the game (the round) ended so.
     fn sweep(&self, st: &mut State, reason: EndReason) {
         // Where the mover fixes what goes where, the table made with the engine says it.
-        if let Some(Some(table)) = self.sweep_tables.get(st.phase as usize) {
+        if let Some(table) = &self.phase_plan(st).sweep_table {
             for &(p, to) in table.get(st.to_move as usize).map_or(&[][..], |t| &t[..]) {
                 if self.count(st, p) > 0 {
                     self.move_pieces(st, p, to, self.all_kinds, u32::MAX);

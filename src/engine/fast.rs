@@ -162,7 +162,7 @@ impl Engine {
     /// nothing, where there is no track (the lap does not start at its origin, or goes a way without one).
     #[inline(always)]
     pub(super) fn sow_track(&self, st: &mut State, action: u8, sow: &Sow) -> bool {
-        let Some(laps) = self.lap_tracks.get(st.phase as usize).and_then(|t| t.get(action as usize)) else {
+        let Some(laps) = self.phase_plan(st).actions.get(action as usize).map(|a| &a.lap_tracks) else {
             return false;
         };
         let Some(tracks) = &laps.0[st.dir as usize] else { return false };
@@ -282,13 +282,13 @@ pub(super) fn position_key(parts: &[&[u8]], extra: u64) -> u64 {
     avalanche(h)
 }
 
-/// `position_key(&[bytes], extra)`, with no loop where `bytes` has 9 to 16 of them (the boards of most games
+/// `position_key(&[bytes], extra)`, with no loop where `bytes` has 9 to 15 of them (the boards of most games
 /// with a repetition rule): their first eight and their last eight.
 #[inline(always)]
 pub(super) fn counts_key(bytes: &[u8], extra: u64) -> u64 {
     let len = bytes.len();
     match (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
-        (Some(first), Some(last)) if len > 8 && len <= 16 => {
+        (Some(first), Some(last)) if len > 8 && len < 16 => {
             let h = mix(mix(KEY_SEED, extra), u64::from_le_bytes(*first));
             avalanche(mix(h, u64::from_le_bytes(*last) ^ ((len as u64) << 56)))
         }
@@ -313,6 +313,7 @@ fn avalanche(mut h: u64) -> u64 {
 }
 
 /// The sum of some bytes, eight at a time: the pieces on the board, which `seen_before` counts every turn.
+#[inline(always)]
 pub(super) fn byte_sum(bytes: &[u8]) -> u32 {
     // Two bytes side by side in each 16-bit lane, then the four lanes added up by one multiplication
     // (at most 4 * 510, so no lane carries into the next).
@@ -461,7 +462,7 @@ impl Engine {
             let phase = self.phase(st);
             out.clear();
             self.start_options(st, &mut out, true);
-            if st.ply > 0 && self.moves_known[st.phase as usize] && out.is_empty() && phase.pass.is_none() {
+            if st.ply > 0 && self.phase_plan(st).moves_known && out.is_empty() && phase.pass.is_none() {
                 return Some("the end rules let a turn begin without a move".into());
             }
         }
@@ -810,14 +811,15 @@ impl PlyPlan {
         let places = rules.places.len();
         let source = |c: &Cond| source(engine, c);
         let mut probe = engine.initial_state();
-        let dir = engine.plain_sow.get(phase).copied().flatten()?;
+        let phase_plan = engine.phases.get(phase)?;
+        let dir = phase_plan.plain_sow?;
         let starts = (0..rules.players).map(|p| StartRow::new(engine.fixed_pits_of(p), rules.places.len())).collect();
         let mut plan = PlyPlan {
             phase: phase as u8,
             places,
             dir,
             starts,
-            tracks: engine.tracks.get(phase).cloned().unwrap_or_default(),
+            tracks: phase_plan.tracks.clone(),
             skip_origin: sow.skip_origin,
             must: rules.phases[phase].must.is_some(),
             must_when_opponent_empty: rules.phases[phase].must.as_ref().is_some_and(|m| {
@@ -837,8 +839,8 @@ impl PlyPlan {
                 && !rules.needs.passed
                 && !rules.needs.moves,
             plain_lift: engine.k == 1 && engine.empty_marks.is_empty(),
-            limit: engine.limits[phase],
-            moves_known: engine.moves_known[phase],
+            limit: phase_plan.limit,
+            moves_known: phase_plan.moves_known,
             words: None,
         };
         if engine.k == 1 {
@@ -887,7 +889,7 @@ fn fast_ends(engine: &Engine, phase: usize, source: &dyn Fn(&Cond) -> Cond) -> O
     items
         .map(|rule| match rule {
             EndRule::Eliminate(_) | EndRule::EliminateStuck | EndRule::EliminateEndless => None,
-            EndRule::Stuck if engine.plain_starts[phase] => Some(FastEnd::Stuck),
+            EndRule::Stuck if engine.phases[phase].plain_starts => Some(FastEnd::Stuck),
             EndRule::When(c) => Some(match source(c) {
                 Cond::AnyPlayers(body) if row_empty(&body, true) => FastEnd::RowEmpty { any: true },
                 Cond::AnyPlayers(body) => match CountTests::of(&[&*body]) {
@@ -1151,7 +1153,7 @@ impl Engine {
         if !matches!(st.stage, super::Stage::Start) || st.obliged || st.result.is_some() {
             return None;
         }
-        let plan = self.ply_plans.get(st.phase as usize)?.as_ref()?;
+        let plan = self.phases.get(st.phase as usize)?.ply_plan.as_ref()?;
         let row = plan.starts.get(st.to_move as usize).filter(|r| r.pits.len() <= 64)?;
         let (bits, len) = row.bits(&st.counts);
         Some(PlainTurn { plan, pits: &row.pits, bits, len })
@@ -1172,7 +1174,7 @@ impl Engine {
     pub(super) fn try_whole_ply(&self, st: &mut State, mv: Move) -> bool {
         let (super::Stage::Start, Move::Begin { action: 0, place }) = (st.stage, mv) else { return false };
         let phase = st.phase as usize;
-        let Some(Some(plan)) = self.ply_plans.get(phase) else { return false };
+        let Some(plan) = self.phases.get(phase).and_then(|p| p.ply_plan.as_ref()) else { return false };
         if self.ply_marks {
             self.clear_ply_marks(st);
         }
@@ -1246,7 +1248,7 @@ impl Engine {
                 }
             },
         };
-        (st.origin, st.dir, st.lap, st.diverted) = (place, plan.dir, 1, false);
+        (st.origin, st.start, st.dir, st.lap, st.diverted) = (place, place, plan.dir, 1, false);
         (st.cursor, st.last, st.stage) = (last, last, super::Stage::Start);
     }
 

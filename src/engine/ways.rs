@@ -228,6 +228,7 @@ impl Engine {
         (trial.to_move, trial.stage, trial.origin, trial.dir, trial.cursor, trial.last) =
             (st.to_move, st.stage, st.origin, st.dir, st.cursor, st.last);
         (trial.lap, trial.diverted, trial.at_origin, trial.lifted) = (st.lap, st.diverted, st.at_origin, st.lifted);
+        trial.start = st.start;
     }
 
     /// The trial of a plain first lap (one kind of piece, all of the pit lifted, one per place), undone by
@@ -283,7 +284,7 @@ impl Engine {
         let (to_move, origin, d, cursor, lap, last) = (st.to_move, st.origin, st.dir, st.cursor, st.lap, st.last);
         (trial.to_move, trial.origin, trial.dir, trial.cursor, trial.lap, trial.last) =
             (to_move, origin, d, cursor, lap, last);
-        (trial.diverted, trial.at_origin, trial.lifted) = (st.diverted, st.at_origin, st.lifted);
+        (trial.diverted, trial.at_origin, trial.lifted, trial.start) = (st.diverted, st.at_origin, st.lifted, st.start);
         trial.hand.copy_from_slice(&st.hand);
         captures
     }
@@ -382,7 +383,7 @@ impl Engine {
     /// What was settled in advance about the ways of action `action` of phase `phase` (`WayPlan`).
     #[inline]
     fn way_plan(&self, phase: u8, action: u8) -> Option<&WayPlan> {
-        self.way_plans.get(phase as usize)?.get(action as usize)?.as_ref()
+        self.phases.get(phase as usize)?.actions.get(action as usize)?.way_plan.as_ref()
     }
 
     /// Checks the shortcuts of first laps (`must capture`) against the long way in this position, and

@@ -78,6 +78,9 @@ struct Args {
     reduce_tries: usize,
     play_every: u64,
     reference: bool,
+    /// `--reference`: plies a game is cut at, and the time it is given before it is left (not a finding).
+    plies: u32,
+    game_ms: u64,
 }
 
 fn parse_args() -> Args {
@@ -97,6 +100,8 @@ fn parse_args() -> Args {
         reduce_tries: 3000,
         play_every: 1,
         reference: false,
+        plies: 100,
+        game_ms: 1000,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -113,6 +118,8 @@ fn parse_args() -> Args {
             "--play-every" => a.play_every = value().parse::<u64>().expect("--play-every N").max(1),
             "--worker" => a.worker = true,
             "--reference" => a.reference = true,
+            "--plies" => a.plies = value().parse().expect("--plies N"),
+            "--game-ms" => a.game_ms = value().parse().expect("--game-ms N"),
             "--run-file" => a.run_file = Some(value()),
             "--reduce-hang" => a.reduce_hang = Some(value()),
             "--game-seed" => a.game_seed = value().parse().expect("--game-seed N"),
@@ -310,7 +317,12 @@ fn worker(args: &Args) {
 
 /// The differential run's options: a few games of each variant, cut short where the reference is slow.
 fn reference_options(args: &Args) -> differ::FileOptions {
-    differ::FileOptions { games: args.games.min(2), ..differ::FileOptions::default() }
+    differ::FileOptions {
+        games: args.games.min(2),
+        max_plies: args.plies,
+        game_time: Duration::from_millis(args.game_ms),
+        ..differ::FileOptions::default()
+    }
 }
 
 /// `--reference`: runs inputs `from..inputs` through the differential check; prints as `worker` does.
@@ -408,6 +420,7 @@ fn supervise(args: &Args) {
             .args(["--seed", &args.seed.to_string(), "--games-per-mutant", &args.games.to_string()])
             .args(["--mem-limit-mb", &args.mem_limit_mb.to_string(), "--play-every", &args.play_every.to_string()])
             .args(if args.reference { &["--reference"][..] } else { &[] })
+            .args(["--plies", &args.plies.to_string(), "--game-ms", &args.game_ms.to_string()])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -448,7 +461,11 @@ fn supervise(args: &Args) {
                     } else if let Some(f) = line.strip_prefix("F ") {
                         let (i, sig) = f.split_once(' ').unwrap_or(("0", f));
                         let i: u64 = i.parse().unwrap_or(0);
-                        let e = findings.entry(sig.to_string()).or_insert(Seen { count: 0, first: i });
+                        let e = findings.entry(sig.to_string()).or_insert_with(|| {
+                            // Each new finding is told at once, so that a run cut short keeps it.
+                            println!("[{:.0} s] new finding at input {i}: {sig}", started.elapsed().as_secs_f64());
+                            Seen { count: 0, first: i }
+                        });
                         e.count += 1;
                     } else if let Some(p) = line.strip_prefix("P ") {
                         println!("time per stage (last worker): {p}");

@@ -269,8 +269,12 @@ pub enum SowItem {
     Relay(Spanned<Cond>),
     /// `relay from next when COND`: the pit after the last one is lifted and sown on from the pit after it.
     RelayFromNext(Spanned<Cond>),
-    /// `relay may when COND`: the mover chooses whether to relay there.
-    RelayMay(Spanned<Cond>),
+    /// `relay may [as "WORD" [or "WORD"]] when COND`: the mover chooses whether to relay there.
+    RelayMay {
+        when: Spanned<Cond>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        answers: Option<Answers>,
+    },
     /// `lift N [from PLACE] [when COND]`
     Lift(Spanned<Lift>),
     Require(Spanned<Cond>),
@@ -334,11 +338,22 @@ pub enum SkipTarget {
     Place(Place),
 }
 
+/// `as "YES" [or "NO"]` after `may`: the words a person types to answer the choice, which the notation
+/// writes in plies; the first also names the choice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Answers {
+    pub yes: Spanned<String>,
+    pub no: Option<Spanned<String>>,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Capture {
     /// `capture may`: the mover chooses whether it happens.
     #[serde(default, skip_serializing_if = "is_false")]
     pub may: bool,
+    /// `may as "WORD" [or "WORD"]`: the words of that choice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answers: Option<Answers>,
     /// `capture at every drop`: tried at each pit a piece is dropped into, not only at the end of the lap.
     #[serde(default, skip_serializing_if = "is_false")]
     pub every_drop: bool,

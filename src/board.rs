@@ -358,21 +358,47 @@ impl Painter<'_> {
         out
     }
 
-    /// Pits whose owner is not the one of their row at the start (after trades), as a note.
+    /// Pits whose owner is not the one of their row at the start, as a note: `(C is yours; a and b are
+    /// computer's)`. A pit that carries a mark of its owner's (a tuzdyk given with the mark) is told by the
+    /// line of that mark instead.
     fn traded(&self, st: &State) -> String {
         let rules = &self.engine.rules;
-        let traded: Vec<String> = (0..rules.n_pits)
-            .filter(|&p| st.owner[p] != rules.initial_owner[p])
-            .map(|p| {
-                let owner = if st.owner[p] == NO_PLAYER { "nobody".into() } else { self.view.name(st.owner[p]) };
-                format!("{} is {owner}'s", rules.places[p].label)
+        let n = rules.n_pits;
+        let marked_for_owner = |p: usize| {
+            rules.marks.iter().enumerate().any(|(m, info)| {
+                info.per_player && st.marks.get(m * n + p).copied().unwrap_or(UNMARKED) == st.owner[p].wrapping_add(1)
+            })
+        };
+        let mut by_owner: Vec<(u8, Vec<&str>)> = Vec::new();
+        for p in (0..n).filter(|&p| st.owner[p] != rules.initial_owner[p] && !marked_for_owner(p)) {
+            let label = rules.places[p].label.as_str();
+            match by_owner.iter_mut().find(|(o, _)| *o == st.owner[p]) {
+                Some((_, pits)) => pits.push(label),
+                None => by_owner.push((st.owner[p], vec![label])),
+            }
+        }
+        if by_owner.is_empty() {
+            return String::new();
+        }
+        let notes: Vec<String> = by_owner
+            .into_iter()
+            .map(|(owner, pits)| {
+                let whose = match owner {
+                    NO_PLAYER => "nobody's".to_string(),
+                    o => match self.view.name(o).as_str() {
+                        "you" => "yours".to_string(),
+                        name => format!("{name}'s"),
+                    },
+                };
+                let verb = if pits.len() == 1 { "is" } else { "are" };
+                let pits = match pits.as_slice() {
+                    [rest @ .., last] if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                    _ => pits.join(""),
+                };
+                format!("{pits} {verb} now {whose}")
             })
             .collect();
-        if traded.is_empty() {
-            String::new()
-        } else {
-            format!("    (traded: {})", traded.join(", "))
-        }
+        format!("    ({})", notes.join("; "))
     }
 
     /// A ring: the pits numbered clockwise along the top, down the right, back along the bottom and up the

@@ -64,7 +64,12 @@ pub fn explain(engine: &Engine, source: &str, before: &State, moves: &[Move]) ->
 
 /// The explanation as text: one numbered line a step, the rule after it.
 pub fn render(e: &Explanation) -> String {
-    let mut out = format!("ply {} by player {}:\n", e.ply, e.mover);
+    render_by(e, &format!("player {}", e.mover))
+}
+
+/// The explanation as text, the mover called `who` (the REPL's `you`, `computer`).
+pub fn render_by(e: &Explanation, who: &str) -> String {
+    let mut out = format!("ply {} by {who}:\n", e.ply);
     for (i, step) in e.steps.iter().enumerate() {
         out.push_str(&format!("{:>3}. {}", i + 1, step.text));
         if let Some(rule) = &step.rule {

@@ -568,7 +568,10 @@ impl Printer<'_> {
             SowItem::RelayFromNext(c) => {
                 self.rule(self.keyword_cond("relay from next when ", &c.node), c.span.start, keep)
             }
-            SowItem::RelayMay(c) => self.rule(self.keyword_cond("relay may when ", &c.node), c.span.start, keep),
+            SowItem::RelayMay { when, answers } => {
+                let head = format!("relay may{} when ", answers_text(answers.as_ref()));
+                self.rule(self.keyword_cond(&head, &when.node), when.span.start, keep)
+            }
             SowItem::Lift(l) => {
                 let mut head = format!("lift {}", l.node.count.node);
                 if let Some(from) = &l.node.from {
@@ -638,6 +641,7 @@ impl Printer<'_> {
         }
         if cap.may {
             head.push_str(" may");
+            head.push_str(&answers_text(cap.answers.as_ref()));
         }
         let head = match &cap.when {
             Some(w) => self.keyword_cond(&format!("{head} when "), w),
@@ -1188,4 +1192,15 @@ fn blank_above(src: &str, pos: usize) -> bool {
     let Some(start) = src[..pos.min(src.len())].rfind('\n') else { return false };
     let above = src[..start].rfind('\n').map_or(0, |i| i + 1);
     src[above..start].trim().is_empty()
+}
+
+/// ` as "YES" or "NO"` after `may`, as written (nothing without it).
+fn answers_text(answers: Option<&Answers>) -> String {
+    match answers {
+        None => String::new(),
+        Some(a) => match &a.no {
+            Some(no) => format!(" as \"{}\" or \"{}\"", a.yes.node, no.node),
+            None => format!(" as \"{}\"", a.yes.node),
+        },
+    }
 }

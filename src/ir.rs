@@ -460,6 +460,11 @@ pub struct Sow {
     pub then: Option<ThenRule>,
     /// The legality of a start depends on how the move plays out (`require`, `relay`): simulate it.
     pub lookahead: bool,
+    /// The words of the choice of `relay may` (`as "safari" or "stop"`), and its own sentence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relay_answers: Option<Answers>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relay_may_doc: Option<String>,
     /// The rule file's own sentences for the relay, the requirement and the extra turn.
     pub relay_doc: Option<String>,
     pub require_doc: Option<String>,
@@ -561,6 +566,22 @@ impl Sow {
     }
 }
 
+/// The words that answer an optional relay or capture (`may as "safari" or "stop"`): typed at the prompt
+/// (as `yes` and `no` are) and written in plies. `no` is `-` and the first word when the file gives none.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Answers {
+    pub yes: String,
+    pub no: String,
+}
+
+/// Words the notation and the REPL read for themselves, so that no answer (`may as "WORD"`) can be one:
+/// the notation's tokens, the answers every yes/no question takes, and the REPL's commands.
+pub const RESERVED_ANSWERS: &[&str] = &[
+    "x", "-x", "relay", "-relay", "take", "pass", "accept", "decline", "cw", "ccw", "yes", "no", "y", "n", "moves",
+    "m", "list", "undo", "u", "redo", "show", "board", "rules", "hint", "ai", "cancel", "save", "load", "new",
+    "restart", "help", "h", "quit", "exit", "q", "history", "explain", "why",
+];
+
 #[derive(Debug, Clone, Serialize)]
 pub struct CaptureRule {
     pub when: Cond,
@@ -570,6 +591,9 @@ pub struct CaptureRule {
     pub doc: Option<String>,
     /// `capture may`: the mover chooses whether it happens; declined, the rules after it are tried.
     pub may: bool,
+    /// The words of that choice (`may as "tuzdyk"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answers: Option<Answers>,
     /// The marks and gifts of the capture, at each of its pits, in the order written among the takes.
     pub steps: Vec<Step>,
     /// `sow from PLACE`: the pieces taken to the hand are sown as a new lap from this place.

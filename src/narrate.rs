@@ -49,12 +49,7 @@ pub fn pending_offer(engine: &Engine, st: &State, names: &[String]) -> Option<St
     }
     let n = Narrator { engine, names };
     let pits: Vec<PlaceId> = (0..engine.rules.n_pits as PlaceId).filter(|&p| st.offered & (1 << p) != 0).collect();
-    Some(format!(
-        "{} offers {}; {}. Type `accept` or `decline`.",
-        n.name(st.last_mover),
-        n.list(pits.iter().map(|&p| n.label(p))),
-        n.terms(st)
-    ))
+    Some(format!("{} offers {}; {}.", n.name(st.last_mover), n.list(pits.iter().map(|&p| n.label(p))), n.terms(st)))
 }
 
 struct Narrator<'a> {
@@ -62,8 +57,28 @@ struct Narrator<'a> {
     names: &'a [String],
 }
 
-/// The most relay laps told one by one.
-const MAX_LAPS: usize = 200;
+/// The most relay laps named one by one in a run of relays; the rest are counted.
+const MAX_RELAYS_TOLD: usize = 12;
+/// The most captures that sow on told one by one in a sowing; the rest of the laps are summed up.
+const MAX_CLAUSES_TOLD: usize = 8;
+
+/// Whether a mark's name, in words, says what a pit is (`burnt`, `fresh`, `captured in mtaji`) rather than
+/// what it becomes (`tuzdyk`, `nyumba`): then a pit "is now" it.
+fn reads_as_adjective(words: &str) -> bool {
+    let first = words.split_whitespace().next().unwrap_or("");
+    ["fresh", "out", "open", "free", "safe", "dead", "empty", "closed"].contains(&first)
+        || first.ends_with("ed")
+        || first.ends_with("en")
+        || first.ends_with("nt")
+}
+
+/// ` clockwise` or ` counter-clockwise`.
+fn dir_words(d: crate::ir::Dir) -> &'static str {
+    match d {
+        crate::ir::Dir::Cw => " clockwise",
+        crate::ir::Dir::Ccw => " counter-clockwise",
+    }
+}
 
 impl Narrator<'_> {
     fn ply(&self, before: &State, moves: &[Move], after: &State) -> Told {
@@ -176,34 +191,21 @@ impl Narrator<'_> {
         if self.told_lap_by_lap(before, moves) {
             return self.laps(before, moves, states, clauses, told);
         }
-        let sown_only = self.variant(|r| {
-            strip_end(r, true);
-            strip_sow(r, false);
-        });
+        let sown_only = self
+            .variant(|r| {
+                strip_end(r, true);
+                strip_sow(r, false);
+            })
+            .with_lap_log();
         let mut sown = before.clone();
         for &mv in &sow_moves {
             sown_only.apply_unchecked(&mut sown, mv);
         }
-        // A sowing lifts the whole pit.
-        let k = self.engine.kinds();
-        let held = &before.counts[origin as usize * k..origin as usize * k + k];
-        let lifted = self.pieces(&held.iter().map(|&n| n as i32).collect::<Vec<_>>());
         let dir = match sow_moves.iter().find_map(|m| if let Move::Direction(d) = m { Some(*d) } else { None }) {
-            Some(crate::ir::Dir::Cw) => " clockwise",
-            Some(crate::ir::Dir::Ccw) => " counter-clockwise",
+            Some(d) => dir_words(d),
             None => "",
         };
-        let mut text = format!("sowed {lifted} from {}{dir}", self.label(origin));
-        let laps = self.relays(before, &sow_moves, &sown);
-        match laps {
-            Some(laps) if !laps.is_empty() => {
-                let shown: Vec<String> = laps.iter().take(12).map(|&p| self.label(p)).collect();
-                let more = if laps.len() > 12 { format!(" and {} more", laps.len() - 12) } else { String::new() };
-                text.push_str(&format!(", relaying from {}{more}", self.list(shown.into_iter())));
-            }
-            Some(_) => {}
-            None => text.push_str(", relaying on"),
-        }
+        let mut text = self.lap_start(before, origin, dir, sown_only.last_lift(), sown.last);
         text.push_str(&format!(", ending in {}", self.label(sown.last)));
         clauses.push(text);
         told.marks.extend([origin, sown.last]);
@@ -243,14 +245,15 @@ impl Narrator<'_> {
         }
     }
 
-    /// Whether the sowing of this ply is told lap by lap from the engine's log: one whose captures sow their
-    /// pieces on or go on elsewhere, whose laps choose their direction, that relays and captures, or that
+    /// Whether the sowing of this ply is told lap by lap from the engine's log: one of several laps (relays,
+    /// captures that sow their pieces on or go on elsewhere, laps that choose their direction), or that
     /// captures as the pieces fall, where laps and captures interleave.
     fn told_lap_by_lap(&self, before: &State, moves: &[Move]) -> bool {
         let Some(Move::Begin { action, .. }) = moves.first() else { return false };
         match self.engine.phase(before).actions.get(*action as usize).map(|a| &a.kind) {
             Some(ActionKind::Sow(s)) => {
-                s.captures.iter().any(|c| c.resow.is_some() || c.go_on.is_some())
+                s.laps
+                    || s.captures.iter().any(|c| c.resow.is_some() || c.go_on.is_some())
                     || matches!(s.dir, crate::ir::DirRule::PerLap(_))
                     || (s.relay.is_some() && !s.captures.is_empty())
                     || !s.drop_captures.is_empty()
@@ -263,13 +266,13 @@ impl Narrator<'_> {
     /// A sowing told lap by lap: `sowed 3 from b clockwise, ending in a; captured 2 from D, sown on from b
     /// counter-clockwise, ending in d`.
     fn laps(&self, before: &State, moves: &[Move], states: &[State], clauses: &mut Vec<String>, told: &mut Told) {
-        let logger = self.engine.clone().with_lap_log();
+        // Every lap goes through the general stages, which write it down.
+        let logger = self.engine.clone().without_fast_paths().with_lap_log();
         let mut st = before.clone();
         for &mv in moves {
             logger.apply_unchecked(&mut st, mv);
         }
         let laps = logger.take_lap_log();
-        let k = self.engine.kinds();
         let with_counts = |counts: &[u8]| State { counts: counts.to_vec(), ..before.clone() };
         // A fixed direction goes without saying.
         let fixed = match moves.first() {
@@ -281,62 +284,104 @@ impl Narrator<'_> {
             }
             _ => true,
         };
-        let dir_word = |d: crate::ir::Dir| match d {
-            _ if fixed => "",
-            crate::ir::Dir::Cw => " clockwise",
-            crate::ir::Dir::Ccw => " counter-clockwise",
-        };
+        let dir_word = |d: crate::ir::Dir| if fixed { "" } else { dir_words(d) };
         let Some(first) = laps.first() else { return };
-        let held = &before.counts[first.origin as usize * k..first.origin as usize * k + k];
-        let lifted = self.pieces(&held.iter().map(|&n| n as i32).collect::<Vec<_>>());
-        let mut text = format!("sowed {lifted} from {}{}", self.label(first.origin), dir_word(first.dir));
+        let lift_of = |lap: &crate::engine::LapRecord| lap.lifted_from.map(|from| (from, lap.lifted.clone()));
+        // Each clause: the laps up to a capture that sows its pieces on, then the capture and its laps.
+        let mut parts = vec![self.lap_start(before, first.origin, dir_word(first.dir), lift_of(first), first.last)];
         let mut relays: Vec<String> = Vec::new();
+        let flush = |parts: &mut Vec<String>, relays: &mut Vec<String>| {
+            if relays.is_empty() {
+                return;
+            }
+            let more = relays.len().saturating_sub(MAX_RELAYS_TOLD);
+            let shown: Vec<String> = relays.drain(..).take(MAX_RELAYS_TOLD).collect();
+            parts.push(match more {
+                0 => format!("relaying from {}", self.list(shown.into_iter())),
+                more => format!("relaying from {} and {more} more", shown.join(", ")),
+            });
+        };
+        let mut clauses_told = 0;
         for (i, lap) in laps.iter().enumerate() {
             if i > 0 {
-                match laps[i - 1].captured.is_some() {
+                let prev = &laps[i - 1];
+                // A lap that put its pieces into its own pit (a seed from the hand) is sown on from there.
+                let put = prev.lifted_from.is_some_and(|f| f != prev.origin) && prev.last == prev.origin;
+                match prev.captured.is_some() {
                     // After a capture that goes on elsewhere (`continue at`), the lap ends again there.
-                    true if lap.goes_on => {
-                        let _ = std::fmt::Write::write_fmt(
-                            &mut text,
-                            format_args!(", going on from {}", self.label(lap.last)),
-                        );
+                    true if lap.goes_on => parts.push(format!("going on from {}", self.label(lap.last))),
+                    true => parts.push(self.resown(before, lap, dir_word(lap.dir))),
+                    false if lap.chosen => {
+                        flush(&mut parts, &mut relays);
+                        parts.push(match self.relay_word(before) {
+                            Some(word) => format!("{word} from {}", self.label(lap.origin)),
+                            None => format!("relaying from {}, as chosen", self.label(lap.origin)),
+                        });
                     }
-                    true => {
-                        let _ = std::fmt::Write::write_fmt(
-                            &mut text,
-                            format_args!(", sown on from {}{}", self.label(lap.origin), dir_word(lap.dir)),
-                        );
+                    false if put && lap.origin == prev.origin => {
+                        let n = self.pieces(&lap.lifted.iter().map(|&n| n as i32).collect::<Vec<_>>());
+                        parts.push(format!("then sowed {n} from {}{}", self.label(lap.origin), dir_word(lap.dir)));
                     }
                     // A relay lap that turned says so.
-                    false if lap.dir != first.dir => {
-                        relays.push(format!("{}{}", self.label(lap.origin), dir_word(lap.dir)))
+                    false if lap.dir != prev.dir && !fixed => {
+                        relays.push(format!("{} ({})", self.label(lap.origin), dir_word(lap.dir).trim_start()))
                     }
                     false => relays.push(self.label(lap.origin)),
                 }
             }
             let next_resows = laps.get(i + 1).is_some() && lap.captured.is_some();
             if next_resows || i + 1 == laps.len() {
-                if !relays.is_empty() {
-                    text.push_str(&format!(", relaying from {}", self.list(relays.drain(..))));
+                flush(&mut parts, &mut relays);
+                // A lap that put its pieces into its own pit has said where it ended.
+                let put_there = lap.lifted_from.is_some_and(|f| f != lap.origin) && lap.last == lap.origin;
+                // So has a lap that went on elsewhere and was not sown on from there.
+                let went_there = lap.goes_on && parts.last().is_some_and(|p| p.starts_with("going on from"));
+                if !put_there && !went_there {
+                    parts.push(format!("ending in {}", self.label(lap.last)));
                 }
-                text.push_str(&format!(", ending in {}", self.label(lap.last)));
                 told.marks.push(lap.last);
             }
             if let (true, Some(after)) = (next_resows, &lap.captured) {
-                clauses.push(std::mem::take(&mut text));
+                clauses.push(std::mem::take(&mut parts).join(", "));
+                clauses_told += 1;
+                if clauses_told >= MAX_CLAUSES_TOLD {
+                    let last = laps.last().map_or(lap.last, |l| l.last);
+                    parts.push(format!("and so on: {} laps in all, ending in {}", laps.len(), self.label(last)));
+                    told.marks.push(last);
+                    break;
+                }
                 let taken = self.moved("captured", &with_counts(&lap.counts), &with_counts(after));
-                text = if taken.is_empty() { self.lost("captured", &lap.counts, after) } else { taken };
+                let taken = if taken.is_empty() { self.lost("captured", &lap.counts, after) } else { taken };
+                if !taken.is_empty() {
+                    parts.push(taken);
+                }
             }
         }
-        clauses.push(text);
+        if !parts.is_empty() {
+            clauses.push(parts.join(", "));
+        }
         told.marks.push(first.origin);
+        // What the ply took after its laps and their captures (`then may take`, `then must take`).
+        if let (Some(last), Some(end)) = (laps.last(), states.last()) {
+            let laps_end = with_counts(last.captured.as_ref().unwrap_or(&last.counts));
+            // A ply that ends a round tells its refills with the round's end.
+            if laps_end.counts != end.counts && !ended_round(before, end) {
+                clauses.push(self.moved("took", &laps_end, end));
+            }
+            if let Some(at) = moves.iter().position(|m| matches!(m, Move::Pick(_) | Move::Stop)) {
+                told.marks.extend(picked(&moves[at..]));
+            }
+        }
+        let end_of_ply = states.last().unwrap_or(before);
+        if end_of_ply.result.as_ref().is_some_and(|r| r.reason == crate::engine::EndReason::Endless) {
+            clauses.push(format!("the move would never end: it was cut after {} laps", laps.len()));
+        }
         if let Some(after) = laps.last().and_then(|l| l.captured.as_ref().map(|a| (l, a))) {
             clauses.push(self.moved("captured", &with_counts(&after.0.counts), &with_counts(after.1)));
         }
         if let Some(taken) = self.taken_as_they_fell(before, &laps) {
             clauses.push(taken);
         }
-        let end_of_ply = states.last().unwrap_or(before);
         // The lasting marks the move made (`O1 becomes your wegue`) and the pits that changed hands; the
         // marks its laps took off as they lifted pits would only repeat the relays.
         if !ended_round(before, end_of_ply) {
@@ -399,51 +444,73 @@ impl Narrator<'_> {
                 sources.push(self.label(p as PlaceId));
             }
         }
+        if sources.is_empty() {
+            return String::new();
+        }
         format!("{verb} {} from {}", self.pieces(&total), self.list(sources.into_iter()))
     }
 
-    /// The pits a relay sowing was lifted from, lap by lap, replayed without relays; `None` when the laps
-    /// cannot be told apart so (more laps than told, or a sowing that skips its origin).
-    fn relays(&self, before: &State, sow_moves: &[Move], sown: &State) -> Option<Vec<PlaceId>> {
-        let relays = self.engine.rules.phases.iter().flat_map(|p| &p.actions).any(|a| match &a.kind {
-            ActionKind::Sow(s) => s.relay.is_some(),
-            _ => false,
-        });
-        if !relays {
-            return Some(Vec::new());
+    /// How a lap starts, in words: `sowed 4 from c clockwise`; where its pieces came from elsewhere (`lift 1
+    /// from ghala(mover)`), `put 1 from your ghala into i3` (a lap that ended in its own pit) or `sowed 3
+    /// from your ghala, starting at i3`. `lift` is what the lap lifted and from where, when known; otherwise
+    /// it lifted the whole pit.
+    fn lap_start(
+        &self,
+        before: &State,
+        origin: PlaceId,
+        dir: &str,
+        lift: Option<(PlaceId, Vec<u8>)>,
+        last: PlaceId,
+    ) -> String {
+        let k = self.engine.kinds();
+        let held = || before.counts[origin as usize * k..origin as usize * k + k].to_vec();
+        let (from, lifted) = lift.unwrap_or_else(|| (origin, held()));
+        let n = self.pieces(&lifted.iter().map(|&n| n as i32).collect::<Vec<_>>());
+        let at = self.label(origin);
+        match (from == origin, last == origin) {
+            (true, _) => format!("sowed {n} from {at}{dir}"),
+            (false, true) => format!("put {n} from {} into {at}", self.place_words(from)),
+            (false, false) => format!("sowed {n} from {}, starting at {at}{dir}", self.place_words(from)),
         }
-        let one_lap = self.variant(|r| {
-            strip_end(r, true);
-            strip_sow(r, true);
-        });
-        let mut lap = before.clone();
-        for &mv in sow_moves {
-            one_lap.apply_unchecked(&mut lap, mv);
+    }
+
+    /// The start of a lap that sows a capture's pieces on: `sown into i1 and on clockwise` (`sow into`, the
+    /// first piece into the place itself) or `sown on from i1 clockwise`.
+    fn resown(&self, before: &State, lap: &crate::engine::LapRecord, dir: &str) -> String {
+        let into = match self.engine.phase(before).actions.iter().find_map(|a| match &a.kind {
+            ActionKind::Sow(s) if s.captures.iter().any(|c| c.resow.is_some()) => Some(s),
+            _ => None,
+        }) {
+            Some(s) => s.captures.iter().filter(|c| c.resow.is_some()).all(|c| c.resow_into),
+            None => false,
+        };
+        if into {
+            format!("sown into {} and on{dir}", self.label(lap.origin))
+        } else {
+            format!("sown on from {}{dir}", self.label(lap.origin))
         }
-        let dir = lap.dir;
-        let mut laps = Vec::new();
-        while lap.counts != sown.counts || lap.last != sown.last {
-            if laps.len() >= MAX_LAPS || lap.result.is_some() || (lap.last as usize) >= self.engine.rules.n_pits {
-                return None;
-            }
-            let from = lap.last;
-            laps.push(from);
-            let action = match sow_moves.first() {
-                Some(Move::Begin { action, .. }) => *action,
-                _ => 0,
-            };
-            lap.to_move = before.to_move;
-            lap.phase = before.phase;
-            lap.stage = Stage::Start;
-            one_lap.apply_unchecked(&mut lap, Move::Begin { action, place: from });
-            if matches!(lap.stage, Stage::Direction { .. }) {
-                one_lap.apply_unchecked(&mut lap, Move::Direction(dir));
-            }
-            if !matches!(lap.stage, Stage::Start | Stage::Respond) {
-                return None;
-            }
+    }
+
+    /// The rule file's word for the optional relay of the sowing of this ply (`safari`), if it names one.
+    fn relay_word(&self, before: &State) -> Option<String> {
+        self.engine.phase(before).actions.iter().find_map(|a| match &a.kind {
+            ActionKind::Sow(s) => s.relay_answers.as_ref().map(|w| w.yes.clone()),
+            _ => None,
+        })
+    }
+
+    /// A place as the narration names it: a pit by its label; a place of a player's by its name and whose it
+    /// is (`your ghala`, `computer's store`); any other by its label.
+    fn place_words(&self, p: PlaceId) -> String {
+        let info = &self.engine.rules.places[p as usize];
+        if info.is_pit || info.owner == NO_PLAYER || info.name.is_empty() {
+            return info.label.clone();
         }
-        Some(laps)
+        let whose = match self.name(info.owner).as_str() {
+            "you" => "your".to_string(),
+            name => format!("{name}'s"),
+        };
+        format!("{whose} {}", info.name)
     }
 
     /// Pieces that left some places for others between two states, in words: `captured 5 (3 from b, 2 from
@@ -517,10 +584,20 @@ impl Narrator<'_> {
     }
 
     /// The pits that changed hands, in words.
+    /// A pit given with a mark of its new owner's (`C becomes your tuzdyk`) is told by the mark alone.
     fn owners_changed(&self, from: &State, to: &State) -> Vec<String> {
+        let rules = &self.engine.rules;
+        let n = rules.n_pits;
+        let marked_for_owner = |p: usize| {
+            rules.marks.iter().enumerate().any(|(m, info)| {
+                info.per_player
+                    && to.marks.get(m * n + p) == Some(&to.owner[p].wrapping_add(1))
+                    && from.marks.get(m * n + p) != to.marks.get(m * n + p)
+            })
+        };
         let mut by_owner: Vec<(u8, Vec<PlaceId>)> = Vec::new();
-        for p in 0..self.engine.rules.n_pits {
-            if from.owner[p] != to.owner[p] {
+        for p in 0..n {
+            if from.owner[p] != to.owner[p] && !marked_for_owner(p) {
                 match by_owner.iter_mut().find(|(o, _)| *o == to.owner[p]) {
                     Some((_, pits)) => pits.push(p as PlaceId),
                     None => by_owner.push((to.owner[p], vec![p as PlaceId])),
@@ -560,16 +637,19 @@ impl Narrator<'_> {
                     continue;
                 }
                 let label = self.label(p as PlaceId);
-                out.push(match now {
-                    0 => format!("{label} is no longer {}", info.name),
-                    _ if !info.per_player => format!("{label} becomes {}", info.name),
-                    c => {
-                        let whose = match self.name(c - 1).as_str() {
-                            "you" => "your".to_string(),
-                            name => format!("{name}'s"),
-                        };
-                        format!("{label} becomes {whose} {}", info.name)
-                    }
+                let words = info.name.replace('_', " ");
+                let whose = |seat: u8| match self.name(seat).as_str() {
+                    "you" => "your".to_string(),
+                    name => format!("{name}'s"),
+                };
+                let held_for = if was != 0 && info.per_player { was - 1 } else { 0 };
+                out.push(match (now, info.per_player, reads_as_adjective(&words)) {
+                    (0, true, false) => format!("{label} is no longer {} {words}", whose(held_for)),
+                    (0, _, _) => format!("{label} is no longer {words}"),
+                    (_, false, true) => format!("{label} is now {words}"),
+                    (_, false, false) => format!("{label} becomes {words}"),
+                    (c, true, true) => format!("{label} is now {words} for {}", self.name(c - 1)),
+                    (c, true, false) => format!("{label} becomes {} {words}", whose(c - 1)),
                 });
             }
         }
@@ -741,4 +821,173 @@ pub fn steps(engine: &Engine, before: &State, moves: &[Move], after: &State) -> 
     out.push(after.clone());
     out.dedup_by(|later, earlier| later.counts == earlier.counts);
     out
+}
+
+/// One board of a ply shown seed by seed: the pieces everywhere, the place a piece just went into (or was
+/// lifted from), and the pieces in hand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    pub counts: Vec<u8>,
+    pub at: Option<PlaceId>,
+    pub hand: u32,
+}
+
+/// The boards a ply passes through piece by piece, for a front end that animates it: each lap's lift, a
+/// board per piece dropped, the board after each capture, and `after` last. Where that would take more
+/// than `max` boards (a sowing of many laps), one board per lap's end instead, the last `max` of them.
+/// A lap's drops are found by walking the mover's track from the lap's pit and dropping a piece wherever
+/// the lap's end has more than the board so far; pieces sent elsewhere (`divert`) appear with the lap's
+/// end.
+pub fn frames(engine: &Engine, before: &State, moves: &[Move], after: &State, max: usize) -> Vec<Frame> {
+    let board = |counts: &[u8], at: Option<PlaceId>, hand: u32| Frame { counts: counts.to_vec(), at, hand };
+    let Some(&Move::Begin { action, place }) = moves.first() else {
+        return vec![board(&after.counts, None, 0)];
+    };
+    let Some(ActionKind::Sow(sow)) = engine.phase(before).actions.get(action as usize).map(|a| &a.kind) else {
+        return vec![board(&after.counts, None, 0)];
+    };
+    let laps = lap_records(engine, before, moves, sow, place);
+    let walker = Walker { engine, mover: before.to_move, starts_at_origin: sow.start_origin.is_some() };
+    let mut out = Vec::new();
+    let mut cur = before.counts.clone();
+    for lap in &laps {
+        walker.lap(&mut out, &mut cur, lap);
+        if out.len() > max {
+            break;
+        }
+    }
+    if out.len() > max {
+        // Too many pieces to show one by one: the end of each lap and capture.
+        out = laps
+            .iter()
+            .flat_map(|l| {
+                std::iter::once(board(&l.counts, Some(l.last), 0)).chain(l.captured.as_ref().map(|c| board(c, None, 0)))
+            })
+            .collect();
+        let skip = out.len().saturating_sub(max.saturating_sub(1));
+        out.drain(..skip);
+    }
+    if out.last().map_or(true, |f| f.counts != after.counts) {
+        out.push(board(&after.counts, None, 0));
+    }
+    out
+}
+
+/// The laps of the sowing of a ply as the engine writes them down; a sowing of one lap, which writes none,
+/// as one lap read off the board after it (before its captures).
+fn lap_records(
+    engine: &Engine,
+    before: &State,
+    moves: &[Move],
+    sow: &crate::ir::Sow,
+    origin: PlaceId,
+) -> Vec<crate::engine::LapRecord> {
+    let logger = engine.clone().without_fast_paths().with_lap_log();
+    let mut st = before.clone();
+    for &mv in moves {
+        logger.apply_unchecked(&mut st, mv);
+    }
+    let laps = logger.take_lap_log();
+    if sow.laps && !laps.is_empty() {
+        return laps;
+    }
+    let n = Narrator { engine, names: &[] };
+    let sown_only = n
+        .variant(|r| {
+            strip_end(r, true);
+            strip_sow(r, false);
+        })
+        .with_lap_log();
+    let mut sown = before.clone();
+    for &mv in moves.iter().take_while(|m| matches!(m, Move::Begin { .. } | Move::Direction(_) | Move::Drop(_))) {
+        sown_only.apply_unchecked(&mut sown, mv);
+    }
+    let k = engine.kinds();
+    let (from, lifted) = sown_only
+        .last_lift()
+        .unwrap_or_else(|| (origin, before.counts[origin as usize * k..origin as usize * k + k].to_vec()));
+    vec![crate::engine::LapRecord {
+        origin,
+        dir: sown.dir,
+        last: sown.last,
+        counts: sown.counts,
+        captured: None,
+        goes_on: false,
+        lifted,
+        lifted_from: Some(from),
+        chosen: false,
+    }]
+}
+
+/// Walks laps along the mover's track, a board per piece.
+struct Walker<'e> {
+    engine: &'e Engine,
+    mover: u8,
+    starts_at_origin: bool,
+}
+
+impl Walker<'_> {
+    fn lap(&self, out: &mut Vec<Frame>, cur: &mut Vec<u8>, lap: &crate::engine::LapRecord) {
+        let k = self.engine.kinds();
+        let places = self.engine.rules.places.len();
+        let mut hand: Vec<u32> = lap.lifted.iter().map(|&n| n as u32).collect();
+        hand.resize(k, 0);
+        if let Some(from) = lap.lifted_from {
+            for (i, h) in hand.iter().enumerate() {
+                let c = &mut cur[from as usize * k + i];
+                *c = c.saturating_sub(*h as u8);
+            }
+            out.push(Frame { counts: cur.clone(), at: Some(from), hand: hand.iter().sum() });
+        }
+        let row = (self.mover as usize * 2 + lap.dir as usize) * places;
+        let needs = |cur: &[u8], q: PlaceId, hand: &[u32]| {
+            (0..k).find(|&i| hand[i] > 0 && lap.counts[q as usize * k + i] > cur[q as usize * k + i])
+        };
+        let total: u32 = hand.iter().sum();
+        let mut q = lap.origin;
+        // The first piece back into the lap's pit (`start at origin`), where a lap too short to come round
+        // to it left it more than it had.
+        let cycle = self.cycle_len(row, lap.origin);
+        let mut first = self.starts_at_origin && (total as usize) < cycle;
+        let mut steps = 0usize;
+        while hand.iter().sum::<u32>() > 0 && steps < places * 300 {
+            steps += 1;
+            if !first {
+                let Some(&next) = self.engine.rules.next.get(row + q as usize) else { break };
+                if next == q || next as usize >= places {
+                    break;
+                }
+                q = next;
+            }
+            first = false;
+            if let Some(i) = needs(cur, q, &hand) {
+                cur[q as usize * k + i] += 1;
+                hand[i] -= 1;
+                out.push(Frame { counts: cur.clone(), at: Some(q), hand: hand.iter().sum() });
+            }
+        }
+        if *cur != lap.counts {
+            cur.clone_from(&lap.counts);
+            out.push(Frame { counts: cur.clone(), at: Some(lap.last), hand: 0 });
+        }
+        if let Some(captured) = &lap.captured {
+            cur.clone_from(captured);
+            out.push(Frame { counts: cur.clone(), at: None, hand: 0 });
+        }
+    }
+
+    /// The number of places a lap from `origin` passes before it comes back to it.
+    fn cycle_len(&self, row: usize, origin: PlaceId) -> usize {
+        let places = self.engine.rules.places.len();
+        let mut q = origin;
+        for n in 1..=places {
+            match self.engine.rules.next.get(row + q as usize) {
+                Some(&next) if next as usize >= places || next == q => return n,
+                Some(&next) if next == origin => return n,
+                Some(&next) => q = next,
+                None => return n,
+            }
+        }
+        places
+    }
 }

@@ -16,6 +16,7 @@
 //! | `x B5 E4 cup(2)3` | chosen captures: place label and kind symbol, one piece each (`D55` is two pieces from `D`) |
 //! | `take 3,9` | the pits picked for a `then may take` (left out when nothing is picked) |
 //! | `pass`, `accept`, `decline` | passing, answering an offer |
+//! | `relay`, `-relay`, `x`, `-x` | answering an optional relay or capture; the rule file may name the answers (`safari`, `stop`) |
 //!
 //! So a whole Gulek sowing reads `7cw:RBR take 3,9`, a Glass Bead Game sowing `e:250 x B5`.
 //!
@@ -29,7 +30,9 @@
 //! also accepts the pieces a capture took without asking because only one was there (Freeling lists every
 //! pick: `e0000 x E4 E55 3`); such extra tokens must name pieces the ply really took.
 //!
-//! Parsing is forgiving where it costs nothing: the first action may also be named (`sow 7cw`), a direction may
+//! Parsing is forgiving where it costs nothing: the first action may also be named (`sow 7cw`), or left out
+//! where the first action can start nowhere and only one other can start at the place (`i6` for `takasa
+//! i6`), a direction may
 //! stand alone (`7 cw`), Freeling's glued drops are read (`e250`), selections may be in any order
 //! (`take 9,3`), a capture from a store may leave out the place when only one place fits (`x 3`), kind
 //! symbols may be typed in either case when that is unambiguous (`7cw:rbr`).
@@ -106,15 +109,25 @@ pub struct NotationError {
     pub message: String,
     /// Some texts that would fit at that point, in notation (may be empty).
     pub expected: Vec<String>,
+    /// Where the text merely ran out before the ply was over (a direction, a piece, an answer still to
+    /// choose): the decisions it did make, in order, so that a front end can make them and ask for the rest.
+    /// Empty otherwise.
+    pub started: Vec<Move>,
 }
 
 impl NotationError {
     fn new(message: impl Into<String>) -> NotationError {
-        NotationError { message: message.into(), expected: Vec::new() }
+        NotationError { message: message.into(), expected: Vec::new(), started: Vec::new() }
     }
 
     fn expecting(message: impl Into<String>, expected: Vec<String>) -> NotationError {
-        NotationError { message: message.into(), expected }
+        NotationError { message: message.into(), expected, started: Vec::new() }
+    }
+
+    /// The text ran out after the decisions of `r`: the rest is to be asked.
+    fn ran_out(mut self, r: &Replay<'_>) -> NotationError {
+        self.started = r.moves.clone();
+        self
     }
 }
 
@@ -190,6 +203,89 @@ fn dir_text(dir: Dir) -> &'static str {
 }
 
 /// The sowing rules of action `action` of the current phase, if it is a sowing.
+/// The words that answer a yes/no question of a ply: the rule file's own (`may as "safari" or "stop"`), or
+/// `relay` and `-relay` for a relay, `x` and `-x` for a capture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnswerWords {
+    pub question: Question,
+    pub yes: String,
+    pub no: String,
+    /// The rule file gave the words.
+    pub named: bool,
+}
+
+/// What a yes/no question of a ply asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Question {
+    /// Whether to relay from the last pit (`relay may`).
+    Relay,
+    /// Whether to make a capture (`capture may`).
+    Capture,
+}
+
+impl AnswerWords {
+    pub fn word(&self, yes: bool) -> &str {
+        if yes {
+            &self.yes
+        } else {
+            &self.no
+        }
+    }
+
+    fn of(question: Question, answers: Option<&crate::ir::Answers>) -> AnswerWords {
+        let (yes, no) = match question {
+            Question::Relay => ("relay", "-relay"),
+            Question::Capture => ("x", "-x"),
+        };
+        match answers {
+            Some(a) => AnswerWords { question, yes: a.yes.clone(), no: a.no.clone(), named: true },
+            None => AnswerWords { question, yes: yes.into(), no: no.into(), named: false },
+        }
+    }
+}
+
+impl Default for AnswerWords {
+    fn default() -> AnswerWords {
+        AnswerWords::of(Question::Capture, None)
+    }
+}
+
+/// The words of the yes/no question the position `st` waits for, or `None` when it asks none.
+pub fn answer_words(engine: &Engine, st: &State) -> Option<AnswerWords> {
+    match st.stage {
+        Stage::Relay { action } => {
+            Some(AnswerWords::of(Question::Relay, sow_of(engine, st, action)?.relay_answers.as_ref()))
+        }
+        Stage::Capture { action, rule } => {
+            let rule = sow_of(engine, st, action)?.captures.get(rule as usize)?;
+            Some(AnswerWords::of(Question::Capture, rule.answers.as_ref()))
+        }
+        _ => None,
+    }
+}
+
+/// A rule file's answer word (`may as "safari" or "stop"`), case aside: which question it answers, and
+/// whether it says yes. `check` makes sure a word answers one kind of question only.
+fn named_answer(engine: &Engine, token: &str) -> Option<(Question, bool)> {
+    let sows = engine.rules.phases.iter().flat_map(|p| &p.actions).filter_map(|a| match &a.kind {
+        ActionKind::Sow(sow) => Some(sow),
+        _ => None,
+    });
+    for sow in sows {
+        let relay = sow.relay_answers.iter().map(|a| (Question::Relay, a));
+        let captures = sow.captures.iter().filter_map(|c| c.answers.as_ref()).map(|a| (Question::Capture, a));
+        for (question, a) in relay.chain(captures) {
+            if a.yes.eq_ignore_ascii_case(token) {
+                return Some((question, true));
+            }
+            if a.no.eq_ignore_ascii_case(token) {
+                return Some((question, false));
+            }
+        }
+    }
+    None
+}
+
 fn sow_of<'e>(engine: &'e Engine, st: &State, action: u8) -> Option<&'e Sow> {
     match engine.rules.phases.get(st.phase as usize)?.actions.get(action as usize).map(|a| &a.kind) {
         Some(ActionKind::Sow(sow)) => Some(sow),
@@ -380,10 +476,11 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
     let mut captures: Vec<(PlaceId, u8)> = Vec::new();
     let mut picks: Vec<PlaceId> = Vec::new();
     let mut extra: Vec<String> = Vec::new();
-    // The optional captures made (`x`) or declined (`-x`), and the capture pieces chosen after each.
-    let mut optional: Vec<(bool, usize)> = Vec::new();
-    // The optional relays made (`relay`) or declined (`-relay`), in order.
-    let mut relays: Vec<bool> = Vec::new();
+    // The optional captures made (`x`) or declined (`-x`), the capture pieces chosen after each, and the
+    // word of the answer (the rule file's own, `may as "tuzdyk"`, or `x` and `-x`).
+    let mut optional: Vec<(bool, usize, String)> = Vec::new();
+    // The answers to optional relays (`relay` or `-relay`, or the rule file's words), in order.
+    let mut relays: Vec<String> = Vec::new();
     let mut broken = false;
     for &mv in moves {
         if broken || st.ply != ply0 || st.result.is_some() {
@@ -395,6 +492,10 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
         let mover = st.to_move;
         let lap = st.lap;
         let lift_here = if let Move::Begin { place, .. } = mv { lifted(engine, &st, place) } else { Vec::new() };
+        let answer = match mv {
+            Move::Relay(yes) | Move::Capture(yes) => answer_words(engine, &st).map(|w| w.word(yes).to_string()),
+            _ => None,
+        };
         if engine.apply(&mut st, mv).is_err() {
             broken = true;
             extra.push(format!("?{mv:?}"));
@@ -416,8 +517,8 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
             (Stage::Then { .. }, Move::Pick(p)) => picks.push(p),
             (_, Move::Pick(p)) => places.push(p),
             (_, Move::Stop) => {}
-            (_, Move::Capture(make)) => optional.push((make, captures.len())),
-            (_, Move::Relay(go)) => relays.push(go),
+            (_, Move::Capture(make)) => optional.push((make, captures.len(), answer.unwrap_or_default())),
+            (_, Move::Relay(_)) => relays.push(answer.unwrap_or_default()),
         }
     }
     let mut tokens: Vec<String> = Vec::new();
@@ -450,20 +551,21 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
         tokens.push(text);
         // The directions chosen for later laps of a sowing with a direction per lap, in order.
         tokens.extend(dirs.iter().skip(glued as usize).map(|&(d, _)| dir_text(d).to_string()));
-        tokens.extend(relays.iter().map(|&go| if go { "relay" } else { "-relay" }.to_string()));
+        tokens.extend(relays);
     }
     let piece = |&(p, k): &(PlaceId, u8)| format!("{}{}", label(engine, p), symbol(engine, k));
     let mut shown = 0;
-    for &(make, at) in &optional {
+    for (make, at, word) in &optional {
+        let (make, at) = (*make, *at);
         if at > shown {
             tokens.push("x".to_string());
             tokens.extend(captures[shown..at].iter().map(piece));
             shown = at;
         }
-        tokens.push(if make { "x" } else { "-x" }.to_string());
+        tokens.push(word.clone());
         if make {
             // The pieces this capture chose follow its `x`.
-            let upto = optional.iter().find(|&&(_, a)| a > at).map_or(captures.len(), |&(_, a)| a);
+            let upto = optional.iter().find(|(_, a, _)| *a > at).map_or(captures.len(), |(_, a, _)| *a);
             tokens.extend(captures[at..upto].iter().map(piece));
             shown = upto;
         }
@@ -600,6 +702,17 @@ pub fn parse_ply(engine: &Engine, state: &State, text: &str) -> Result<Vec<Move>
         } else if tok.eq_ignore_ascii_case("relay") || tok.eq_ignore_ascii_case("-relay") {
             mode = Mode::None;
             ply.relays.push(!tok.starts_with('-'));
+        } else if let Some((question, yes)) = named_answer(engine, tok) {
+            match question {
+                Question::Relay => {
+                    mode = Mode::None;
+                    ply.relays.push(yes);
+                }
+                Question::Capture => {
+                    mode = if yes { Mode::Captures } else { Mode::None };
+                    ply.optional.push(yes);
+                }
+            }
         } else if tok.eq_ignore_ascii_case("take") {
             mode = Mode::Picks;
         } else {
@@ -608,15 +721,7 @@ pub fn parse_ply(engine: &Engine, state: &State, text: &str) -> Result<Vec<Move>
                 Mode::Picks => raw_picks.extend(tok.split(',').filter(|s| !s.is_empty())),
                 Mode::None if tok.eq_ignore_ascii_case("cw") => ply.lap_dirs.push(Dir::Cw),
                 Mode::None if tok.eq_ignore_ascii_case("ccw") => ply.lap_dirs.push(Dir::Ccw),
-                Mode::None => {
-                    return Err(NotationError::expecting(
-                        format!("unexpected `{tok}`"),
-                        vec![
-                            "x PLACE KIND (a capture)".to_string(),
-                            "take PITS (pits taken after the sowing)".to_string(),
-                        ],
-                    ))
-                }
+                Mode::None => return Err(unexpected_token(engine, tok)),
             }
         }
     }
@@ -625,6 +730,43 @@ pub fn parse_ply(engine: &Engine, state: &State, text: &str) -> Result<Vec<Move>
         ply.picks.push(place);
     }
     replay(engine, state, ply)
+}
+
+/// A word after the start of a ply that means nothing there: the words that could follow, of this game's
+/// rules only (a game without chosen captures or `then may take` has none).
+fn unexpected_token(engine: &Engine, tok: &str) -> NotationError {
+    let sows: Vec<&Sow> = engine
+        .rules
+        .phases
+        .iter()
+        .flat_map(|p| &p.actions)
+        .filter_map(|a| if let ActionKind::Sow(s) = &a.kind { Some(s) } else { None })
+        .collect();
+    let mut words = Vec::new();
+    if sows.iter().any(|s| s.captures.iter().chain(&s.drop_captures).any(|c| c.takes.iter().any(|t| t.chosen))) {
+        words.push("x PLACE KIND (a piece to capture)".to_string());
+    }
+    if sows.iter().any(|s| s.then.is_some()) {
+        words.push("take PITS (pits taken after the sowing)".to_string());
+    }
+    for s in &sows {
+        if s.relay_may.is_some() {
+            let w = AnswerWords::of(Question::Relay, s.relay_answers.as_ref());
+            words.push(format!("{} or {} (an optional relay)", w.yes, w.no));
+        }
+        for c in s.captures.iter().filter(|c| c.may) {
+            let w = AnswerWords::of(Question::Capture, c.answers.as_ref());
+            words.push(format!("{} or {} (an optional capture)", w.yes, w.no));
+        }
+    }
+    if sows.iter().any(|s| matches!(s.dir, DirRule::PerLap(_))) {
+        words.push("cw or ccw (the direction of a later lap)".to_string());
+    }
+    words.dedup();
+    if words.is_empty() {
+        return NotationError::new(format!("unexpected `{tok}`: a move here is one pit (type one move at a time)"));
+    }
+    NotationError::expecting(format!("unexpected `{tok}`"), words)
 }
 
 fn not_a_place(engine: &Engine, text: &str) -> NotationError {
@@ -769,8 +911,28 @@ fn replay(engine: &Engine, state: &State, mut ply: PlyText<'_>) -> Result<Vec<Mo
         return Err(NotationError::expecting("no place given", start_options(engine, state)));
     };
     let mover = state.to_move;
-    let begin = Move::Begin { action, place };
     let start_legal = legal(engine, state);
+    // An action left out is the phase's first, or, where the first can start nowhere (Bao's entries when no
+    // capture can be made), the only one that can start at the place.
+    let first_starts = start_legal.iter().any(|m| matches!(m, Move::Begin { action: a, .. } if *a == action));
+    let action = match ply.action {
+        None if !first_starts => {
+            let here: Vec<u8> = start_legal
+                .iter()
+                .filter_map(|m| match m {
+                    Move::Begin { action, place: p } if *p == place => Some(*action),
+                    _ => None,
+                })
+                .collect();
+            if let [only] = here[..] {
+                only
+            } else {
+                action
+            }
+        }
+        _ => action,
+    };
+    let begin = Move::Begin { action, place };
     if !start_legal.contains(&begin) {
         return Err(begin_error(engine, state, action, place, &start_legal));
     }
@@ -861,7 +1023,9 @@ impl<'e> Plan<'e, '_> {
                         })
                         .collect();
                     let Some(d) = self.dir else {
-                        return Err(NotationError::expecting(format!("choose a direction for {here}"), opts));
+                        return Err(
+                            NotationError::expecting(format!("choose a direction for {here}"), opts).ran_out(&r)
+                        );
                     };
                     if !options.contains(&Move::Direction(d)) {
                         return Err(NotationError::expecting(
@@ -882,7 +1046,8 @@ impl<'e> Plan<'e, '_> {
                         return Err(NotationError::expecting(
                             format!("choose a direction for the lap from {from}"),
                             opts,
-                        ));
+                        )
+                        .ran_out(&r));
                     };
                     if !options.contains(&Move::Direction(d)) {
                         return Err(NotationError::expecting(
@@ -907,7 +1072,8 @@ impl<'e> Plan<'e, '_> {
                                 self.dir.map_or("", dir_text)
                             )
                         };
-                        return Err(NotationError::expecting(format!("{msg} (choice {})", done + 1), opts));
+                        let error = NotationError::expecting(format!("{msg} (choice {})", done + 1), opts);
+                        return Err(if self.drops_given { error } else { error.ran_out(&r) });
                     };
                     if !options.contains(&Move::Drop(k)) {
                         return Err(NotationError::expecting(
@@ -928,7 +1094,7 @@ impl<'e> Plan<'e, '_> {
                         })
                         .collect();
                     if r.captures.is_empty() {
-                        return Err(NotationError::expecting("a capture must be chosen", opts));
+                        return Err(NotationError::expecting("a capture must be chosen", opts).ran_out(&r));
                     }
                     let mut fits = capture_fits(engine, &r.captures, &options)?;
                     if fits.len() > 1 {
@@ -944,16 +1110,24 @@ impl<'e> Plan<'e, '_> {
                 }
                 Stage::Relay { .. } => {
                     let at = label(engine, r.st.last).to_string();
-                    let opts = vec![format!("relay (sow on from {at})"), format!("-relay (stop in {at})")];
+                    let words = answer_words(engine, &r.st).unwrap_or_default();
+                    let opts =
+                        vec![format!("{} (sow on from {at})", words.yes), format!("{} (stop in {at})", words.no)];
                     let Some(go) = r.relays.pop_front() else {
-                        return Err(NotationError::expecting(format!("say whether to relay from {at}"), opts));
+                        return Err(
+                            NotationError::expecting(format!("say whether to relay from {at}"), opts).ran_out(&r)
+                        );
                     };
                     r.apply(Move::Relay(go));
                 }
                 Stage::Capture { .. } => {
-                    let opts = vec![format!("{here} x (capture)"), format!("{here} -x (do not capture)")];
+                    let words = answer_words(engine, &r.st).unwrap_or_default();
+                    let opts = vec![
+                        format!("{here} {} (capture)", words.yes),
+                        format!("{here} {} (do not capture)", words.no),
+                    ];
                     let Some(make) = r.optional.pop_front() else {
-                        return Err(NotationError::expecting("say whether the capture is made", opts));
+                        return Err(NotationError::expecting("say whether the capture is made", opts).ran_out(&r));
                     };
                     r.apply(Move::Capture(make));
                 }
@@ -997,7 +1171,7 @@ impl<'e> Plan<'e, '_> {
                         }
                         None => {
                             if !options.contains(&Move::Stop) {
-                                return Err(NotationError::expecting("more places must be chosen", opts));
+                                return Err(NotationError::expecting("more places must be chosen", opts).ran_out(&r));
                             }
                             r.apply(Move::Stop);
                         }
@@ -1059,8 +1233,10 @@ impl<'e> Plan<'e, '_> {
             )));
         }
         if let Some(&go) = r.relays.front() {
-            let word = if go { "relay" } else { "-relay" };
-            return Err(NotationError::new(format!("unexpected `{word}`: no (more) relay is for the mover to choose")));
+            let word = if go { "to relay" } else { "to stop" };
+            return Err(NotationError::new(format!(
+                "unexpected answer ({word}): no (more) relay is for the mover to choose"
+            )));
         }
         if !r.chosen.is_empty() {
             return Err(NotationError::new(format!(
@@ -1554,6 +1730,16 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
     if text.starts_with('{') {
         return parse_json(engine, text);
     }
+    let mut st = read_position(engine, text)?;
+    engine.refresh(&mut st);
+    Ok(st)
+}
+
+/// A position as written (not JSON), before the checks of a turn's start that [`parse_position`] makes
+/// ([`Engine::refresh`]: the end rules, the obligation, whether the player to move can move): what another
+/// reading of the rules (the differential tests' reference) starts from.
+pub fn read_position(engine: &Engine, text: &str) -> Result<State, NotationError> {
+    let text = text.trim();
     let rules = &engine.rules;
     let k = kinds(engine);
     let mut st = engine.setup_state();
@@ -1751,7 +1937,6 @@ pub fn parse_position(engine: &Engine, text: &str) -> Result<State, NotationErro
     st.history.clear();
     st.history_total = u32::MAX;
     st.result = None;
-    engine.refresh(&mut st);
     Ok(st)
 }
 

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::{AiKind, Player};
 use crate::engine::{Engine, Move, State};
+use crate::ir::PlaceId;
 use crate::notation::{enumerate_plies, format_ply, parse_ply, parse_start_position};
 
 /// The most plies `moves` lists before it lists first decisions instead.
@@ -65,11 +66,17 @@ pub enum Command {
     /// `#n`: the n-th entry of the last `moves` listing, always.
     Listed(usize),
     Moves,
+    /// The plies played so far, and who played each.
+    History,
+    /// Ply N (from 1) told step by step with the rule that made each step; the last ply without N.
+    Explain(Option<usize>),
     Undo,
     Redo,
     Show,
     Rules,
-    Hint,
+    /// What the computer would play, at a level (`hint hard`); a solitaire without a level is searched for
+    /// a win.
+    Hint(Option<crate::ai::Level>),
     /// Let the computer make the current decision.
     Ai,
     /// Abandon the decisions made so far in this turn.
@@ -109,11 +116,23 @@ impl FromStr for Command {
         match word {
             "" => Err(SessionError::Usage("type a move, or `help`".into())),
             "moves" | "m" | "list" => no_args(Command::Moves),
+            "history" => no_args(Command::History),
+            "explain" | "why" if rest.is_empty() => Ok(Command::Explain(None)),
+            "explain" | "why" => match rest.parse::<usize>() {
+                Ok(n) if n >= 1 => Ok(Command::Explain(Some(n))),
+                _ => Err(SessionError::Usage(format!(
+                    "`{word} {rest}`: `{word}` tells the last move; `{word} N`, move N of the history"
+                ))),
+            },
             "undo" | "u" => no_args(Command::Undo),
             "redo" => no_args(Command::Redo),
             "show" | "board" => no_args(Command::Show),
             "rules" => no_args(Command::Rules),
-            "hint" => no_args(Command::Hint),
+            "hint" if rest.is_empty() => Ok(Command::Hint(None)),
+            "hint" => match crate::ai::Level::named(rest) {
+                Some(level) => Ok(Command::Hint(Some(level))),
+                None => Err(SessionError::Usage(format!("`hint {rest}`: the levels are easy, normal and hard"))),
+            },
             "ai" => no_args(Command::Ai),
             "cancel" => no_args(Command::Cancel),
             "save" => needs_file("save").map(Command::Save),
@@ -201,6 +220,8 @@ pub struct Session {
     /// held, still accepted.
     rules_hash: String,
     text_hash: String,
+    /// The rule file's text, for the lines of the rules that `explain` names.
+    source: String,
     variant: String,
     seed: u64,
     /// Where the game starts: the game's own start, or a given position (its text in `position`).
@@ -216,7 +237,6 @@ pub struct Session {
     partial_start: Option<State>,
     /// The last `moves` listing, for `Choose`.
     listing: Vec<Vec<Move>>,
-    rng: SmallRng,
     /// Ask before `new` or `quit` drops a game in progress (on a terminal), and what was last asked about.
     confirm_drops: bool,
     asked: Option<Discard>,
@@ -224,6 +244,9 @@ pub struct Session {
     cancel: Arc<AtomicBool>,
     progress: Option<ProgressLine>,
 }
+
+/// A ply played: the position before it and its decisions.
+pub type PlyMoves<'a> = (&'a State, &'a [Move]);
 
 /// Where a long command reports its progress: a line of text that replaces the last.
 pub type ProgressLine = Box<dyn FnMut(&str) + Send>;
@@ -303,6 +326,7 @@ impl Session {
             rules_path: rules_path.to_string(),
             rules_hash,
             text_hash: source_hash(source),
+            source: source.to_string(),
             seed,
             start: state.clone(),
             position: None,
@@ -314,7 +338,6 @@ impl Session {
             partial: Vec::new(),
             partial_start: None,
             listing: Vec::new(),
-            rng,
             confirm_drops: false,
             asked: None,
             hint_limits: HintLimits::default(),
@@ -370,11 +393,16 @@ impl Session {
             }
             Command::Choose(n) | Command::Listed(n) => self.choose(n),
             Command::Moves => Ok(Output::text(self.list_moves())),
+            Command::History => Ok(Output::text(self.history_text())),
+            Command::Explain(n) => self.explain(n).map(|e| {
+                let who = &self.seat_names()[e.mover as usize - 1];
+                Output::text(crate::explain::render_by(&e, who).trim_end())
+            }),
             Command::Undo => self.undo(),
             Command::Redo => self.redo(),
             Command::Show => Ok(Output::moved(String::new())),
             Command::Rules => Ok(Output::text(self.rules_summary())),
-            Command::Hint => self.hint().map(Output::text),
+            Command::Hint(level) => self.hint(level).map(Output::text),
             Command::Ai => self.ai_move(),
             Command::Cancel => {
                 if self.partial.is_empty() {
@@ -491,9 +519,88 @@ impl Session {
         self.decision_options()
     }
 
-    /// What the decision at hand is called: `move`, `direction`, `next piece`, ...
-    pub fn decision(&self) -> &'static str {
+    /// What the decision at hand is called: `move`, `direction`, `next piece`, `safari or stop`, ...
+    pub fn decision(&self) -> String {
         self.decision_name()
+    }
+
+    /// The decision at hand as a question, in the game's words, with what may be answered: `direction
+    /// from i3: ccw (towards i2) or cw (towards i4)`, `safari from i5? safari or stop (or yes, no)`.
+    pub fn question(&self) -> String {
+        use crate::engine::Stage;
+        use crate::notation::Question;
+        let here = |p: PlaceId| self.place_label(p);
+        match self.state.stage {
+            Stage::Direction { .. } | Stage::LapDirection { .. } => {
+                let ways: Vec<String> = self
+                    .decision_options()
+                    .into_iter()
+                    .map(|(label, mv)| match self.towards(mv) {
+                        Some(p) => format!("{label} (towards {})", here(p)),
+                        None => label,
+                    })
+                    .collect();
+                format!("{} from {}: {}", self.decision_name(), here(self.state.origin), or_list(&ways))
+            }
+            Stage::Relay { .. } | Stage::Capture { .. } => {
+                let words = crate::notation::answer_words(&self.engine, &self.state).unwrap_or_default();
+                let at = here(self.state.last);
+                let ask = match (words.question, words.named) {
+                    (Question::Relay, true) => format!("{} from {at}?", words.yes),
+                    (Question::Relay, false) => format!("relay from {at}?"),
+                    (Question::Capture, true) => format!("{} at {at}?", words.yes),
+                    (Question::Capture, false) => format!("capture at {at}?"),
+                };
+                let yes = self.answer_label(words.question, true);
+                let no = self.answer_label(words.question, false);
+                format!("{ask} {yes} or {no} (or yes, no)")
+            }
+            _ => format!("{}: {}", self.decision_name(), self.option_labels().join(", ")),
+        }
+    }
+
+    /// The rule file's own sentence (`///`) for the question at hand, where it has one: the optional relay's
+    /// or capture's.
+    pub fn question_doc(&self) -> Option<String> {
+        use crate::engine::Stage;
+        let sow = |action: u8| match self.engine.phase(&self.state).actions.get(action as usize).map(|a| &a.kind) {
+            Some(crate::ir::ActionKind::Sow(sow)) => Some(sow),
+            _ => None,
+        };
+        match self.state.stage {
+            Stage::Relay { action } => sow(action)?.relay_may_doc.clone(),
+            Stage::Capture { action, rule } => sow(action)?.captures.get(rule as usize)?.doc.clone(),
+            _ => None,
+        }
+    }
+
+    /// The place the first piece of a lap would go to, for a direction of the decision at hand: the place
+    /// after the lap's pit that way along the mover's track.
+    pub fn towards(&self, mv: Move) -> Option<PlaceId> {
+        let Move::Direction(d) = mv else { return None };
+        let rules = &self.engine.rules;
+        let places = rules.places.len();
+        let row = (self.state.to_move as usize * 2 + d as usize) * places;
+        let next = *rules.next.get(row + self.state.origin as usize)?;
+        (next != self.state.origin && (next as usize) < places).then_some(next)
+    }
+
+    /// The pit a decision in progress is about: the pit chosen to start from, or the pit an optional relay
+    /// or capture asks about; for the board to mark while the move waits.
+    pub fn chosen_place(&self) -> Option<PlaceId> {
+        use crate::engine::Stage;
+        if self.partial.is_empty() || self.is_over() {
+            return None;
+        }
+        match self.state.stage {
+            Stage::Relay { .. } | Stage::Capture { .. } => Some(self.state.last),
+            Stage::LapDirection { .. } => Some(self.state.origin),
+            _ => self.partial.iter().find_map(|m| if let Move::Begin { place, .. } = m { Some(*place) } else { None }),
+        }
+    }
+
+    fn place_label(&self, p: PlaceId) -> String {
+        self.engine.rules.places.get(p as usize).map_or_else(|| p.to_string(), |i| i.label.clone())
     }
 
     /// Whether a turn is in progress: some of its decisions made, the rest still to come.
@@ -543,12 +650,19 @@ impl Session {
         // The seat's name as the board and the narration call it ("you", "player 2", "computer").
         let who = self.seat_names().swap_remove(self.state.to_move as usize);
         if self.partial.is_empty() {
-            format!("{who}> ")
-        } else {
-            let options = self.decision_options();
-            let shown: Vec<&str> = options.iter().take(10).map(|(l, _)| l.as_str()).collect();
-            let more = if options.len() > 10 { ", ..." } else { "" };
-            format!("{who}, {} ({}{more})> ", self.decision_name(), shown.join(" "))
+            return format!("{who}> ");
+        }
+        use crate::engine::Stage;
+        match self.state.stage {
+            Stage::Relay { .. } | Stage::Capture { .. } | Stage::Direction { .. } | Stage::LapDirection { .. } => {
+                format!("{who}, {}> ", self.question())
+            }
+            _ => {
+                let options = self.decision_options();
+                let shown: Vec<&str> = options.iter().take(10).map(|(l, _)| l.as_str()).collect();
+                let more = if options.len() > 10 { ", ..." } else { "" };
+                format!("{who}, {} ({}{more})> ", self.decision_name(), shown.join(" "))
+            }
         }
     }
 
@@ -577,6 +691,9 @@ impl Session {
         if !self.partial.is_empty() {
             return self.play_decision(text);
         }
+        if let Some(answer) = self.offer_answer(text) {
+            return self.play_ply(vec![answer]);
+        }
         // `take none` says outright that no pit is taken (the notation writes nothing for that).
         let (text, none_taken) = strip_take_none(text);
         match parse_ply(&self.engine, &self.state, text) {
@@ -598,11 +715,13 @@ impl Session {
                 if self.decision_options().iter().any(|(l, _)| l == text) {
                     return self.play_decision(text);
                 }
-                let mut message = full_error.to_string();
-                if let Some(command) = shadowed_command(text) {
-                    message.push_str(&format!(" (`{text}` is a place here; the command is `{command}`)"));
+                // A ply typed in part (`i6`, `i3cw`) is started, and the rest asked for.
+                if !full_error.started.is_empty() {
+                    let mut out = self.start_turn(&full_error.started)?;
+                    out.text = self.asking();
+                    return Ok(out);
                 }
-                Err(SessionError::Illegal(message))
+                Err(SessionError::Illegal(self.explain_refusal(text, full_error.to_string())))
             }
         }
     }
@@ -664,8 +783,20 @@ impl Session {
         Ok(Output::moved(format!("{who} played {text}: {}", self.told())))
     }
 
-    /// One decision of a turn, by its label (`cw`, `R`, `stop`, `B5`).
+    /// One decision of a turn, by its label (`cw`, `R`, `stop`, `B5`), or by a word that answers a yes/no
+    /// question (`yes`, `no`, and the rule file's words); at a choice of pieces, a run of symbols makes a
+    /// choice for each (`GGRRB`).
     fn play_decision(&mut self, text: &str) -> Result<Output, SessionError> {
+        if let Some(yes) = self.yes_or_no(text) {
+            let mv = match self.state.stage {
+                crate::engine::Stage::Relay { .. } => Move::Relay(yes),
+                _ => Move::Capture(yes),
+            };
+            return self.decide(mv);
+        }
+        if let Some(out) = self.drop_run(text) {
+            return out;
+        }
         let options = self.decision_options();
         if !options.iter().any(|(l, _)| l == text) {
             if let Some(out) = self.pick_out_of_order(text) {
@@ -680,11 +811,14 @@ impl Session {
                 None => format!("`{text}` is not a choice here"),
             };
             let hash = if self.pits_are_numbered() { "; `#N` picks the N-th" } else { "" };
-            return Err(SessionError::Illegal(format!(
-                "{what}; {}: {} (or `cancel`{hash})",
-                self.decision_name(),
-                labels.join(", ")
-            )));
+            let asked = match self.state.stage {
+                crate::engine::Stage::Relay { .. }
+                | crate::engine::Stage::Capture { .. }
+                | crate::engine::Stage::Direction { .. }
+                | crate::engine::Stage::LapDirection { .. } => self.question(),
+                _ => format!("{}: {}", self.decision_name(), labels.join(", ")),
+            };
+            return Err(SessionError::Illegal(format!("{what}; {asked} (or `cancel`{hash})")));
         };
         self.decide(mv)
     }
@@ -733,15 +867,108 @@ impl Session {
         }
     }
 
+    /// Whether `text` answers the yes/no question at hand (an optional relay or capture), and how: `yes`,
+    /// `y`, the rule file's yes word (or `relay`, `x`); `no`, `n`, its no word (or `-relay`, `stop`, `-x`).
+    fn yes_or_no(&self, text: &str) -> Option<bool> {
+        let words = crate::notation::answer_words(&self.engine, &self.state)?;
+        let t = text.trim().to_ascii_lowercase();
+        let plain = match words.question {
+            crate::notation::Question::Relay => ("relay", "-relay"),
+            crate::notation::Question::Capture => ("x", "-x"),
+        };
+        if ["yes", "y", plain.0].contains(&t.as_str()) || t.eq_ignore_ascii_case(&words.yes) {
+            Some(true)
+        } else if ["no", "n", "stop", plain.1].contains(&t.as_str()) || t.eq_ignore_ascii_case(&words.no) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// `yes` or `no` to an offer that waits for an answer: `accept` or `decline`.
+    fn offer_answer(&self, text: &str) -> Option<Move> {
+        if !matches!(self.state.stage, crate::engine::Stage::Respond) {
+            return None;
+        }
+        match text.trim().to_ascii_lowercase().as_str() {
+            "yes" | "y" => Some(Move::Accept),
+            "no" | "n" => Some(Move::Decline),
+            _ => None,
+        }
+    }
+
+    /// A run of piece symbols typed where the next piece is chosen (`GGRRBBGG`): the rest of the order, read
+    /// as the notation reads the drops of a whole ply (every piece, or the chosen ones only), all or nothing.
+    /// `None` when `text` is not such a run (a single symbol is an ordinary choice).
+    fn drop_run(&mut self, text: &str) -> Option<Result<Output, SessionError>> {
+        if !matches!(self.state.stage, crate::engine::Stage::Drop { .. }) || text.chars().count() < 2 {
+            return None;
+        }
+        let symbols: Vec<&str> = self.engine.rules.kinds.iter().map(|k| k.symbol.as_str()).collect();
+        // A hand holds at most 255 pieces: a longer run is no order of them (and is not searched).
+        if text.len() > 255 || split_run(text.trim(), &symbols).is_none() {
+            return None;
+        }
+        let start = self.partial_start.clone()?;
+        let so_far = format_ply(&self.engine, &start, &self.partial);
+        let glue = if so_far.contains(':') { "" } else { ":" };
+        let whole = format!("{so_far}{glue}{}", text.trim());
+        Some(match parse_ply(&self.engine, &start, &whole) {
+            Ok(moves) => {
+                self.cancel_partial();
+                self.play_ply(moves)
+            }
+            Err(e) => Err(SessionError::Illegal(format!("`{}`: {e}", text.trim()))),
+        })
+    }
+
+    /// Why a typed move was refused, in the player's words: the notation's reason, or that the pit is
+    /// another player's, or the command it looks like (`mvoes`).
+    fn explain_refusal(&self, text: &str, reason: String) -> String {
+        let word = text.trim();
+        if let Some(command) = shadowed_command(word) {
+            return format!("{reason} (`{word}` is a place here; the command is `{command}`)");
+        }
+        let head = word.split_whitespace().next().unwrap_or("");
+        let bare = head.strip_suffix("ccw").or_else(|| head.strip_suffix("cw")).unwrap_or(head);
+        let rules = &self.engine.rules;
+        let pit = rules.places.iter().position(|p| p.is_pit && (p.label == head || p.label == bare));
+        if let Some(p) = pit {
+            let owner = self.state.owner.get(p).copied().unwrap_or(crate::ir::NO_PLAYER);
+            let startable = self
+                .start_options()
+                .iter()
+                .any(|(_, m)| matches!(m, Move::Begin { place, .. } if *place as usize == p));
+            if owner != crate::ir::NO_PLAYER && owner != self.state.to_move && !startable {
+                let names = self.seat_names();
+                let whose = match names[owner as usize].as_str() {
+                    "you" => "yours".to_string(),
+                    name => format!("{name}'s"),
+                };
+                let mine = if names[self.state.to_move as usize] == "you" { "yours" } else { "theirs" };
+                return format!("pit {} is not {mine}: it is {whose}", rules.places[p].label);
+            }
+        }
+        let known = rules.places.iter().any(|p| p.label == head || p.label == bare);
+        if !known && word.len() >= 3 && word.chars().all(|c| c.is_ascii_alphabetic()) {
+            if let Some(command) = crate::diag::did_you_mean(word, COMMANDS.iter().copied()) {
+                return format!("`{word}` is neither a move nor a command (did you mean `{command}`?)");
+            }
+        }
+        reason
+    }
+
     fn decide(&mut self, mv: Move) -> Result<Output, SessionError> {
         let ply = self.state.ply;
-        if self.partial.is_empty() {
+        let first = self.partial.is_empty();
+        if first {
             self.partial_start = Some(self.state.clone());
         }
         self.engine.apply(&mut self.state, mv).map_err(|e| SessionError::Illegal(e.to_string()))?;
         self.partial.push(mv);
         if self.state.ply == ply && !self.is_over() {
-            return Ok(Output::text(format!("{}: {}", self.decision_name(), self.option_labels().join(", "))));
+            // The board is drawn again as a turn starts, with the pit chosen marked.
+            return Ok(Output { text: self.asking(), board_changed: first, quit: false });
         }
         let before = self.partial_start.take().unwrap_or_else(|| self.state.clone());
         let mover = before.to_move;
@@ -751,6 +978,12 @@ impl Session {
         self.redo.clear();
         self.listing.clear();
         Ok(Output::moved(format!("played {text}: {}", self.told())))
+    }
+
+    /// What is said when a decision is asked for, besides the question the prompt asks: the rule's own
+    /// sentence, where it has one.
+    fn asking(&self) -> String {
+        self.question_doc().unwrap_or_default()
     }
 
     fn cancel_partial(&mut self) {
@@ -862,10 +1095,13 @@ impl Session {
         self.decision_options().into_iter().map(|(l, _)| l).collect()
     }
 
-    fn decision_name(&self) -> &'static str {
+    fn decision_name(&self) -> String {
         use crate::engine::Stage;
         let can_stop = self.decision_options().iter().any(|&(_, m)| m == Move::Stop);
-        match self.state.stage {
+        if let Some(words) = crate::notation::answer_words(&self.engine, &self.state).filter(|w| w.named) {
+            return format!("{} or {}", words.yes, words.no);
+        }
+        let name = match self.state.stage {
             Stage::Put { .. } if !can_stop => "next pit",
             Stage::Offer { .. } if !can_stop => "next pit to offer",
             Stage::Start => "move",
@@ -879,7 +1115,8 @@ impl Session {
             Stage::Offer { .. } => "next pit to offer (or stop)",
             Stage::Capture { .. } => "capture or not",
             Stage::Relay { .. } => "relay or stop",
-        }
+        };
+        name.to_string()
     }
 
     /// The text of one decision.
@@ -906,14 +1143,78 @@ impl Session {
             }
             Move::Pick(p) => place(p),
             Move::Stop => "stop".into(),
-            Move::Capture(true) => "x".into(),
-            Move::Capture(false) => "-x".into(),
-            Move::Relay(true) => "relay".into(),
-            Move::Relay(false) => "-relay".into(),
+            Move::Capture(yes) => self.answer_label(crate::notation::Question::Capture, yes),
+            Move::Relay(yes) => self.answer_label(crate::notation::Question::Relay, yes),
+        }
+    }
+
+    /// The word that answers a yes/no question: the rule file's, where the question at hand has them, else
+    /// `relay` and `stop`, `x` and `-x`.
+    fn answer_label(&self, question: crate::notation::Question, yes: bool) -> String {
+        use crate::notation::Question;
+        match crate::notation::answer_words(&self.engine, &self.state) {
+            Some(words) if words.named && words.question == question => words.word(yes).to_string(),
+            _ => match (question, yes) {
+                (Question::Relay, true) => "relay".into(),
+                (Question::Relay, false) => "stop".into(),
+                (Question::Capture, true) => "x".into(),
+                (Question::Capture, false) => "-x".into(),
+            },
         }
     }
 
     // ------------------------------------------------------------ history
+
+    /// The plies played, numbered, each with who played it.
+    /// Ply `n` of the history (from 1; the last without it) told step by step, each step with the rule of
+    /// the file that made it (`crate::explain`).
+    pub fn explain(&self, n: Option<usize>) -> Result<crate::explain::Explanation, SessionError> {
+        if self.plies.is_empty() {
+            return Err(SessionError::Usage("no move has been played yet: `explain` tells a move played".into()));
+        }
+        let n = n.unwrap_or(self.plies.len());
+        let Some(ply) = n.checked_sub(1).and_then(|i| self.plies.get(i)) else {
+            let played = crate::plural(self.plies.len() as u64, "move has", "moves have");
+            return Err(SessionError::Usage(format!("no move {n}: {played} been played (`history` lists them)")));
+        };
+        Ok(crate::explain::explain(&self.engine, &self.source, &ply.before, &ply.moves))
+    }
+
+    pub fn history_text(&self) -> String {
+        if self.plies.is_empty() {
+            return "no move has been played yet".into();
+        }
+        let names = self.seat_names();
+        let lines: Vec<String> = self
+            .plies
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("{:>3}. {}: {}", i + 1, names[p.mover as usize], p.text))
+            .collect();
+        lines.join("\n")
+    }
+
+    /// The position after the first `n` plies of [`Session::history`] (the start for 0), and the ply that led
+    /// to it (the position before it and its decisions); `None` past the plies played.
+    pub fn position_after(&self, n: usize) -> Option<(State, Option<PlyMoves<'_>>)> {
+        match n {
+            0 => Some((self.start.clone(), None)),
+            n if n < self.plies.len() => {
+                let ply = &self.plies[n - 1];
+                Some((self.plies[n].before.clone(), Some((&ply.before, &ply.moves[..]))))
+            }
+            n if n == self.plies.len() => {
+                let at = if self.partial.is_empty() { self.state.clone() } else { self.partial_start.clone()? };
+                Some((at, self.last_ply()))
+            }
+            _ => None,
+        }
+    }
+
+    /// Who played each ply of [`Session::history`], by seat from 0.
+    pub fn history_movers(&self) -> Vec<u8> {
+        self.plies.iter().map(|p| p.mover).collect()
+    }
 
     fn undo(&mut self) -> Result<Output, SessionError> {
         if !self.partial.is_empty() {
@@ -980,15 +1281,34 @@ impl Session {
 
     // ------------------------------------------------------------ help from the computer
 
-    fn hint(&mut self) -> Result<String, SessionError> {
+    /// What the computer would play here, at `level` (normal by default), and what it does, in words: the
+    /// same answer for the same position, as the search is seeded by the position. A solitaire without a
+    /// level is searched for a win instead.
+    fn hint(&mut self, level: Option<crate::ai::Level>) -> Result<String, SessionError> {
         if self.is_over() {
             return Err(SessionError::GameOver);
         }
-        if self.engine.rules.players == 1 && self.partial.is_empty() {
+        if self.engine.rules.players == 1 && self.partial.is_empty() && level.is_none() {
             return self.solve_hint();
         }
-        let mv = self.hint_move()?;
-        Ok(format!("the computer would choose {}", self.label(mv)))
+        let level = level.unwrap_or(crate::ai::Level::Normal);
+        let first = self.hint_move_at(&self.state, level)?;
+        let label = self.label(first);
+        // The rest of the ply as the computer would play it, to say what the whole ply does.
+        let start = self.partial_start.clone().unwrap_or_else(|| self.state.clone());
+        let mut moves = self.partial.clone();
+        let mut st = self.state.clone();
+        let mut next = Some(first);
+        while let Some(mv) = next.take() {
+            self.engine.apply(&mut st, mv).map_err(|e| SessionError::Illegal(e.to_string()))?;
+            moves.push(mv);
+            if st.ply == start.ply && st.result.is_none() {
+                next = Some(self.hint_move_at(&st, level)?);
+            }
+        }
+        let told = crate::narrate::ply(&self.engine, &start, &moves, &st, &self.seat_names()).text;
+        let what = if self.partial.is_empty() { self.typed_ply(&moves) } else { label };
+        Ok(format!("hint ({}): {what} — {told}", level.name()))
     }
 
     /// A solitaire's hint: the first ply of a shortest win, within the hint's limits; when the search
@@ -1069,10 +1389,21 @@ impl Session {
     }
 
     fn hint_move(&mut self) -> Result<Move, SessionError> {
-        let kind = AiKind::Mcts(crate::ai::Budget::Playouts(2000));
-        let mut player = kind.player(&self.engine, &mut self.rng).map_err(|e| SessionError::Usage(e.to_string()))?;
+        self.hint_move_at(&self.state, crate::ai::Level::Normal)
+    }
+
+    /// The computer's choice at `st` at `level`: a search of the level's playouts seeded by the position
+    /// (and the game's seed), so the same position gets the same answer.
+    fn hint_move_at(&self, st: &State, level: crate::ai::Level) -> Result<Move, SessionError> {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        st.hash(&mut hasher);
+        self.seed.hash(&mut hasher);
+        let kind = AiKind::Mcts(crate::ai::Budget::Playouts(level.playouts()));
+        let mut player =
+            kind.player_seeded(&self.engine, hasher.finish()).map_err(|e| SessionError::Usage(e.to_string()))?;
         player.set_cancel(self.cancel.clone());
-        player.choose(&self.engine, &self.state).map_err(|e| SessionError::Usage(e.to_string()))
+        player.choose(&self.engine, st).map_err(|e| SessionError::Usage(e.to_string()))
     }
 
     fn ai_move(&mut self) -> Result<Output, SessionError> {
@@ -1256,6 +1587,45 @@ fn fnv_hex(bytes: &[u8]) -> String {
     format!("{h:016x}")
 }
 
+/// `a`, `a or b`, `a, b or c`.
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// `text` as a run of piece symbols (`GGRRB`; symbols of any length, matched exactly or else ignoring
+/// case), or `None`.
+fn split_run(text: &str, symbols: &[&str]) -> Option<Vec<u8>> {
+    fn go(text: &str, symbols: &[&str], fold: bool, out: &mut Vec<u8>) -> bool {
+        if text.is_empty() {
+            return true;
+        }
+        for (k, s) in symbols.iter().enumerate() {
+            let fits = !s.is_empty()
+                && text.len() >= s.len()
+                && text.is_char_boundary(s.len())
+                && if fold { text[..s.len()].eq_ignore_ascii_case(s) } else { &text[..s.len()] == *s };
+            if fits {
+                out.push(k as u8);
+                if go(&text[s.len()..], symbols, fold, out) {
+                    return true;
+                }
+                out.pop();
+            }
+        }
+        false
+    }
+    let mut out = Vec::new();
+    if go(text, symbols, false, &mut out) {
+        return Some(out);
+    }
+    out.clear();
+    go(text, symbols, true, &mut out).then_some(out)
+}
+
 fn numbered(items: &[String]) -> String {
     items.iter().enumerate().map(|(i, s)| format!("{:>3}. {s}", i + 1)).collect::<Vec<_>>().join("\n")
 }
@@ -1267,18 +1637,24 @@ fn shadowed_command(text: &str) -> Option<&'static str> {
     SHORT_FORMS.iter().find(|(short, _)| *short == text).map(|&(_, full)| full)
 }
 
-const COMMANDS: &[&str] =
-    &["moves", "undo", "redo", "show", "rules", "hint", "ai", "cancel", "save", "load", "new", "help", "quit"];
+const COMMANDS: &[&str] = &[
+    "moves", "history", "explain", "undo", "redo", "show", "rules", "hint", "ai", "cancel", "save", "load", "new",
+    "help", "quit",
+];
 
 const HELP: &str = "\
 Type a move in notation, or one of these commands:
   moves           list the legal moves, numbered; then type a number to play one
                   (where the pits themselves are numbered, as on a ring, a number is a pit: `#3` plays
                   the third listed move)
+  history         the moves played so far, and who played each
+  explain [N]     the last move (or move N of the history) step by step, with the rule of each step
   undo, redo      take back your last move (and the computer's replies), or play it again
   show            draw the board again
   rules           a summary of the rules of this game
-  hint            what the computer would play (a solitaire is searched for a win, for a few seconds)
+  hint [LEVEL]    what the computer would play, and what it does: at level easy, normal (the default) or
+                  hard; the same position gets the same hint (a solitaire without a level is searched
+                  for a win, for a few seconds)
   ai              let the computer make this decision for you
   cancel          abandon the choices made so far in this turn
   save FILE       save the game as JSON;  load FILE  loads one saved with these rules

@@ -870,6 +870,7 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::resow
         | Rule::go_on => "`take`, `chain`, `cancel`, `mark`, `unmark`, `give`, `sow from` or `continue at`",
         Rule::may_word => "`may`",
+        Rule::answers => "`as \"WORD\"`",
         Rule::every_drop => "`at every drop`",
         Rule::every_lift => "`at every lift`",
         Rule::from_next => "`from next`",
@@ -1383,6 +1384,13 @@ fn name_of(pair: &Pair<Rule>) -> Name {
     Spanned::new(pair.as_str().to_string(), span_of(pair))
 }
 
+/// `as "YES" [or "NO"]`: strings only, by the grammar.
+fn build_answers(pair: Pair<Rule>) -> Answers {
+    let mut words = children(pair).filter(|p| p.as_rule() == Rule::string).map(string_of);
+    let yes = words.next().unwrap_or_else(|| Spanned::new(String::new(), Span::default()));
+    Answers { yes, no: words.next() }
+}
+
 fn string_of(pair: Pair<Rule>) -> Spanned<String> {
     let span = span_of(&pair);
     let text = children(pair).next().map(|t| t.as_str().to_string()).unwrap_or_default();
@@ -1694,7 +1702,15 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                 Rule::from_next => {
                     SowItem::RelayFromNext(Spanned::new(build_cond(next_pair(&mut inner, "relay")?)?, span))
                 }
-                Rule::may_word => SowItem::RelayMay(Spanned::new(build_cond(next_pair(&mut inner, "relay")?)?, span)),
+                Rule::may_word => {
+                    let mut next = next_pair(&mut inner, "relay")?;
+                    let mut answers = None;
+                    if next.as_rule() == Rule::answers {
+                        answers = Some(build_answers(next));
+                        next = next_pair(&mut inner, "relay")?;
+                    }
+                    SowItem::RelayMay { when: Spanned::new(build_cond(next)?, span), answers }
+                }
                 _ => SowItem::Relay(Spanned::new(build_cond(first)?, span)),
             }
         }
@@ -1725,6 +1741,7 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
         Rule::capture => {
             let mut when = None;
             let mut may = false;
+            let mut answers = None;
             let mut every_drop = false;
             let mut every_lift = false;
             let mut items = Vec::new();
@@ -1732,6 +1749,7 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                 let pspan = span_of(&p);
                 match p.as_rule() {
                     Rule::may_word => may = true,
+                    Rule::answers => answers = Some(build_answers(p)),
                     Rule::every_drop => every_drop = true,
                     Rule::every_lift => every_lift = true,
                     Rule::cond => when = Some(build_cond(p)?),
@@ -1781,7 +1799,7 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                     other => return Err(SyntaxError::internal(&format!("capture item {other:?}"))),
                 }
             }
-            SowItem::Capture(Spanned::new(Capture { may, every_drop, every_lift, when, items }, span))
+            SowItem::Capture(Spanned::new(Capture { may, answers, every_drop, every_lift, when, items }, span))
         }
         Rule::then => {
             let must = next_pair(&mut inner, "may/must")?.as_str() == "must";

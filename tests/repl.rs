@@ -463,6 +463,174 @@ fn play_help_says_the_computer_thinks_per_decision() {
     assert!(!text.contains("a second a move"), "{text}");
 }
 
+// ---------------------------------------------------------------- questions in the game's words (issue 24)
+
+const BAO_SAFARI: &str = "i3=1 i5=6 I6=5 I1=1 ghala(1)=5 ghala(2)=5 nyumba(1)=i5 nyumba(2)=I5 phase=namua";
+
+/// Bao's safari and Toguz's tuzdyk are asked in the games' own words, with the `///` sentence of the rule;
+/// `yes`, `no` and the words answer; a direction names the next pit each way; the pit alone starts an entry.
+#[test]
+fn mid_move_questions_are_asked_in_the_games_words() {
+    // `stop` and `no` decline the safari, `yes` and `safari` make it; `i6` alone is the entry `takasa i6`.
+    let bao = session(
+        &["games/bao-la-kiswahili.mancala", "--human", "2", "--position", BAO_SAFARI],
+        "i3\ncw\nstop\nundo\ni3cw\nyes\nhistory\nquit\n",
+    );
+    insta::assert_snapshot!("bao_safari", bao);
+    let entry = session(&["games/bao-la-kiswahili.mancala", "--human", "2"], "i6\nccw\nquit\n");
+    assert!(entry.contains("player 1, direction from i6: ccw (towards i5) or cw (towards i7)> ccw"), "{entry}");
+    assert!(
+        entry.contains("played takasa i6ccw: put 1 from player 1's ghala into i6, then sowed 3 from i6"),
+        "{entry}"
+    );
+    let toguz = session(
+        &[
+            "games/toguz-kumalak.mancala",
+            "--variant",
+            "tuzdyk-optional",
+            "--human",
+            "2",
+            "--position",
+            "h5 C2 D1 to_move=1",
+        ],
+        "h\nmaybe\nno\nundo\nh\ntuzdyk\nquit\n",
+    );
+    insta::assert_snapshot!("toguz_tuzdyk", toguz);
+}
+
+/// Commands get "did you mean", `history` lists who played what, the other side's pit is named as his,
+/// a second word after a Kalah pit says what a move here is (no other game's grammar), and `hint` says the
+/// same thing for the same position, with a reason, at a level.
+#[test]
+fn commands_hints_and_refusals_in_plain_words() {
+    let script = "c d\nmvoes\nA\nhistory\nhint\nhint\nhint hard\nhint expert\nc\nf\nhistory\nquit\n";
+    let out = session(&["games/kalah.mancala", "--ai", "2=random"], script);
+    assert!(out.contains("error: unexpected `d`: a move here is one pit (type one move at a time)"), "{out}");
+    assert!(!out.contains("x PLACE KIND"), "{out}");
+    assert!(out.contains("error: `mvoes` is neither a move nor a command (did you mean `moves`?)"), "{out}");
+    assert!(out.contains("error: pit A is not yours: it is computer's"), "{out}");
+    assert!(out.contains("no move has been played yet"), "{out}");
+    let hints: Vec<&str> = out.lines().filter(|l| l.starts_with("hint (normal): ")).collect();
+    assert_eq!(hints.len(), 2, "{out}");
+    assert_eq!(hints[0], hints[1], "the same position, the same hint");
+    assert!(hints[0].contains(" — sowed "), "a reason in words: {}", hints[0]);
+    assert!(out.contains("hint (hard): "), "{out}");
+    assert!(out.contains("error: `hint expert`: the levels are easy, normal and hard"), "{out}");
+    assert!(out.contains("  1. you: c\n  2. you: f\n  3. computer: "), "{out}");
+}
+
+/// `explain` tells the last ply step by step with the rule of each step (`explain N`, ply N), in the seats'
+/// names; before any ply, or past the last, it says why it cannot.
+#[test]
+fn explain_tells_the_last_ply_with_its_rules() {
+    let out = session(&["games/kalah.mancala", "--human", "2"], "explain\nc\nf\nexplain\nwhy 1\nexplain 3\nquit!\n");
+    assert!(out.contains("error: no move has been played yet: `explain` tells a move played"), "{out}");
+    assert!(
+        out.contains("ply f by player 1:\n  1. lift 5 from f (line 19: from pits(mover) where count > 0)\n"),
+        "{out}"
+    );
+    assert!(out.contains("ply c by player 1:\n  1. lift 4 from c (line 19: "), "{out}");
+    assert!(out.contains("player 1 moves again (line 26: again when last = store(mover))"), "{out}");
+    assert!(out.contains("error: no move 3: 2 moves have been played (`history` lists them)"), "{out}");
+    // Bao's safari, in the file's words and with its `///` sentence.
+    let bao = session(
+        &["games/bao-la-kiswahili.mancala", "--human", "2", "--position", BAO_SAFARI],
+        "i3cw\nsafari\nexplain\nquit!\n",
+    );
+    assert!(bao.contains("ply i3cw safari by player 1:"), "{bao}");
+    assert!(bao.contains("relay may as \"safari\" or \"stop\""), "{bao}");
+}
+
+/// Gulek's piece prompt takes a whole order at once (`RBR`), all or nothing.
+#[test]
+fn a_whole_piece_order_at_the_piece_prompt() {
+    use mancala::session::{Seat, Session};
+    let (gulek, source) = engine("gulek.mancala", None);
+    let mut s = Session::new(gulek, "gulek.mancala", &source, vec![Seat::Human, Seat::Human], 1).expect("session");
+    s.start_from("1=B 7=RRB phase=playing to_move=1").expect("position");
+    run(&mut s, "7");
+    run(&mut s, "cw");
+    // RRB would leave the own colour last but one: refused, and nothing chosen.
+    let refused = run(&mut s, "RRB");
+    assert!(refused.starts_with("error: `RRB`: piece 2 cannot be R"), "refused whole: {refused}");
+    assert!(s.in_turn());
+    let played = run(&mut s, "rbr");
+    assert!(played.contains("played 7cw:RBR: sowed 2 red and 1 blue from 7"), "lower case, a whole order: {played}");
+}
+
+/// On a terminal (a pty through `script`): what is said is wrapped to its width, the board has colour, and
+/// the pit chosen is marked while the move waits for a decision.
+#[test]
+fn a_terminal_gets_wrapped_text_colour_and_the_pit_marked() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` to run the REPL on a pty");
+        return;
+    }
+    let command = format!(
+        "stty cols 60 rows 60; {} play games/bao-la-kiswahili.mancala --human 2 --position '{BAO_SAFARI}'",
+        env!("CARGO_BIN_EXE_mancala")
+    );
+    let mut child = Command::new("script")
+        .args(["-qfec", &command, "/dev/null"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("NO_COLOR")
+        .env("TERM", "xterm")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("script runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // A line at a time, as a person types, so that the line editor reads each at its prompt.
+    for line in ["i3", "cw", "help", "safari", "quit"] {
+        std::thread::sleep(std::time::Duration::from_millis(700));
+        stdin.write_all(format!("{line}\r").as_bytes()).expect("typed");
+        stdin.flush().expect("flushed");
+    }
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    drop(stdin);
+    let out = child.wait_with_output().expect("the session ends");
+    let raw = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(raw.contains("\u{1b}[31mplayer 1\u{1b}[0m"), "the seat in colour: {raw}");
+    assert!(raw.contains("\u{1b}[1;4m1\u{1b}[0m*"), "the pit chosen, marked in colour: {raw}");
+    let plain = strip_escapes(&raw);
+    // The help's and the narration's lines fit in 60 columns; the help hangs under its second column.
+    let said: Vec<&str> = plain.lines().filter(|l| !l.contains("   0 ") && !l.starts_with("player 1")).collect();
+    for line in &said {
+        assert!(line.chars().count() <= 60, "wider than the terminal: {line:?}\n{plain}");
+    }
+    assert!(
+        plain.contains("  undo, redo      take back your last move (and the\n                  computer's replies)"),
+        "{plain}"
+    );
+    assert!(plain.contains("             0    0    1*   0    6"), "i3 marked while the move waits: {plain}");
+    assert!(plain.contains("Safari: a lap that ends in your functional nyumba stops\nthere,"), "{plain}");
+    assert!(plain.contains("played i3cw safari: put 1 from player 1's ghala into i3;"), "{plain}");
+}
+
+/// Text without ANSI escapes and carriage returns.
+fn strip_escapes(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => {
+                if chars.peek() == Some(&'[') {
+                    chars.next();
+                    while let Some(&n) = chars.peek() {
+                        chars.next();
+                        if n.is_ascii_alphabetic() {
+                            break;
+                        }
+                    }
+                }
+            }
+            '\r' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 // ---------------------------------------------------------------- saves that hold (issue 23)
 
 /// `mancala play ARGS` in `dir` with SCRIPT as its input, started by `sh` after `setup` (`ulimit -f 1`);

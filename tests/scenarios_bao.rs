@@ -173,6 +173,20 @@ fn engine1_a_never_ending_move_is_a_draw() {
 const NEVER_ENDING: &str = "o1=1 o2=2 o3=3 o4=2 o5=1 o6=4 o8=1 i2=5 i3=4 i5=5 i7=1 i8=2 \
                             O1=3 O3=4 O4=1 O5=4 O7=1 O8=1 I1=1 I5=7 I6=10 I8=1 phase=mtaji";
 
+/// ENGINE-1 and a stuck opponent: South's `takasa i8cw` would never end, and stops where North has no pit
+/// of two seeds. The move is annulled before North's turn comes: a draw, not a win for South.
+#[test]
+fn engine1_a_never_ending_move_is_a_draw_even_when_the_opponent_could_not_move() {
+    let e = bao(None);
+    let mut st = position(
+        &e,
+        "o1=4 o2=1 o3=4 o4=1 o5=2 o6=1 o7=2 i1=1 i2=4 i3=5 i5=5 i6=4 i7=8 i8=2 O1=1 O3=1 O5=1 I4=1 I5=1 to_move=1",
+    );
+    play(&e, &mut st, "takasa i8cw");
+    let (winners, _, reason) = result(&st).expect("the game is over");
+    assert_eq!((winners, reason), (vec![], EndReason::Endless));
+}
+
 /// BAO-13 flag, variant `never-ending-mover-loses`: the never-ending move loses for South, who made it.
 #[test]
 fn bao13_flag_a_never_ending_move_loses_for_its_mover() {
@@ -291,16 +305,22 @@ fn bao6_safari_is_a_choice_and_destroys_the_nyumba() {
     let text = "i3=1 i5=6 I6=5 I1=1 ghala(1)=5 ghala(2)=5 nyumba(1)=i5 nyumba(2)=I5 phase=namua";
     let mut all = plies_of(&e, text);
     all.sort();
-    assert_eq!(all, ["i3ccw", "i3cw -relay", "i3cw relay"]);
+    // The choice is written in the game's words (`relay may as "safari" or "stop"`).
+    assert_eq!(all, ["i3ccw", "i3cw safari", "i3cw stop"]);
     let mut st = position(&e, text);
-    play(&e, &mut st, "i3cw -relay");
+    play(&e, &mut st, "i3cw stop");
     assert_eq!(seeds(&e, &st, &["i1", "i2", "i3", "i4", "i5"]), [1, 1, 3, 1, 7]);
     assert!(show(&e, &st).contains("nyumba(1)=i5"), "stopping keeps the nyumba: {}", show(&e, &st));
     // Safari: i5's 7 go on clockwise into i6, i7, i8, o8, o7, o6, o5; the nyumba is emptied, destroyed.
     let mut st = position(&e, text);
-    play(&e, &mut st, "i3cw relay");
+    play(&e, &mut st, "i3cw safari");
     assert_eq!(seeds(&e, &st, &["i5", "i6", "i8", "o5"]), [0, 1, 1, 1]);
     assert!(!show(&e, &st).contains("nyumba(1)"), "the nyumba is destroyed: {}", show(&e, &st));
+    // The plain words still read, as plies saved before the choice had its name were written.
+    let st = position(&e, text);
+    let named = mancala::notation::parse_ply(&e, &st, "i3cw safari").expect("safari");
+    assert_eq!(mancala::notation::parse_ply(&e, &st, "i3cw relay").expect("relay"), named);
+    assert_ne!(mancala::notation::parse_ply(&e, &st, "i3cw -relay").expect("-relay"), named);
 }
 
 /// Stage 1: a takasa lap that ends in the mover's functional nyumba ends the move there.

@@ -245,6 +245,17 @@ fn ga5_a_player_who_cannot_fill_a_hole_loses_the_match() {
     assert_over(&st, &[1], &[16, 2], EndReason::Match);
 }
 
+/// ENGINE-2: a position that comes back ends the round (scored as a round ends), in every variant.
+#[test]
+fn engine2_a_repeated_position_ends_the_round_in_every_variant() {
+    let source = std::fs::read_to_string(format!("{}/games/gabata.mancala", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    for v in mancala::check::variant_names(&mancala::syntax::parse(&source).unwrap()) {
+        let e = gabata(Some(&v));
+        let rules = e.rules.end.items.iter().chain(e.rules.phases.iter().flat_map(|p| &p.end.items));
+        assert!(rules.clone().any(|r| matches!(r, mancala::ir::EndRule::Repetition)), "{v}: ENGINE-2");
+    }
+}
+
 #[test]
 fn round_goes_on_while_a_counter_lies_outside_the_wegues() {
     let e = gabata(None);

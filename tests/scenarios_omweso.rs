@@ -279,3 +279,26 @@ fn om8_flag_a_second_capturing_move_before_the_opponent_captures_wins() {
     play(&e, &mut st, "o7");
     assert_not_over(&e, &st);
 }
+
+/// ENGINE-1 and a stuck opponent: South's `o1` would never end, and stops where North has no pit of two
+/// seeds. The move is annulled before North's turn comes, so "cannot move" is never tested: a draw.
+#[test]
+fn engine1_a_never_ending_move_is_a_draw_even_when_the_opponent_could_not_move() {
+    let e = omweso(None);
+    let mut st = position(
+        &e,
+        "o1=3 o2=1 o3=2 o4=8 o6=1 o8=2 i1=4 i2=14 i3=3 i4=14 i6=4 i7=2 i8=1 O2=1 O4=1 O5=1 O7=1 O8=1 to_move=1",
+    );
+    play(&e, &mut st, "o1");
+    let (winners, _, reason) = result(&st).expect("the game is over");
+    assert_eq!((winners, reason), (vec![], EndReason::Endless));
+}
+
+/// OM-4: the seeds captured by a counter-clockwise lap are sown on from its origin the same way, retracing
+/// it: that lap is never asked to turn clockwise, even from a leftmost pit (here o1, where a clockwise
+/// resowing would capture again).
+#[test]
+fn om4_a_resowing_retraces_the_capturing_lap_and_never_turns() {
+    let e = omweso(None);
+    assert_eq!(legal(&e, "o1=9 i2=1 i7=1 I2=1 O2=1 I7=1 O7=1 O5=2"), ["o1"]);
+}

@@ -201,6 +201,25 @@ fn pg7_146_shells_starts_with_two_in_each_middle_pit() {
 }
 
 #[test]
+fn pg7_146_shells_later_rounds_refill_as_at_the_setup() {
+    // PG-7: South to move has no seed: the first round ends at once, North banks A's seed. Each refills from
+    // his left as at the setup, 12 a pit and 2 in the middle one: South's 80 fill his row (74), 6 left over;
+    // North's 68 fill A..F (62), G is rubbish.
+    let e = pallanguzhi(Some("146-shells"));
+    let st = position(&e, "A1 store(1)=80 store(2)=67 to_move=1");
+    assert_eq!(
+        show(&e, &st),
+        "a12 b12 c12 d2 e12 f12 g12 A12 B12 C12 D2 E12 F12 G0 store(1)=6 store(2)=6 rubbish=G to_move=2 round=2 \
+         starter=2"
+    );
+    // From the left: with 12 left after c, d takes its 2 and e cannot be filled (10 left), however the
+    // seeds would have sufficed for e alone.
+    let st = position(&e, "A1 store(1)=48 store(2)=99 to_move=1");
+    assert!(show(&e, &st).starts_with("a12 b12 c12 d2 e0 f0 g0 "), "{}", show(&e, &st));
+    assert!(show(&e, &st).contains("store(1)=10 "), "{}", show(&e, &st));
+}
+
+#[test]
 fn pg7_146_shells_makes_pasu_at_six() {
     // PG-7: a's seed makes 6 in b: those 6 go to the store (at 4 nothing happens). From b, c and d are
     // empty: the turn ends.
@@ -279,6 +298,19 @@ fn engine1_a_continue_that_comes_back_to_its_position_draws_the_game() {
     let e =
         mancala::compile(&source.replacen("draw when endless", "", 1), None, None).unwrap_or_else(|d| panic!("{d:?}"));
     assert!(legal(&e, "a1 A1 to_move=1").is_empty());
+}
+
+#[test]
+fn engine1_a_never_ending_move_draws_the_match_before_the_round_ends() {
+    // ENGINE-1 before a round's end rules: South's `f` would never end. It stops with North's row empty,
+    // which would end the round (and, North unable to refill a pit, the match, to South); the never-ending
+    // move is judged first: the match is a draw, whatever the end rules written before `draw when endless`.
+    let e = pallanguzhi(None);
+    let mut st =
+        position(&e, "a13 b18 c2 d6 e0 f4 g12 store(1)=12 store(2)=3 rubbish=B,C,D,E,F,G to_move=1 round=2 starter=2");
+    play(&e, &mut st, "f");
+    let (winners, _, reason) = result(&st).expect("the match is over");
+    assert_eq!((winners, reason), (vec![], EndReason::Endless));
 }
 
 /// A small board with stores on the track, for `next` past what a sowing skips.

@@ -17,11 +17,12 @@ fn file(name: &str) -> Engine {
 fn an_elimination_tests_the_player_about_to_move_as_mover() {
     // §10: in end rules `mover` is the player about to move; in `eliminate when`, `player` is the player
     // tested. After South's `a`, both have 3 seeds or fewer, but only North, about to move, is `mover`: he is
-    // out, and South wins as the last player standing.
+    // out, and South wins as the last player standing. (South, about to move at the start, has 4: the end
+    // rules are tested before the first ply too.)
     let e = file("eliminate-mover");
-    let mut st = position(&e, "a1 A1 B1 to_move=1");
+    let mut st = position(&e, "a4 A1 to_move=1");
     play(&e, &mut st, "a");
-    assert_over(&st, &[1], &[1, 2], EndReason::LastStanding);
+    assert_over(&st, &[1], &[2, 3], EndReason::LastStanding);
 }
 
 #[test]

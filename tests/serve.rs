@@ -243,7 +243,12 @@ fn a_game_is_played_undone_redone_saved_and_loaded() {
     let id = view["id"].as_str().unwrap().to_string();
     assert_eq!(view["board"]["shape"], json!({ "TwoRows": { "pits": 6, "stores": true } }));
     assert_eq!(view["position"]["counts"][0], json!([4]));
-    assert_eq!(view["options"][2], json!({ "label": "c", "kind": "begin", "place": 2, "piece": null }));
+    // Each start previews where its last seed lands and what it does.
+    let preview = json!({ "last": 12, "captures": false, "again": true, "text": "sowed 4 from c, ending in store(1); moves again" });
+    assert_eq!(
+        view["options"][2],
+        json!({ "label": "c", "kind": "begin", "place": 2, "piece": null, "towards": null, "preview": preview })
+    );
 
     // c ends in the store: another turn.
     let (status, v) = play(&s, &id, "c");
@@ -258,6 +263,24 @@ fn a_game_is_played_undone_redone_saved_and_loaded() {
     let (_, again) = get(&s, &format!("/api/sessions/{id}"));
     assert_eq!(again["history"], json!(["c", "f"]));
     assert!(again["log"].as_array().unwrap().len() >= 2);
+
+    // Each narrated ply is in the log with its number, and `explain/N` tells it step by step, with the rules.
+    let log = again["log"].as_array().unwrap();
+    assert_eq!((log[0]["ply"].clone(), log[0]["move"].clone()), (json!(1), json!("c")), "{again}");
+    let (status, why) = get(&s, &format!("/api/sessions/{id}/explain/1"));
+    assert_eq!(status, 200, "{why}");
+    assert_eq!((why["who"].clone(), why["explanation"]["ply"].clone()), (json!("player 1"), json!("c")));
+    let steps = why["explanation"]["steps"].as_array().unwrap();
+    assert_eq!(steps[0]["text"], "lift 4 from c");
+    assert_eq!(steps[0]["rule"]["line"], 19);
+    assert!(why["text"].as_str().unwrap().starts_with("ply c by player 1:\n  1. lift 4 from c (line 19: "), "{why}");
+    let (status, e) = get(&s, &format!("/api/sessions/{id}/explain/3"));
+    assert_eq!(
+        (status, e["error"].as_str()),
+        (404, Some("no move 3: 2 moves have been played (`history` lists them)"))
+    );
+    let (status, e) = get(&s, &format!("/api/sessions/{id}/explain/x"));
+    assert_eq!((status, error_kind(&e)), (400, "bad_ply"));
 
     let (_, v) = post(&s, &format!("/api/sessions/{id}/undo"), json!({}));
     assert_eq!((v["history"].clone(), v["redo"].clone()), (json!(["c"]), json!(1)));
@@ -283,7 +306,24 @@ fn a_game_is_played_undone_redone_saved_and_loaded() {
     assert!(!moves["plies"].as_array().unwrap().is_empty());
     let (status, hint) = post(&s, &format!("/api/sessions/{id}/hint"), json!({}));
     assert_eq!(status, 200);
-    assert!(hint["message"].as_str().unwrap().contains("the computer would choose"), "{}", hint["message"]);
+    let said = hint["message"].as_str().unwrap().to_string();
+    assert!(said.starts_with("hint (normal): ") && said.contains(" — sowed "), "{said}");
+    // The same position, the same hint; a level by name.
+    let (_, again) = post(&s, &format!("/api/sessions/{id}/hint"), json!({}));
+    assert_eq!(again["message"], hint["message"]);
+    let (status, hard) = post(&s, &format!("/api/sessions/{id}/hint"), json!({ "level": "hard" }));
+    assert_eq!(status, 200);
+    assert!(hard["message"].as_str().unwrap().starts_with("hint (hard): "), "{}", hard["message"]);
+    let (status, bad) = post(&s, &format!("/api/sessions/{id}/hint"), json!({ "level": "expert" }));
+    assert_eq!((status, error_kind(&bad)), (400, "bad_level"));
+
+    // Stepping through the game: the position after each ply, and who played it.
+    let (status, first) = get(&s, &format!("/api/sessions/{id}/plies/1"));
+    assert_eq!(status, 200, "{first}");
+    assert_eq!((first["ply"].clone(), first["mover"].clone()), (json!(1), json!(0)));
+    assert_eq!(first["position"]["counts"][2], json!([0]), "c was sown: {first}");
+    assert_eq!(get(&s, &format!("/api/sessions/{id}/plies/0")).1["position"]["counts"][2], json!([4]));
+    assert_eq!(get(&s, &format!("/api/sessions/{id}/plies/99")).0, 404);
 
     let (status, _) = request(&s, "DELETE", &format!("/api/sessions/{id}"), None);
     assert_eq!(status, 200);

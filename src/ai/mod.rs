@@ -83,6 +83,56 @@ pub enum AiKind {
     AlphaBeta(u32),
 }
 
+/// The named strengths of the computer, what a person chooses from for a seat or a hint: a seat at a level
+/// thinks for its time per decision; a hint at a level searches its number of playouts, so that the same
+/// position always gets the same hint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Easy,
+    Normal,
+    Hard,
+}
+
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Normal => "normal",
+            Level::Hard => "hard",
+        }
+    }
+
+    /// How long a computer seat of this level thinks per decision.
+    pub fn time(self) -> Duration {
+        match self {
+            Level::Easy => Duration::from_millis(200),
+            Level::Normal => Duration::from_secs(1),
+            Level::Hard => Duration::from_secs(3),
+        }
+    }
+
+    /// How many playouts a hint of this level searches (about the time of a seat of the level on Kalah).
+    pub fn playouts(self) -> u32 {
+        match self {
+            Level::Easy => 300,
+            Level::Normal => 2000,
+            Level::Hard => 8000,
+        }
+    }
+
+    /// The computer player of a seat of this level.
+    pub fn kind(self) -> AiKind {
+        AiKind::Mcts(Budget::Time(self.time()))
+    }
+
+    /// The level of that name.
+    pub fn named(name: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.name().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
 pub const DEFAULT_PLAYOUTS: u32 = 1000;
 pub const DEFAULT_DEPTH: u32 = 4;
 
@@ -120,6 +170,11 @@ impl fmt::Display for AiKind {
         match self {
             AiKind::Random => f.write_str("random"),
             AiKind::Greedy => f.write_str("greedy"),
+            // A level's player goes by the level's name.
+            AiKind::Mcts(_) if Level::ALL.iter().any(|l| l.kind() == *self) => {
+                let level = Level::ALL.into_iter().find(|l| l.kind() == *self).unwrap_or(Level::Normal);
+                f.write_str(level.name())
+            }
             AiKind::Mcts(b) => write!(f, "mcts:{b}"),
             AiKind::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
         }
@@ -129,7 +184,9 @@ impl fmt::Display for AiKind {
 /// Why a player cannot be made, or its text cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AiError {
-    #[error("unknown player `{0}`: expected random, greedy, mcts[:PLAYOUTS|:TIME] or alphabeta[:DEPTH]")]
+    #[error(
+        "unknown player `{0}`: expected easy, normal, hard, random, greedy, mcts[:PLAYOUTS|:TIME] or alphabeta[:DEPTH]"
+    )]
     Unknown(String),
     #[error("bad budget `{budget}` for {kind}: {expected}")]
     BadBudget { kind: &'static str, budget: String, expected: &'static str },
@@ -164,6 +221,9 @@ impl FromStr for AiKind {
             Some((n, a)) => (n.trim(), Some(a.trim())),
             None => (s, None),
         };
+        if let Some(level) = Level::named(name) {
+            return no_arg(name, arg).map(|_| level.kind());
+        }
         match name.to_ascii_lowercase().as_str() {
             "random" | "rand" => no_arg(name, arg).map(|_| AiKind::Random),
             "greedy" => no_arg(name, arg).map(|_| AiKind::Greedy),

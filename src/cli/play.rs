@@ -8,13 +8,13 @@ use std::process::ExitCode;
 use std::rc::Rc;
 use std::time::Duration;
 
-use mancala::ai::{seat_kinds, AiKind, Budget, SeatAi};
+use mancala::ai::{seat_kinds, SeatAi};
 use mancala::engine::Engine;
 use mancala::session::{Command, Seat, Session};
 
 /// Play a game: you against the computer, against friends at one keyboard, or a solitaire.
 ///
-/// By default you play seat 1 and the computer (mcts) plays every other seat. It thinks about a second
+/// By default you play seat 1 and the computer (normal) plays every other seat. It thinks about a second
 /// per decision, so a move made of several decisions (a direction, the order of the pieces) takes a few
 /// seconds. Ctrl-C stops a long command (the computer's thinking, a hint's search), not the game.
 /// Type `help` at the prompt for the commands, `moves` for the legal moves.
@@ -39,7 +39,8 @@ pub struct PlayArgs {
     /// Seed for the computer players.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// A computer player for a seat, e.g. `2=mcts:2000`, `3=greedy`, `2=alphabeta:6`.
+    /// A computer player for a seat: a level (`2=easy`, `2=normal`, `2=hard`: 0.2, 1 or 3 seconds per
+    /// decision), or a kind with its budget (`2=mcts:2000`, `3=greedy`, `2=alphabeta:6`).
     #[arg(long = "ai", value_name = "SEAT=KIND")]
     pub ai: Vec<SeatAi>,
     /// A seat played by a person (seat 1 is, unless given to the computer).
@@ -147,7 +148,7 @@ fn clear_progress(interactive: bool) {
 /// computer elsewhere.
 fn seats(engine: &Engine, ai: &[SeatAi], human: &[u8]) -> Result<Vec<Seat>, String> {
     let players = engine.rules.players;
-    let default_ai = AiKind::Mcts(Budget::Time(Duration::from_millis(900)));
+    let default_ai = mancala::ai::Level::Normal.kind();
     let computers = seat_kinds(engine, ai).map_err(|e| format!("--ai: {e}"))?;
     let mut seats: Vec<Seat> =
         (0..players).map(|p| if p == 0 { Seat::Human } else { Seat::Computer(default_ai) }).collect();
@@ -265,34 +266,43 @@ impl rustyline::Helper for Completions {}
 fn repl(session: &mut Session, input: &mut dyn Input, colour: bool, interactive: bool) {
     let rules = &session.engine.rules;
     let seats: Vec<String> = session.seats().iter().enumerate().map(|(i, s)| format!("{}: {s}", i + 1)).collect();
-    println!(
-        "{} — {} player{}: {}. Type `help` for the commands.",
-        rules.game,
-        rules.players,
-        if rules.players == 1 { "" } else { "s" },
-        seats.join(", ")
+    // Everything said is wrapped to the terminal's width (a pipe gets whole lines).
+    let say = |input: &mut dyn Input, text: &str| match input.width() {
+        Some(width) => println!("{}", wrap(text, width.saturating_sub(1).max(20))),
+        None => println!("{text}"),
+    };
+    say(
+        input,
+        &format!(
+            "{} — {} player{}: {}. Type `help` for the commands.",
+            rules.game,
+            rules.players,
+            if rules.players == 1 { "" } else { "s" },
+            seats.join(", ")
+        ),
     );
     if let Some(position) = session.position() {
-        println!("Starting from the position {position}");
+        say(input, &format!("Starting from the position {position}"));
     }
     let mut show_board = true;
     loop {
         for line in session.computer_turns() {
-            println!("{line}");
+            say(input, &line);
             show_board = true;
         }
         if show_board {
-            print!("{}", board(session, colour));
+            let width = input.width().unwrap_or_else(terminal_width);
+            print!("{}", board(session, colour, width));
             show_board = false;
             if session.is_over() {
-                println!("{}", result_text(session));
-                println!("Type `new` to play again, `undo` to take back the last move, or `quit`.");
+                say(input, &result_text(session));
+                say(input, "Type `new` to play again, `undo` to take back the last move, or `quit`.");
             }
         }
         if session.human_to_move() {
             let names = session.seat_names();
             if let Some(offer) = mancala::narrate::pending_offer(&session.engine, &session.state, &names) {
-                println!("{offer}");
+                say(input, &format!("{offer} Type `accept` or `decline`."));
             }
         }
         let _ = std::io::stdout().flush();
@@ -314,30 +324,63 @@ fn repl(session: &mut Session, input: &mut dyn Input, colour: bool, interactive:
         clear_progress(interactive);
         match result {
             Ok(out) => {
+                // A turn in progress shows the board with the pit chosen, then what is asked about it.
+                if out.board_changed && session.in_turn() {
+                    let width = input.width().unwrap_or_else(terminal_width);
+                    print!("{}", board(session, colour, width));
+                }
                 if !out.text.is_empty() {
-                    println!("{}", out.text);
+                    say(input, &out.text);
                 }
                 if out.quit {
                     break;
                 }
-                show_board |= out.board_changed;
+                show_board |= out.board_changed && !session.in_turn();
             }
-            Err(e) => println!("error: {e}"),
+            Err(e) => say(input, &format!("error: {e}")),
         }
     }
 }
 
+/// `text` wrapped to `width` columns, line by line: each line keeps its indentation, and the lines of a
+/// two-column list (`  moves           list the legal moves`) hang under the second column.
+fn wrap(text: &str, width: usize) -> String {
+    let lines: Vec<String> = text.lines().map(|line| wrap_line(line, width)).collect();
+    lines.join("\n")
+}
+
+fn wrap_line(line: &str, width: usize) -> String {
+    if textwrap::core::display_width(line) <= width {
+        return line.to_string();
+    }
+    let body = line.trim_start();
+    let indent = line.len() - body.len();
+    // The second column starts after the first gap of two spaces or more, within the first 30 columns.
+    let hang = body
+        .find("  ")
+        .filter(|&gap| indent + gap < 30)
+        .map(|gap| indent + gap + body[gap..].len() - body[gap..].trim_start().len())
+        .filter(|&h| h + 20 <= width)
+        .unwrap_or(indent);
+    let (first, rest) = (" ".repeat(indent), " ".repeat(hang));
+    let options = textwrap::Options::new(width).initial_indent(&first).subsequent_indent(&rest);
+    textwrap::wrap(body, options).join("\n")
+}
+
 /// The board as the person to move sees it (or the first person, while the computer moves), in the
 /// seats' names, with the pits of the last ply marked.
-fn board(session: &Session, colour: bool) -> String {
+fn board(session: &Session, colour: bool, width: usize) -> String {
     let humans: Vec<u8> =
         (0..session.seats().len() as u8).filter(|&s| session.seats()[s as usize] == Seat::Human).collect();
     let to_move = session.state.to_move;
     let viewer = if humans.contains(&to_move) { Some(to_move) } else { humans.first().copied() };
-    let marks = session.last_ply().map_or(Vec::new(), |(before, moves)| {
-        mancala::narrate::ply(&session.engine, before, moves, &session.state, &[]).marks
-    });
-    let width = terminal_width();
+    // While a move waits for a decision, the pit it is about is marked; otherwise the last ply's.
+    let marks = match session.chosen_place() {
+        Some(chosen) => vec![chosen],
+        None => session.last_ply().map_or(Vec::new(), |(before, moves)| {
+            mancala::narrate::ply(&session.engine, before, moves, &session.state, &[]).marks
+        }),
+    };
     let view = mancala::board::View { colour, viewer, names: session.seat_names(), marks, width };
     mancala::board::render_view(&session.engine, &session.state, &view)
 }

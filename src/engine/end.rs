@@ -204,33 +204,63 @@ impl Engine {
     }
 
     fn end_rules_end(&self, st: &mut State, at_start: bool) -> bool {
+<<<<<<< HEAD
         let phase = &self.rules.phases[st.phase as usize];
         let reads_sowing = &self.phase_plan(st).sowing_end_rules;
+=======
+        if st.endless && self.endless_judged(st) {
+            return true;
+        }
+        let reads_sowing = &self.sowing_end_rules[st.phase as usize];
+>>>>>>> main
         loop {
             let out_before = st.eliminated;
-            let offsets = [0, phase.end.items.len()];
-            for ((of, rules), offset) in
-                [(Some(st.phase), &phase.end.items), (None, &self.rules.end.items)].into_iter().zip(offsets)
-            {
-                for (index, rule) in rules.iter().enumerate() {
-                    if at_start && reads_sowing[offset + index] {
-                        continue;
-                    }
-                    let fires = self.end_rule_fires(st, rule);
-                    if self.trace.is_some() {
-                        let rule = RuleRef::End { phase: of, index: index as u8 };
-                        self.note(st, super::Event::EndRule { rule, held: fires.is_some() });
-                    }
-                    if let Some(reason) = fires {
-                        self.finish(st, reason);
-                        return true;
-                    }
+            for (i, (rule, rule_ref)) in self.named_end_rules(st.phase).enumerate() {
+                if at_start && reads_sowing[i] {
+                    continue;
+                }
+                if self.end_rule_ends(st, rule, rule_ref) {
+                    return true;
                 }
             }
             if st.eliminated == out_before {
                 return false;
             }
         }
+    }
+
+    /// The end rules of a phase (its own, then the top level's, in the order written), each with its name
+    /// for a traced ply.
+    fn named_end_rules(&self, phase: u8) -> impl Iterator<Item = (&EndRule, RuleRef)> {
+        let own = self.rules.phases[phase as usize].end.items.iter().enumerate();
+        let own = own.map(move |(index, rule)| (rule, RuleRef::End { phase: Some(phase), index: index as u8 }));
+        let top = self.rules.end.items.iter().enumerate();
+        own.chain(top.map(|(index, rule)| (rule, RuleRef::End { phase: None, index: index as u8 })))
+    }
+
+    /// Tests one end rule (noted on a traced ply) and ends the game when it fires; returns true then.
+    #[inline]
+    fn end_rule_ends(&self, st: &mut State, rule: &EndRule, rule_ref: RuleRef) -> bool {
+        let fires = self.end_rule_fires(st, rule);
+        if self.trace.is_some() {
+            self.note(st, super::Event::EndRule { rule: rule_ref, held: fires.is_some() });
+        }
+        match fires {
+            Some(reason) => {
+                self.finish(st, reason);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// After a move that would never end, the rule about such moves first, wherever it is written (ENGINE-1):
+    /// the move is annulled (a draw) or its mover put out before anything it left on the board is looked at,
+    /// such as a player it left without a move. Returns true when the game ended.
+    #[cold]
+    fn endless_judged(&self, st: &mut State) -> bool {
+        let rules = self.named_end_rules(st.phase).filter(|(rule, _)| rule.is_endless());
+        rules.into_iter().any(|(rule, rule_ref)| self.end_rule_ends(st, rule, rule_ref))
     }
 
     /// Why the game ends by this end rule now, if it does.

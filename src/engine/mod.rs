@@ -59,7 +59,7 @@ pub struct Engine {
     /// Some rule reads `taken_first` or `threats`: the first capture of each ply records its pits.
     record_first: bool,
     /// For the narration only: where each lap of a sowing of laps went (`with_lap_log`); `None` in play.
-    lap_log: Option<std::sync::Arc<std::sync::Mutex<Vec<LapRecord>>>>,
+    lap_log: Option<std::sync::Arc<std::sync::Mutex<LapLog>>>,
     /// For `explain` and `simulate`'s rule counts only: the steps of the plies of one position
     /// (`with_trace`); `None` in play.
     trace: Option<trace::TraceLog>,
@@ -92,6 +92,23 @@ pub struct LapRecord {
     pub captured: Option<Vec<u8>>,
     /// Not a lap sown but the lap ending again at `last` after a capture (`continue at`).
     pub goes_on: bool,
+    /// The pieces the lap lifted, per kind, and the place they came from (the lap's pit, or the place of a
+    /// `lift N from PLACE`); empty for a lap not lifted (a capture's pieces sown on).
+    pub lifted: Vec<u8>,
+    pub lifted_from: Option<PlaceId>,
+    /// The lap is a relay the mover chose (`relay may`).
+    pub chosen: bool,
+}
+
+/// The laps written down, and what the lap being sown lifted (until it ends).
+#[derive(Debug, Default)]
+pub(crate) struct LapLog {
+    laps: Vec<LapRecord>,
+    /// The lap in hand: its pit and number, what it lifted and from where, and whether the mover chose it.
+    lift: Option<(PlaceId, u32, PlaceId, Vec<u8>, bool)>,
+    /// The last lift of any lap, look-ahead on copies included: the sowing's own stage makes it the lap in
+    /// hand (`keep_lift`) where it is not a probe.
+    candidate: Option<(PlaceId, u32, PlaceId, Vec<u8>, bool)>,
 }
 
 #[derive(Clone)]
@@ -243,7 +260,41 @@ impl Engine {
     pub fn take_lap_log(&self) -> Vec<LapRecord> {
         self.lap_log
             .as_ref()
-            .map_or_else(Vec::new, |log| log.lock().map(|mut l| std::mem::take(&mut *l)).unwrap_or_default())
+            .map_or_else(Vec::new, |log| log.lock().map(|mut l| std::mem::take(&mut l.laps)).unwrap_or_default())
+    }
+
+    /// What the last lap lifted that no lap's end has taken yet (a sowing of one lap, which writes down no
+    /// laps): the place the pieces came from and the pieces, per kind.
+    #[doc(hidden)]
+    pub fn last_lift(&self) -> Option<(PlaceId, Vec<u8>)> {
+        let log = self.lap_log.as_ref()?.lock().ok()?;
+        log.lift.as_ref().map(|(_, _, from, lifted, _)| (*from, lifted.clone()))
+    }
+
+    /// Writes down what the lap about to be sown from `pit` lifted: the pieces now in hand, more than
+    /// `hand_before`, from the place whose count went down (the pit, or a `lift ... from` place).
+    #[cold]
+    pub(crate) fn log_lift(&self, st: &State, pit: PlaceId, hand_before: &[u8], counts_before: &[u8]) {
+        let Some(log) = &self.lap_log else { return };
+        let Ok(mut log) = log.lock() else { return };
+        let lifted: Vec<u8> = st.hand.iter().zip(hand_before).map(|(a, b)| a.saturating_sub(*b)).collect();
+        let k = self.k.max(1);
+        let from = (0..counts_before.len() / k)
+            .find(|&p| (0..k).any(|i| st.counts[p * k + i] < counts_before[p * k + i]))
+            .map_or(pit, |p| p as PlaceId);
+        log.candidate = Some((pit, st.lap, from, lifted, false));
+    }
+
+    /// Makes the last lift written down the lap in hand's: the lap just lifted by the sowing itself, not by a
+    /// probe. `chosen`: a relay the mover chose (`relay may`).
+    #[cold]
+    pub(crate) fn keep_lift(&self, chosen: bool) {
+        let Some(log) = &self.lap_log else { return };
+        let Ok(mut log) = log.lock() else { return };
+        log.lift = log.candidate.take().map(|mut lift| {
+            lift.4 = chosen;
+            lift
+        });
     }
 
     /// Writes down the end of a lap, or (`captured`) the capture that followed it.
@@ -252,18 +303,32 @@ impl Engine {
         let Some(log) = &self.lap_log else { return };
         let Ok(mut log) = log.lock() else { return };
         if captured {
-            if let Some(last) = log.last_mut() {
+            if let Some(last) = log.laps.last_mut() {
                 last.captured = Some(st.counts.clone());
             }
             return;
         }
-        log.push(LapRecord {
+        // What this lap lifted, when the lift written down is this lap's (probes lift on copies too).
+        let lift = match log.lift.take() {
+            Some((pit, lap, from, lifted, chosen)) if pit == st.origin && lap == st.lap && !goes_on => {
+                Some((from, lifted, chosen))
+            }
+            _ => None,
+        };
+        let (lifted_from, lifted, chosen) = match lift {
+            Some((from, lifted, chosen)) => (Some(from), lifted, chosen),
+            None => (None, Vec::new(), false),
+        };
+        log.laps.push(LapRecord {
             origin: st.origin,
             dir: st.dir,
             last: st.last,
             counts: st.counts.clone(),
             captured: None,
             goes_on,
+            lifted,
+            lifted_from,
+            chosen,
         });
     }
 

@@ -95,6 +95,9 @@ impl Engine {
     pub(super) fn start_sow(&self, st: &mut State, action: u8, dir: Dir, probe: bool) {
         st.dir = dir;
         self.lift_origin(st, action);
+        if self.lap_log.is_some() && !probe {
+            self.keep_lift(false);
+        }
         self.continue_sow(st, action, probe);
     }
 
@@ -126,6 +129,9 @@ impl Engine {
     /// may choose.
     pub(super) fn start_lap_sow(&self, st: &mut State, action: u8, usual: Dir, probe: bool) {
         self.lift_origin(st, action);
+        if self.lap_log.is_some() && !probe {
+            self.keep_lift(false);
+        }
         if !self.ask_lap_direction(st, action, usual) {
             self.continue_sow(st, action, probe);
         }
@@ -249,10 +255,25 @@ impl Engine {
     /// first `lift` rule whose condition holds there says.
     #[inline(always)]
     pub(super) fn lift_lap(&self, st: &mut State, sow: &Sow, p: PlaceId) {
+        if self.lap_log.is_some() {
+            return self.logged_lift(st, sow, p);
+        }
         if sow.lifts.is_empty() {
             return self.lift(st, p);
         }
         self.lift_by_rule(st, sow, p);
+    }
+
+    /// `lift_lap` for the narration's engine, which writes down what each lap lifted.
+    #[cold]
+    fn logged_lift(&self, st: &mut State, sow: &Sow, p: PlaceId) {
+        let (hand, counts) = (st.hand.clone(), st.counts.clone());
+        if sow.lifts.is_empty() {
+            self.lift(st, p);
+        } else {
+            self.lift_by_rule(st, sow, p);
+        }
+        self.log_lift(st, p, &hand, &counts);
     }
 
     #[cold]
@@ -311,6 +332,9 @@ impl Engine {
                 self.note(st, super::Event::Relay { rule, pit });
             }
             self.relay_from(st, sow, pit);
+            if self.lap_log.is_some() && !probe {
+                self.keep_lift(relay);
+            }
             return self.run_laps(st, action, LapAt::Started, probe);
         }
         self.check_require(st, sow);
@@ -435,6 +459,9 @@ impl Engine {
                 self.note(st, super::Event::Relay { rule: RuleRef::Relay { phase: st.phase, action }, pit });
             }
             self.relay_from(st, sow, pit);
+            if self.lap_log.is_some() && !probe {
+                self.keep_lift(false);
+            }
             return LapEnd::NewLap;
         }
         self.check_require(st, sow);

@@ -225,10 +225,9 @@ impl Engine {
         if !self.empty_marks.is_empty() {
             trial.marks.copy_from_slice(&st.marks);
         }
-        (trial.to_move, trial.stage, trial.origin, trial.dir, trial.cursor, trial.last) =
-            (st.to_move, st.stage, st.origin, st.dir, st.cursor, st.last);
+        (trial.to_move, trial.stage, trial.origin, trial.start, trial.dir, trial.cursor, trial.last) =
+            (st.to_move, st.stage, st.origin, st.start, st.dir, st.cursor, st.last);
         (trial.lap, trial.diverted, trial.at_origin, trial.lifted) = (st.lap, st.diverted, st.at_origin, st.lifted);
-        trial.start = st.start;
     }
 
     /// The trial of a plain first lap (one kind of piece, all of the pit lifted, one per place), undone by
@@ -284,7 +283,7 @@ impl Engine {
         let (to_move, origin, d, cursor, lap, last) = (st.to_move, st.origin, st.dir, st.cursor, st.lap, st.last);
         (trial.to_move, trial.origin, trial.dir, trial.cursor, trial.lap, trial.last) =
             (to_move, origin, d, cursor, lap, last);
-        (trial.diverted, trial.at_origin, trial.lifted, trial.start) = (st.diverted, st.at_origin, st.lifted, st.start);
+        (trial.start, trial.diverted, trial.at_origin, trial.lifted) = (st.start, st.diverted, st.at_origin, st.lifted);
         trial.hand.copy_from_slice(&st.hand);
         captures
     }

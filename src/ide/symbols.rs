@@ -316,11 +316,10 @@ impl Symbols {
                     self.place(p);
                 }
             }
-            SowItem::Relay(c)
-            | SowItem::RelayFromNext(c)
-            | SowItem::RelayMay(c)
-            | SowItem::Require(c)
-            | SowItem::Again(c) => self.cond(&c.node),
+            SowItem::RelayMay { when, .. } => self.cond(&when.node),
+            SowItem::Relay(c) | SowItem::RelayFromNext(c) | SowItem::Require(c) | SowItem::Again(c) => {
+                self.cond(&c.node)
+            }
             SowItem::Lift(l) => {
                 if let Some(p) = &l.node.from {
                     self.place(p);

@@ -50,7 +50,7 @@ const MAX_THINKING: Duration = Duration::from_secs(5);
 const MAX_PLAYOUTS: u32 = 200_000;
 const MAX_DEPTH: u32 = 8;
 /// The computer a seat gets when the request names none: about half a second per decision.
-const DEFAULT_COMPUTER: AiKind = AiKind::Mcts(Budget::Time(Duration::from_millis(500)));
+const DEFAULT_COMPUTER: AiKind = AiKind::Mcts(Budget::Time(Duration::from_secs(1)));
 
 /// An answer to a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,7 +112,7 @@ struct Live {
     origin: Origin,
     text: String,
     /// What the players were told, newest last: narrations, the computer's plies, answers to commands.
-    log: Vec<String>,
+    log: Vec<LogLine>,
     /// When it was last used, to drop the oldest game past [`MAX_GAMES`].
     used: Instant,
 }
@@ -120,13 +120,26 @@ struct Live {
 /// The most lines a game's log keeps.
 const MAX_LOG: usize = 200;
 
+/// A line of a game's log: what was said, and the ply it tells (its number from 1 and its notation, for
+/// the page's "why?"), when it tells one.
+#[derive(Debug, Clone, serde::Serialize)]
+struct LogLine {
+    text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ply: Option<usize>,
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    notation: Option<String>,
+}
+
 impl Live {
-    fn tell(&mut self, line: impl Into<String>) {
-        let line = line.into();
-        if line.is_empty() {
+    /// Says `line`; `ply`, the number of the ply it tells (the page asks why it did what it did).
+    fn tell(&mut self, line: impl Into<String>, ply: Option<usize>) {
+        let text = line.into();
+        if text.is_empty() {
             return;
         }
-        self.log.push(line);
+        let notation = ply.and_then(|n| self.session.history().get(n.wrapping_sub(1)).cloned());
+        self.log.push(LogLine { text, ply: notation.as_ref().and(ply), notation });
         if self.log.len() > MAX_LOG {
             self.log.drain(..self.log.len() - MAX_LOG);
         }
@@ -238,6 +251,13 @@ impl Playground {
         let parts = path_parts(path);
         if let ("POST", ["api", "sessions", id, action]) = (method, parts.as_slice()) {
             if let Some(task) = think::Task::from_action(action) {
+                let task = match task {
+                    think::Task::Hint(_) => match hint_level(body) {
+                        Ok(level) => think::Task::Hint(level),
+                        Err(reply) => return Step::Done(reply),
+                    },
+                    task => task,
+                };
                 return match self.take_away(id, task) {
                     Ok(thinking) => Step::Think(thinking),
                     Err(reply) => Step::Done(reply),
@@ -302,6 +322,21 @@ impl Playground {
             ("GET", ["api", "sessions", id, "rules"]) => self
                 .with(id, |live| Ok(Reply::ok(json!({ "summary": crate::summary::summarize(&live.session.engine) })))),
             ("GET", ["api", "sessions", id, "moves"]) => self.with(id, |live| Ok(Reply::ok(view::moves(live)))),
+            ("GET", ["api", "sessions", id, "plies", n]) => self.with(id, |live| {
+                let n: usize =
+                    n.parse().map_err(|_| Reply::error(400, "bad_ply", format!("`{n}` is not a number of plies")))?;
+                view::ply(live, n)
+                    .map(Reply::ok)
+                    .ok_or_else(|| Reply::not_found(format!("there are {} plies", live.session.history().len())))
+            }),
+            ("GET", ["api", "sessions", id, "explain", n]) => self.with(id, |live| {
+                let n: usize =
+                    n.parse().map_err(|_| Reply::error(400, "bad_ply", format!("`{n}` is not a number of a ply")))?;
+                let e = live.session.explain(Some(n)).map_err(|e| Reply::not_found(e.to_string()))?;
+                let who = live.session.seat_names()[e.mover as usize - 1].clone();
+                let text = crate::explain::render_by(&e, &who);
+                Ok(Reply::ok(json!({ "ply": n, "who": who, "explanation": e, "text": text.trim_end() })))
+            }),
             ("POST", ["api", "sessions", id, action]) => self.act(id, action, body),
             (_, ["api", ..]) | (_, ["assets", ..]) | (_, [""]) if known_path(parts) => {
                 Err(Reply::error(405, "method", format!("{method} is not allowed here")))
@@ -548,8 +583,14 @@ impl Playground {
             "undo" => Some(Command::Undo),
             "redo" => Some(Command::Redo),
             "cancel" => Some(Command::Cancel),
-            "new" => Some(Command::New { force: true }),
-            "hint" => Some(Command::Hint),
+            "new" => {
+                // A game started again starts its story again.
+                if let Some(live) = self.games.get_mut(id) {
+                    live.log.clear();
+                }
+                Some(Command::New { force: true })
+            }
+            "hint" => Some(Command::Hint(hint_level(body)?)),
             "computer" | "load" => None,
             _ => return Err(Reply::not_found(format!("no action `{action}`"))),
         };
@@ -561,17 +602,23 @@ impl Playground {
 /// Runs a command on a game, or loads a save into it (`save`), or else lets the computer play; answers
 /// with the game's view and what was said. The hint is said to the page alone, not to the game's log.
 fn perform(id: &str, live: &mut Live, command: Option<Command>, save: Option<String>) -> Answer {
-    let hint = matches!(command, Some(Command::Hint));
+    let hint = matches!(command, Some(Command::Hint(_)));
+    let plies_before = live.session.history().len();
     let text = match (command, save) {
         (Some(command), _) => live.session.execute(command).map_err(session_error)?.text,
         (None, Some(save)) => {
             let n = live.session.load_json(&save, "the saved game").map_err(session_error)?;
+            // What happened in the game before is not this game's.
+            live.log.clear();
             format!("loaded the saved game ({})", crate::plural(n as u64, "ply", "plies"))
         }
         (None, None) => computer(&mut live.session)?,
     };
     if !hint {
-        live.tell(text.clone());
+        // A ply just made (or made again) is told with its number, for the page's "why?".
+        let plies = live.session.history().len();
+        let made = (plies == plies_before + 1).then_some(plies);
+        live.tell(text.clone(), made);
     }
     let mut value = view::game(id, live);
     value["message"] = json!(text);
@@ -594,6 +641,22 @@ pub fn fixed(method: &str, path: &str) -> Option<Reply> {
         }
         ("GET", ["api", "language"]) => Some(Reply::ok(json!({ "keywords": assets::keywords() }))),
         _ => None,
+    }
+}
+
+/// The level a hint is asked at: `{"level": "hard"}`, or none (an empty body).
+fn hint_level(body: &[u8]) -> Result<Option<crate::ai::Level>, Reply> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Hint {
+        level: Option<String>,
+    }
+    let hint: Hint = parse_body(body)?;
+    match hint.level.as_deref() {
+        None | Some("") => Ok(None),
+        Some(name) => crate::ai::Level::named(name)
+            .map(Some)
+            .ok_or_else(|| Reply::error(400, "bad_level", format!("`{name}`: the levels are easy, normal and hard"))),
     }
 }
 
@@ -641,6 +704,8 @@ fn known_path(parts: &[&str]) -> bool {
             | ["api", "sessions"]
             | ["api", "sessions", _]
             | ["api", "sessions", _, _]
+            | ["api", "sessions", _, "plies", _]
+            | ["api", "sessions", _, "explain", _]
             | ["assets", _]
     )
 }

@@ -28,14 +28,15 @@ pub const THINKING_BUDGET: Duration = Duration::from_secs(10);
 pub(super) enum Task {
     /// Play the ply of a computer seat, or the decision at hand when a person is to move.
     Computer,
-    Hint,
+    /// A hint, at a level (`{"level": "hard"}`) or the session's default.
+    Hint(Option<crate::ai::Level>),
 }
 
 impl Task {
     pub(super) fn from_action(action: &str) -> Option<Task> {
         match action {
             "computer" => Some(Task::Computer),
-            "hint" => Some(Task::Hint),
+            "hint" => Some(Task::Hint(None)),
             _ => None,
         }
     }
@@ -43,7 +44,7 @@ impl Task {
     fn as_str(self) -> &'static str {
         match self {
             Task::Computer => "computer",
-            Task::Hint => "hint",
+            Task::Hint(_) => "hint",
         }
     }
 }
@@ -147,7 +148,7 @@ impl Thinking {
     pub fn run(mut self) -> Thought {
         let command = match self.task {
             Task::Computer => None,
-            Task::Hint => Some(Command::Hint),
+            Task::Hint(level) => Some(Command::Hint(level)),
         };
         let answer = if self.watch.stopped() {
             Err(Reply::error(409, "stopped", "stopped before the computer began"))

@@ -10,6 +10,10 @@ use crate::notation::{enumerate_plies, format_ply, format_position};
 
 /// The most whole plies `moves` lists.
 const MAX_LISTED: usize = 60;
+/// The most boards of the last ply sent for its animation, piece by piece.
+const MAX_FRAMES: usize = 400;
+/// The most options previewed (where the last piece of each lands, what it does).
+const MAX_PREVIEWS: usize = 40;
 
 /// Everything the page shows of one game.
 pub fn game(id: &str, live: &Live) -> Value {
@@ -25,10 +29,18 @@ pub fn game(id: &str, live: &Live) -> Value {
         .map(|(seat, name)| json!({ "kind": seat.to_string(), "name": name }))
         .collect();
     let told = session.last_told();
-    // The boards the last ply passed through, for the page to show it step by step.
+    // The boards the last ply passed through, for the page to show it step by step, and piece by piece.
     let k = engine.kinds().max(1);
     let boards = session.last_steps();
     let steps: Vec<Vec<&[u8]>> = boards.iter().map(|s| s.counts.chunks(k).collect()).collect();
+    let frames: Vec<Value> = session
+        .last_ply()
+        .map(|(before, moves)| crate::narrate::frames(engine, before, moves, st, MAX_FRAMES))
+        .unwrap_or_default()
+        .iter()
+        .map(|f| json!({ "counts": f.counts.chunks(k).collect::<Vec<_>>(), "at": f.at, "hand": f.hand }))
+        .collect();
+    let asking = session.human_to_move() && session.in_turn();
     json!({
         "id": id,
         "name": live.name,
@@ -42,12 +54,17 @@ pub fn game(id: &str, live: &Live) -> Value {
         "seats": seats,
         "human_to_move": session.human_to_move(),
         "decision": session.decision(),
+        "question": asking.then(|| session.question()),
+        "question_doc": if asking { session.question_doc() } else { None },
+        "chosen": session.chosen_place(),
         "in_turn": session.in_turn(),
-        "options": options(rules, session.options()),
+        "options": options(session),
         "offer": crate::narrate::pending_offer(engine, st, &names),
+        "goal": rules.goal.is_some(),
         "history": session.history(),
+        "movers": session.history_movers(),
         "redo": session.redo_len(),
-        "last": told.map(|t| json!({ "text": t.text, "marks": t.marks, "steps": steps })),
+        "last": told.map(|t| json!({ "text": t.text, "marks": t.marks, "steps": steps, "frames": frames })),
         "log": live.log,
     })
 }
@@ -97,10 +114,12 @@ fn position(engine: &crate::engine::Engine, st: &State) -> Value {
     let counts: Vec<&[u8]> = st.counts.chunks(k.max(1)).collect();
     let owners: Vec<Value> = st.owner.iter().map(|&o| seat(o)).collect();
     let eliminated: Vec<u8> = (0..engine.rules.players).filter(|p| st.eliminated & (1 << p) != 0).collect();
-    let result = st
-        .result
-        .as_ref()
-        .map(|r| json!({ "winners": r.winner_list(), "scores": r.scores, "reason": r.reason, "draw": r.is_draw() }));
+    // A solitaire with a goal is won or lost, never drawn.
+    let goal = engine.rules.goal.is_some();
+    let result = st.result.as_ref().map(|r| {
+        let lost = goal && r.winner_list().is_empty();
+        json!({ "winners": r.winner_list(), "scores": r.scores, "reason": r.reason, "draw": r.is_draw() && !goal, "lost": lost })
+    });
     let phase = (engine.rules.phases.len() > 1).then(|| engine.phase(st).name.clone());
     json!({
         "counts": counts,
@@ -137,8 +156,12 @@ fn pit_marks(engine: &crate::engine::Engine, st: &State) -> Vec<Vec<Value>> {
 }
 
 /// The options of the decision at hand: the label to send back, and the place it is about (a pit to
-/// sow from, to pick, to take from), so that a click on the place can choose it.
-fn options(rules: &Rules, options: Vec<(String, Move)>) -> Vec<Value> {
+/// sow from, to pick, to take from), so that a click on the place can choose it; for a direction, the
+/// place it goes towards; for a start that is a whole ply, what it would do (`preview`).
+fn options(session: &crate::session::Session) -> Vec<Value> {
+    let rules = &session.engine.rules;
+    let options = session.options();
+    let preview = options.len() <= MAX_PREVIEWS && !session.in_turn();
     options
         .into_iter()
         .map(|(label, mv)| {
@@ -156,9 +179,48 @@ fn options(rules: &Rules, options: Vec<(String, Move)>) -> Vec<Value> {
                 Move::Relay(_) => ("relay", None, None),
             };
             let place = place.filter(|&p| (p as usize) < rules.places.len());
-            json!({ "label": label, "kind": kind, "place": place, "piece": piece })
+            let towards = session.towards(mv);
+            let preview = if preview { preview_of(session, mv) } else { Value::Null };
+            json!({ "label": label, "kind": kind, "place": place, "piece": piece, "towards": towards, "preview": preview })
         })
         .collect()
+}
+
+/// What a decision that makes a whole ply by itself would do: where its last piece lands, whether it
+/// captures, whether the mover plays again, and the ply in words; null for one that needs more decisions.
+fn preview_of(session: &crate::session::Session, mv: Move) -> Value {
+    let engine = &session.engine;
+    let before = &session.state;
+    let mut st = before.clone();
+    if engine.apply(&mut st, mv).is_err() || st.ply == before.ply {
+        return Value::Null;
+    }
+    let told = crate::narrate::ply(engine, before, &[mv], &st, &session.seat_names());
+    let again = st.result.is_none() && engine.rules.players > 1 && st.to_move == before.to_move;
+    json!({
+        "last": st.last,
+        "captures": told.text.contains("captured"),
+        "again": again,
+        "text": told.text,
+    })
+}
+
+/// `GET /api/sessions/ID/plies/N`: the position after the first N plies, for the page to step through the
+/// game without changing it, with the pits of the ply that led there and who played it.
+pub fn ply(live: &Live, n: usize) -> Option<Value> {
+    let session = &live.session;
+    let (st, last) = session.position_after(n)?;
+    let engine = &session.engine;
+    let names = session.seat_names();
+    let told = last.map(|(before, moves)| crate::narrate::ply(engine, before, moves, &st, &names));
+    let mover = n.checked_sub(1).and_then(|i| session.history_movers().get(i).copied());
+    Some(json!({
+        "ply": n,
+        "position": position(engine, &st),
+        "marks": told.as_ref().map(|t| t.marks.clone()).unwrap_or_default(),
+        "text": told.map(|t| t.text),
+        "mover": mover,
+    }))
 }
 
 /// `GET /api/sessions/ID/moves`: the whole plies in notation, where they are few enough to list.

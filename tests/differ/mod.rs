@@ -14,7 +14,7 @@ use mancala::engine::{EndReason, Engine, Move, Stage, State};
 use mancala::ir::{PlaceId, UNMARKED};
 use rand::{Rng, SeedableRng};
 
-use crate::reference::{Decision, Game, MarkCell, Reason, Reference, Step};
+use crate::reference::{Decision, Game, MarkCell, Reason, Reference, Step, Table};
 
 /// The engine and the reference of one rule set (one variant, one player count).
 pub struct Pair {
@@ -98,22 +98,25 @@ impl Pair {
         max_plies: u32,
         tally: &mut Tally,
     ) -> Result<(), Box<Disagreement>> {
-        let st = mancala::notation::parse_position(&self.engine, position)
+        // The reference starts from the position as written, and makes the checks of the turn's start itself.
+        let written = mancala::notation::read_position(&self.engine, position)
             .unwrap_or_else(|e| panic!("position `{position}`: {e}"));
+        let mut st = written.clone();
+        self.engine.refresh(&mut st);
         let script = first.map_or_else(Vec::new, |ply| {
             mancala::notation::parse_ply(&self.engine, &st, ply).unwrap_or_else(|e| panic!("ply `{ply}`: {e}"))
         });
-        let g = self.game_of(&st);
+        let g = self.game_of(&written);
         self.play_until(st, g, seed, max_plies, None, &script, tally).map(|_| ())
     }
 
-    /// The reference's game at the engine's position (one read from text): the pieces, owners, marks and
-    /// settings it writes, and the start of a turn there.
+    /// The reference's game at the engine's position as read from text (before the engine's checks of the
+    /// turn's start): the pieces, owners, marks and settings it writes, and the start of a turn there.
     pub fn game_of(&self, st: &State) -> Game {
         let r = &self.reference;
         let k = r.kinds();
         let places = r.rules.places.len();
-        let pieces = (0..places).map(|p| st.counts[p * k..(p + 1) * k].to_vec()).collect();
+        let pieces = Table::from_rows(k, vec![st.counts[..places * k].to_vec()]);
         let mut g = r.empty_game(pieces);
         g.owner = st.owner.iter().map(|&o| (o != mancala::ir::NO_PLAYER).then_some(o)).collect();
         g.marks = self.marks_of(st);
@@ -138,11 +141,11 @@ impl Pair {
     }
 
     /// The engine's marks, cell by cell: for whom, and the plies left of a mark `for N plies`.
-    fn marks_of(&self, st: &State) -> Vec<Vec<Option<MarkCell>>> {
+    fn marks_of(&self, st: &State) -> Table<Option<MarkCell>> {
         let rules = &self.reference.rules;
         let n = rules.n_pits;
         let mut timed = 0;
-        rules
+        let rows = rules
             .marks
             .iter()
             .enumerate()
@@ -165,7 +168,8 @@ impl Pair {
                     })
                     .collect()
             })
-            .collect()
+            .collect();
+        Table::from_rows(n, rows)
     }
 
     /// Both sides play the same random decisions from these positions, compared at every decision.
@@ -543,11 +547,15 @@ pub fn run_file(bytes: &[u8], seed: u64, opts: &FileOptions) -> FileReport {
             let game_seed = seed ^ ((v as u64) << 32) ^ game as u64;
             let deadline = std::time::Instant::now() + opts.game_time;
             let mut tally = Tally::default();
+            // A look-ahead of the reference that takes longer than the game's time leaves the game too.
+            crate::reference::turn::give_up_after(Some(deadline + opts.game_time));
             let outcome = catch(|| pair.random_game_until(game_seed, opts.max_plies, deadline, &mut tally));
+            crate::reference::turn::give_up_after(None);
             report.tally += tally;
             match outcome {
                 Ok(Ok(true)) => {}
                 Ok(Ok(false)) => report.slow += 1,
+                Err(panic) if panic.starts_with(crate::reference::turn::OUT_OF_TIME) => report.slow += 1,
                 Ok(Err(d)) => {
                     let detail = format!("variant {variant}, game seed {game_seed}: {d}");
                     report.findings.push((d.signature(), detail));

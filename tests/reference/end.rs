@@ -122,8 +122,14 @@ impl Reference {
     /// After a ply (or as a round begins): the end rules, the ply limit, the obligation, the player to move's
     /// moves; then the position is one seen.
     pub(super) fn after_ply(&self, g: &mut Game) {
+        self.turn_checks(g, false);
+    }
+
+    /// The checks as a turn begins, after a ply or (`at_start`) before the first, where there is no last
+    /// sowing yet and the end rules that read where it was wait (§10).
+    pub(super) fn turn_checks(&self, g: &mut Game, at_start: bool) {
         loop {
-            match self.end_rules(g) {
+            match self.end_rules(g, at_start) {
                 EndCheck::Over(reason) => return self.finish(g, reason),
                 EndCheck::Eliminated if g.active().count() <= 1 => return self.finish(g, Reason::LastStanding),
                 EndCheck::Eliminated => continue,
@@ -172,12 +178,20 @@ impl Reference {
         !must.otherwise_end
     }
 
-    /// The end rules, the phase's then the top level's, in the order written: the first that fires.
-    fn end_rules(&self, g: &mut Game) -> EndCheck {
+    /// The end rules, the phase's then the top level's, in the order written: the first that fires. Before
+    /// the first ply (`at_start`), those that read the last sowing are passed over.
+    fn end_rules(&self, g: &mut Game, at_start: bool) -> EndCheck {
         let phase = &self.rules.phases[g.phase];
         let rules: Vec<&EndRule> = phase.end.items.iter().chain(&self.rules.end.items).collect();
         let cx = Cx::mover(g.to_move);
         for rule in rules {
+            let waits = match rule {
+                EndRule::When(c) | EndRule::AtEveryLap(c) | EndRule::Eliminate(c) => reads_last_sowing(c),
+                _ => false,
+            };
+            if at_start && waits {
+                continue;
+            }
             let fired = match rule {
                 EndRule::When(c) | EndRule::AtEveryLap(c) => self.test(g, cx, c).then_some(Reason::Condition),
                 EndRule::Repetition | EndRule::DrawRepetition => {
@@ -361,8 +375,8 @@ impl Reference {
         g.quiet = 0;
         g.quiet_turns = 0;
         g.quiet_movers.clear();
-        g.passed.clear();
-        g.drops.clear();
+        g.passed.fill(false);
+        g.drops.fill(None);
         g.offer = None;
         self.advance_phases(g);
         self.after_ply(g);

@@ -76,7 +76,7 @@ impl Reference {
             }
             // `dropped(P) = KIND`: the kind of the last piece dropped into P this move; no drop, no kind.
             Cond::Dropped(p, kinds, eq) => {
-                let kind = self.place(g, cx, p).and_then(|p| g.drops.get(&p)).map(|&(_, k)| k);
+                let kind = self.place(g, cx, p).and_then(|p| g.drops[p as usize].as_ref()).map(|&(_, k)| k);
                 let is = kind.is_some_and(|k| self.kinds_of(g, cx, kinds).contains(&k));
                 is == *eq
             }
@@ -119,7 +119,7 @@ impl Reference {
                 .sum(),
             // `before(P)`: what P held before the last drop into it this move; else what it holds now.
             Num::Before(p) => match self.place(g, cx, p) {
-                Some(p) => match g.drops.get(&p) {
+                Some(p) => match g.drops[p as usize].as_ref() {
                     Some(&(before, _)) => before as i64,
                     None => g.total(p) as i64,
                 },
@@ -153,7 +153,7 @@ impl Reference {
             Num::Lifted => g.sowing.as_ref().map_or(0, |s| s.lifted as i64),
             Num::Lap => g.sowing.as_ref().map_or(0, |s| s.lap as i64),
             Num::Round => g.round as i64,
-            Num::Passed(p) => self.place(g, cx, p).is_some_and(|p| g.passed.contains(&p)) as i64,
+            Num::Passed(p) => self.place(g, cx, p).is_some_and(|p| g.passed[p as usize]) as i64,
             Num::Captures(p) => self.player(g, cx, p).map_or(0, |p| g.capture_plies[p as usize] as i64),
             Num::Moves(p) => self.player(g, cx, p).map_or(0, |p| g.plies_made[p as usize] as i64),
         }

@@ -16,7 +16,7 @@
 //! |---|---|
 //! | §3 `players`; §4 boards: two rows, one row, three rows, four rows, a ring; labels, owners | `board.rs` `Board::new`, `spot`, `first_owner` |
 //! | §4 the track and circuits, `skip` passing over places | `board.rs` `make_circuits`, `Board::step` |
-//! | §4, §13 `opposite`, `twin`, `facing`, `number` | `board.rs` `facing`, `opposite`, `twin`, `number` |
+//! | §4, §13 `opposite`, `twin`, `facing`, `number`, `behind`, `ahead` | `board.rs` `facing`, `opposite`, `twin`, `number`, `behind`, `ahead` |
 //! | §4 regions, named rows | `eval.rs` `region_pits` (the lowered masks) |
 //! | §5 places, stores, `NAME(PLAYER)` | `eval.rs` `place`, `set` |
 //! | §5 marks: `per player`, `for one ply`, `for N plies`, `until empty` | `capture.rs` `put_mark`, `lose_if_emptied`; `turn.rs` `start_ply`; `end.rs` `take_down_timed_marks` |
@@ -32,6 +32,7 @@
 //! | §9.1 `start at origin [when]`, `skip origin`, `skip PLACE`, `skip MARK` | `sow.rs` `sow_lap` |
 //! | §9.1 `order choose [last own]`, the order of kinds | `sow.rs` `next_kind` |
 //! | §9.1 `divert`, `capture at every drop`, `before`, `dropped`, `passed` | `sow.rs` `drop` |
+//! | §9.1 `capture at every lift` | `sow.rs` `lift` |
 //! | §9.1 the end of a lap: `relay`, `relay from next`, `relay may`, `sow from`, `sow into`, `continue at`, `require` | `sow.rs` `end_of_lap`, `require` |
 //! | §9.1 relays that never end, 20000 laps; §10 `draw`/`eliminate`/`cut when endless` | `sow.rs` `seen_before`, `endless`; `end.rs` `end_ply` |
 //! | §9.1 `capture [may] [when]`, first that holds | `capture.rs` `first_capture` |
@@ -46,15 +47,15 @@
 //! | §9.5 `pass when cannot ...` | `turn.rs` `starts` |
 //! | §9.6 `must ... else end/any`, `taken_first` | `end.rs` `begin_turn`; `turn.rs` `act`; `capture.rs` `capture` |
 //! | §9.7 `prefer` | `turn.rs` `rank` |
-//! | §10 `when`, `at every lap` | `end.rs` `end_rules`; `sow.rs` `lap_end_rule_holds` |
+//! | §10 `when`, `at every lap`; the end rules before the first ply (those reading the last sowing wait) | `end.rs` `end_rules`, `turn_checks`; `mod.rs` `resume`; `sow.rs` `lap_end_rule_holds` |
 //! | §10 `when repetition`, `draw when repetition` | `end.rs` `end_rules`, `state.rs` `Position` |
 //! | §10 `when stuck`, `when nobody can move`, `eliminate when [cannot move]` | `end.rs` `end_rules`; `turn.rs` `can_start` |
 //! | §10 `draw when no capture for N rounds/turns` | `end.rs` `count_quiet` |
-//! | §10 `sweep`, `limit N plies`, built-in ends | `end.rs` `sweep`, `limit`, `after_ply` |
+//! | §10 `sweep`, `sweep ... after repetition/stuck/limit`, `limit N plies`, built-in ends | `end.rs` `sweep`, `limit`, `turn_checks` |
 //! | §10 `rounds`: `refill` (`backward`, `claim from`, `else mark`), `first`, `match when`, `limit N rounds`, `round` | `end.rs` `end_round`, `refill` |
 //! | §11 `score`, `winner ... ties`, `goal` | `end.rs` `judge` |
-//! | §13 conditions, numbers (`/`, `%`), `count`, `value`, `size`, `before`, `dropped`, quantifiers, `captures(P)` | `eval.rs` `test`, `num` |
-//! | §13 players (`mover`, `opponent`, `player`, `owner`), places (`here`, `last`, `origin`, `next`), sets | `eval.rs` `player`, `place`, `next_place`, `set` |
+//! | §13 conditions, numbers (`/`, `%`), `count`, `value`, `size`, `before`, `dropped`, quantifiers, `captures(P)`, `moves(P)` | `eval.rs` `test`, `num`; `end.rs` `end_ply` |
+//! | §13 players (`mover`, `opponent`, `player`, `owner`), places (`here`, `last`, `origin`, `start`, `next`), sets | `eval.rs` `player`, `place`, `next_place`, `set`; `sow.rs` `sow` (`start`) |
 
 #![allow(dead_code)]
 
@@ -68,7 +69,7 @@ pub mod turn;
 
 use mancala::ir::{Dir, KindId, PlaceId, Rules};
 
-pub use state::{Game, MarkCell, Reason};
+pub use state::{Game, MarkCell, Reason, Table};
 pub use turn::Step;
 
 pub type Player = u8;
@@ -127,9 +128,9 @@ impl Reference {
     }
 
     /// The marks of the setup (`mark TARGETS as NAME`).
-    pub fn setup_marks(&self) -> Vec<Vec<Option<MarkCell>>> {
+    pub fn setup_marks(&self) -> Table<Option<MarkCell>> {
         let n = self.board.n_pits;
-        (0..self.rules.marks.len())
+        let rows = (0..self.rules.marks.len())
             .map(|m| {
                 (0..n)
                     .map(|p| match self.rules.setup_marks.get(m * n + p).copied().unwrap_or(0) {
@@ -142,13 +143,13 @@ impl Reference {
                     })
                     .collect()
             })
-            .collect()
+            .collect();
+        Table::from_rows(n, rows)
     }
 
     /// A game before its first ply: the setup, player 1 to move in the first phase.
     pub fn initial(&self) -> Game {
-        let k = self.kinds();
-        let pieces = (0..self.rules.places.len()).map(|p| self.rules.setup[p * k..(p + 1) * k].to_vec()).collect();
+        let pieces = Table::from_rows(self.kinds(), vec![self.rules.setup.clone()]);
         let mut g = self.empty_game(pieces);
         g.owner = self.board.first_owner.clone();
         g.marks = self.setup_marks();
@@ -158,12 +159,13 @@ impl Reference {
     }
 
     /// A game with these pieces and nothing else yet: to be filled in by a caller that reads a position.
-    pub fn empty_game(&self, pieces: Vec<Vec<u8>>) -> Game {
+    pub fn empty_game(&self, pieces: Table<u8>) -> Game {
         let players = self.rules.players as usize;
+        let places = self.rules.places.len();
         Game {
             pieces,
             owner: self.board.first_owner.clone(),
-            marks: vec![vec![None; self.board.n_pits]; self.rules.marks.len()],
+            marks: Table::new(self.rules.marks.len(), self.board.n_pits, None),
             to_move: 0,
             phase: 0,
             ply: 0,
@@ -171,8 +173,8 @@ impl Reference {
             out: vec![false; players],
             offer: None,
             sowing: None,
-            drops: Default::default(),
-            passed: Default::default(),
+            drops: vec![None; places],
+            passed: vec![false; places],
             taken_first: Default::default(),
             capture_plies: vec![0; players],
             plies_made: vec![0; players],
@@ -190,16 +192,10 @@ impl Reference {
         }
     }
 
-    /// The start of a turn in a position given (the setup, or one read): the obligation, whether the player to
-    /// move can move at all; the position is the first one seen.
+    /// The start of a turn in a position given (the setup, or one read), before the first ply: the end rules
+    /// (but those that read the last sowing, §10), the obligation, whether the player to move can move at
+    /// all; the position is the first one seen.
     pub fn resume(&self, g: &mut Game) {
-        if !self.begin_turn(g) {
-            return self.finish(g, Reason::Obligation);
-        }
-        if self.starts(g).is_empty() {
-            return self.finish(g, Reason::Stuck);
-        }
-        let lasting = self.lasting_marks();
-        g.history = std::rc::Rc::new(vec![g.position(lasting)]);
+        self.turn_checks(g, true);
     }
 }

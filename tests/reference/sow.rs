@@ -292,19 +292,21 @@ impl Reference {
     /// records of this move's drops where a rule reads them (`before`, `dropped`), and where and which way it
     /// goes on.
     fn move_key(&self, g: &Game, lap: &Lap, at: PlaceId) -> Vec<u8> {
-        let mut key: Vec<u8> = g.pieces.iter().flatten().copied().collect();
+        let mut key: Vec<u8> = g.pieces.cells().to_vec();
         key.extend_from_slice(&lap.hand);
         key.extend(g.owner.iter().map(|o| o.map_or(255, |p| p)));
-        for cell in g.marks.iter().flatten() {
+        for cell in g.marks.cells() {
             key.extend(match cell {
                 Some(MarkCell { player, .. }) => [1, player.map_or(255, |p| p)],
                 None => [0, 0],
             });
         }
         if self.rules.needs.drops {
-            for (p, (before, kind)) in &g.drops {
-                key.extend((*p as u32).to_le_bytes());
-                key.extend([*before, *kind]);
+            for (p, drop) in g.drops.iter().enumerate() {
+                if let Some((before, kind)) = drop {
+                    key.extend((p as u32).to_le_bytes());
+                    key.extend([*before, *kind]);
+                }
             }
         }
         key.extend((lap.origin as u32).to_le_bytes());
@@ -476,8 +478,8 @@ impl Reference {
             return Ok(LapEnd { last: target, diverted: true });
         }
         let before = g.total(target) as u8;
-        g.drops.insert(target, (before, kind));
-        g.passed.insert(target);
+        g.drops[target as usize] = Some((before, kind));
+        g.passed[target as usize] = true;
         g.pieces[target as usize][kind as usize] += 1;
         let cx = Cx::mover(mover).at(target);
         if let Some(rule) = sow.drop_captures.iter().find(|c| self.test(g, cx, &c.when)) {

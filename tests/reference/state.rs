@@ -1,11 +1,62 @@
 //! The position of a game, and what a move in progress keeps, as plainly as they can be written: pieces per
 //! place and kind, owners, marks, whose turn, the phase, the records the rules can read.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use mancala::ir::{Dir, KindId, PlaceId};
 
 use super::Player;
+
+/// A table of rows of one width, in one list: `table[row]` is a row (the pieces of a place, one count per
+/// kind; the pits of a mark). One list rather than a list of lists, so that the many copies a look-ahead makes
+/// cost one allocation each.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Table<T> {
+    width: usize,
+    cells: Vec<T>,
+}
+
+impl<T: Clone> Table<T> {
+    pub fn new(rows: usize, width: usize, fill: T) -> Table<T> {
+        Table { width, cells: vec![fill; rows * width] }
+    }
+
+    pub fn from_rows(width: usize, rows: Vec<Vec<T>>) -> Table<T> {
+        Table { width, cells: rows.into_iter().flatten().collect() }
+    }
+
+    pub fn rows(&self) -> impl Iterator<Item = &[T]> {
+        self.cells.chunks(self.width.max(1)).take(if self.width == 0 { 0 } else { usize::MAX })
+    }
+
+    /// The first `n` rows.
+    pub fn first_rows(&self, n: usize) -> Table<T> {
+        Table { width: self.width, cells: self.cells[..(n * self.width).min(self.cells.len())].to_vec() }
+    }
+
+    pub fn cells(&self) -> &[T] {
+        &self.cells
+    }
+}
+
+impl<T> std::ops::Index<usize> for Table<T> {
+    type Output = [T];
+    fn index(&self, row: usize) -> &[T] {
+        &self.cells[row * self.width..(row + 1) * self.width]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Table<T> {
+    fn index_mut(&mut self, row: usize) -> &mut [T] {
+        &mut self.cells[row * self.width..(row + 1) * self.width]
+    }
+}
+
+impl<T: std::fmt::Debug + Clone> std::fmt::Debug for Table<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.rows()).finish()
+    }
+}
 
 /// A pit's mark: for whom (a mark per player), and the plies it has left (the ply under way counting as one;
 /// 0 for a mark that lasts).
@@ -79,9 +130,9 @@ pub struct Outcome {
 /// their plies left), who is to move, the phase, who is still in, an offer waiting.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Position {
-    pub pieces: Vec<Vec<u8>>,
+    pub pieces: Table<u8>,
     pub owner: Vec<Option<Player>>,
-    pub marks: Vec<Vec<Option<MarkCell>>>,
+    pub marks: Table<Option<MarkCell>>,
     pub to_move: Player,
     pub phase: usize,
     pub out: Vec<bool>,
@@ -91,11 +142,11 @@ pub struct Position {
 #[derive(Debug, Clone)]
 pub struct Game {
     /// Pieces of each kind in each place: `pieces[place][kind]`.
-    pub pieces: Vec<Vec<u8>>,
+    pub pieces: Table<u8>,
     /// Who owns each pit now.
     pub owner: Vec<Option<Player>>,
     /// `marks[mark][pit]`.
-    pub marks: Vec<Vec<Option<MarkCell>>>,
+    pub marks: Table<Option<MarkCell>>,
     pub to_move: Player,
     pub phase: usize,
     /// Plies played (in the whole match).
@@ -108,9 +159,9 @@ pub struct Game {
     /// The sowing under way, or the last one of the game.
     pub sowing: Option<Sowing>,
     /// This move: per place, the pieces it held before the last drop into it, and that piece's kind.
-    pub drops: BTreeMap<PlaceId, (u8, KindId)>,
-    /// This turn: the places a piece was dropped into.
-    pub passed: BTreeSet<PlaceId>,
+    pub drops: Vec<Option<(u8, KindId)>>,
+    /// This turn: per place, whether a piece was dropped into it.
+    pub passed: Vec<bool>,
     /// This move: the pits its first capture took from.
     pub taken_first: BTreeSet<PlaceId>,
     /// Each player's plies that made a capture.
@@ -142,7 +193,7 @@ impl Game {
         Position {
             pieces: self.pieces.clone(),
             owner: self.owner.clone(),
-            marks: self.marks[..lasting_marks].to_vec(),
+            marks: self.marks.first_rows(lasting_marks),
             to_move: self.to_move,
             phase: self.phase,
             out: self.out.clone(),

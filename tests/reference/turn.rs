@@ -18,6 +18,21 @@ use super::{Decision, Game, Player, Reference};
 /// The most continuations tried to find whether one decision completes into a legal ply (§16).
 pub const MAX_PROBE_STEPS: u32 = 10_000;
 
+thread_local! {
+    /// A time past which a look-ahead gives up (`give_up_after`): the differential fuzzer's bound on a game,
+    /// whose look-aheads can take seconds a decision on a mutant with many choices.
+    static GIVE_UP: std::cell::Cell<Option<std::time::Instant>> = const { std::cell::Cell::new(None) };
+}
+
+/// What a look-ahead panics with past the time `give_up_after` set: the game is left, not judged.
+pub const OUT_OF_TIME: &str = "the reference's look-ahead ran out of time";
+
+/// Look-aheads after `deadline` panic with [`OUT_OF_TIME`] (`None`: never), so that a caller that catches
+/// panics can bound a game however long one decision takes.
+pub fn give_up_after(deadline: Option<std::time::Instant>) {
+    GIVE_UP.with(|d| d.set(deadline));
+}
+
 /// Why a ply played from a script stopped before its end.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Halt {
@@ -171,6 +186,9 @@ impl Reference {
         if *budget == 0 {
             return false;
         }
+        if GIVE_UP.with(|d| d.get()).is_some_and(|d| std::time::Instant::now() > d) {
+            panic!("{OUT_OF_TIME}");
+        }
         *budget -= 1;
         let mut h = g.clone();
         let mut run = Run::new(&line[1..]);
@@ -310,10 +328,10 @@ impl Reference {
                 g.marks[m].iter_mut().for_each(|c| *c = None);
             }
         }
-        g.drops.clear();
+        g.drops.fill(None);
         g.taken_first.clear();
         if g.last_mover != g.to_move {
-            g.passed.clear();
+            g.passed.fill(false);
         }
     }
 

@@ -11,7 +11,10 @@
   };
   // The pause between the computer's plies, so that each can be seen (`?pause=MS` changes it).
   const COMPUTER_PAUSE = Number(new URLSearchParams(location.search).get("pause") || 450);
-  const STEP_PAUSE = Math.min(400, COMPUTER_PAUSE); // how long each step of a ply is shown
+  // How long each piece of a ply is shown, by the speed chosen; `off` shows the ply's end at once, as does
+  // a person who asked for reduced motion (until he picks a speed).
+  const SPEEDS = { slow: 320, normal: 140, fast: 50, off: 0 };
+  const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   let view = null; // the game as the server last sent it
   let editor = null;
   let busy = false;
@@ -20,6 +23,15 @@
   let picking = Promise.resolve(); // the reading of a game just picked
   let animating = false; // a ply is being shown step by step
   let animation = 0; // the number of the latest animation, so that an older one stops
+  let hovered = null; // the option whose ply is previewed under the pointer
+  let whyMarks = null; // the places of the step of "why?" under the pointer
+  let viewing = null; // the ply shown by the slider, when it is not the game's last
+  let viewed = null; // what the server sent for it
+
+  function speed() {
+    const chosen = store.get("mancala.speed") || (reducedMotion ? "off" : "normal");
+    return chosen in SPEEDS ? chosen : "normal";
+  }
 
   async function api(method, path, body) {
     const init = { method, headers: {} };
@@ -81,13 +93,13 @@
       label.textContent = `Seat ${i + 1} `;
       const select = document.createElement("select");
       select.className = "seat";
-      for (const [value, text] of [["human", "person"], ["mcts:500ms", "computer"], ["greedy", "computer (quick)"], ["random", "random"]]) {
+      for (const [value, text] of [["human", "person"], ["easy", "computer (easy)"], ["normal", "computer (normal)"], ["hard", "computer (hard)"], ["greedy", "computer (quick)"], ["random", "random"]]) {
         const option = document.createElement("option");
         option.value = value;
         option.textContent = text;
         select.appendChild(option);
       }
-      select.value = old[i] || (i === 0 ? "human" : "mcts:500ms");
+      select.value = old[i] || (i === 0 ? "human" : "normal");
       label.appendChild(select);
       box.appendChild(label);
     }
@@ -132,8 +144,11 @@
     view = next;
     store.set("mancala.session", view.id);
     const fresh = previous && previous.id === next.id && next.history.length === previous.history.length + 1;
-    const steps = fresh && next.last && next.last.steps ? next.last.steps.slice(0, -1) : [];
-    animate(steps);
+    const frames = fresh && next.last ? (next.last.frames || next.last.steps.map((counts) => ({ counts, at: null }))) : [];
+    if (previous && previous.id !== next.id) { viewing = null; viewed = null; $("why").hidden = true; }
+    if (viewing !== null && next.history.length !== (previous ? previous.history.length : -1)) { viewing = null; viewed = null; }
+    hovered = null;
+    animate(fresh ? frames.slice(0, -1) : []);
     drawStatus();
     drawChoices();
     drawHistory();
@@ -148,32 +163,68 @@
   }
 
   function drawBoard() {
-    window.MancalaBoard.draw($("board"), view, { onPlace: clickPlace });
+    if (viewing !== null && viewed) {
+      // A ply of the past, from the slider: shown, not played.
+      const past = { ...view, human_to_move: false, chosen: null, position: viewed.position, last: { marks: viewed.marks } };
+      window.MancalaBoard.draw($("board"), past, {});
+      return;
+    }
+    const shown = whyMarks ? { ...view, last: { ...(view.last || {}), marks: whyMarks } } : view;
+    window.MancalaBoard.draw($("board"), shown, {
+      onPlace: clickPlace,
+      onChoice: (label) => play(label),
+      onHover: (option) => {
+        if (hovered === option) return;
+        hovered = option;
+        $("preview").textContent = option ? previewText(option) : "";
+        drawBoard();
+      },
+      preview: hovered,
+    });
   }
 
-  // Draws each of `steps` (boards of counts) for a moment, then the game as it is.
-  function animate(steps) {
+  // What a start would do, in words, for the preview under the pointer.
+  function previewText(option) {
+    const p = option.preview;
+    const label = view.board.places[p.last] ? view.board.places[p.last].label : "?";
+    const what = p.captures ? "captures" : p.again ? "plays again" : "";
+    return `${option.label}: ends in ${label}${what ? ", " + what : ""} — ${p.text}`;
+  }
+
+  // Draws each of `frames` (boards of counts, the place a piece just went into) for a moment, at the speed
+  // chosen, then the game as it is. `skip` ends it at once.
+  function animate(frames) {
     const token = ++animation;
-    if (!steps.length) {
+    const pause = SPEEDS[speed()];
+    if (!frames.length || pause === 0) {
       animating = false;
+      $("skip").hidden = true;
       drawBoard();
       return;
     }
     animating = true;
-    const still = { ...view, human_to_move: false };
+    $("skip").hidden = false;
+    const still = { ...view, human_to_move: false, chosen: null };
     let i = 0;
     const next = () => {
       if (token !== animation) return;
-      if (i < steps.length) {
-        window.MancalaBoard.draw($("board"), { ...still, position: { ...view.position, counts: steps[i++] } }, {});
-        setTimeout(next, STEP_PAUSE);
+      if (i < frames.length) {
+        const f = frames[i++];
+        window.MancalaBoard.draw($("board"), { ...still, position: { ...view.position, counts: f.counts } }, { at: f.at });
+        setTimeout(next, pause);
       } else {
-        animating = false;
-        drawBoard();
-        scheduleComputer();
+        finishAnimation();
       }
     };
     next();
+  }
+
+  function finishAnimation() {
+    animation++;
+    animating = false;
+    $("skip").hidden = true;
+    drawBoard();
+    scheduleComputer();
   }
 
   function drawStatus() {
@@ -186,10 +237,17 @@
       const r = pos.result;
       const names = r.winners.map((w) => view.seats[w].name);
       const scores = r.scores.map((s, i) => `${view.seats[i].name} ${s}`).join(", ");
+      if (view.goal) {
+        // A solitaire is won or lost.
+        box.textContent = r.lost ? "Game over: lost — the goal cannot be reached from here" : "Solved: you win!";
+        box.classList.toggle("lost", !!r.lost);
+        return;
+      }
       const verdict = r.draw ? "a draw" : names.join(" and ") + (names.length === 1 && names[0] === "you" ? " win" : names.length > 1 ? " share the win" : " wins");
       box.textContent = `Game over: ${verdict} (${scores})`;
       return;
     }
+    box.classList.remove("lost");
     dot.style.background = window.MancalaBoard.seatColour(pos.to_move);
     box.appendChild(dot);
     const who = view.seats[pos.to_move].name;
@@ -210,7 +268,9 @@
     let shown = options.filter((o) => o.place === null);
     if (forPlace !== undefined) shown = onBoard.filter((o) => o.place === forPlace);
     const where = onBoard.length ? "click a highlighted place" : "";
-    $("decision").textContent = view.offer ? view.offer : `${capital(view.decision)}${where && shown.length ? " (" + where + ", or choose)" : where ? " — " + where : ":"}`;
+    const asked = view.question ? capital(view.question) : capital(view.decision);
+    $("decision").textContent = view.offer ? view.offer : `${asked}${where && shown.length ? " (" + where + ", or choose)" : where ? " — " + where : ":"}`;
+    $("question-doc").textContent = view.question_doc || "";
     for (const o of shown) {
       const button = document.createElement("button");
       button.type = "button";
@@ -241,11 +301,19 @@
   function drawHistory() {
     const list = $("history");
     list.innerHTML = "";
+    const movers = view.movers || [];
     view.history.forEach((ply, i) => {
       const item = document.createElement("li");
       const button = document.createElement("button");
       button.type = "button";
-      button.textContent = ply;
+      const who = view.seats[movers[i]] ? view.seats[movers[i]].name : "";
+      const name = document.createElement("span");
+      name.className = "mover";
+      name.textContent = who ? who + ": " : "";
+      name.style.color = window.MancalaBoard.seatColour(movers[i]);
+      button.appendChild(name);
+      button.appendChild(document.createTextNode(ply));
+      button.dataset.ply = String(i + 1);
       button.title = "go back to the position after this ply";
       button.addEventListener("click", () => stepTo(i + 1));
       item.appendChild(button);
@@ -257,6 +325,39 @@
       item.textContent = `(${view.redo} to redo)`;
       list.appendChild(item);
     }
+    const slider = $("scrub");
+    slider.max = String(view.history.length);
+    slider.value = String(viewing === null ? view.history.length : viewing);
+    slider.disabled = view.history.length === 0;
+    drawScrubLabel();
+  }
+
+  function drawScrubLabel() {
+    const n = view.history.length;
+    const at = viewing === null ? n : viewing;
+    $("scrub-label").textContent = viewing === null ? `ply ${n} of ${n}` : `viewing ply ${at} of ${n}` + (viewed && viewed.text ? ` — ${viewed.text}` : "");
+    $("scrub-back").hidden = viewing === null;
+  }
+
+  // The slider: the board after any ply, shown without changing the game.
+  async function viewPly(n) {
+    if (!view) return;
+    if (n >= view.history.length) {
+      viewing = null;
+      viewed = null;
+      drawScrubLabel();
+      drawBoard();
+      return;
+    }
+    try {
+      const got = await api("GET", `/api/sessions/${view.id}/plies/${n}`);
+      viewing = n;
+      viewed = got;
+      drawScrubLabel();
+      drawBoard();
+    } catch (e) {
+      say(e.message, true);
+    }
   }
 
   function drawLog() {
@@ -264,10 +365,68 @@
     list.innerHTML = "";
     for (const line of view.log.slice(-40)) {
       const item = document.createElement("li");
-      item.textContent = line;
+      item.textContent = line.text;
+      // A ply still in the game (not taken back since) can say why it did what it did.
+      if (line.ply && view.history[line.ply - 1] === line.move) item.appendChild(whyButton(line.ply));
       list.appendChild(item);
     }
     list.scrollTop = list.scrollHeight;
+    // The message under the board tells the last ply: it gets its "why?" too.
+    const last = view.log[view.log.length - 1];
+    const message = $("message");
+    if (last && last.ply === view.history.length && message.textContent === last.text) {
+      message.appendChild(whyButton(last.ply));
+    }
+  }
+
+  function whyButton(ply) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "why";
+    button.textContent = "why?";
+    button.title = `ply ${ply} step by step, with the rule of each step`;
+    button.addEventListener("click", () => explain(ply));
+    return button;
+  }
+
+  // "why?": the ply told step by step (`GET /api/sessions/ID/explain/N`); a step under the pointer marks
+  // its places on the board.
+  async function explain(ply) {
+    let got;
+    try {
+      got = await api("GET", `/api/sessions/${view.id}/explain/${ply}`);
+    } catch (e) {
+      say(e.message, true);
+      return;
+    }
+    const box = $("why");
+    $("why-title").textContent = `Why: ply ${ply}, ${got.explanation.ply} by ${got.who}`;
+    const list = $("why-steps");
+    list.innerHTML = "";
+    for (const step of got.explanation.steps) {
+      const item = document.createElement("li");
+      item.className = "step-" + step.step;
+      const text = document.createElement("span");
+      text.textContent = step.text;
+      item.appendChild(text);
+      if (step.rule) {
+        const rule = document.createElement("code");
+        rule.className = "rule";
+        rule.textContent = `line ${step.rule.line}: ${step.rule.text}`;
+        item.appendChild(rule);
+        if (step.rule.doc) {
+          const doc = document.createElement("q");
+          doc.textContent = step.rule.doc;
+          item.appendChild(doc);
+        }
+      }
+      const marks = step.places.map((label) => view.board.places.findIndex((p) => p.label === label)).filter((i) => i >= 0);
+      item.addEventListener("mouseenter", () => { whyMarks = marks; drawBoard(); });
+      item.addEventListener("mouseleave", () => { whyMarks = null; drawBoard(); });
+      list.appendChild(item);
+    }
+    box.hidden = false;
+    box.scrollIntoView({ block: "nearest" });
   }
 
   // Undoes or redoes until `plies` plies are played, a step back through the game.
@@ -391,6 +550,8 @@
 
   async function loadGame(file) {
     const text = await file.text();
+    viewing = null;
+    viewed = null;
     await act("load", { save: text });
   }
 
@@ -469,7 +630,9 @@
     const keys = { u: "undo", r: "redo", c: "computer", h: "hint" };
     if (keys[e.key]) {
       e.preventDefault();
-      act(keys[e.key]);
+      act(keys[e.key], keys[e.key] === "hint" ? { level: $("hint-level").value } : undefined);
+    } else if (e.key === "Escape" && animating) {
+      finishAnimation();
     }
   }
 
@@ -513,9 +676,17 @@
       if (text) play(text).then((ok) => { if (ok) $("move").value = ""; });
     });
     $("undo").addEventListener("click", () => act("undo", undefined, true));
+    $("why-close").addEventListener("click", () => { $("why").hidden = true; whyMarks = null; drawBoard(); });
     $("redo").addEventListener("click", () => act("redo", undefined, true));
     $("computer").addEventListener("click", () => act("computer"));
-    $("hint").addEventListener("click", () => act("hint"));
+    $("hint").addEventListener("click", () => act("hint", { level: $("hint-level").value }));
+    $("hint-level").value = store.get("mancala.hintLevel") || "normal";
+    $("hint-level").addEventListener("change", () => store.set("mancala.hintLevel", $("hint-level").value));
+    $("speed").value = speed();
+    $("speed").addEventListener("change", () => store.set("mancala.speed", $("speed").value));
+    $("skip").addEventListener("click", finishAnimation);
+    $("scrub").addEventListener("input", () => viewPly(Number($("scrub").value)));
+    $("scrub-back").addEventListener("click", () => viewPly(Infinity));
     $("save").addEventListener("click", saveGame);
     $("load").addEventListener("change", (e) => { if (e.target.files[0]) loadGame(e.target.files[0]); e.target.value = ""; });
     $("copy").addEventListener("click", () => {

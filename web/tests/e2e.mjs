@@ -324,6 +324,62 @@ const scenarios = {
     }
   },
 
+  // "why?" on a narrated ply tells it step by step, each step with the rule of the file that made it.
+  async whyTellsAPly() {
+    await open("kalah");
+    await newGame(["human", "human"]);
+    await clickPlace("c");
+    await page.click("#log-box summary");
+    const whys = await page.$$eval("#log button.why", (b) => b.length);
+    check(whys === 1, `one narrated ply, one why?: ${whys}`);
+    await page.click("#message button.why");
+    await page.waitForSelector("#why:not([hidden])");
+    const title = await page.$eval("#why-title", (e) => e.textContent);
+    check(title === "Why: ply 1, c by player 1", `the title: ${title}`);
+    const steps = await page.$$eval("#why-steps li", (items) => items.map((i) => i.textContent));
+    check(steps[0].startsWith("lift 4 from cline 19: from pits(mover) where count > 0"), `the first step: ${steps[0]}`);
+    check(steps.some((s) => s.includes("moves again") && s.includes("again when last = store(mover)")), steps.join(" | "));
+    // A step under the pointer marks its places on the board.
+    await page.hover("#why-steps li:nth-child(2)");
+    const marked = await page.$$eval("#board .place.marked", (places) => places.map((p) => p.dataset.label).sort());
+    check(marked.join(",") === "d,e,f,store(1)", `the drops marked: ${marked}`);
+    await screenshotTo(screenshot && screenshot.replace(/\.png$/, "-why.png"));
+    // Taken back, the ply has no why? left in the log.
+    await page.click("#undo");
+    await idle();
+    check((await page.$$eval("#log button.why", (b) => b.length)) === 0, "a ply taken back keeps its why?");
+    await page.click("#why-close");
+    check(await page.$eval("#why", (e) => e.hidden), "closed");
+  },
+
+  // Every shape of board, at a desktop's size and a phone's, after one click (a ply, or a pit chosen and a
+  // question asked): the pictures of docs/playing/.
+  async everyBoardShape() {
+    const dir = screenshot ? path.join(path.dirname(screenshot), "playing") : null;
+    if (dir) fs.mkdirSync(dir, { recursive: true });
+    const shapes = ["kalah", "oware", "toguz-kumalak", "tchuka-ruma", "gulek", "gabata", "bao-la-kiswahili", "omweso"];
+    for (const game of shapes) {
+      await page.setViewport({ width: 1280, height: 800 });
+      await open(game);
+      await newGame(["human", "human", "human", "human"]);
+      const first = await page.$("#board .place.playable");
+      if (first) await first.click();
+      else await page.click("#choices button[data-label]");
+      await idle();
+      const v = await view();
+      check(v.history.length > 0 || v.in_turn, `${game}: the first click played nothing`);
+      if (dir) await page.screenshot({ path: path.join(dir, `${game}-1280x800.png`) });
+      await page.setViewport({ width: 390, height: 844 });
+      await idle();
+      // Touch targets: every pit that can be played is at least 44 px across.
+      const small = await page.$$eval("#board .place.playable", (places) =>
+        places.map((p) => p.getBoundingClientRect()).filter((r) => Math.max(r.width, r.height) < 44).length);
+      check(small === 0, `${game}: ${small} pits smaller than 44 px on a phone`);
+      if (dir) await page.screenshot({ path: path.join(dir, `${game}-390x844.png`) });
+    }
+    await page.setViewport({ width: 1360, height: 860 });
+  },
+
   // The screenshot of the README: Kalah after a few plies against the computer.
   async screenshot() {
     await open("kalah");

@@ -7,6 +7,7 @@ use crate::check::merge::{action_name, duplicate, head};
 use crate::diag::Diagnostic;
 use crate::ir::*;
 
+use super::answers::Answering;
 use super::{Lowerer, Scope, Typed, MAX_PIECES};
 
 impl<'g> Lowerer<'g> {
@@ -232,6 +233,8 @@ impl<'g> Lowerer<'g> {
             must_capture: false,
             lifts: Vec::new(),
             relay_may: None,
+            relay_answers: None,
+            relay_may_doc: None,
             skip_marks: 0,
             skip_places: Vec::new(),
             then_marks: Vec::new(),
@@ -361,10 +364,12 @@ impl<'g> Lowerer<'g> {
                     out.relay_next = true;
                     out.relay_doc = self.doc(c.span);
                 }
-                ast::SowItem::RelayMay(c) => {
+                ast::SowItem::RelayMay { when, answers } => {
                     let (phase, action) = self.at();
-                    self.note(RuleRef::RelayMay { phase, action }, c.span);
-                    out.relay_may = Some(self.cond(&c.node, after))
+                    self.note(RuleRef::RelayMay { phase, action }, when.span);
+                    out.relay_may = Some(self.cond(&when.node, after));
+                    out.relay_may_doc = self.doc(when.span);
+                    out.relay_answers = answers.as_ref().map(|a| self.lower_answers(a, Answering::Relay));
                 }
                 ast::SowItem::Lift(l) => {
                     let (phase, action) = self.at();
@@ -555,6 +560,7 @@ impl<'g> Lowerer<'g> {
             cancel: None,
             doc: self.doc(span),
             may: cap.may,
+            answers: cap.answers.as_ref().map(|a| self.lower_answers(a, Answering::Capture)),
             steps: Vec::new(),
             resow: None,
             go_on: None,
@@ -967,7 +973,7 @@ fn sow_item_key(item: &ast::SowItem) -> (&'static str, Span) {
         ast::SowItem::Unmark(u) => ("unmark", u.span),
         ast::SowItem::DirectionWhere(d) => ("direction", d.span),
         ast::SowItem::MustCapture(s) => ("must capture", *s),
-        ast::SowItem::RelayMay(r) => ("relay may", r.span),
+        ast::SowItem::RelayMay { when, .. } => ("relay may", when.span),
         ast::SowItem::Lift(l) => ("lift", l.span),
     }
 }

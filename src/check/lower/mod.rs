@@ -4,6 +4,7 @@
 //! every error it can find.
 
 mod actions;
+mod answers;
 mod board;
 mod end;
 mod marks;
@@ -133,6 +134,8 @@ pub(crate) struct Lowerer<'g> {
     mark_names: HashMap<String, MarkId>,
     /// The marks the setup puts on pits (`mark TARGETS as NAME`), laid out as `State::marks`.
     setup_marks: Vec<u8>,
+    /// The answers of `may` choices met so far, with the question each answers and where.
+    answer_words: Vec<(String, answers::Answering, Span)>,
     /// Where the rules that `RuleRef` names stand in the file (`Rules::sources`).
     sources: Vec<RuleSource>,
     /// While lowering a phase: its index (`None` for the game's own `end`); and the action being lowered.
@@ -169,6 +172,7 @@ impl<'g> Lowerer<'g> {
             marks: Vec::new(),
             mark_names: HashMap::new(),
             setup_marks: Vec::new(),
+            answer_words: Vec::new(),
             sources: Vec::new(),
             at_phase: None,
             at_action: 0,

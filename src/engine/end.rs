@@ -198,21 +198,16 @@ impl Engine {
     }
 
     /// `check_end_rules` before the first ply of a game (its start, or a position typed in): there is no
-    /// last sowing yet, so the rules that read where it was (`Engine::sowing_end_rules`) are left out.
+    /// last sowing yet, so the rules that read where it was (`PhasePlan::sowing_end_rules`) are left out.
     pub(super) fn check_start_end_rules(&self, st: &mut State) -> bool {
         self.end_rules_end(st, true)
     }
 
     fn end_rules_end(&self, st: &mut State, at_start: bool) -> bool {
-<<<<<<< HEAD
-        let phase = &self.rules.phases[st.phase as usize];
-        let reads_sowing = &self.phase_plan(st).sowing_end_rules;
-=======
         if st.endless && self.endless_judged(st) {
             return true;
         }
-        let reads_sowing = &self.sowing_end_rules[st.phase as usize];
->>>>>>> main
+        let reads_sowing = &self.phase_plan(st).sowing_end_rules;
         loop {
             let out_before = st.eliminated;
             for (i, (rule, rule_ref)) in self.named_end_rules(st.phase).enumerate() {

@@ -156,6 +156,19 @@ impl Engine {
     /// The next pit of the chain, walking backward then forward from the last pit.
     pub(super) fn next_chain_pit(&self, st: &State, rule: &CaptureRule, cur: &mut CaptureCursor) -> Option<PlaceId> {
         let chain = rule.chain.as_ref()?;
+        self.next_chain_pit_where(st, chain, cur, |p| self.test(st, Ctx::new(st.to_move).at(p), &chain.cond))
+    }
+
+    /// `next_chain_pit`, with `holds` telling whether the chain's condition holds at a pit (`fast_capture`
+    /// reads it off tables).
+    #[inline(always)]
+    pub(super) fn next_chain_pit_where(
+        &self,
+        st: &State,
+        chain: &ChainRule,
+        cur: &mut CaptureCursor,
+        holds: impl Fn(PlaceId) -> bool,
+    ) -> Option<PlaceId> {
         let n = self.rules.n_pits;
         if (st.last as usize) >= n {
             return None;
@@ -172,7 +185,7 @@ impl Engine {
             let dir = if cur.walk == 1 { st.dir.reverse() } else { st.dir };
             let p = self.rules.pit_next[dir as usize * n + cur.here as usize];
             cur.steps = cur.steps.saturating_add(1);
-            if p != st.last && (cur.steps as usize) < n && self.test(st, Ctx::new(st.to_move).at(p), &chain.cond) {
+            if p != st.last && (cur.steps as usize) < n && holds(p) {
                 return Some(p);
             }
             if cur.walk == 1 && chain.forward {

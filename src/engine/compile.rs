@@ -251,6 +251,40 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
             let f = cond(body, shape);
             Arc::new(move |e, st, cx| e.active_players(st).all(|p| f(e, st, cx.bound(p))))
         }
+        // `player = mover` and the like: the two players compared, without the evaluator's dispatch.
+        Cond::PlayerEq(a, b, eq) => {
+            let (a, b, eq) = (a.clone(), b.clone(), *eq);
+            Arc::new(move |e, st, cx| (e.player(st, cx, &a) == e.player(st, cx, &b)) == eq)
+        }
+        // `PLACE in SET` of the shapes not compiled above (`here in MARK`, Omweso's raided pits).
+        Cond::InSet(p, set) => {
+            let (p, set) = (p.clone(), set.clone());
+            Arc::new(move |e, st, cx| e.place(st, cx, &p).is_some_and(|q| e.set_contains(st, cx, &set, q)))
+        }
+        // `all SET(COND)` and `any SET(COND)`: the set walked as the evaluator walks it, the body compiled
+        // (Omweso's `all ends(opponent)(here in raided)`, tested at every ply).
+        Cond::AllPits(set, body) => {
+            let (set, f) = (set.clone(), cond(body, shape));
+            Arc::new(move |e, st, cx| {
+                let mut all = true;
+                e.for_each_in_set(st, cx, &set, |p| {
+                    all &= f(e, st, cx.at(p));
+                    all
+                });
+                all
+            })
+        }
+        Cond::AnyPits(set, body) => {
+            let (set, f) = (set.clone(), cond(body, shape));
+            Arc::new(move |e, st, cx| {
+                let mut any = false;
+                e.for_each_in_set(st, cx, &set, |p| {
+                    any |= f(e, st, cx.at(p));
+                    !any
+                });
+                any
+            })
+        }
         other => {
             let c = other.clone();
             Arc::new(move |e, st, cx| e.cond(st, cx, &c))

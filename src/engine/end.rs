@@ -21,7 +21,7 @@ impl Engine {
     #[inline]
     pub(super) fn lap_end_holds(&self, st: &State) -> bool {
         let cx = Ctx::new(st.to_move);
-        self.lap_end_conds.get(st.phase as usize).is_some_and(|cs| cs.iter().any(|c| self.test(st, cx, c)))
+        self.phase_plan(st).lap_end_conds.iter().any(|c| self.test(st, cx, c))
     }
 
     pub(super) fn end_ply(&self, st: &mut State, next: Next, probe: bool) {
@@ -174,7 +174,7 @@ impl Engine {
             return;
         }
         st.endless = false;
-        if st.ply >= self.limits[st.phase as usize] {
+        if st.ply >= self.phase_plan(st).limit {
             return self.finish(st, EndReason::Limit);
         }
         self.check_can_move(st, true);
@@ -191,7 +191,7 @@ impl Engine {
         match self.compute_obligation(st) {
             Bound::Ends => self.finish(st, EndReason::Obligation),
             Bound::Met => {}
-            Bound::Free if after_end_rules && self.moves_known[st.phase as usize] => {}
+            Bound::Free if after_end_rules && self.phase_plan(st).moves_known => {}
             Bound::Free if !self.has_any_move(st) => self.finish(st, EndReason::Stuck),
             Bound::Free => {}
         }
@@ -205,7 +205,7 @@ impl Engine {
     }
 
     /// `check_end_rules` before the first ply of a game (its start, or a position typed in): there is no
-    /// last sowing yet, so the rules that read where it was (`Engine::sowing_end_rules`) are left out.
+    /// last sowing yet, so the rules that read where it was (`PhasePlan::sowing_end_rules`) are left out.
     pub(super) fn check_start_end_rules(&self, st: &mut State) -> bool {
         self.end_rules_end(st, true)
     }
@@ -214,7 +214,7 @@ impl Engine {
         if st.endless && self.endless_judged(st) {
             return true;
         }
-        let reads_sowing = &self.sowing_end_rules[st.phase as usize];
+        let reads_sowing = &self.phase_plan(st).sowing_end_rules;
         loop {
             let out_before = st.eliminated;
             for (i, (rule, rule_ref)) in self.named_end_rules(st.phase).enumerate() {
@@ -361,7 +361,7 @@ impl Engine {
         let key = if owner.is_empty() && marks.is_empty() && !self.rules.needs.passed {
             // Most games: the pieces and the flags are the whole position (the same parts for every key of
             // a game, so keys made so compare only with each other).
-            hash_parts(&[&st.counts], st.offered) ^ u32::from_le_bytes(flags) as u64 * 0x9e37_79b9_7f4a_7c15
+            super::fast::counts_key(&st.counts, st.offered) ^ u32::from_le_bytes(flags) as u64 * 0x9e37_79b9_7f4a_7c15
         } else {
             // What this turn has dropped into changes what a rule reading `passed` does next.
             let mut passed = [0u8; 16];
@@ -376,10 +376,12 @@ impl Engine {
                 hash_parts(&[&st.counts, owner, marks, &flags, &passed, &st.mark_lives], st.offered)
             }
         };
-        if contains(&st.history, key) {
+        st.history_filter.fit(&st.history);
+        if st.history_filter.may_hold(key) && contains(&st.history, key) {
             return true;
         }
         st.history.push(key);
+        st.history_filter.add(key);
         // A round that never repeats a position would keep every one until its ply limit: past
         // `MAX_HISTORY`, the older half is forgotten (docs/language.md, Limits).
         if st.history.len() > super::MAX_HISTORY {
@@ -572,7 +574,7 @@ impl Engine {
         if self.check_end_rules(st) {
             return;
         }
-        if st.ply >= self.limits[st.phase as usize] {
+        if st.ply >= self.phase_plan(st).limit {
             return self.finish(st, EndReason::Limit);
         }
         self.check_can_move(st, true);
@@ -582,7 +584,7 @@ impl Engine {
     /// an ending only when the game (the round) ended so.
     fn sweep(&self, st: &mut State, reason: EndReason) {
         // Where the mover fixes what goes where, the table made with the engine says it.
-        if let Some(Some(table)) = self.sweep_tables.get(st.phase as usize) {
+        if let Some(table) = &self.phase_plan(st).sweep_table {
             for &(p, to) in table.get(st.to_move as usize).map_or(&[][..], |t| &t[..]) {
                 if self.count(st, p) > 0 {
                     self.move_pieces(st, p, to, self.all_kinds, u32::MAX);

@@ -162,7 +162,7 @@ impl Engine {
     /// nothing, where there is no track (the lap does not start at its origin, or goes a way without one).
     #[inline(always)]
     pub(super) fn sow_track(&self, st: &mut State, action: u8, sow: &Sow) -> bool {
-        let Some(laps) = self.lap_tracks.get(st.phase as usize).and_then(|t| t.get(action as usize)) else {
+        let Some(laps) = self.phase_plan(st).actions.get(action as usize).map(|a| &a.lap_tracks) else {
             return false;
         };
         let Some(tracks) = &laps.0[st.dir as usize] else { return false };
@@ -263,9 +263,7 @@ fn lap_with_records(st: &mut State, places: &[PlaceId], n: u8) {
 /// every turn of a game with a repetition rule. Each part is mixed with its length, so that parts of other
 /// lengths cannot line up into the same words.
 pub(super) fn position_key(parts: &[&[u8]], extra: u64) -> u64 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mix = |h: u64, w: u64| (h ^ w).wrapping_mul(K).rotate_left(29);
-    let mut h = mix(0xcbf2_9ce4_8422_2325, extra);
+    let mut h = mix(KEY_SEED, extra);
     for part in parts {
         let mut words = part.chunks_exact(8);
         for w in &mut words {
@@ -281,13 +279,41 @@ pub(super) fn position_key(parts: &[&[u8]], extra: u64) -> u64 {
         };
         h = mix(h, tail ^ ((part.len() as u64) << 56));
     }
-    // A last avalanche, so that every input bit reaches every output bit.
+    avalanche(h)
+}
+
+/// `position_key(&[bytes], extra)`, with no loop where `bytes` has 9 to 15 of them (the boards of most games
+/// with a repetition rule): their first eight and their last eight.
+#[inline(always)]
+pub(super) fn counts_key(bytes: &[u8], extra: u64) -> u64 {
+    let len = bytes.len();
+    match (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+        (Some(first), Some(last)) if len > 8 && len < 16 => {
+            let h = mix(mix(KEY_SEED, extra), u64::from_le_bytes(*first));
+            avalanche(mix(h, u64::from_le_bytes(*last) ^ ((len as u64) << 56)))
+        }
+        _ => position_key(&[bytes], extra),
+    }
+}
+
+const KEY_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// One step of `position_key`: a word mixed into the hash.
+#[inline(always)]
+fn mix(h: u64, w: u64) -> u64 {
+    (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
+}
+
+/// The last step of `position_key`, so that every input bit reaches every output bit.
+#[inline(always)]
+fn avalanche(mut h: u64) -> u64 {
     h ^= h >> 33;
     h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
     h ^ (h >> 33)
 }
 
 /// The sum of some bytes, eight at a time: the pieces on the board, which `seen_before` counts every turn.
+#[inline(always)]
 pub(super) fn byte_sum(bytes: &[u8]) -> u32 {
     // Two bytes side by side in each 16-bit lane, then the four lanes added up by one multiplication
     // (at most 4 * 510, so no lane carries into the next).
@@ -296,6 +322,10 @@ pub(super) fn byte_sum(bytes: &[u8]) -> u32 {
         let pairs = (w & LANES) + ((w >> 8) & LANES);
         (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
     };
+    if let (Some(first), Some(last), 9..=16) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>(), bytes.len()) {
+        // No loop for the boards of most games: the first eight bytes, and the last eight less those.
+        return word_sum(u64::from_le_bytes(*first)) + word_sum(u64::from_le_bytes(*last) >> (8 * (16 - bytes.len())));
+    }
     let mut words = bytes.chunks_exact(8);
     let mut total = 0;
     for w in &mut words {
@@ -432,7 +462,7 @@ impl Engine {
             let phase = self.phase(st);
             out.clear();
             self.start_options(st, &mut out, true);
-            if st.ply > 0 && self.moves_known[st.phase as usize] && out.is_empty() && phase.pass.is_none() {
+            if st.ply > 0 && self.phase_plan(st).moves_known && out.is_empty() && phase.pass.is_none() {
                 return Some("the end rules let a turn begin without a move".into());
             }
         }
@@ -721,6 +751,43 @@ enum Again {
 struct FastCapture {
     /// Per take, per `mover * places + here`: the places taken from, and where to.
     takes: Vec<Vec<FastTake>>,
+    /// The chain's condition where it is made of parts that the mover and the pit settle and tests of
+    /// counts: per `mover * places + pit`, whether the settled parts hold there; and the tests left.
+    chain: Option<(Vec<bool>, CountTests)>,
+    /// A `cancel` is undone from the log of the takes made (`TakeLog`): the chain cannot make more takes
+    /// than it holds. Otherwise from a copy of the position (`Saved`).
+    logged: bool,
+}
+
+/// The takes of a `FastCapture` as they were made, on the stack: each the place taken from, the place
+/// taken to, the pieces taken and what the place taken to held before, undone last first when the
+/// capture's `cancel` holds. Takes move pieces and nothing else, so this puts back all they changed.
+struct TakeLog {
+    takes: [(PlaceId, PlaceId, u8, u8); TakeLog::CAP],
+    len: usize,
+}
+
+impl TakeLog {
+    const CAP: usize = 16;
+
+    fn new() -> TakeLog {
+        TakeLog { takes: [(0, 0, 0, 0); TakeLog::CAP], len: 0 }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, take: (PlaceId, PlaceId, u8, u8)) {
+        if let Some(slot) = self.takes.get_mut(self.len) {
+            *slot = take;
+            self.len += 1;
+        }
+    }
+
+    fn undo(&self, counts: &mut [u8]) {
+        for &(from, to, n, held) in self.takes[..self.len].iter().rev() {
+            counts[to as usize] = held;
+            counts[from as usize] = n;
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -742,21 +809,17 @@ impl PlyPlan {
             return None;
         }
         let places = rules.places.len();
-        let source = |c: &Cond| -> Cond {
-            match c {
-                Cond::Compiled(i) => engine.compiled.1.get(*i as usize).cloned().unwrap_or(Cond::True),
-                other => other.clone(),
-            }
-        };
+        let source = |c: &Cond| source(engine, c);
         let mut probe = engine.initial_state();
-        let dir = engine.plain_sow.get(phase).copied().flatten()?;
+        let phase_plan = engine.phases.get(phase)?;
+        let dir = phase_plan.plain_sow?;
         let starts = (0..rules.players).map(|p| StartRow::new(engine.fixed_pits_of(p), rules.places.len())).collect();
         let mut plan = PlyPlan {
             phase: phase as u8,
             places,
             dir,
             starts,
-            tracks: engine.tracks.get(phase).cloned().unwrap_or_default(),
+            tracks: phase_plan.tracks.clone(),
             skip_origin: sow.skip_origin,
             must: rules.phases[phase].must.is_some(),
             must_when_opponent_empty: rules.phases[phase].must.as_ref().is_some_and(|m| {
@@ -776,8 +839,8 @@ impl PlyPlan {
                 && !rules.needs.passed
                 && !rules.needs.moves,
             plain_lift: engine.k == 1 && engine.empty_marks.is_empty(),
-            limit: engine.limits[phase],
-            moves_known: engine.moves_known[phase],
+            limit: phase_plan.limit,
+            moves_known: phase_plan.moves_known,
             words: None,
         };
         if engine.k == 1 {
@@ -826,7 +889,7 @@ fn fast_ends(engine: &Engine, phase: usize, source: &dyn Fn(&Cond) -> Cond) -> O
     items
         .map(|rule| match rule {
             EndRule::Eliminate(_) | EndRule::EliminateStuck | EndRule::EliminateEndless => None,
-            EndRule::Stuck if engine.plain_starts[phase] => Some(FastEnd::Stuck),
+            EndRule::Stuck if engine.phases[phase].plain_starts => Some(FastEnd::Stuck),
             EndRule::When(c) => Some(match source(c) {
                 Cond::AnyPlayers(body) if row_empty(&body, true) => FastEnd::RowEmpty { any: true },
                 Cond::AnyPlayers(body) => match CountTests::of(&[&*body]) {
@@ -881,7 +944,52 @@ impl FastCapture {
             }
             takes.push(table);
         }
-        Some(FastCapture { takes })
+        // Along the chain every pit but the last, each with every place of every take.
+        let most_takes = rules.n_pits * rule.takes.iter().map(|t| t.from.first().map_or(0, Vec::len)).sum::<usize>();
+        let chain = rule.chain.as_ref().and_then(|c| chain_table(engine, probe, &source(engine, &c.cond)));
+        Some(FastCapture { takes, chain, logged: most_takes <= TakeLog::CAP })
+    }
+}
+
+/// A chain's condition (`ChainRule::cond`) as a table of its parts that the mover and the pit settle, per
+/// `mover * places + pit`, and the tests of counts left; none where it has other parts, or reads `last`
+/// (which stays where the sowing ended as the chain walks on).
+fn chain_table(engine: &Engine, probe: &State, c: &Cond) -> Option<(Vec<bool>, CountTests)> {
+    let parts: Vec<&Cond> = match c {
+        Cond::And(cs) => cs.iter().collect(),
+        c => vec![c],
+    };
+    let (settled, rest): (Vec<&Cond>, Vec<&Cond>) = parts.into_iter().partition(|c| is_static(c));
+    if settled.iter().any(|c| cond_mentions_last(c)) {
+        return None;
+    }
+    let tests = CountTests::of(&rest)?;
+    let places = engine.rules.places.len();
+    let mut table = vec![false; engine.rules.players as usize * places];
+    for mover in 0..engine.rules.players {
+        for here in 0..places as PlaceId {
+            let cx = super::Ctx::new(mover).at(here);
+            table[mover as usize * places + here as usize] = settled.iter().all(|c| engine.cond(probe, cx, c));
+        }
+    }
+    Some((table, tests))
+}
+
+/// Whether a condition that `is_static` reads `last`.
+fn cond_mentions_last(c: &Cond) -> bool {
+    match c {
+        Cond::And(cs) | Cond::Or(cs) => cs.iter().any(cond_mentions_last),
+        Cond::Not(c) => cond_mentions_last(c),
+        Cond::PlaceEq(a, b, _) => mentions_last(a) || mentions_last(b),
+        _ => false,
+    }
+}
+
+/// A condition as written, where the engine has compiled it (`Cond::Compiled`).
+fn source(engine: &Engine, c: &Cond) -> Cond {
+    match c {
+        Cond::Compiled(i) => engine.compiled.1.get(*i as usize).cloned().unwrap_or(Cond::True),
+        other => other.clone(),
     }
 }
 
@@ -1045,7 +1153,7 @@ impl Engine {
         if !matches!(st.stage, super::Stage::Start) || st.obliged || st.result.is_some() {
             return None;
         }
-        let plan = self.ply_plans.get(st.phase as usize)?.as_ref()?;
+        let plan = self.phases.get(st.phase as usize)?.ply_plan.as_ref()?;
         let row = plan.starts.get(st.to_move as usize).filter(|r| r.pits.len() <= 64)?;
         let (bits, len) = row.bits(&st.counts);
         Some(PlainTurn { plan, pits: &row.pits, bits, len })
@@ -1066,7 +1174,7 @@ impl Engine {
     pub(super) fn try_whole_ply(&self, st: &mut State, mv: Move) -> bool {
         let (super::Stage::Start, Move::Begin { action: 0, place }) = (st.stage, mv) else { return false };
         let phase = st.phase as usize;
-        let Some(Some(plan)) = self.ply_plans.get(phase) else { return false };
+        let Some(plan) = self.phases.get(phase).and_then(|p| p.ply_plan.as_ref()) else { return false };
         if self.ply_marks {
             self.clear_ply_marks(st);
         }
@@ -1202,9 +1310,27 @@ impl Engine {
         self.pit_words.get(player as usize).is_some_and(|p| p.any(&st.counts))
     }
 
+    /// `next_chain_pit`, the chain's condition read off a `FastCapture`'s table. Not inlined: the walk's
+    /// state would crowd the registers of captures without a chain.
+    #[inline(never)]
+    fn tabled_chain_pit(
+        &self,
+        st: &State,
+        chain: &ChainRule,
+        (settled, tests): &(Vec<bool>, CountTests),
+        places: usize,
+        cur: &mut super::CaptureCursor,
+    ) -> Option<PlaceId> {
+        let mover = st.to_move;
+        self.next_chain_pit_where(st, chain, cur, |p| {
+            settled[mover as usize * places + p as usize] && tests.hold(self, st, super::Ctx::new(mover).at(p))
+        })
+    }
+
     /// A capture with a `FastCapture`: `capture_steps` without the choices it cannot have.
     fn fast_capture(&self, st: &mut State, rule: &CaptureRule, fast: &FastCapture, places: usize) {
-        let snapshot = rule.cancel.as_ref().map(|_| Saved::take(st));
+        let snapshot = rule.cancel.as_ref().filter(|_| !fast.logged).map(|_| Saved::take(st));
+        let mut log = rule.cancel.as_ref().filter(|_| fast.logged).map(|_| TakeLog::new());
         let mover = st.to_move;
         let mut cur = super::CaptureCursor::at(0, st.last);
         loop {
@@ -1213,21 +1339,33 @@ impl Engine {
                 let Some(to) = t.to else { continue };
                 for &p in &t.from[..t.len as usize] {
                     if p != to {
-                        let n = std::mem::take(&mut st.counts[p as usize]);
-                        st.counts[to as usize] = st.counts[to as usize].saturating_add(n);
+                        let (n, held) = (std::mem::take(&mut st.counts[p as usize]), st.counts[to as usize]);
+                        st.counts[to as usize] = held.saturating_add(n);
                         st.captured |= n > 0;
+                        if let Some(log) = &mut log {
+                            log.push((p, to, n, held));
+                        }
                     }
                 }
             }
-            match self.next_chain_pit(st, rule, &mut cur) {
+            let Some(chain) = &rule.chain else { break };
+            let next = match &fast.chain {
+                Some(table) => self.tabled_chain_pit(st, chain, table, places, &mut cur),
+                None => self.next_chain_pit(st, rule, &mut cur),
+            };
+            match next {
                 Some(p) => cur.here = p,
                 None => break,
             }
         }
-        // By reference: moving the snapshot would copy it, there or not.
-        if let (Some(cancel), Some(snapshot)) = (&rule.cancel, &snapshot) {
+        if let Some(cancel) = &rule.cancel {
             if self.test(st, super::Ctx::new(mover).at(st.last), cancel) {
-                snapshot.restore(st);
+                // By reference: moving the snapshot would copy it, there or not.
+                match (&snapshot, &log) {
+                    (Some(snapshot), _) => snapshot.restore(st),
+                    (None, Some(log)) => log.undo(&mut st.counts),
+                    (None, None) => {}
+                }
                 st.captured = false;
             }
         }
@@ -1285,6 +1423,14 @@ mod tests {
                 let sum: u32 = bytes.iter().map(|&b| b as u32).sum();
                 assert_eq!(byte_sum(&bytes), sum, "{bytes:?}");
             }
+        }
+    }
+
+    #[test]
+    fn counts_keys_are_position_keys() {
+        for len in 0..40 {
+            let bytes = board(len, len as u64 + 7);
+            assert_eq!(counts_key(&bytes, 5), position_key(&[&bytes], 5), "{len} bytes");
         }
     }
 

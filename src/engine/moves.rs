@@ -3,7 +3,8 @@
 
 use crate::ir::*;
 
-use super::{is_plain_start, Ctx, Engine, Move, Stage, State};
+use super::plan::is_plain_start;
+use super::{Ctx, Engine, Move, Stage, State};
 
 impl Engine {
     pub(super) fn start_options(&self, st: &State, out: &mut Vec<Move>, with_pass: bool) {
@@ -12,7 +13,7 @@ impl Engine {
             return;
         }
         let phase = self.phase(st);
-        if self.plain_starts[st.phase as usize] && !st.obliged {
+        if self.phase_plan(st).plain_starts && !st.obliged {
             return self.plain_start_list(st, out);
         }
         // Where `prefer` ranks actions in the order they are written, the first ranked action whose list of
@@ -22,7 +23,7 @@ impl Engine {
         let ranked = |a: usize| in_order && phase.prefer.contains(&(a as u8));
         let mut kept = false;
         let ruled_out = |a: usize, kept: bool| out_ranked & (1u64 << (a % 64)) != 0 || (kept && ranked(a));
-        let simple = self.simple_phase[st.phase as usize] && !st.obliged;
+        let simple = self.phase_plan(st).simple && !st.obliged;
         let begin = out.len();
         let mut counts = [0usize; 16];
         for (a, action) in phase.actions.iter().enumerate() {

@@ -233,7 +233,7 @@ impl Engine {
             probe.offered = 0;
         }
         probe.offered |= 1 << place;
-        let prunes = self.offer_prunes[st.phase as usize][action as usize];
+        let prunes = self.phase_plan(st).actions[action as usize].offer_prunes;
         let mut budget = MAX_PROBE_STEPS;
         Some(self.offer_completable(&mut probe, offer, prunes, place + 1, &mut budget))
     }
@@ -274,7 +274,7 @@ impl Engine {
     /// Whether `player`, were it his turn, could start an action (passing aside).
     pub(super) fn can_begin(&self, st: &State, player: u8) -> bool {
         // Without look-ahead, a start is a start: nothing to play out on a copy.
-        if self.probe_free[st.phase as usize] {
+        if self.phase_plan(st).probe_free {
             let actions = self.phase(st).actions.iter().enumerate();
             return actions.into_iter().any(|(a, action)| !self.each_begin_for(st, player, a as u8, action, |_| false));
         }
@@ -390,7 +390,7 @@ impl Engine {
     }
 
     pub(super) fn has_any_move(&self, st: &State) -> bool {
-        if self.plain_starts[st.phase as usize] && !st.obliged && matches!(st.stage, Stage::Start) {
+        if self.phase_plan(st).plain_starts && !st.obliged && matches!(st.stage, Stage::Start) {
             let pits = self.fixed_pits_of(st.to_move);
             return pits.iter().any(|&p| st.counts[p as usize] > 0);
         }
@@ -399,7 +399,7 @@ impl Engine {
         if phase.pass.is_some() && matches!(st.stage, Stage::Start) && !st.obliged {
             return true;
         }
-        let simple = !st.obliged && matches!(st.stage, Stage::Start) && self.probe_free[st.phase as usize];
+        let simple = !st.obliged && matches!(st.stage, Stage::Start) && self.phase_plan(st).probe_free;
         if simple {
             return phase
                 .actions

@@ -88,7 +88,7 @@ impl Engine {
     /// sowing cannot have; captures and what follows take the general road.
     pub(super) fn plain_ply(&self, st: &mut State, dir: Dir, place: PlaceId, probe: bool) {
         let sow = self.sow_rule(st, 0);
-        self.sow_plain_lap(st, dir, place, &self.tracks[st.phase as usize], sow.skip_origin);
+        self.sow_plain_lap(st, dir, place, &self.phase_plan(st).tracks, sow.skip_origin);
         self.capture_after_sow(st, 0, sow, probe);
     }
 
@@ -157,7 +157,7 @@ impl Engine {
             return false;
         }
         // What the lap cannot change is looked at first: false, the lap goes the usual way untried.
-        let gate = self.lap_gates.get(st.phase as usize).and_then(|g| g.get(action as usize)).and_then(Option::as_ref);
+        let gate = self.phase_plan(st).actions.get(action as usize).and_then(|a| a.lap_gate.as_ref());
         if gate.is_some_and(|gate| !self.cond(st, Ctx::new(st.to_move), gate)) {
             return false;
         }
@@ -369,7 +369,7 @@ impl Engine {
     #[cold]
     pub(super) fn run_laps(&self, st: &mut State, action: u8, mut at: LapAt, probe: bool) {
         let sow = self.sow_rule(st, action);
-        let played = self.endless_played[st.phase as usize];
+        let played = self.phase_plan(st).endless_played;
         let cap = if played { ENDLESS_LAPS } else { MAX_RELAY_LAPS };
         // A sowing that comes back to a position goes round for ever, so its cycle is found after its first
         // laps as well as from its first. Where such a sowing is only ruled out (not played, and cut where
@@ -425,7 +425,7 @@ impl Engine {
     /// The end of a lap in a sowing of laps: a new lap in hand, the lap ending again elsewhere (`continue
     /// at`), or the sowing over (what follows it done) or paused for a choice.
     fn next_lap(&self, st: &mut State, action: u8, sow: &Sow, probe: bool) -> LapEnd {
-        if self.lap_ends[st.phase as usize] && self.ends_at_lap(st, probe) {
+        if self.phase_plan(st).lap_ends() && self.ends_at_lap(st, probe) {
             return LapEnd::Over;
         }
         // A diverted last piece triggers nothing: no capture, no relay.
@@ -663,7 +663,7 @@ impl Engine {
             st.counts[i] = st.counts[i].saturating_add(std::mem::take(&mut st.hand[k]));
         }
         st.stage = Stage::Start;
-        if self.endless_played[st.phase as usize] {
+        if self.phase_plan(st).endless_played {
             st.endless = true;
             return self.end_ply(st, Next::Switch, probe);
         }

@@ -52,6 +52,9 @@ pub struct State {
     /// pieces on the board last changed: a position with another number cannot come back.
     pub history: Vec<u64>,
     pub history_total: u32,
+    /// Which keys `history` may hold, so that most new positions are found new without a search of it.
+    #[serde(skip)]
+    pub history_filter: HistoryFilter,
     /// Plies with a capture so far, for statistics.
     pub captures: u32,
     /// Each seat's plies with a capture so far (`captures(PLAYER)`). Not part of the position a repetition
@@ -115,6 +118,56 @@ pub struct State {
     /// part of the position a repetition compares, as the ply count is not.
     #[serde(default, skip_serializing_if = "no_plies")]
     pub plies_made: [u16; 8],
+}
+
+/// A summary of `State::history` that tells at once of most keys that the history lacks them: one bit per
+/// value of a key's top eight bits, set as keys are added. It says "maybe" of every key the history holds and
+/// of about `len / 256` of those it lacks, so `seen_before` searches the list only then. It covers the
+/// first `keys` keys of the history; where the history has another length (cleared elsewhere, or read from a
+/// save) it is made again from the list before it is used (`HistoryFilter::fit`). A cache of the history, not
+/// part of the position: every two filters are equal, and none is saved.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HistoryFilter {
+    bits: [u64; 4],
+    keys: usize,
+}
+
+impl HistoryFilter {
+    /// Makes the filter cover `history`, where it covers a history of another length.
+    #[inline(always)]
+    pub(crate) fn fit(&mut self, history: &[u64]) {
+        if self.keys != history.len() {
+            *self = HistoryFilter::default();
+            history.iter().for_each(|&key| self.add(key));
+        }
+    }
+
+    /// Whether the history may hold `key`.
+    #[inline(always)]
+    pub(crate) fn may_hold(&self, key: u64) -> bool {
+        let top = (key >> 56) as usize;
+        self.bits[top >> 6] >> (top & 63) & 1 != 0
+    }
+
+    /// Records a key added to the history.
+    #[inline(always)]
+    pub(crate) fn add(&mut self, key: u64) {
+        let top = (key >> 56) as usize;
+        self.bits[top >> 6] |= 1 << (top & 63);
+        self.keys += 1;
+    }
+}
+
+impl PartialEq for HistoryFilter {
+    fn eq(&self, _: &HistoryFilter) -> bool {
+        true
+    }
+}
+
+impl Eq for HistoryFilter {}
+
+impl std::hash::Hash for HistoryFilter {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 fn no_plies(n: &[u16; 8]) -> bool {
@@ -338,6 +391,7 @@ impl State {
             round_seen,
             history,
             history_total,
+            history_filter,
             captures,
             capture_plies,
             result,
@@ -380,6 +434,7 @@ impl State {
         (self.obliged, self.illegal, self.captured, self.again, self.quiet, self.round_seen) =
             (*obliged, *illegal, *captured, *again, *quiet, *round_seen);
         (self.history_total, self.captures, self.capture_plies) = (*history_total, *captures, *capture_plies);
+        self.history_filter = if whole { *history_filter } else { HistoryFilter::default() };
         (self.lifted, self.diverted, self.at_origin, self.lap, self.endless) =
             (*lifted, *diverted, *at_origin, *lap, *endless);
         (self.round, self.round_starter, self.round_start_ply, self.passed) =
@@ -419,6 +474,7 @@ impl State {
             round_seen,
             history: _,
             history_total: _,
+            history_filter: _,
             captures: _,
             capture_plies,
             result: _,
@@ -471,6 +527,7 @@ impl State {
             marks: self.marks.clone(),
             mark_lives: self.mark_lives.clone(),
             history: Vec::new(),
+            history_filter: HistoryFilter::default(),
             // A ply never reads the rounds played before it.
             rounds: Rounds::default(),
             result: self.result.clone(),

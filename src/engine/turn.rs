@@ -16,7 +16,7 @@ impl Engine {
             self.clear_ply_marks(st);
         }
         if let (Stage::Start, Move::Begin { action: 0, place }) = (st.stage, mv) {
-            if let Some(dir) = self.plain_sow[st.phase as usize] {
+            if let Some(dir) = self.phase_plan(st).plain_sow {
                 return self.plain_ply(st, dir, place, probe);
             }
         }

@@ -382,7 +382,7 @@ impl Engine {
     /// What was settled in advance about the ways of action `action` of phase `phase` (`WayPlan`).
     #[inline]
     fn way_plan(&self, phase: u8, action: u8) -> Option<&WayPlan> {
-        self.way_plans.get(phase as usize)?.get(action as usize)?.as_ref()
+        self.phases.get(phase as usize)?.actions.get(action as usize)?.way_plan.as_ref()
     }
 
     /// Checks the shortcuts of first laps (`must capture`) against the long way in this position, and

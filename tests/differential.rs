@@ -169,7 +169,7 @@ fn rare_positions() -> Vec<(String, String)> {
 
 /// The positions of issue 20, in the shipped games (game-variant, position, the ply to play first).
 const ISSUE_POSITIONS: &[(&str, &str, &str)] = &[
-    ("bao-la-kiswahili-default", "i6=2 i4=1 i8=1 o1=2 I5=1 I1=1 O4=2 takasia(2)=I1/1 to_move=1 phase=mtaji", "i6ccw"),
+    ("bao-la-kiswahili-default", "i6=2 i4=1 i8=1 o1=2 I5=1 I1=1 O4=2 takasia(2)=I1/1 to_move=1 phase=mtaji", "i6cw"),
     (
         "bao-la-kiswahili-default",
         "o1=10 o2=1 o4=8 o5=2 o8=3 i1=2 i2=7 i5=7 i7=5 O2=6 O4=2 O6=1 O7=3 I2=1 I4=1 I7=3 I8=2 takasia(2)=I8/1 to_move=1 phase=mtaji",
@@ -185,7 +185,7 @@ const ISSUE_POSITIONS: &[(&str, &str, &str)] = &[
         "o1=3 o2=1 o3=2 o4=8 o6=1 o8=2 i1=4 i2=14 i3=3 i4=14 i6=4 i7=2 i8=1 O2=1 O4=1 O5=1 O7=1 O8=1 to_move=1",
         "o1",
     ),
-    ("omweso-default", "o1=9 i2=1 i7=1 I2=1 O2=1 I7=1 O7=1 O5=2", "o1 ccw"),
+    ("omweso-default", "o1=9 i2=1 i7=1 I2=1 O2=1 I7=1 O7=1 O5=2", "o1"),
     (
         "toguz-kumalak-default",
         "a0 b0 c0 d0 e1 f0 g0 h0 i0 A0 B0 C0 D0 E0 F1 G0 H0 I0 kazan(1)=80 kazan(2)=80 to_move=1",
@@ -201,25 +201,7 @@ const ISSUE_POSITIONS: &[(&str, &str, &str)] = &[
 
 /// FIXME: the positions where the engine is known to be wrong, by the item of issue 20 (another helper fixes
 /// them): each must still disagree. Take a line off when its fix reaches main.
-const KNOWN_POSITIONS: &[(&str, &str)] = &[
-    ("i6=2 i4=1 i8=1 o1=2 I5=1 I1=1 O4=2 takasia(2)=I1/1 to_move=1 phase=mtaji", "item 7: the takasia obligation"),
-    (
-        "o1=10 o2=1 o4=8 o5=2 o8=3 i1=2 i2=7 i5=7 i7=5 O2=6 O4=2 O6=1 O7=3 I2=1 I4=1 I7=3 I8=2 takasia(2)=I8/1 to_move=1 phase=mtaji",
-        "item 7: the takasia obligation",
-    ),
-    (
-        "o1=4 o2=1 o3=4 o4=1 o5=2 o6=1 o7=2 i1=1 i2=4 i3=5 i5=5 i6=4 i7=8 i8=2 O1=1 O3=1 O5=1 I4=1 I5=1 to_move=1 phase=mtaji",
-        "item 7: a never-ending move is a draw",
-    ),
-    (
-        "o1=3 o2=1 o3=2 o4=8 o6=1 o8=2 i1=4 i2=14 i3=3 i4=14 i6=4 i7=2 i8=1 O2=1 O4=1 O5=1 O7=1 O8=1 to_move=1",
-        "item 7: a never-ending move is a draw",
-    ),
-    (
-        "a13 b18 c2 d6 e0 f4 g12 store(1)=12 store(2)=3 rubbish=B,C,D,E,F,G to_move=1 round=2 starter=2",
-        "item 6: a never-ending move is a draw",
-    ),
-];
+const KNOWN_POSITIONS: &[(&str, &str)] = &[];
 
 fn shipped_pairs() -> Vec<(String, Pair)> {
     shipped()

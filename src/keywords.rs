@@ -69,7 +69,7 @@ pub const KEYWORDS: &[Keyword] = &[
     kw("can", "In `when nobody can move`: the game ends when no player has a legal move.", "when nobody can move"),
     kw("cancel", "`cancel when CONDITION` inside a capture: the whole capture is called off when the condition holds after it.", "cancel when count(pits(opponent)) = 0"),
     kw("cannot", "`pass when cannot move` / `pass when cannot ACTION`, `eliminate when cannot move`: the player has no legal move (of that action).", "pass when cannot move"),
-    kw("capture", "`capture [at every drop] [may] [when CONDITION] { ... }`: what a sowing captures where its last piece (or, at every drop, each piece) falls; `must capture`: the first lap must end in a capture.", "capture when here in pits(opponent) and count in {2, 3} { take to captured(mover) }"),
+    kw("capture", "`capture [at every drop | at every lift] [may [as \"WORD\" or \"WORD\"]] [when CONDITION] { ... }`: what a sowing captures where its last piece falls (at every drop: where each piece falls; at every lift: at each pit a lap is about to be lifted from); `must capture`: the first lap must end in a capture.", "capture when here in pits(opponent) and count in {2, 3} { take to captured(mover) }"),
     kw("captures", "`captures(PLAYER)`: how many of that player's plies so far made a capture.", "eliminate when player = mover and captures(opponent) >= 2"),
     kw("capturing", "In `direction ccw or cw when ...`: a capture rule of the sowing applies at `here`.", "direction ccw or cw when capturing and lap = 1"),
     kw("ccw", "Counter-clockwise: the direction of sowing along each player's track.", "direction ccw"),

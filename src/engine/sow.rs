@@ -793,19 +793,7 @@ impl Engine {
             let rule = RuleRef::DropCapture { phase: st.phase, action: self.action_of(st, sow), index: index as u8 };
             self.note(st, super::Event::Capture { rule, at: pos });
         }
-        st.recording = self.record_first && !st.captured;
-        for (i, take) in rule.takes.iter().enumerate() {
-            if !rule.steps.is_empty() {
-                self.apply_steps(st, cx, rule, i as u8);
-            }
-            if self.take_all(st, cx, take) > 0 {
-                st.captured = true;
-            }
-        }
-        if !rule.steps.is_empty() {
-            self.apply_steps(st, cx, rule, rule.takes.len() as u8);
-        }
-        st.recording = false;
+        self.take_at_once(st, cx, rule);
     }
 
     /// `capture at every lift`: the first such capture whose condition holds at the pit a lap is about to be
@@ -814,6 +802,12 @@ impl Engine {
     fn capture_at_lift(&self, st: &mut State, sow: &Sow, pit: PlaceId) {
         let cx = Ctx::new(st.to_move).at(pit);
         let Some(rule) = sow.lift_captures.iter().find(|r| self.test(st, cx, &r.when)) else { return };
+        self.take_at_once(st, cx, rule);
+    }
+
+    /// The takes and marks of a capture made on the spot, as a piece falls or a lap is about to be lifted
+    /// (`at every drop`, `at every lift`), with no pieces sown on after it.
+    fn take_at_once(&self, st: &mut State, cx: Ctx, rule: &CaptureRule) {
         st.recording = self.record_first && !st.captured;
         for (i, take) in rule.takes.iter().enumerate() {
             if !rule.steps.is_empty() {

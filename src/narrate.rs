@@ -347,13 +347,15 @@ impl Narrator<'_> {
                     // After a capture that goes on elsewhere (`continue at`), the lap ends again there.
                     true if lap.goes_on => parts.push(format!("going on from {}", self.label(lap.last))),
                     true => parts.push(self.resown(before, lap, dir_word(lap.dir))),
-                    false if lap.chosen => {
-                        flush(&mut parts, &mut relays);
-                        parts.push(match self.relay_word(before) {
-                            Some(word) => format!("{word} from {}", self.label(lap.origin)),
-                            None => format!("relaying from {}, as chosen", self.label(lap.origin)),
-                        });
-                    }
+                    // A relay the rule names (Bao's safari) is told by its name; another chosen relay
+                    // stays in the list of relays, marked as chosen.
+                    false if lap.chosen => match self.relay_word(before) {
+                        Some(word) => {
+                            flush(&mut parts, &mut relays);
+                            parts.push(format!("{word} from {}", self.label(lap.origin)));
+                        }
+                        None => relays.push(format!("{} (by choice)", self.label(lap.origin))),
+                    },
                     false if put && lap.origin == prev.origin => {
                         let n = self.pieces(&lap.lifted.iter().map(|&n| n as i32).collect::<Vec<_>>());
                         parts.push(format!("then sowed {n} from {}{}", self.label(lap.origin), dir_word(lap.dir)));

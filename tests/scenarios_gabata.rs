@@ -231,9 +231,7 @@ fn a_remainder_of_2_buys_one_more_hole_with_a_counter_of_the_opponents() {
     assert_eq!(st.rounds[0].scores, [40, 14]);
     let every = "o1,o2,o3,o4,o5,o6,i1,i2,i3,O1,O2,O3,O4,O5,O6,I1,I2,I3";
     let three: Vec<(&str, u8)> = every.split(',').map(|l| (l, 3)).collect();
-    let rest = format!(
-        "owner(O1)=1 owner(O2)=1 owner(O3)=1 owner(O4)=1 fresh={every} to_move=2 round=2 starter=2"
-    );
+    let rest = format!("owner(O1)=1 owner(O2)=1 owner(O3)=1 owner(O4)=1 fresh={every} to_move=2 round=2 starter=2");
     assert_eq!(show(&e, &st), in_round(&three, &rest));
     assert_eq!(plies(&e, &st), ["O5", "O6", "I1", "I2", "I3"]);
 }

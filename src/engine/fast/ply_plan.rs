@@ -65,8 +65,10 @@ pub(super) enum FastEnd {
     Stuck,
     /// `when any players(TESTS)` where the tests read single places' counts (`count(store(player)) >= 25`).
     AnyPlayerCounts(CountTests),
-    /// `when repetition` (`draw`: `draw when repetition`).
-    Repetition { draw: bool },
+    /// `when repetition` (`draw`: `draw when repetition`); `counts`, where the pieces and the flags are the
+    /// whole position (`Engine::seen_before_counts`): the bytes of the board whose sum restarts the history
+    /// (0: it never restarts).
+    Repetition { draw: bool, counts: Option<usize> },
     /// `when CONDITION` of another shape, its compiled condition.
     When(Cond),
     /// Any other rule, as written (its conditions are the engine's compiled ones).
@@ -190,6 +192,11 @@ fn fast_ends(engine: &Engine, phase: usize, source: &dyn Fn(&Cond) -> Cond) -> O
         }
         _ => false,
     };
+    // What `seen_before` finds of the rules' shape: owners that never change (a plan's), no lasting marks,
+    // no records of the places passed.
+    let counts_only = engine.fixed_pits.is_some() && rules.lasting_marks() == 0 && !rules.needs.passed;
+    let board = if rules.needs.refills { 0 } else { rules.n_pits * engine.k };
+    let counts = counts_only.then_some(board);
     items
         .map(|rule| match rule {
             EndRule::Eliminate(_) | EndRule::EliminateStuck | EndRule::EliminateEndless => None,
@@ -203,8 +210,8 @@ fn fast_ends(engine: &Engine, phase: usize, source: &dyn Fn(&Cond) -> Cond) -> O
                 source if row_empty(&source, false) => FastEnd::RowEmpty { any: false },
                 _ => FastEnd::When(c.clone()),
             }),
-            EndRule::Repetition => Some(FastEnd::Repetition { draw: false }),
-            EndRule::DrawRepetition => Some(FastEnd::Repetition { draw: true }),
+            EndRule::Repetition => Some(FastEnd::Repetition { draw: false, counts }),
+            EndRule::DrawRepetition => Some(FastEnd::Repetition { draw: true, counts }),
             _ => Some(FastEnd::Rule(rule.clone())),
         })
         .collect()

@@ -166,8 +166,14 @@ impl Engine {
                     let cx = Ctx::new(st.to_move);
                     (0..self.rules.players).any(|p| tests.hold(self, st, cx.bound(p))).then_some(EndReason::Condition)
                 }
-                FastEnd::Repetition { draw: false } => self.seen_before(st).then_some(EndReason::Repetition),
-                FastEnd::Repetition { draw: true } => self.seen_before(st).then_some(EndReason::RepetitionDraw),
+                FastEnd::Repetition { draw, counts } => {
+                    let seen = match counts {
+                        Some(board) => self.seen_before_counts(st, *board),
+                        None => self.seen_before(st),
+                    };
+                    let reason = if *draw { EndReason::RepetitionDraw } else { EndReason::Repetition };
+                    seen.then_some(reason)
+                }
                 FastEnd::When(c) => self.test(st, Ctx::new(st.to_move), c).then_some(EndReason::Condition),
                 FastEnd::Rule(rule) => self.end_rule_fires(st, rule),
             };

@@ -701,9 +701,14 @@ fn remember_position(st: &mut State, key: u64) -> bool {
     // A round that never repeats a position would keep every one until its ply limit: past
     // `MAX_HISTORY`, the older half is forgotten (docs/language.md, Limits).
     if st.history.len() > super::MAX_HISTORY {
-        st.history.drain(..super::MAX_HISTORY / 2);
+        forget_older_half(&mut st.history);
     }
     false
+}
+
+#[cold]
+fn forget_older_half(history: &mut Vec<u64>) {
+    history.drain(..super::MAX_HISTORY / 2);
 }
 
 /// Whether `keys` holds `key`: eight keys compared at a time without a branch between them, which the

@@ -65,6 +65,9 @@ pub(super) enum FastEnd {
     Stuck,
     /// `when any players(TESTS)` where the tests read single places' counts (`count(store(player)) >= 25`).
     AnyPlayerCounts(CountTests),
+    /// `when any players(TEST)` where the test reads one place that the player fixes: per player, the place
+    /// and the counts that pass (`CountTests::one_place_per_player`).
+    AnyPlayerPlace(Vec<(usize, IntSet)>),
     /// `when repetition` (`draw`: `draw when repetition`); `counts`, where the pieces and the flags are the
     /// whole position (`Engine::seen_before_counts`): the bytes of the board whose sum restarts the history
     /// (0: it never restarts).
@@ -204,7 +207,10 @@ fn fast_ends(engine: &Engine, phase: usize, source: &dyn Fn(&Cond) -> Cond) -> O
             EndRule::When(c) => Some(match source(c) {
                 Cond::AnyPlayers(body) if row_empty(&body, true) => FastEnd::RowEmpty { any: true },
                 Cond::AnyPlayers(body) => match CountTests::of(&[&*body]) {
-                    Some(tests) => FastEnd::AnyPlayerCounts(tests),
+                    Some(tests) => match tests.one_place_per_player(rules.players) {
+                        Some(places) => FastEnd::AnyPlayerPlace(places),
+                        None => FastEnd::AnyPlayerCounts(tests),
+                    },
                     None => FastEnd::When(c.clone()),
                 },
                 source if row_empty(&source, false) => FastEnd::RowEmpty { any: false },

@@ -162,6 +162,13 @@ impl Engine {
                     let reason = if matches!(end, FastEnd::Stuck) { EndReason::Stuck } else { EndReason::Condition };
                     (!self.row_holds(st, st.to_move)).then_some(reason)
                 }
+                FastEnd::AnyPlayerPlace(places) => {
+                    // The set by reference: a copy of its 32 bytes would cost more than the test.
+                    let pass = |(p, set): &(usize, IntSet)| {
+                        st.counts.get(*p).is_some_and(|&n| set.0[(n >> 6) as usize] >> (n & 63) & 1 != 0)
+                    };
+                    places.iter().any(pass).then_some(EndReason::Condition)
+                }
                 FastEnd::AnyPlayerCounts(tests) => {
                     let cx = Ctx::new(st.to_move);
                     (0..self.rules.players).any(|p| tests.hold(self, st, cx.bound(p))).then_some(EndReason::Condition)

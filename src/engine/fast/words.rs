@@ -113,7 +113,7 @@ impl PitWords {
     }
 
     /// Whether some pit holds a piece.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn any(&self, counts: &[u8]) -> bool {
         let (a, b) = (self.first, self.second);
         word_at(counts, a.0) & a.1 != 0

@@ -595,6 +595,20 @@ impl CountTests {
         Some(true)
     }
 
+    /// Where these are one test of a place that the bound player alone fixes (`count(store(player)) >= 25`):
+    /// per player, the place it reads and the counts that pass, so that `any players(...)` reads one byte
+    /// per player. None for tests of another shape.
+    pub(crate) fn one_place_per_player(&self, players: u8) -> Option<Vec<(usize, IntSet)>> {
+        let [(at, set)] = &self.tests[..self.len.min(3)] else { return None };
+        (0..players as usize)
+            .map(|p| match *at {
+                CountAt::Fixed(place) => Some((place, *set)),
+                CountAt::OfBound(base) => Some((base + p, *set)),
+                _ => None,
+            })
+            .collect()
+    }
+
     #[inline(always)]
     pub(crate) fn hold(&self, e: &Engine, st: &State, cx: Ctx) -> bool {
         self.tests[..self.len.min(3)].iter().all(|(at, set)| {

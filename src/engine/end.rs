@@ -346,23 +346,16 @@ impl Engine {
         // Where pieces never come back onto the board, their number there never goes up: a position with
         // another number cannot come back, and the history can start afresh.
         if !self.rules.needs.refills {
-            let n = self.rules.n_pits * self.k;
-            let total = super::fast::byte_sum(&st.counts[..n]);
-            if total != st.history_total {
-                st.history.clear();
-                st.history_total = total;
-            }
+            self.restart_history_if_board_changed(st, self.rules.n_pits * self.k);
         }
-        let flags = [st.to_move, st.phase, st.eliminated, (matches!(st.stage, Stage::Respond)) as u8];
         // Marks that last one ply are not part of the position.
         let marks = &st.marks[..(self.rules.lasting_marks() * self.rules.n_pits).min(st.marks.len())];
         // Owners that never change tell no position from another.
         let owner: &[u8] = if self.fixed_pits.is_some() { &[] } else { &st.owner };
         let key = if owner.is_empty() && marks.is_empty() && !self.rules.needs.passed {
-            // Most games: the pieces and the flags are the whole position (the same parts for every key of
-            // a game, so keys made so compare only with each other).
-            super::fast::counts_key(&st.counts, st.offered) ^ u32::from_le_bytes(flags) as u64 * 0x9e37_79b9_7f4a_7c15
+            counts_position_key(st)
         } else {
+            let flags = position_flags(st).to_le_bytes();
             // What this turn has dropped into changes what a rule reading `passed` does next.
             let mut passed = [0u8; 16];
             if self.rules.needs.passed {
@@ -376,18 +369,30 @@ impl Engine {
                 hash_parts(&[&st.counts, owner, marks, &flags, &passed, &st.mark_lives], st.offered)
             }
         };
-        st.history_filter.fit(&st.history);
-        if st.history_filter.may_hold(key) && contains(&st.history, key) {
-            return true;
+        remember_position(st, key)
+    }
+
+    /// `seen_before` where the pieces and the flags are the whole position (`counts_position_key`): no
+    /// owners that change, no lasting marks, no records of the places passed. `board` is the number of
+    /// bytes of the board whose sum restarts the history when it changes (`Needs::refills` off), 0 where
+    /// it never restarts. What `seen_before` does there, without its tests of the rules' shape: the whole-ply
+    /// form checks it once, when the engine is made (`fast::PlyPlan`).
+    #[inline(never)]
+    pub(super) fn seen_before_counts(&self, st: &mut State, board: usize) -> bool {
+        if board > 0 {
+            self.restart_history_if_board_changed(st, board);
         }
-        st.history.push(key);
-        st.history_filter.add(key);
-        // A round that never repeats a position would keep every one until its ply limit: past
-        // `MAX_HISTORY`, the older half is forgotten (docs/language.md, Limits).
-        if st.history.len() > super::MAX_HISTORY {
-            st.history.drain(..super::MAX_HISTORY / 2);
+        remember_position(st, counts_position_key(st))
+    }
+
+    /// Empties the history where the number of pieces in the first `board` bytes of `counts` has changed.
+    #[inline(always)]
+    fn restart_history_if_board_changed(&self, st: &mut State, board: usize) {
+        let total = super::fast::byte_sum(&st.counts[..board.min(st.counts.len())]);
+        if total != st.history_total {
+            st.history.clear();
+            st.history_total = total;
         }
-        false
     }
 
     /// Ends the game, or in a match of rounds the round: sweeps the board, scores, and decides the winners.
@@ -678,6 +683,42 @@ fn ended_so(after: Ending, reason: EndReason) -> bool {
         Ending::Stuck => reason == EndReason::Stuck,
         Ending::Limit => reason == EndReason::Limit,
     }
+}
+
+/// The flags of a position that a repetition compares besides its pieces: the player to move, the phase,
+/// the players out, and whether an offer awaits its answer.
+#[inline(always)]
+fn position_flags(st: &State) -> u32 {
+    u32::from_le_bytes([st.to_move, st.phase, st.eliminated, (matches!(st.stage, Stage::Respond)) as u8])
+}
+
+/// The key of a position whose pieces and flags are the whole of it (most games; the same parts for every
+/// key of a game, so keys made so compare only with each other).
+#[inline(always)]
+fn counts_position_key(st: &State) -> u64 {
+    super::fast::counts_key(&st.counts, st.offered) ^ position_flags(st) as u64 * 0x9e37_79b9_7f4a_7c15
+}
+
+/// Whether the history holds `key`; if not, `key` is added to it.
+#[inline(always)]
+fn remember_position(st: &mut State, key: u64) -> bool {
+    st.history_filter.fit(&st.history);
+    if st.history_filter.may_hold(key) && contains(&st.history, key) {
+        return true;
+    }
+    st.history.push(key);
+    st.history_filter.add(key);
+    // A round that never repeats a position would keep every one until its ply limit: past
+    // `MAX_HISTORY`, the older half is forgotten (docs/language.md, Limits).
+    if st.history.len() > super::MAX_HISTORY {
+        forget_older_half(&mut st.history);
+    }
+    false
+}
+
+#[cold]
+fn forget_older_half(history: &mut Vec<u64>) {
+    history.drain(..super::MAX_HISTORY / 2);
 }
 
 /// Whether `keys` holds `key`: eight keys compared at a time without a branch between them, which the

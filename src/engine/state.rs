@@ -434,7 +434,12 @@ impl State {
         (self.obliged, self.illegal, self.captured, self.again, self.quiet, self.round_seen) =
             (*obliged, *illegal, *captured, *again, *quiet, *round_seen);
         (self.history_total, self.captures, self.capture_plies) = (*history_total, *captures, *capture_plies);
-        self.history_filter = if whole { *history_filter } else { HistoryFilter::default() };
+        if whole {
+            self.history_filter = *history_filter;
+        }
+        // A probe's filter is left as it was: its history is empty, and a filter covers an empty history
+        // only as made afresh (no key added), so one that covers another is made again before it is used
+        // (`HistoryFilter::fit`).
         (self.lifted, self.diverted, self.at_origin, self.lap, self.endless) =
             (*lifted, *diverted, *at_origin, *lap, *endless);
         (self.round, self.round_starter, self.round_start_ply, self.passed) =

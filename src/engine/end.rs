@@ -361,7 +361,7 @@ impl Engine {
         let key = if owner.is_empty() && marks.is_empty() && !self.rules.needs.passed {
             // Most games: the pieces and the flags are the whole position (the same parts for every key of
             // a game, so keys made so compare only with each other).
-            super::fast::counts_key(&st.counts, st.offered) ^ u32::from_le_bytes(flags) as u64 * 0x9e37_79b9_7f4a_7c15
+            super::fast::counts_key(&st.counts, set_word(st.offered)) ^ u32::from_le_bytes(flags) as u64 * 0x9e37_79b9_7f4a_7c15
         } else {
             // What this turn has dropped into changes what a rule reading `passed` does next.
             let mut passed = [0u8; 16];
@@ -370,10 +370,10 @@ impl Engine {
                 passed[8..].copy_from_slice(&st.passed[1].to_le_bytes());
             }
             if self.timed_marks.is_empty() {
-                hash_parts(&[&st.counts, owner, marks, &flags, &passed], st.offered)
+                hash_parts(&[&st.counts, owner, marks, &flags, &passed], set_word(st.offered))
             } else {
                 // A mark `for N plies` is part of the position with the plies it has left.
-                hash_parts(&[&st.counts, owner, marks, &flags, &passed, &st.mark_lives], st.offered)
+                hash_parts(&[&st.counts, owner, marks, &flags, &passed, &st.mark_lives], set_word(st.offered))
             }
         };
         st.history_filter.fit(&st.history);
@@ -670,9 +670,16 @@ fn ended_so(after: Ending, reason: EndReason) -> bool {
     }
 }
 
+/// A set of pits in one word for a position's key: the set itself where it lies in the first 64 pits.
+#[inline(always)]
+fn set_word(set: PitSet) -> u64 {
+    set as u64 ^ ((set >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
 /// Whether `keys` holds `key`: eight keys compared at a time without a branch between them, which the
 /// compiler can do side by side (a position seldom comes back, so the whole list is read almost every time).
 #[inline]
+
 fn contains(keys: &[u64], key: u64) -> bool {
     let mut chunks = keys.chunks_exact(8);
     let found = (&mut chunks).any(|c| c.iter().fold(false, |found, &k| found | (k == key)));

@@ -1627,8 +1627,7 @@ pub fn format_position(engine: &Engine, st: &State) -> String {
         out.push(format!("moves={}", list.join(",")));
     }
     if st.stage == Stage::Respond && st.offered != 0 {
-        let list: Vec<&str> =
-            pits_of(st.offered).map(|p| label(engine, p)).collect();
+        let list: Vec<&str> = pits_of(st.offered).map(|p| label(engine, p)).collect();
         out.push(format!("offered={}", list.join(",")));
     }
     out.join(" ")

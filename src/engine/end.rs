@@ -361,7 +361,8 @@ impl Engine {
         let key = if owner.is_empty() && marks.is_empty() && !self.rules.needs.passed {
             // Most games: the pieces and the flags are the whole position (the same parts for every key of
             // a game, so keys made so compare only with each other).
-            super::fast::counts_key(&st.counts, set_word(st.offered)) ^ u32::from_le_bytes(flags) as u64 * 0x9e37_79b9_7f4a_7c15
+            super::fast::counts_key(&st.counts, set_word(st.offered))
+                ^ u32::from_le_bytes(flags) as u64 * 0x9e37_79b9_7f4a_7c15
         } else {
             // What this turn has dropped into changes what a rule reading `passed` does next.
             let mut passed = [0u8; 16];

@@ -660,10 +660,7 @@ impl<'g> Lowerer<'g> {
     /// The places of `every NAME` in a setup when NAME is a region, each with its owner.
     fn region_targets(&self, id: u16) -> Vec<(PlaceId, u8)> {
         let all = self.regions[id as usize].all;
-        (0..self.n_pits as PlaceId)
-            .filter(|&p| has_pit(all, p))
-            .map(|p| (p, self.places[p as usize].owner))
-            .collect()
+        (0..self.n_pits as PlaceId).filter(|&p| has_pit(all, p)).map(|p| (p, self.places[p as usize].owner)).collect()
     }
 
     pub(super) fn setup_kind(&mut self, content: &Spanned<ast::Content>, owner: u8) -> Option<KindId> {

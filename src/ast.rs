@@ -98,12 +98,15 @@ pub enum RoundsItem {
     Limit(Spanned<u32>),
 }
 
-/// `refill SET from PLACE with N [backward] [else mark NAME]`
+/// `refill SET from PLACE with N [borrow K from PLACE] [backward] [claim from PLACE] [else mark NAME]`
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Refill {
     pub set: SetExpr,
     pub from: Place,
     pub count: Spanned<u32>,
+    /// `borrow K from PLACE`: up to K pieces lacking for one more pit are taken from this place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub borrow: Option<(Spanned<u32>, Place)>,
     /// From the pit of the highest number down.
     #[serde(default, skip_serializing_if = "is_false")]
     pub backward: bool,

@@ -353,6 +353,9 @@ impl Printer<'_> {
             RoundsItem::Refill(r) => {
                 let f = &r.node;
                 let mut s = format!("refill {} from {} with {}", set(&f.set), place(&f.from), f.count.node);
+                if let Some((lacking, from)) = &f.borrow {
+                    s.push_str(&format!(" borrow {} from {}", lacking.node, place(from)));
+                }
                 if f.backward {
                     s.push_str(" backward");
                 }

@@ -176,6 +176,10 @@ pub struct Refill {
     /// Where the pieces come from (`player` bound, `here` the pit being filled).
     pub from: PlaceExpr,
     pub count: u32,
+    /// `borrow K from PLACE` (`player` bound, `here` the pit): a source holding 1 to K pieces fewer than
+    /// `count` still fills one more pit, the pieces lacking taken from this place when it holds them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub borrow: Option<(u32, PlaceExpr)>,
     /// From the pit of the highest number (`Rules::number`) down, instead of up from the lowest.
     pub backward: bool,
     /// `claim from PLACE` (`player` bound): each player in turn walks the track from this pit (against it,

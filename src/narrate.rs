@@ -347,13 +347,15 @@ impl Narrator<'_> {
                     // After a capture that goes on elsewhere (`continue at`), the lap ends again there.
                     true if lap.goes_on => parts.push(format!("going on from {}", self.label(lap.last))),
                     true => parts.push(self.resown(before, lap, dir_word(lap.dir))),
-                    false if lap.chosen => {
-                        flush(&mut parts, &mut relays);
-                        parts.push(match self.relay_word(before) {
-                            Some(word) => format!("{word} from {}", self.label(lap.origin)),
-                            None => format!("relaying from {}, as chosen", self.label(lap.origin)),
-                        });
-                    }
+                    // A relay the rule names (Bao's safari) is told by its name; another chosen relay
+                    // stays in the list of relays, marked as chosen.
+                    false if lap.chosen => match self.relay_word(before) {
+                        Some(word) => {
+                            flush(&mut parts, &mut relays);
+                            parts.push(format!("{word} from {}", self.label(lap.origin)));
+                        }
+                        None => relays.push(format!("{} (by choice)", self.label(lap.origin))),
+                    },
                     false if put && lap.origin == prev.origin => {
                         let n = self.pieces(&lap.lifted.iter().map(|&n| n as i32).collect::<Vec<_>>());
                         parts.push(format!("then sowed {n} from {}{}", self.label(lap.origin), dir_word(lap.dir)));
@@ -664,7 +666,8 @@ impl Narrator<'_> {
     fn mark_changes(&self, from: &State, to: &State, marks: usize, removals: bool) -> Vec<String> {
         let rules = &self.engine.rules;
         let n = rules.n_pits;
-        let mut out = Vec::new();
+        // Each change is a pit and what it became; the pits that became the same are told in one clause.
+        let mut changes: Vec<(Vec<String>, (String, String))> = Vec::new();
         for (m, info) in rules.marks.iter().enumerate().take(marks) {
             for p in 0..n {
                 let (was, now) = (from.marks.get(m * n + p), to.marks.get(m * n + p));
@@ -679,17 +682,34 @@ impl Narrator<'_> {
                     name => format!("{name}'s"),
                 };
                 let held_for = if was != 0 && info.per_player { was - 1 } else { 0 };
-                out.push(match (now, info.per_player, reads_as_adjective(&words)) {
-                    (0, true, false) => format!("{label} is no longer {} {words}", whose(held_for)),
-                    (0, _, _) => format!("{label} is no longer {words}"),
-                    (_, false, true) => format!("{label} is now {words}"),
-                    (_, false, false) => format!("{label} becomes {words}"),
-                    (c, true, true) => format!("{label} is now {words} for {}", self.name(c - 1)),
-                    (c, true, false) => format!("{label} becomes {} {words}", whose(c - 1)),
-                });
+                // What the pit became, said of one pit and of several.
+                let (verb, verbs, what) = match (now, info.per_player, reads_as_adjective(&words)) {
+                    (0, true, false) => ("is", "are", format!("no longer {} {words}", whose(held_for))),
+                    (0, _, _) => ("is", "are", format!("no longer {words}")),
+                    (_, false, true) => ("is", "are", format!("now {words}")),
+                    (_, false, false) => ("becomes", "become", words.clone()),
+                    (c, true, true) => ("is", "are", format!("now {words} for {}", self.name(c - 1))),
+                    (c, true, false) => ("becomes", "become", format!("{} {words}", whose(c - 1))),
+                };
+                // A player's mark named by a noun takes an s for several pits (`o1 and o3 are no longer North's
+                // wegues`); another reads as a mass noun (`B and C are no longer rubbish`).
+                let countable = info.per_player && !reads_as_adjective(&words);
+                let plural = if countable { format!("{what}s") } else { what.clone() };
+                let said = (format!("{verb} {what}"), format!("{verbs} {plural}"));
+                match changes.iter_mut().find(|(_, s)| *s == said) {
+                    Some((pits, _)) => pits.push(label),
+                    None => changes.push((vec![label], said)),
+                }
             }
         }
-        out
+        changes
+            .into_iter()
+            .map(|(pits, (one, several))| match pits.len() {
+                1 => format!("{} {one}", pits[0]),
+                k if k == n => format!("every pit {one}"),
+                _ => format!("{} {several}", self.list(pits.into_iter())),
+            })
+            .collect()
     }
 
     /// What accepting the offer pending at `st` would do, found by accepting it on a copy.

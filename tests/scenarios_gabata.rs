@@ -203,23 +203,64 @@ fn round_ends_when_every_counter_lies_in_a_wegue() {
 
 #[test]
 fn next_round_each_deals_3_a_hole_along_the_circuit_and_owns_what_he_fills() {
-    // South (40) goes first from o1: his nine holes, then North's O1..O4, 1 counter left in hand. North (14)
-    // goes from O1, passes the holes South took, fills O5, O6, I3, I2 and keeps 2. I1, filled by nobody, is
-    // nobody's and out of play. Wegues are gone and every hole is fresh again (the setup's marks); North
-    // starts the round (`first alternate`).
+    // South (40) goes first from o1: his nine holes, then North's O1..O4, 1 counter left in hand. North (13)
+    // goes from O1, passes the holes South took, fills O5, O6, I3, I2 and keeps 1 (a remainder of 1 buys
+    // nothing). I1, filled by nobody, is nobody's and out of play. Wegues are gone and every hole is fresh
+    // again (the setup's marks); North starts the round (`first alternate`).
     let e = gabata(None);
-    let st = end_the_round(&e, 34, 12);
-    assert_eq!(st.rounds[0].scores, [40, 14]);
+    let st = end_the_round(&e, 34, 11);
+    assert_eq!(st.rounds[0].scores, [40, 13]);
     assert_not_over(&e, &st);
     let every = "o1,o2,o3,o4,o5,o6,i1,i2,i3,O1,O2,O3,O4,O5,O6,I1,I2,I3";
     let three: Vec<(&str, u8)> = every.split(',').filter(|&l| l != "I1").map(|l| (l, 3)).collect();
     let rest = format!(
-        "store(1)=1 store(2)=2 owner(O1)=1 owner(O2)=1 owner(O3)=1 owner(O4)=1 owner(I1)=- fresh={every} out=I1 \
+        "store(1)=1 store(2)=1 owner(O1)=1 owner(O2)=1 owner(O3)=1 owner(O4)=1 owner(I1)=- fresh={every} out=I1 \
          to_move=2 round=2 starter=2"
     );
     assert_eq!(show(&e, &st), in_round(&three, &rest));
     // North sows only his own holes; South's holes on North's side are South's to sow.
     assert_eq!(plies(&e, &st), ["O5", "O6", "I2", "I3"]);
+}
+
+#[test]
+fn a_remainder_of_2_buys_one_more_hole_with_a_counter_of_the_opponents() {
+    // As above, but North has 14: after O5, O6, I3 and I2 his remainder of 2 buys I1, the third counter
+    // given from South's hand (his remainder of 1). Every hole is dealt, no hand keeps a counter.
+    let e = gabata(None);
+    let st = end_the_round(&e, 34, 12);
+    assert_eq!(st.rounds[0].scores, [40, 14]);
+    let every = "o1,o2,o3,o4,o5,o6,i1,i2,i3,O1,O2,O3,O4,O5,O6,I1,I2,I3";
+    let three: Vec<(&str, u8)> = every.split(',').map(|l| (l, 3)).collect();
+    let rest = format!(
+        "owner(O1)=1 owner(O2)=1 owner(O3)=1 owner(O4)=1 fresh={every} to_move=2 round=2 starter=2"
+    );
+    assert_eq!(show(&e, &st), in_round(&three, &rest));
+    assert_eq!(plies(&e, &st), ["O5", "O6", "I1", "I2", "I3"]);
+}
+
+#[test]
+fn a_remainder_of_2_buys_a_hole_in_the_issues_position() {
+    // South plays i1 into O1 (empty: the move ends); North's O1 lands in South's wegue O2 (5) and takes 2.
+    // Every counter left lies in a wegue: South has 20 + O2's 3 = 23, North 25 + 2 + I1's 4 = 31. South deals
+    // o1..o6, i3 (21 counters), and his remainder of 2 buys i2 with a counter of North's; North deals the
+    // other 10 holes from his 30. All 18 holes are dealt.
+    let e = gabata(None);
+    let mut st = position(
+        &e,
+        "i1=1 O2=4 wegue(1)=O2 owner(O2)=1 I1=4 wegue(2)=I1 store(1)=20 store(2)=25 round=1 starter=1 to_move=1",
+    );
+    play(&e, &mut st, "i1");
+    play(&e, &mut st, "O1");
+    assert_eq!(st.rounds[0].scores, [23, 31]);
+    assert_not_over(&e, &st);
+    let text = show(&e, &st);
+    assert!(!text.contains("out="), "a hole is out of play: {text}");
+    assert!(!text.contains("store("), "a hand keeps a counter: {text}");
+    let south: Vec<&str> = ["o1", "o2", "o3", "o4", "o5", "o6", "i3", "i2"].to_vec();
+    for pit in south {
+        assert!(!text.contains(&format!("owner({pit})=")), "{pit} is not South's: {text}");
+    }
+    assert!(text.contains("owner(i1)=2"), "{text}");
 }
 
 #[test]
@@ -235,14 +276,44 @@ fn a_hole_out_of_play_is_passed_over_by_sowing() {
 }
 
 #[test]
-fn ga5_a_player_who_cannot_fill_a_hole_loses_the_match() {
-    // North has 2 counters after the round: not enough for one hole (the remainder of 2 buys nothing), so the
-    // match is over; South's 16 are in five holes and his hand. GA-5: Pankhurst's last-hole nicety is not
-    // adopted, so North keeps his 2 and nothing is taken from South's last hole.
+fn a_player_with_2_counters_borrows_the_third_and_plays_on() {
+    // North has 2 counters after the round: South's 16 fill five holes and keep 1, which North borrows to fill
+    // one hole. The match goes on, North with one hole to sow.
     let e = gabata(None);
     let st = end_the_round(&e, 10, 0);
     assert_eq!(st.rounds[0].scores, [16, 2]);
-    assert_over(&st, &[1], &[16, 2], EndReason::Match);
+    assert_not_over(&e, &st);
+    let text = show(&e, &st);
+    assert!(!text.contains("store("), "a hand keeps a counter: {text}");
+    assert_eq!(plies(&e, &st).len(), 1, "{text}");
+}
+
+/// South's last counter lands in North's empty wegue i3 and takes the 1 it then holds: every counter left is
+/// in South's wegue O2 (4), and the round ends with South at `south` + 5 and North at `north`.
+fn end_the_round_with_an_empty_wegue(e: &Engine, south: u8, north: u8) -> mancala::engine::State {
+    let rest = format!("store(1)={south} store(2)={north} owner(i3)=2 owner(O2)=1 wegue(1)=O2 wegue(2)=i3 to_move=1");
+    let mut st = position(e, &board(&[("o6", 1), ("O2", 4)], &rest));
+    play(e, &mut st, "o6");
+    st
+}
+
+#[test]
+fn ga5_a_player_left_with_1_counter_gives_it_and_loses_the_match() {
+    // South's 17 fill five holes and his remainder of 2 buys a sixth with North's last counter: North has no
+    // hole and loses. GA-5: Pankhurst's last-hole nicety is not adopted.
+    let e = gabata(None);
+    let st = end_the_round_with_an_empty_wegue(&e, 12, 1);
+    assert_eq!(st.rounds[0].scores, [17, 1]);
+    assert_over(&st, &[1], &[18, 0], EndReason::Match);
+}
+
+#[test]
+fn a_player_left_with_1_counter_and_nobody_to_borrow_from_loses_too() {
+    // South's 15 fill five holes exactly; North's 1 buys nothing (a remainder of 1 borrows nothing).
+    let e = gabata(None);
+    let st = end_the_round_with_an_empty_wegue(&e, 10, 1);
+    assert_eq!(st.rounds[0].scores, [15, 1]);
+    assert_over(&st, &[1], &[15, 1], EndReason::Match);
 }
 
 /// ENGINE-2: a position that comes back ends the round (scored as a round ends), in every variant.

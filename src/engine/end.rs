@@ -504,15 +504,25 @@ impl Engine {
         }
     }
 
-    /// Moves the refill's pieces into pit `q` from its source, if that holds enough; whether it did.
+    /// Moves the refill's pieces into pit `q` from its source, if that holds enough, or with `borrow` what it
+    /// holds and the pieces it lacks from the other place, if that holds them; whether it did.
     fn fill_from(&self, st: &mut State, cx: Ctx, refill: &Refill, q: PlaceId) -> bool {
-        let from = self.place(st, cx, &refill.from);
-        match from.filter(|&from| self.count(st, from) as u32 >= refill.count) {
-            Some(from) => {
-                self.move_pieces(st, from, q, self.all_kinds, refill.count);
+        let Some(from) = self.place(st, cx, &refill.from) else { return false };
+        let held = self.count(st, from) as u32;
+        if held >= refill.count {
+            self.move_pieces(st, from, q, self.all_kinds, refill.count);
+            return true;
+        }
+        let Some((most, lender)) = &refill.borrow else { return false };
+        let lacking = refill.count - held;
+        let lender = self.place(st, cx, lender).filter(|&l| l != from && self.count(st, l) as u32 >= lacking);
+        match lender {
+            Some(lender) if held > 0 && lacking <= *most => {
+                self.move_pieces(st, from, q, self.all_kinds, held);
+                self.move_pieces(st, lender, q, self.all_kinds, lacking);
                 true
             }
-            None => false,
+            _ => false,
         }
     }
 

@@ -120,7 +120,7 @@ impl Engine {
             }
             ActionKind::Offer(offer) => {
                 let owned = self.owned_pits(st, mover);
-                if owned < offer.keeping + offer.min.max(1) {
+                if owned < offer.keeping.saturating_add(offer.min.max(1)) {
                     return true;
                 }
                 self.for_each_in_set(st, cx, &offer.from, |p| {

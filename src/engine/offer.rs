@@ -9,7 +9,7 @@ impl Engine {
     pub(super) fn offer_candidates(&self, st: &State, offer: &Offer, from: PlaceId, mut f: impl FnMut(PlaceId)) {
         let mover = st.to_move;
         let size = st.offered.count_ones();
-        if size >= offer.max || self.owned_pits(st, mover) < size + 1 + offer.keeping {
+        if size >= offer.max || self.owned_pits(st, mover) < (size + 1).saturating_add(offer.keeping) {
             return;
         }
         self.for_each_in_set(st, Ctx::new(mover), &offer.from, |p| {

@@ -584,10 +584,14 @@ impl Engine {
     }
 
     /// The pit a relay lifts at the end of a lap, if it relays: the last pit, or with `relay from next` the
-    /// place after it; only a pit that holds pieces (a piece taken as it fell leaves nothing to lift).
+    /// place after it; only a pit that holds pieces (a piece taken as it fell leaves nothing to lift). A lap
+    /// that ends in a store never relays, of either kind: the sowing ends there.
     #[inline]
     fn relay_pit(&self, st: &State, cx: Ctx, sow: &Sow) -> Option<PlaceId> {
         let cond = sow.relay.as_ref()?;
+        if st.last as usize >= self.rules.n_pits {
+            return None;
+        }
         let pit = if sow.relay_next {
             self.next_place(st, st.to_move, st.last, sow.skip_origin, sow.skip_marks)?
         } else {

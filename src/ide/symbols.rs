@@ -437,6 +437,9 @@ impl Symbols {
             RoundsItem::Refill(r) => {
                 self.set(&r.node.set);
                 self.place(&r.node.from);
+                if let Some((_, p)) = &r.node.borrow {
+                    self.place(p);
+                }
                 if let Some(p) = &r.node.claim {
                     self.place(p);
                 }

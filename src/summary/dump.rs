@@ -361,11 +361,12 @@ impl Printer<'_> {
         let mut out = String::from("rounds\n");
         for r in &rounds.refills {
             let order = if r.backward { " backward" } else { "" };
+            let borrow = r.borrow.as_ref().map_or(String::new(), |(k, p)| format!(" borrow {k} from {}", self.place(p)));
             let claim = r.claim.as_ref().map_or(String::new(), |c| format!(" claim from {}", self.place(c)));
             let mark = r.mark.map_or(String::new(), |m| format!(" else mark {}", self.mark_name(m)));
             let _ = writeln!(
                 out,
-                "  refill {} from {} with {}{order}{claim}{mark}",
+                "  refill {} from {} with {}{borrow}{order}{claim}{mark}",
                 self.set(&r.set),
                 self.place(&r.from),
                 r.count

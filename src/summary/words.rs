@@ -636,15 +636,23 @@ impl Words<'_> {
         for (i, r) in rounds.refills.iter().enumerate() {
             let doc = rounds.refill_docs.get(i).cloned().flatten();
             lines.push(doc_or(&doc, || {
+                let borrow = r.borrow.as_ref().map_or(String::new(), |(most, lender)| {
+                    format!(
+                        " A player whose {} lack at most {most} for one more pit fills it all the same, the {} he lacks taken from {}.",
+                        self.piece_word(),
+                        self.piece_word(),
+                        self.place(lender, Here::Each)
+                    )
+                });
                 if let Some(start) = &r.claim {
-                    return self.claim(r, start);
+                    return self.claim(r, start) + &borrow;
                 }
                 let order = if r.backward { "from the highest number down" } else { "from number 1 up" };
                 let mark = r.mark.map_or(String::new(), |m| {
                     format!("; a pit that cannot be filled is marked {} for the round, a filled one loses the mark", self.mark_name(m))
                 });
                 format!(
-                    "For the next round, each player fills each of {} ({order}) with {} {} taken from {}, while it has enough{mark}.",
+                    "For the next round, each player fills each of {} ({order}) with {} {} taken from {}, while it has enough{mark}.{borrow}",
                     self.set(&r.set),
                     r.count,
                     self.piece_word(),

@@ -966,15 +966,20 @@ fn build_rounds_item(pair: Pair<Rule>) -> Result<RoundsItem, SyntaxError> {
             let set = build_set(next_pair(&mut inner, "refill set")?)?;
             let from = build_place(next_pair(&mut inner, "refill source")?)?;
             let count = int_of(&next_pair(&mut inner, "refill count")?)?;
-            let (mut backward, mut claim, mut mark) = (false, None, None);
+            let (mut borrow, mut backward, mut claim, mut mark) = (None, false, None, None);
             for part in inner {
                 match part.as_rule() {
+                    Rule::refill_borrow => {
+                        let mut parts = children(part);
+                        let lacking = int_of(&next_pair(&mut parts, "borrow count")?)?;
+                        borrow = Some((lacking, build_place(next_pair(&mut parts, "borrow source")?)?));
+                    }
                     Rule::backward => backward = true,
                     Rule::refill_claim => claim = Some(build_place(next_pair(&mut children(part), "claim start")?)?),
                     _ => mark = children(part).next().map(|n| name_of(&n)),
                 }
             }
-            RoundsItem::Refill(Spanned::new(Refill { set, from, count, backward, claim, mark }, span))
+            RoundsItem::Refill(Spanned::new(Refill { set, from, count, borrow, backward, claim, mark }, span))
         }
         Rule::first => {
             let word = next_pair(&mut inner, "first")?;

@@ -389,22 +389,34 @@ impl Reference {
         self.after_ply(g);
     }
 
-    /// `refill SET from PLACE with N [backward] [claim from START] [else mark MARK]`.
+    /// `refill SET from PLACE with N [borrow K from LENDER] [backward] [claim from START] [else mark MARK]`.
     fn refill(&self, g: &mut Game, refill: &Refill) {
         let n = refill.count;
-        let fill = |g: &mut Game, player: Player, pit: PlaceId| -> bool {
-            let cx = Cx::mover(player).with_player(player).at(pit);
-            let Some(source) = self.place(g, cx, &refill.from) else { return false };
-            if g.total(source) < n {
-                return false;
-            }
-            let mut left = n;
+        let take = |g: &mut Game, source: PlaceId, pit: PlaceId, mut left: u32| {
             for k in 0..self.kinds() {
                 let m = (g.pieces[source as usize][k] as u32).min(left) as u8;
                 g.pieces[source as usize][k] -= m;
                 g.pieces[pit as usize][k] += m;
                 left -= m as u32;
             }
+        };
+        let fill = |g: &mut Game, player: Player, pit: PlaceId| -> bool {
+            let cx = Cx::mover(player).with_player(player).at(pit);
+            let Some(source) = self.place(g, cx, &refill.from) else { return false };
+            let has = g.total(source);
+            if has >= n {
+                take(g, source, pit, n);
+                return true;
+            }
+            // `borrow`: a source short of 1 to K pieces, not empty, fills the pit with what it has and the
+            // rest from the lender, when the lender (another place) has them.
+            let Some((most, lender)) = &refill.borrow else { return false };
+            let Some(lender) = self.place(g, cx, lender) else { return false };
+            if has == 0 || n - has > *most || lender == source || g.total(lender) < n - has {
+                return false;
+            }
+            take(g, source, pit, has);
+            take(g, lender, pit, n - has);
             true
         };
         let pits_of = |g: &Game, player: Player| -> Vec<PlaceId> {

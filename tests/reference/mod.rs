@@ -52,7 +52,7 @@
 //! | §10 `when stuck`, `when nobody can move`, `eliminate when [cannot move]` | `end.rs` `end_rules`; `turn.rs` `can_start` |
 //! | §10 `draw when no capture for N rounds/turns` | `end.rs` `count_quiet` |
 //! | §10 `sweep`, `sweep ... after repetition/stuck/limit`, `limit N plies`, built-in ends | `end.rs` `sweep`, `limit`, `turn_checks` |
-//! | §10 `rounds`: `refill` (`backward`, `claim from`, `else mark`), `first`, `match when`, `limit N rounds`, `round` | `end.rs` `end_round`, `refill` |
+//! | §10 `rounds`: `refill` (`borrow`, `backward`, `claim from`, `else mark`), `first`, `match when`, `limit N rounds`, `round` | `end.rs` `end_round`, `refill` |
 //! | §11 `score`, `winner ... ties`, `goal` | `end.rs` `judge` |
 //! | §13 conditions, numbers (`/`, `%`), `count`, `value`, `size`, `before`, `dropped`, quantifiers, `captures(P)`, `moves(P)` | `eval.rs` `test`, `num`; `end.rs` `end_ply` |
 //! | §13 players (`mover`, `opponent`, `player`, `owner`), places (`here`, `last`, `origin`, `start`, `next`), sets | `eval.rs` `player`, `place`, `next_place`, `set`; `sow.rs` `sow` (`start`) |

@@ -680,6 +680,15 @@
     });
     $("undo").addEventListener("click", () => act("undo", undefined, true));
     $("why-close").addEventListener("click", () => { $("why").hidden = true; whyMarks = null; drawBoard(); });
+    // The board's layout follows its width (rows too wide for a phone's screen are drawn upright), so a
+    // window that is resized or a phone that is turned redraws it.
+    let drawnWidth = $("board").clientWidth;
+    new ResizeObserver(() => {
+      const width = $("board").clientWidth;
+      if (width === drawnWidth) return;
+      drawnWidth = width;
+      if (view && !animating) drawBoard();
+    }).observe($("board"));
     $("redo").addEventListener("click", () => act("redo", undefined, true));
     $("computer").addEventListener("click", () => act("computer"));
     $("hint").addEventListener("click", () => act("hint", { level: $("hint-level").value }));

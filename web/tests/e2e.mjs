@@ -369,14 +369,19 @@ const scenarios = {
       const v = await view();
       check(v.history.length > 0 || v.in_turn, `${game}: the first click played nothing`);
       if (dir) await page.screenshot({ path: path.join(dir, `${game}-1280x800.png`) });
+      // Touch targets: every pit that can be played is at least 44 px across.
+      const small = () => page.$$eval("#board .place.playable", (places) =>
+        places.map((p) => p.getBoundingClientRect()).filter((r) => Math.max(r.width, r.height) < 44).length);
+      // The window narrowed to a phone's: the board is drawn anew for its width.
       await page.setViewport({ width: 390, height: 844 });
+      await new Promise((done) => setTimeout(done, 300));
+      const resized = await small();
+      check(resized === 0, `${game}: ${resized} pits smaller than 44 px after the window narrowed`);
       // The same game, opened on a phone.
       await page.reload({ waitUntil: "networkidle0" });
       await idle();
-      // Touch targets: every pit that can be played is at least 44 px across.
-      const small = await page.$$eval("#board .place.playable", (places) =>
-        places.map((p) => p.getBoundingClientRect()).filter((r) => Math.max(r.width, r.height) < 44).length);
-      check(small === 0, `${game}: ${small} pits smaller than 44 px on a phone`);
+      const opened = await small();
+      check(opened === 0, `${game}: ${opened} pits smaller than 44 px on a phone`);
       if (dir) await page.screenshot({ path: path.join(dir, `${game}-390x844.png`) });
     }
     await page.setViewport({ width: 1360, height: 860 });

@@ -962,7 +962,8 @@ impl<'g> Lowerer<'g> {
             min: min.max(1),
             max: max.max(1),
             from,
-            keeping: offer.keeping.as_ref().map_or(0, |k| k.node),
+            // More pits than any board has keeps every pit just as well, and cannot overflow a sum.
+            keeping: offer.keeping.as_ref().map_or(0, |k| k.node.min(super::MAX_PITS as u32 + 1)),
             requires,
             on_accept,
         }

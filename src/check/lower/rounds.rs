@@ -130,7 +130,34 @@ impl<'g> Lowerer<'g> {
             None => None,
         };
         let claim = r.claim.as_ref().map(|start| self.claim_start(start, mark, r));
-        Some(Refill { set, from, count: r.count.node.min(super::MAX_PIECES), backward: r.backward, claim, mark })
+        let borrow = r.borrow.as_ref().map(|(lacking, from)| self.borrow(lacking, from, r.count.node));
+        let count = r.count.node.min(super::MAX_PIECES);
+        Some(Refill { set, from, count, borrow, backward: r.backward, claim, mark })
+    }
+
+    /// `borrow K from PLACE`: the pieces lacking for one more pit, 1 to one fewer than the refill's count (a pit
+    /// is never filled from nothing), and where they come from (`player` bound, `here` the pit).
+    fn borrow(&mut self, lacking: &ast::Spanned<u32>, from: &ast::Place, count: u32) -> (u32, PlaceExpr) {
+        if lacking.node == 0 || lacking.node >= count {
+            self.error(
+                "check::bad_range",
+                format!("borrowing {} of the {count} pieces of a pit", lacking.node),
+                lacking.span,
+                "not a usable number",
+                Some(match count {
+                    1 => "a pit of 1 piece has nothing to borrow: remove `borrow`".to_string(),
+                    _ => format!("a player may lack 1 to {} of a pit's {count} pieces", count - 1),
+                }),
+            );
+        }
+        let place = match self.place(from, Scope::default().player().here()) {
+            Typed::Place(p) => p,
+            other => {
+                self.expect_place(&other, from.span);
+                PlaceExpr::Here
+            }
+        };
+        (lacking.node, place)
     }
 
     /// `claim from PLACE`: each player's first pit on the track (`player` bound), which must be a pit of the

@@ -12,6 +12,40 @@ pub type PlaceId = u16;
 pub type KindId = u8;
 /// A set of kinds as bits.
 pub type KindMask = u64;
+/// A set of pits as bits of their indices (bit `p` for pit `p`): regions, `facing`, an offer, `threats`,
+/// `taken_first`. The one place the width is decided: a board has at most `PIT_BITS` pits
+/// (`check::lower::MAX_PITS`). A pit at or past `PIT_BITS` is in no set (`pit_bit` gives no bit).
+pub type PitSet = u128;
+/// The number of pits a `PitSet` holds.
+pub const PIT_BITS: usize = PitSet::BITS as usize;
+
+/// The set of pit `p` alone; empty where `p` is past `PIT_BITS` (a place beyond the pits).
+#[inline(always)]
+pub fn pit_bit(p: PlaceId) -> PitSet {
+    if (p as usize) < PIT_BITS {
+        1 << p
+    } else {
+        0
+    }
+}
+
+/// Whether pit `p` is in `set`.
+#[inline(always)]
+pub fn has_pit(set: PitSet, p: PlaceId) -> bool {
+    (p as usize) < PIT_BITS && set >> p & 1 != 0
+}
+
+/// The pits of `set`, lowest first.
+pub fn pits_of(set: PitSet) -> impl Iterator<Item = PlaceId> {
+    let mut bits = set;
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let p = bits.trailing_zeros() as PlaceId;
+            bits &= bits - 1;
+            p
+        })
+    })
+}
 
 pub const NO_PLAYER: u8 = u8::MAX;
 /// In a table of places (`Rules::behind`, `Rules::ahead`): no such place.
@@ -44,7 +78,7 @@ pub struct Rules {
     /// For each place, its number in its row counted from its first owner's left (`number`); 0 off the rows.
     pub number: Vec<u8>,
     /// For each place, the pits across the middle of the board in its column (`facing`), as bits.
-    pub facing: Vec<u64>,
+    pub facing: Vec<PitSet>,
     /// For each place, the pit behind it in its column, one row further from the middle of the board on its
     /// side (`behind`), and the pit in front of it, one row nearer the middle (`ahead`); `NO_PLACE` where
     /// there is none (an outer pit has none behind it, a pit of the middle rows none in front).
@@ -297,9 +331,9 @@ pub struct Region {
     /// A set per player (`inner(mover)`), or one fixed set.
     pub per_player: bool,
     /// For each player, his pits of the region, as bits; one entry for a fixed set.
-    pub masks: Vec<u64>,
+    pub masks: Vec<PitSet>,
     /// Every pit of the region, whoever's.
-    pub all: u64,
+    pub all: PitSet,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -97,7 +97,7 @@
 use std::fmt;
 
 use crate::engine::{Ctx, Engine, Move, Stage, State};
-use crate::ir::{ActionKind, Dir, DirRule, PlaceId, Sow, NO_PLAYER, UNMARKED};
+use crate::ir::{pit_bit, pits_of, ActionKind, Dir, DirRule, PitSet, PlaceId, Sow, NO_PLAYER, UNMARKED};
 
 /// How many options an error lists before it says how many more there are.
 const MAX_OPTIONS: usize = 12;
@@ -1627,8 +1627,7 @@ pub fn format_position(engine: &Engine, st: &State) -> String {
         out.push(format!("moves={}", list.join(",")));
     }
     if st.stage == Stage::Respond && st.offered != 0 {
-        let list: Vec<&str> =
-            (0..64).filter(|p| st.offered & (1u64 << p) != 0).map(|p| label(engine, p as PlaceId)).collect();
+        let list: Vec<&str> = pits_of(st.offered).map(|p| label(engine, p)).collect();
         out.push(format!("offered={}", list.join(",")));
     }
     out.join(" ")
@@ -1801,7 +1800,7 @@ pub fn read_position(engine: &Engine, text: &str) -> Result<State, NotationError
     let mut last_place: Option<usize> = None;
     let mut phase_given = false;
     let mut starter: Option<u8> = None;
-    let mut offered: Option<u64> = None;
+    let mut offered: Option<PitSet> = None;
     for tok in text.split_whitespace() {
         let key_value = tok.split_once('=');
         if let Some((key, value)) = key_value {
@@ -1867,10 +1866,10 @@ pub fn read_position(engine: &Engine, text: &str) -> Result<State, NotationError
                     continue;
                 }
                 "offered" => {
-                    let mut bits = 0u64;
+                    let mut bits: PitSet = 0;
                     for l in value.split(',').filter(|s| !s.is_empty()) {
                         match find_label(engine, l) {
-                            Some(p) if (p as usize) < rules.n_pits && p < 64 => bits |= 1 << p,
+                            Some(p) if (p as usize) < rules.n_pits => bits |= pit_bit(p),
                             Some(_) => return Err(NotationError::new(format!("only pits can be offered, not {l}"))),
                             None => return Err(not_a_place(engine, l)),
                         }
@@ -2267,7 +2266,7 @@ fn check_offer(engine: &Engine, st: &State) -> Result<(), NotationError> {
     }
     let offerer = st.last_mover;
     let mut size = 0u32;
-    for p in (0..64u16).filter(|p| st.offered & (1u64 << p) != 0) {
+    for p in pits_of(st.offered) {
         let l = label(engine, p);
         let owner = st.owner.get(p as usize).copied();
         match owner {

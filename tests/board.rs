@@ -6,6 +6,12 @@ use mancala::engine::Engine;
 
 /// A small game on `board`, with plain seeds or a colour per player.
 fn game(board: &str, players: u8, coloured: bool) -> Engine {
+    game_with(board, players, coloured, 3)
+}
+
+/// A small game on `board` with `seeds` plain seeds in each pit (a colour of each of three players where
+/// coloured).
+fn game_with(board: &str, players: u8, coloured: bool, seeds: u32) -> Engine {
     let pieces = if coloured {
         "pieces per player { red \"R\" blue \"B\" green \"G\" yellow \"Y\" white \"W\" black \"K\" cyan \"C\" pink \"P\" }"
     } else {
@@ -15,7 +21,7 @@ fn game(board: &str, players: u8, coloured: bool) -> Engine {
         "game \"Tiny\"\nplayers {players}\nboard {board}\n{pieces}\nsetup {{\n  every pit: {own}\n}}\n\
          turn {{\n  sow {{\n    from pits where count > 0\n    direction cw\n  }}\n}}\n\
          end {{\n  when stuck\n}}\nscore count(pits)\nwinner most score\n",
-        own = if coloured { "1 red + 1 blue + 1 pink" } else { "3" }
+        own = if coloured { "1 red + 1 blue + 1 pink".to_string() } else { seeds.to_string() }
     );
     match mancala::compile(&source, None, None) {
         Ok(engine) => engine,
@@ -47,7 +53,24 @@ fn the_smallest_and_largest_board_of_every_shape_draws() {
             assert_eq!(widths(&plain), widths(&colour), "{board}: colour changes the layout");
         }
     }
-    for board in ["two_rows 1", "two_rows 1 with stores", "two_rows 26", "two_rows 26 with stores"] {
+    // 128 pits: one seed in each, as a game holds at most 255.
+    let engine = game_with("rows 4 of 32", 2, false, 1);
+    let text = draws(&engine, false);
+    assert!(text.contains("o32") && text.contains("I32"), "{text}");
+    for board in ["rows 1 of 1", "rows 1 of 64", "rows 1 of 64 with store"] {
+        let engine = game(board, 1, false);
+        draws(&engine, false);
+        draws(&engine, true);
+    }
+    for board in [
+        "two_rows 1",
+        "two_rows 1 with stores",
+        "two_rows 26",
+        "two_rows 26 with stores",
+        "rows 3 of 2",
+        "rows 3 of 20",
+        "rows 4 of 1",
+    ] {
         let engine = game(board, 2, false);
         draws(&engine, false);
         draws(&engine, true);

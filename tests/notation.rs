@@ -671,3 +671,23 @@ score count(pits)
     let few = enumerate_plies(&e, &st, 10);
     assert_eq!((few.plies.len(), few.partial), (10, false));
 }
+
+#[test]
+fn an_offer_of_pits_past_the_64th_reads_writes_and_is_accepted() {
+    // Goré's offers on four rows of 32: North's pits are places 64..127, past one word of bits.
+    let source = include_str!("../games/gore.mancala")
+        .replace("board two_rows 4", "board rows 4 of 32")
+        .replace("every pit: 6", "every pit: 1");
+    let e = mancala::compile(&source, None, None).unwrap_or_else(|d| panic!("{d:?}"));
+    let st = parse_position(&e, "o1=5 O30=1 I32=1 O1=3 captured(1)=12 to_move=1 offered=O30,I32")
+        .expect("North's offer of O30 and I32 reads");
+    assert_eq!(st.stage, Stage::Respond);
+    assert_eq!(st.offered, (1u128 << place(&e, "O30")) | (1u128 << place(&e, "I32")));
+    assert!(place(&e, "O30") >= 64 && place(&e, "I32") == 127);
+    assert!(format_position(&e, &st).ends_with("to_move=1 offered=O30,I32"), "{}", format_position(&e, &st));
+    check_position(&e, &st, "an offer past the 64th pit");
+    let mut accepted = st.clone();
+    e.apply(&mut accepted, Move::Accept).expect("South may accept");
+    assert_eq!((accepted.owner[place(&e, "O30") as usize], accepted.owner[place(&e, "I32") as usize]), (0, 0));
+    assert_eq!(accepted.offered, 0);
+}

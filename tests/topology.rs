@@ -9,7 +9,7 @@ mod common;
 
 use common::*;
 use mancala::engine::Engine;
-use mancala::ir::{Dir, PlaceId};
+use mancala::ir::{Dir, PitSet, PlaceId};
 
 fn file(name: &str) -> Engine {
     let path = format!("{}/tests/data/topology/{name}.mancala", env!("CARGO_MANIFEST_DIR"));
@@ -48,8 +48,8 @@ fn labels(e: &Engine, text: &str) -> Vec<String> {
 }
 
 /// The labels of the pits in a set of bits.
-fn pits_of(e: &Engine, mask: u64) -> Vec<String> {
-    (0..e.rules.n_pits).filter(|p| mask & (1u64 << p) != 0).map(|p| label(e, p as PlaceId)).collect()
+fn pits_of(e: &Engine, mask: PitSet) -> Vec<String> {
+    (0..e.rules.n_pits).filter(|p| mask & (1 << p) != 0).map(|p| label(e, p as PlaceId)).collect()
 }
 
 // ================================================================ four rows
@@ -152,6 +152,46 @@ fn four_rows_regions_per_player() {
     assert_eq!(pits_of(&e, region("leftmost").masks[1]), ["O1", "O2", "I1", "I2"]);
     assert_eq!(pits_of(&e, region("inner").masks[1]), labels(&e, "I1 I2 I3 I4 I5 I6 I7 I8"));
     assert_eq!(region("outer").all.count_ones(), 16);
+}
+
+/// The four-row test game on the widest board, 4 x 32: its sets of pits need more than one word.
+fn four_rows_of_32() -> Engine {
+    let path = format!("{}/tests/data/topology/four-rows.mancala", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    source(&text.replace("rows 4 of 8", "rows 4 of 32").replace("every outer: 4", "every outer: 1"))
+}
+
+#[test]
+fn four_rows_of_32_label_relate_and_group_pits_past_the_64th() {
+    let e = four_rows_of_32();
+    let r = &e.rules;
+    assert_eq!(r.n_pits, 128);
+    // South's o1..o32, i1..i32 are places 0..63, North's O1..O32, I1..I32 places 64..127.
+    assert_eq!((id(&e, "o32"), id(&e, "i32"), id(&e, "O1"), id(&e, "I32")), (31, 63, 64, 127));
+    let south = (1..=32).map(|k| format!("o{k}")).chain((1..=32).rev().map(|k| format!("i{k}"))).collect::<Vec<_>>();
+    assert_eq!(circuit(&e, 0, Dir::Ccw, "o1"), south);
+    let north = (1..=32).map(|k| format!("O{k}")).chain((1..=32).rev().map(|k| format!("I{k}"))).collect::<Vec<_>>();
+    assert_eq!(circuit(&e, 1, Dir::Ccw, "O1"), north);
+    let opposite = |l: &str| label(&e, r.opposite[id(&e, l) as usize]);
+    let facing = |l: &str| pits_of(&e, r.facing[id(&e, l) as usize]);
+    // Own ik faces the opponent's I(33-k) and O(33-k).
+    assert_eq!((opposite("i3"), opposite("i32"), opposite("I1")), ("I30".into(), "I1".into(), "i32".into()));
+    assert_eq!(facing("i3"), ["O30", "I30"]);
+    assert_eq!(facing("I17"), ["o16", "i16"]);
+    assert_eq!(r.number[id(&e, "I32") as usize], 32);
+    let region = |name: &str| r.regions.iter().find(|g| g.name == name).expect(name);
+    assert_eq!(pits_of(&e, region("leftmost").masks[1]), ["O1", "O2", "I1", "I2"]);
+    assert_eq!(pits_of(&e, region("inner").masks[1]), (1..=32).map(|k| format!("I{k}")).collect::<Vec<_>>());
+    assert_eq!((region("outer").all.count_ones(), region("inner").all.count_ones()), (64, 64));
+    // North's I32 (place 127) sown into I31, I30; I30 held 1 and the pits facing it (i3, o3, in the first
+    // word of a set) hold seeds: they are taken into I30 (in the second).
+    let mut st = position(&e, "I32=2 I30=1 i3=2 o3=3 o1=1 to_move=2");
+    play(&e, &mut st, "I32");
+    assert_eq!(seeds_of(&e, &st, &["I32", "I31", "I30", "i3", "o3"]), [0, 1, 7, 0, 0]);
+}
+
+fn seeds_of(e: &Engine, st: &mancala::engine::State, labels: &[&str]) -> Vec<u8> {
+    labels.iter().map(|l| st.counts[id(e, l) as usize]).collect()
 }
 
 #[test]

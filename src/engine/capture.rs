@@ -415,8 +415,8 @@ impl Engine {
 /// Records that the first capture of the ply took pieces from place `p`, if it is a pit.
 #[cold]
 fn record_taken(st: &mut State, p: PlaceId, n_pits: usize) {
-    if (p as usize) < n_pits.min(64) {
-        st.taken_first |= 1 << p;
+    if (p as usize) < n_pits {
+        st.taken_first |= pit_bit(p);
     }
 }
 

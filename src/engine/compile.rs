@@ -131,15 +131,15 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
         ) if shape.plain && shape.regions.get(*id as usize).is_some() => {
             let region = &shape.regions[*id as usize];
             let empty = matches!(op, CmpOp::Eq | CmpOp::Le);
-            let pits_of = |mask: u64| (0..64).filter(|b| mask & (1u64 << b) != 0).collect::<Vec<PlaceId>>();
+            let list = |mask: PitSet| pits_of(mask).collect::<Vec<PlaceId>>();
             if region.per_player {
                 let words: Vec<PitWords> =
-                    region.masks.iter().map(|&m| PitWords::new(&pits_of(m), shape.places)).collect();
+                    region.masks.iter().map(|&m| PitWords::new(&list(m), shape.places)).collect();
                 player_test(who, empty, move |_: &Engine, st: &State, p: u8| {
                     words.get(p as usize).map_or(true, |w| !w.any(&st.counts))
                 })
             } else {
-                let words = PitWords::new(&pits_of(region.all), shape.places);
+                let words = PitWords::new(&list(region.all), shape.places);
                 Arc::new(move |_, st, _| words.any(&st.counts) != empty)
             }
         }
@@ -196,12 +196,12 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
                 } else {
                     region.all
                 };
-                cx.here < 64 && mask & (1u64 << cx.here) != 0
+                has_pit(mask, cx.here)
             })
         }
         Cond::InSet(PlaceExpr::Here, Set::Region(id)) => {
             let id = *id as usize;
-            Arc::new(move |e, _, cx| cx.here < 64 && e.rules.regions[id].all & (1u64 << cx.here) != 0)
+            Arc::new(move |e, _, cx| has_pit(e.rules.regions[id].all, cx.here))
         }
         // `here in MARK(mover)`: the pit's cell of the mark.
         Cond::InSet(PlaceExpr::Here, Set::Marked(mark, Some(PlayerExpr::Mover))) => {

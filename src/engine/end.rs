@@ -363,10 +363,10 @@ impl Engine {
                 passed[8..].copy_from_slice(&st.passed[1].to_le_bytes());
             }
             if self.timed_marks.is_empty() {
-                hash_parts(&[&st.counts, owner, marks, &flags, &passed], st.offered)
+                hash_parts(&[&st.counts, owner, marks, &flags, &passed], set_word(st.offered))
             } else {
                 // A mark `for N plies` is part of the position with the plies it has left.
-                hash_parts(&[&st.counts, owner, marks, &flags, &passed, &st.mark_lives], st.offered)
+                hash_parts(&[&st.counts, owner, marks, &flags, &passed, &st.mark_lives], set_word(st.offered))
             }
         };
         remember_position(st, key)
@@ -696,7 +696,7 @@ fn position_flags(st: &State) -> u32 {
 /// key of a game, so keys made so compare only with each other).
 #[inline(always)]
 fn counts_position_key(st: &State) -> u64 {
-    super::fast::counts_key(&st.counts, st.offered) ^ position_flags(st) as u64 * 0x9e37_79b9_7f4a_7c15
+    super::fast::counts_key(&st.counts, set_word(st.offered)) ^ position_flags(st) as u64 * 0x9e37_79b9_7f4a_7c15
 }
 
 /// Whether the history holds `key`; if not, `key` is added to it.
@@ -719,6 +719,12 @@ fn remember_position(st: &mut State, key: u64) -> bool {
 #[cold]
 fn forget_older_half(history: &mut Vec<u64>) {
     history.drain(..super::MAX_HISTORY / 2);
+}
+
+/// A set of pits in one word for a position's key: the set itself where it lies in the first 64 pits.
+#[inline(always)]
+fn set_word(set: PitSet) -> u64 {
+    set as u64 ^ ((set >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// Whether `keys` holds `key`: eight keys compared at a time without a branch between them, which the

@@ -271,17 +271,17 @@ impl Engine {
         match set {
             Set::AllPits => pit,
             Set::PitsOf(who) => pit && st.owner[p as usize] == self.player(st, cx, who),
-            Set::Offered => pit && st.offered & (1u64 << p) != 0,
+            Set::Offered => pit && has_pit(st.offered, p),
             Set::One(q) => self.place(st, cx, q) == Some(p),
             Set::EveryPlayer(base) => p >= *base && p < base + self.rules.players as PlaceId,
-            Set::Facing(_) | Set::Region(_) | Set::RegionOf(..) => pit && self.set_mask(st, cx, set) & (1u64 << p) != 0,
+            Set::Facing(_) | Set::Region(_) | Set::RegionOf(..) => pit && has_pit(self.set_mask(st, cx, set), p),
             Set::Marked(mark, who) => self.carries(st, cx, *mark, who, p),
-            Set::Threats(_) | Set::TakenFirst => p < 64 && pit && self.looked_up_set(st, cx, set) & (1u64 << p) != 0,
+            Set::Threats(_) | Set::TakenFirst => pit && has_pit(self.looked_up_set(st, cx, set), p),
         }
     }
 
     /// The pits of a set that is a fixed pattern of pits (facing pits, a region), as bits.
-    fn set_mask(&self, st: &State, cx: Ctx, set: &Set) -> u64 {
+    fn set_mask(&self, st: &State, cx: Ctx, set: &Set) -> PitSet {
         match set {
             Set::Facing(q) => self.place(st, cx, q).map_or(0, |p| self.rules.facing[p as usize]),
             Set::Region(id) => self.rules.regions[*id as usize].all,
@@ -291,7 +291,7 @@ impl Engine {
     }
 
     /// A player's pits of a region, as bits (a fixed region's pits whoever the player is).
-    fn region_mask(&self, st: &State, cx: Ctx, id: u16, who: &PlayerExpr) -> u64 {
+    fn region_mask(&self, st: &State, cx: Ctx, id: u16, who: &PlayerExpr) -> PitSet {
         let region = &self.rules.regions[id as usize];
         if !region.per_player {
             return region.all;
@@ -329,7 +329,7 @@ impl Engine {
             }
             Set::Offered => {
                 for p in 0..n {
-                    if st.offered & (1u64 << p) != 0 && !f(p) {
+                    if has_pit(st.offered, p) && !f(p) {
                         return;
                     }
                 }
@@ -378,7 +378,7 @@ impl Engine {
 
     /// The pits of `threats(PLAYER)` or `taken_first`, as bits.
     #[cold]
-    fn looked_up_set(&self, st: &State, cx: Ctx, set: &Set) -> u64 {
+    fn looked_up_set(&self, st: &State, cx: Ctx, set: &Set) -> PitSet {
         match set {
             Set::Threats(who) => self.threats(st, self.player(st, cx, who)),
             Set::TakenFirst => st.taken_first,

@@ -161,7 +161,7 @@ impl Engine {
             let cx = Ctx::new(st.to_move).at(st.last);
             let picks = {
                 let _memo = super::probe::ThreatsMemo::open();
-                let mut picks = 0u64;
+                let mut picks: PitSet = 0;
                 self.for_each_in_set(st, cx, &rule.set, |p| {
                     if (p as usize) < n && self.test(st, cx.at(p), &rule.filter) {
                         picks |= 1 << p;

@@ -560,18 +560,18 @@ impl Engine {
 
 /// A few places, on the stack: the hot paths collect places without allocating.
 struct Places {
-    items: [PlaceId; 64],
+    items: [PlaceId; PIT_BITS],
     len: usize,
 }
 
 impl Default for Places {
     fn default() -> Self {
-        Places { items: [0; 64], len: 0 }
+        Places { items: [0; PIT_BITS], len: 0 }
     }
 }
 
 impl Places {
-    /// Adds a place; returns false (stop) when full, which no board of at most 64 pits reaches.
+    /// Adds a place; returns false (stop) when full, which no board of at most `PIT_BITS` pits reaches.
     fn push(&mut self, p: PlaceId) -> bool {
         if self.len < self.items.len() {
             self.items[self.len] = p;

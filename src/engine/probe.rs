@@ -70,7 +70,7 @@ pub(super) fn with_list<R>(f: impl FnOnce(&mut Vec<Move>) -> R) -> R {
 /// threats once found; and whether they are being looked for, so that the moves tried never look again.
 #[derive(Default)]
 struct ThreatsState {
-    memo: Option<[Option<u64>; 8]>,
+    memo: Option<[Option<PitSet>; 8]>,
     busy: bool,
 }
 
@@ -80,7 +80,7 @@ thread_local! {
 
 /// While alive, `threats(PLAYER)` is worked out once per player: a rule reads the same position throughout.
 pub(super) struct ThreatsMemo {
-    saved: Option<[Option<u64>; 8]>,
+    saved: Option<[Option<PitSet>; 8]>,
 }
 
 impl ThreatsMemo {
@@ -302,7 +302,7 @@ impl Engine {
     /// were to move, in the current phase: its `from`, `must capture` and `prefer`, but no obligation) would
     /// take pieces from, as bits. Each start is played on a copy until its first capture is made or its
     /// sowing ends (`State::trial`), every choice on the way tried, within the budgets of probing.
-    pub(crate) fn threats(&self, st: &State, player: u8) -> u64 {
+    pub(crate) fn threats(&self, st: &State, player: u8) -> PitSet {
         let known = THREATS.with(|t| {
             let t = t.borrow();
             if t.busy {
@@ -327,7 +327,7 @@ impl Engine {
         mask
     }
 
-    fn find_threats(&self, st: &State, player: u8) -> u64 {
+    fn find_threats(&self, st: &State, player: u8) -> PitSet {
         if st.result.is_some() || (st.eliminated & (1 << player)) != 0 {
             return 0;
         }
@@ -355,7 +355,7 @@ impl Engine {
                     },
                     _ => false,
                 };
-                let (mut budget, mut found) = (MAX_PROBE_STEPS, 0u64);
+                let (mut budget, mut found): (u32, PitSet) = (MAX_PROBE_STEPS, 0);
                 for &mv in starts.iter().filter(|mv| captures(mv)) {
                     with_copy(from, |trial| {
                         self.step(trial, mv, true);
@@ -369,7 +369,7 @@ impl Engine {
 
     /// Goes on with a trial of `threats` from `st` through every choice, adding the pits of the first
     /// capture of each line to `found`.
-    fn trial_rest(&self, st: &State, budget: &mut u32, depth: u32, found: &mut u64) {
+    fn trial_rest(&self, st: &State, budget: &mut u32, depth: u32, found: &mut PitSet) {
         if st.illegal || *budget == 0 || depth == 0 {
             return;
         }

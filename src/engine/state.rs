@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ir::{Dir, PlaceId};
+use crate::ir::{Dir, PitSet, PlaceId};
 
 /// Everything that decides what happens next. Flat arrays, indexed by place (and kind).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -23,7 +23,7 @@ pub struct State {
     /// Where in a turn we are: its start, or a decision in the middle of it.
     pub stage: Stage,
     /// Pits of a pending or partly made offer, as bits.
-    pub offered: u64,
+    pub offered: PitSet,
     /// The sowing in progress or just ended: the origin of its current lap (the pit the move started from, or
     /// the pit a relay lifted last), its last place, direction and pieces still in hand.
     pub origin: PlaceId,
@@ -104,7 +104,7 @@ pub struct State {
     /// The pits the first capture of the ply under way took pieces from, as bits (`taken_first`); kept only
     /// when a rule reads it (`Needs::taken_first`).
     #[serde(default, skip_serializing_if = "is_zero")]
-    pub taken_first: u64,
+    pub taken_first: PitSet,
     /// The first capture of the ply is being made: the pits its takes take from go into `taken_first`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub recording: bool,
@@ -178,7 +178,7 @@ fn first_round() -> u16 {
     1
 }
 
-fn is_zero(n: &u64) -> bool {
+fn is_zero(n: &PitSet) -> bool {
     *n == 0
 }
 

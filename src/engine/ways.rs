@@ -329,7 +329,7 @@ impl Engine {
     /// `way_ok` for a sowing whose first laps are found without sowing (`plan`, its `unsown` plan): only a
     /// lap too long for that is tried on a copy.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     pub(super) fn unsown_way_ok(
         &self,
         st: &State,

@@ -27,9 +27,8 @@ pub fn dump(rules: &Rules) -> String {
     let track: Vec<&str> = rules.track.iter().map(|&i| p.place_label(i)).collect();
     let _ = writeln!(out, "track ccw {}", track.join(" "));
     for region in &rules.regions {
-        let pits = |mask: u64| -> String {
-            let labels: Vec<&str> =
-                (0..rules.n_pits).filter(|p| mask & (1u64 << p) != 0).map(|p| rules.places[p].label.as_str()).collect();
+        let pits = |mask: PitSet| -> String {
+            let labels: Vec<&str> = pits_of(mask).map(|p| rules.places[p as usize].label.as_str()).collect();
             labels.join(" ")
         };
         let parts: Vec<String> = region.masks.iter().map(|&m| pits(m)).collect();

@@ -11,7 +11,7 @@
 #![allow(dead_code)]
 
 use mancala::engine::{EndReason, Engine, Move, Stage, State};
-use mancala::ir::{PlaceId, UNMARKED};
+use mancala::ir::{PitSet, PlaceId, UNMARKED};
 use rand::{Rng, SeedableRng};
 
 use crate::reference::{Decision, Game, MarkCell, Reason, Reference, Step, Table};
@@ -383,7 +383,7 @@ impl Pair {
         ]
     }
 
-    fn pits_of_bits(&self, bits: u64) -> Vec<PlaceId> {
+    fn pits_of_bits(&self, bits: PitSet) -> Vec<PlaceId> {
         (0..self.reference.rules.n_pits as PlaceId).filter(|&p| bits & (1 << p) != 0).collect()
     }
 

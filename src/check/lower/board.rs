@@ -7,7 +7,7 @@ use crate::check::merge::{duplicate, head};
 use crate::diag::Diagnostic;
 use crate::ir::*;
 
-use super::{and_list, or_list, Lowerer, PlaceName, MAX_KINDS, MAX_PIECES, MAX_PITS, MAX_PLACES};
+use super::{and_list, or_list, Lowerer, PlaceName, MAX_KINDS, MAX_PIECES, MAX_PITS, MAX_PLACES, MAX_RING_PITS};
 
 impl<'g> Lowerer<'g> {
     pub(super) fn lower_board(&mut self) {
@@ -26,17 +26,18 @@ impl<'g> Lowerer<'g> {
         };
         let n = pits.node as usize;
         let total = if rows == 0 { n } else { rows * n };
+        // The most pits a row (a ring: in all). Two rows are lettered `a..z`; the middle row of three is split
+        // in halves, so its length is even; four rows fill a `PitSet` (`MAX_PITS`).
         let most = match rows {
-            0 | 1 => MAX_PITS,
+            0 | 1 => MAX_RING_PITS,
             2 => 26,
-            // The middle row of three is split in halves, so its length is even.
-            3 => MAX_PITS / 3 / 2 * 2,
+            3 => 20,
             _ => MAX_PITS / rows,
         };
         if n == 0 || total > MAX_PITS || n > most {
             let (label, help) = match rows {
-                0 => ("1 to 64 pits".to_string(), "a ring has 1 to 64 pits".to_string()),
-                1 => ("1 to 64 pits".to_string(), "a board of one row has 1 to 64 pits".to_string()),
+                0 => (format!("1 to {most} pits"), format!("a ring has 1 to {most} pits")),
+                1 => (format!("1 to {most} pits"), format!("a board of one row has 1 to {most} pits")),
                 _ => (
                     format!("1 to {most} pits a row"),
                     format!("a board of {} rows has 1 to {most} pits in each row", number_word(rows)),
@@ -268,8 +269,8 @@ impl<'g> Lowerer<'g> {
             );
             return;
         }
-        let mask_of = |pits: &mut dyn Iterator<Item = PlaceId>| pits.fold(0u64, |m, p| m | 1u64 << p);
-        let masks: Vec<u64> = if per_player {
+        let mask_of = |pits: &mut dyn Iterator<Item = PlaceId>| pits.fold(0, |m, p| m | pit_bit(p));
+        let masks: Vec<PitSet> = if per_player {
             (0..self.players).map(|player| mask_of(&mut first.iter().map(|&p| self.pit_of_player(p, player)))).collect()
         } else {
             vec![mask_of(&mut first.iter().copied())]
@@ -659,10 +660,7 @@ impl<'g> Lowerer<'g> {
     /// The places of `every NAME` in a setup when NAME is a region, each with its owner.
     fn region_targets(&self, id: u16) -> Vec<(PlaceId, u8)> {
         let all = self.regions[id as usize].all;
-        (0..self.n_pits as PlaceId)
-            .filter(|&p| all & (1u64 << p) != 0)
-            .map(|p| (p, self.places[p as usize].owner))
-            .collect()
+        (0..self.n_pits as PlaceId).filter(|&p| has_pit(all, p)).map(|p| (p, self.places[p as usize].owner)).collect()
     }
 
     pub(super) fn setup_kind(&mut self, content: &Spanned<ast::Content>, owner: u8) -> Option<KindId> {

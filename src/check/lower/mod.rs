@@ -21,7 +21,10 @@ use crate::ir::*;
 
 use super::merge::Game;
 
-pub(crate) const MAX_PITS: usize = 64;
+/// Pits in all: every set of pits fits in one `PitSet` (four rows of 32).
+pub(crate) const MAX_PITS: usize = PIT_BITS;
+/// Pits of a ring or of a board of one row.
+pub(crate) const MAX_RING_PITS: usize = 64;
 pub(crate) const MAX_PLAYERS: u32 = 8;
 pub(crate) const MAX_KINDS: usize = 64;
 pub(crate) const MAX_PIECES: u32 = 255;

@@ -15,7 +15,7 @@ pub(super) struct Topology {
     pub owner: Vec<u8>,
     pub twin: Vec<PlaceId>,
     pub number: Vec<u8>,
-    pub facing: Vec<u64>,
+    pub facing: Vec<PitSet>,
     pub behind: Vec<PlaceId>,
     pub ahead: Vec<PlaceId>,
 }
@@ -168,13 +168,13 @@ fn step_along(track: &[PlaceId], kept: &[PlaceId], i: usize, forward: bool) -> P
 /// The relations of place `p` on a board of `n` pits: its opposite pit, its twin, its number in its row
 /// and the pits facing it (as bits). A place off the rows, or a board without the relation, gives the place
 /// itself, number 0 and no facing pits.
-fn relations(shape: Shape, n: usize, p: usize) -> (PlaceId, PlaceId, u8, u64) {
+fn relations(shape: Shape, n: usize, p: usize) -> (PlaceId, PlaceId, u8, PitSet) {
     let me = p as PlaceId;
     if p >= n {
         return (me, me, 0, 0);
     }
     let m = shape.row_len();
-    let bit = |q: usize| 1u64 << q;
+    let bit = |q: usize| pit_bit(q as PlaceId);
     match shape {
         Shape::Ring { .. } | Shape::OneRow { .. } => (me, me, (p + 1) as u8, 0),
         Shape::TwoRows { .. } => {
@@ -234,7 +234,7 @@ fn columns(shape: Shape, n: usize, p: usize) -> (PlaceId, PlaceId) {
 /// The relations of pit `p` on three rows of `m` pits. Its twin is the pit of the same label on the other
 /// player's side (the board turned half round); its number is its number in its row; the pits facing it
 /// are the other player's pits in its column, and the opposite one is the nearest of them.
-fn three_row_relations(m: usize, p: usize) -> (PlaceId, PlaceId, u8, u64) {
+fn three_row_relations(m: usize, p: usize) -> (PlaceId, PlaceId, u8, PitSet) {
     let side = 3 * m / 2;
     let twin = if p < side { p + side } else { p - side };
     let number = if p % side < m { p % side + 1 } else { p % side - m + 1 };
@@ -246,7 +246,7 @@ fn three_row_relations(m: usize, p: usize) -> (PlaceId, PlaceId, u8, u64) {
         .filter(|&q| (q < side) != (p < side))
         .collect();
     let opposite = theirs.iter().copied().min_by_key(|&q| three_row_place(m, q).1.abs_diff(row)).unwrap_or(p);
-    let facing = theirs.iter().fold(0u64, |f, &q| f | 1u64 << q);
+    let facing = theirs.iter().fold(0, |f, &q| f | pit_bit(q as PlaceId));
     (opposite as PlaceId, twin as PlaceId, number as u8, facing)
 }
 

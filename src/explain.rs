@@ -127,10 +127,17 @@ impl Teller<'_> {
                     continue;
                 }
                 Event::Capture { rule, at } => {
-                    let when = if matches!(rule, RuleRef::DropCapture { .. }) { "as a piece falls" } else { "last" };
-                    let taken = self.moved(&t.counts, next);
+                    // A capture before a lift is written down once made, the others before.
+                    let taken = match rule {
+                        RuleRef::LiftCapture { .. } => self.moved(prev, &t.counts),
+                        _ => self.moved(&t.counts, next),
+                    };
                     let taken = if taken.is_empty() { "takes nothing".to_string() } else { format!("takes {taken}") };
-                    let text = format!("{when} in {}: capture {taken}", self.label(*at));
+                    let text = match rule {
+                        RuleRef::DropCapture { .. } => format!("as a piece falls in {}: capture {taken}", self.label(*at)),
+                        RuleRef::LiftCapture { .. } => format!("before {} is lifted: capture {taken}", self.label(*at)),
+                        _ => format!("last in {}: capture {taken}", self.label(*at)),
+                    };
                     out.push(self.step("capture", text, vec![*at], Some(*rule)));
                 }
                 Event::Cancel { rule } => out.push(self.step(

@@ -94,6 +94,8 @@ pub enum RuleRef {
     Capture { phase: u8, action: u8, index: u8 },
     /// `drop_captures[index]` of a sowing (`capture at every drop`).
     DropCapture { phase: u8, action: u8, index: u8 },
+    /// `lift_captures[index]` of a sowing (`capture at every lift`).
+    LiftCapture { phase: u8, action: u8, index: u8 },
     /// `lifts[index]` of a sowing.
     Lift { phase: u8, action: u8, index: u8 },
     /// `relay when` or `relay from next when`.

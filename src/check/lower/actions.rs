@@ -404,6 +404,8 @@ impl<'g> Lowerer<'g> {
                     out.answers.push(rule);
                 }
                 ast::SowItem::Capture(c) if c.node.every_lift => {
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::LiftCapture { phase, action, index: out.lift_captures.len() as u8 }, c.span);
                     let lifting = Scope { here: true, origin: true, ..Scope::default() };
                     let rule = self.lower_capture_in(&c.node, c.span, lifting);
                     self.check_drop_capture(&rule, &c.node, c.span, "lift");

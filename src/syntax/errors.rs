@@ -409,13 +409,14 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::content => "a number of pieces",
         Rule::sow
         | Rule::put
+        | Rule::take_action
         | Rule::offer
         | Rule::pass
         | Rule::must
         | Rule::until
         | Rule::phase_again
         | Rule::prefer => {
-            "an action (`sow`, `put`, `offer`, `pass`), `must`, `until`, `again`, `prefer` or `end`"
+            "an action (`sow`, `put`, `take`, `offer`, `pass`), `must`, `until`, `again`, `prefer` or `end`"
         }
         Rule::from
         | Rule::direction
@@ -758,6 +759,7 @@ pub(super) fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::every => &["every"],
         Rule::sow => &["sow"],
         Rule::put => &["put"],
+        Rule::take_action => &["take"],
         Rule::offer => &["offer"],
         Rule::pass => &["pass"],
         Rule::must => &["must"],

@@ -606,6 +606,7 @@ pub(super) fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_then_mark => Rule::then_mark,
         Rule::lead_threats => Rule::threats,
         Rule::lead_take => Rule::take,
+        Rule::lead_take_action => Rule::take_action,
         Rule::lead_to_each => Rule::to_each,
         Rule::lead_put => Rule::put,
         Rule::lead_offer => Rule::offer,

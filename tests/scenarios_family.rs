@@ -252,3 +252,12 @@ fn a_take_is_told_and_explained() {
     assert_eq!(explained.steps[0].step, "take");
     assert_eq!(explained.steps[0].text, "pick at A: takes 3 from A to store(1)");
 }
+
+#[test]
+fn a_take_is_summarised() {
+    let e = taking();
+    let words = mancala::summary::summarize_width(&e, 200);
+    let dump = mancala::summary::dump(&e.lowered);
+    assert!(words.contains("Pick: move all the seeds of"), "{words}");
+    assert!(dump.contains("  - pick: take from pits(opponent) where count = 3 to store(mover)"), "{dump}");
+}

@@ -302,11 +302,14 @@ impl Printer<'_> {
                     format!(" where {}", self.cond(&take.filter))
                 };
                 let count = take.count.map_or(String::new(), |n| format!("{n} "));
+                let kinds = match take.kinds {
+                    KindSel::All => String::new(),
+                    _ => format!("{} ", self.kinds(&take.kinds)),
+                };
                 let _ = write!(
                     out,
-                    "  - {}: take {count}{} from {}{filter} to {}",
+                    "  - {}: take {count}{kinds}from {}{filter} to {}",
                     action.name,
-                    self.kinds(&take.kinds),
                     self.set(&take.from),
                     self.place(&take.to)
                 );

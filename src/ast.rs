@@ -236,6 +236,8 @@ pub struct Phase {
 pub enum PhaseItem {
     Sow(Spanned<Sow>),
     Put(Spanned<Put>),
+    /// `take [NAME] { ... }`: a chosen pit's pieces moved to a place, as a turn's action.
+    Take(Spanned<TakeAction>),
     Offer(Spanned<Offer>),
     Pass(Spanned<PassWhen>),
     Must(Spanned<Must>),
@@ -488,6 +490,18 @@ pub struct Put {
     pub into: SetExpr,
     pub filter: Option<Cond>,
     pub times: Option<Spanned<Range>>,
+}
+
+/// `take [NAME] { [N] [KIND] from SET [where COND] to PLACE }`: the mover chooses a pit of `SET` that passes
+/// the condition and holds such pieces; they go to `PLACE` (worked out with `here` the chosen pit).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TakeAction {
+    pub name: Option<Name>,
+    pub count: Option<Spanned<u32>>,
+    pub kind: Option<Spanned<KindSel>>,
+    pub from: SetExpr,
+    pub filter: Option<Cond>,
+    pub to: Place,
 }
 
 /// An inclusive range; `max: None` means "as many as possible".

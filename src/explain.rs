@@ -99,7 +99,12 @@ impl Teller<'_> {
             let next = traced.get(i + 1).map_or(&after.counts[..], |n| &n.counts[..]);
             match &t.event {
                 Event::Begin { rule, place } => {
-                    if !self.is_sowing(*rule) {
+                    if self.is_take(*rule) {
+                        // A take (`take { ... }`) is the whole ply: what it moved shows at the next step.
+                        let name = self.action_name(*rule);
+                        let text = format!("{name} at {}: takes {}", self.label(*place), self.moved(&t.counts, next));
+                        out.push(self.step("take", text, vec![*place], Some(*rule)));
+                    } else if !self.is_sowing(*rule) {
                         let name = self.action_name(*rule);
                         out.push(self.step(
                             "begin",
@@ -127,10 +132,17 @@ impl Teller<'_> {
                     continue;
                 }
                 Event::Capture { rule, at } => {
-                    let when = if matches!(rule, RuleRef::DropCapture { .. }) { "as a piece falls" } else { "last" };
-                    let taken = self.moved(&t.counts, next);
+                    // A capture before a lift is written down once made, the others before.
+                    let taken = match rule {
+                        RuleRef::LiftCapture { .. } => self.moved(prev, &t.counts),
+                        _ => self.moved(&t.counts, next),
+                    };
                     let taken = if taken.is_empty() { "takes nothing".to_string() } else { format!("takes {taken}") };
-                    let text = format!("{when} in {}: capture {taken}", self.label(*at));
+                    let text = match rule {
+                        RuleRef::DropCapture { .. } => format!("as a piece falls in {}: capture {taken}", self.label(*at)),
+                        RuleRef::LiftCapture { .. } => format!("before {} is lifted: capture {taken}", self.label(*at)),
+                        _ => format!("last in {}: capture {taken}", self.label(*at)),
+                    };
                     out.push(self.step("capture", text, vec![*at], Some(*rule)));
                 }
                 Event::Cancel { rule } => out.push(self.step(
@@ -265,6 +277,12 @@ impl Teller<'_> {
         let RuleRef::Action { phase, action } = rule else { return false };
         let kind = self.engine.rules.phases.get(phase as usize).and_then(|p| p.actions.get(action as usize));
         matches!(kind.map(|a| &a.kind), Some(ActionKind::Sow(_)))
+    }
+
+    fn is_take(&self, rule: RuleRef) -> bool {
+        let RuleRef::Action { phase, action } = rule else { return false };
+        let kind = self.engine.rules.phases.get(phase as usize).and_then(|p| p.actions.get(action as usize));
+        matches!(kind.map(|a| &a.kind), Some(ActionKind::Take(_)))
     }
 
     fn action_name(&self, rule: RuleRef) -> String {

@@ -439,6 +439,7 @@ impl Printer<'_> {
                 })
             }
             PhaseItem::Put(p) => self.rule(self.put(&p.node), p.span.start, keep),
+            PhaseItem::Take(t) => self.rule(self.take_action(&t.node), t.span.start, keep),
             PhaseItem::Offer(o) => self.offer(o),
             PhaseItem::Pass(p) => {
                 let what = p.node.action.as_ref().map_or("move", |a| a.node.as_str());
@@ -489,6 +490,23 @@ impl Printer<'_> {
             parts.push(text(format!(", {} times", range(t.node))));
         }
         parts.push(text(" }"));
+        Doc::Concat(parts)
+    }
+
+    fn take_action(&self, t: &TakeAction) -> Doc {
+        let mut head = String::from("take ");
+        if let Some(n) = &t.name {
+            head.push_str(&format!("{} ", n.node));
+        }
+        let count = t.count.as_ref().map_or(String::new(), |c| format!("{} ", c.node));
+        let kind = t.kind.as_ref().map_or(String::new(), |k| format!("{} ", kind_sel(&k.node)));
+        head.push_str(&format!("{{ {count}{kind}from {}", set(&t.from)));
+        let mut parts = vec![text(head)];
+        if let Some(f) = &t.filter {
+            parts.push(text(" where "));
+            parts.push(Doc::Indent(Box::new(self.cond_fill(f))));
+        }
+        parts.push(text(format!(" to {} }}", place(&t.to))));
         Doc::Concat(parts)
     }
 

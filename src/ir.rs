@@ -128,6 +128,8 @@ pub enum RuleRef {
     Capture { phase: u8, action: u8, index: u8 },
     /// `drop_captures[index]` of a sowing (`capture at every drop`).
     DropCapture { phase: u8, action: u8, index: u8 },
+    /// `lift_captures[index]` of a sowing (`capture at every lift`).
+    LiftCapture { phase: u8, action: u8, index: u8 },
     /// `lifts[index]` of a sowing.
     Lift { phase: u8, action: u8, index: u8 },
     /// `relay when` or `relay from next when`.
@@ -252,7 +254,7 @@ impl Rules {
                     .chain(&sow.answers)
                     .flat_map(|c| &c.steps)
                     .any(|s| matches!(s.action, MarkStep::Give { .. })),
-                ActionKind::Put(_) => false,
+                ActionKind::Put(_) | ActionKind::Take(_) => false,
             })
     }
 }
@@ -444,6 +446,7 @@ pub struct Action {
 pub enum ActionKind {
     Sow(Sow),
     Put(Put),
+    Take(TakeAction),
     Offer(Offer),
 }
 
@@ -745,6 +748,19 @@ impl Put {
         };
         self.min_times > 1 && !(matches!(self.filter, Cond::True) && from_off_board)
     }
+}
+
+/// `take [NAME] { [N] [KIND] from SET [where COND] to PLACE }`, a whole ply: the mover chooses a pit of `from`
+/// that passes `filter` (`here` the pit) and holds `count` (at least one) such pieces; they go to `to`, worked
+/// out with `here` the chosen pit.
+#[derive(Debug, Clone, Serialize)]
+pub struct TakeAction {
+    /// `None`: every such piece of the pit.
+    pub count: Option<u32>,
+    pub kinds: KindSel,
+    pub from: Set,
+    pub filter: Cond,
+    pub to: PlaceExpr,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -1120,6 +1136,8 @@ pub fn pieces_can_return(rules: &Rules) -> bool {
     let w = Where { n_pits: rules.n_pits, players: rules.players };
     rules.phases.iter().flat_map(|p| &p.actions).any(|a| match &a.kind {
         ActionKind::Put(put) => w.may_be_off(&put.from) && w.set_may_be_pit(&put.into),
+        // Only pits are chosen: pieces go from a pit, never onto one from off the board.
+        ActionKind::Take(_) => false,
         ActionKind::Sow(sow) => {
             let takes = sow
                 .captures
@@ -1370,6 +1388,7 @@ pub fn visit_conds_mut(rules: &mut Rules, f: &mut impl FnMut(&mut Cond)) {
                     }
                 }
                 ActionKind::Put(put) => f(&mut put.filter),
+                ActionKind::Take(take) => f(&mut take.filter),
                 ActionKind::Offer(offer) => offer.requires.iter_mut().for_each(&mut *f),
             }
         }

@@ -102,6 +102,10 @@ impl Narrator<'_> {
                         clauses.push(self.moved("put", before, &end_of_ply));
                         told.marks.extend(picked);
                     }
+                    Some(ActionKind::Take(_)) => {
+                        clauses.push(self.moved("took", before, &end_of_ply));
+                        told.marks.push(*place);
+                    }
                     Some(ActionKind::Offer(_)) => {
                         let pits = picked(moves);
                         clauses.push(format!("offered {}", self.list(pits.iter().map(|&p| self.label(p)))));

@@ -1499,6 +1499,7 @@ fn begin_error(engine: &Engine, st: &State, action: u8, place: PlaceId, legal: &
         }
         ActionKind::Sow(_) => format!("you cannot sow from {l} here"),
         ActionKind::Put(_) => format!("you cannot {} into {l} here", act.name),
+        ActionKind::Take(_) => format!("you cannot {} from {l} here", act.name),
         ActionKind::Offer(_) => format!("you cannot {} {l} here", act.name),
     };
     let others: Vec<String> = legal

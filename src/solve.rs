@@ -148,7 +148,7 @@ pub fn ring_symmetric(engine: &Engine) -> bool {
     let phases_ok = rules.phases.iter().all(|ph| {
         ph.actions.iter().all(|a| match &a.kind {
             ActionKind::Sow(sow) => sow.dir == DirRule::Choose,
-            ActionKind::Put(_) | ActionKind::Offer(_) => true,
+            ActionKind::Put(_) | ActionKind::Take(_) | ActionKind::Offer(_) => true,
         })
     });
     // A rule naming a pit shows as `{"Fixed":N}` with N a pit, in the rules as lowered (the engine's own

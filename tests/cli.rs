@@ -852,6 +852,27 @@ fn explain_tells_a_ply_with_its_rules_and_refuses_a_bad_one() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
 
+/// A capture made before a lap is lifted (`capture at every lift`) is counted and named as a capture
+/// (Kisolo KS-3), as one made at the end of a lap or at a drop is.
+#[test]
+fn simulate_counts_the_captures_made_before_a_lift() {
+    let out = run(&["simulate", "kisolo", "--games", "20", "--seed", "1", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let rules = json["rules"].as_array().expect("rules");
+    let lift = rules
+        .iter()
+        .find(|r| r["text"].as_str().is_some_and(|t| t.starts_with("capture at every lift")))
+        .expect("the capture at every lift is listed");
+    assert_eq!(lift["kind"], "capture");
+    assert!(lift["fired"].as_u64().unwrap() > 0, "{lift}");
+    let out = run(&["explain", "kisolo", "--format", "json", "--position", "o1=2 i2=2 I6=1 O6=1 O1=2", "i2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("\"text\": \"before i2 is lifted: capture takes 1 from O6 and 1 from I6 to o2\""), "{text}");
+    assert!(text.contains("\"text\": \"capture at every lift when here in inner(mover) and count(opposite) > 0\""), "{text}");
+}
+
 #[test]
 fn simulate_counts_the_rules_that_fired_and_names_those_that_never_did() {
     let dir = temp_dir("simulate-rules");

@@ -139,6 +139,7 @@ const SCENARIO_GAMES: &[(&str, &[&str])] = &[
     ("tchuka", &["tchuka-ruma"]),
     ("toguz", &["toguz-kumalak"]),
     ("tsoro", &["tsoro"]),
+    ("igisoro", &["igisoro"]),
 ];
 
 /// Positions random play rarely reaches: each of the issue's, and every string of the scenario files that

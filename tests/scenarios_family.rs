@@ -208,3 +208,56 @@ fn the_answer_is_the_opponents_decision() {
     // Without the answer written, a whole ply does not read.
     assert!(mancala::notation::parse_ply(&e, &position(&e, "o3=2 i4=1 I1=2 O1=1 O3=2"), "o3 -x").is_err());
 }
+
+// ---------------------------------------------------------------- a take as a turn's action
+
+fn taking() -> Engine {
+    let path = format!("{}/tests/data/reference/take-a-chosen-pit.mancala", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    mancala::compile(&source, None, None).unwrap_or_else(|d| panic!("take-a-chosen-pit: {d:?}"))
+}
+
+#[test]
+fn a_take_moves_a_chosen_pit_without_sowing() {
+    // `pick`: North's A holds 3, so South may bank it whole; B (1) and the other pits may not be picked.
+    // `hand_over`: one seed of a pit of South's holding 2 or more into the pit across.
+    let e = taking();
+    let before = "a=2 b=3 A=3 B=1";
+    assert_eq!(legal(&e, before), ["a", "b", "hand_over a", "hand_over b", "pick A"]);
+    let st = scenario(&e, before, "pick A", "a2 b3 c0 d0 A0 B1 C0 D0 store(1)=3 store(2)=0 to_move=2");
+    assert_eq!(st.ply, 1);
+    // `here` in the place is the chosen pit: b's seed goes to the pit across from b.
+    let mut st = position(&e, before);
+    play(&e, &mut st, "hand_over b");
+    let across = |label: &str| e.rules.places.iter().position(|i| i.label == label).unwrap();
+    let b = across("b");
+    let opposite = e.rules.opposite[b] as usize;
+    assert_eq!((st.counts[b], st.counts[opposite]), (2, position(&e, before).counts[opposite] + 1));
+}
+
+#[test]
+fn a_take_is_told_and_explained() {
+    let e = taking();
+    let before = position(&e, "a=2 b=3 A=3 B=1");
+    let moves = mancala::notation::parse_ply(&e, &before, "pick A").expect("legal");
+    let mut after = before.clone();
+    for &mv in &moves {
+        e.apply(&mut after, mv).expect("legal");
+    }
+    let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
+    assert_eq!(told.text, "took 3 from A to store(1)");
+    let path = format!("{}/tests/data/reference/take-a-chosen-pit.mancala", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&path).unwrap();
+    let explained = mancala::explain::explain(&e, &source, &before, &moves);
+    assert_eq!(explained.steps[0].step, "take");
+    assert_eq!(explained.steps[0].text, "pick at A: takes 3 from A to store(1)");
+}
+
+#[test]
+fn a_take_is_summarised() {
+    let e = taking();
+    let words = mancala::summary::summarize_width(&e, 200);
+    let dump = mancala::summary::dump(&e.lowered);
+    assert!(words.contains("Pick: move all the seeds of"), "{words}");
+    assert!(dump.contains("  - pick: take from pits(opponent) where count = 3 to store(mover)"), "{dump}");
+}

@@ -82,6 +82,7 @@ impl Game {
             let (what, write) = match item.map(|i| (i, action_name(i))) {
                 Some((PhaseItem::Sow(_), Some((name, _)))) => (format!("the sowing `{name}`"), "sow { ... }".into()),
                 Some((PhaseItem::Put(_), Some((name, _)))) => (format!("the put `{name}`"), "put { ... }".into()),
+                Some((PhaseItem::Take(_), Some((name, _)))) => (format!("the take `{name}`"), "take { ... }".into()),
                 Some((PhaseItem::Offer(_), Some((name, _)))) => (format!("the offer `{name}`"), "offer { ... }".into()),
                 Some((i, _)) => {
                     let key = phase_key(i);
@@ -113,6 +114,7 @@ fn phase_item_span(item: &PhaseItem) -> Span {
     match item {
         PhaseItem::Sow(s) => s.span,
         PhaseItem::Put(p) => p.span,
+        PhaseItem::Take(t) => t.span,
         PhaseItem::Offer(o) => o.span,
         PhaseItem::Pass(p) => p.span,
         PhaseItem::Must(m) => m.span,
@@ -544,6 +546,7 @@ fn phase_key(item: &PhaseItem) -> String {
     match item {
         PhaseItem::Sow(s) => format!("action {}", s.node.name.as_ref().map_or("sow", |n| n.node.as_str())),
         PhaseItem::Put(p) => format!("action {}", p.node.name.as_ref().map_or("put", |n| n.node.as_str())),
+        PhaseItem::Take(t) => format!("action {}", t.node.name.as_ref().map_or("take", |n| n.node.as_str())),
         PhaseItem::Offer(o) => format!("action {}", o.node.name.as_ref().map_or("offer", |n| n.node.as_str())),
         PhaseItem::Pass(_) => "pass".into(),
         PhaseItem::Must(_) => "must".into(),
@@ -597,6 +600,7 @@ pub(crate) fn action_name(item: &PhaseItem) -> Option<(String, Span)> {
     match item {
         PhaseItem::Sow(s) => Some((s.node.name.as_ref().map_or("sow".into(), |n| n.node.clone()), s.span)),
         PhaseItem::Put(p) => Some((p.node.name.as_ref().map_or("put".into(), |n| n.node.clone()), p.span)),
+        PhaseItem::Take(t) => Some((t.node.name.as_ref().map_or("take".into(), |n| n.node.clone()), t.span)),
         PhaseItem::Offer(o) => Some((o.node.name.as_ref().map_or("offer".into(), |n| n.node.clone()), o.span)),
         _ => None,
     }

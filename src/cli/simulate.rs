@@ -355,7 +355,7 @@ fn rule_rows(engine: &Engine, source: &str, tally: &RuleTally) -> Vec<RuleRow> {
         .filter_map(|s| {
             let kind = match s.rule {
                 RuleRef::Action { .. } => "action",
-                RuleRef::Capture { .. } | RuleRef::DropCapture { .. } => "capture",
+                RuleRef::Capture { .. } | RuleRef::DropCapture { .. } | RuleRef::LiftCapture { .. } => "capture",
                 RuleRef::Relay { .. } | RuleRef::RelayMay { .. } => "relay",
                 RuleRef::Again { .. } | RuleRef::PhaseAgain { .. } => "again",
                 RuleRef::End { .. } => "end_rule",

@@ -107,6 +107,14 @@ impl Engine {
                     go
                 });
             }
+            ActionKind::Take(take) => {
+                self.for_each_in_set(st, cx, &take.from, |p| {
+                    if self.take_action_can_start(st, cx, take, p) {
+                        go = emit(Move::Begin { action: a, place: p });
+                    }
+                    go
+                });
+            }
             ActionKind::Put(put) => {
                 if !self.put_source_ready(st, cx, put, put.start_needs()) {
                     return true;

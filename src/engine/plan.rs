@@ -119,6 +119,7 @@ impl PhasePlan {
         let probe_free = p.actions.iter().all(|a| match &a.kind {
             ActionKind::Sow(s) => !s.lookahead,
             ActionKind::Put(p) => !p.lookahead,
+            ActionKind::Take(_) => true,
             ActionKind::Offer(_) => false,
         });
         let simple = probe_free && p.pass.is_none();

@@ -102,6 +102,7 @@ impl Engine {
         match &action.kind {
             ActionKind::Sow(s) => s.lookahead,
             ActionKind::Put(p) => p.lookahead,
+            ActionKind::Take(_) => false,
             ActionKind::Offer(_) => true,
         }
     }

@@ -801,12 +801,19 @@ impl Engine {
     }
 
     /// `capture at every lift`: the first such capture whose condition holds at the pit a lap is about to be
-    /// lifted from (`here` and `origin`) takes its pieces, before the lap's are lifted.
+    /// lifted from (`here` and `origin`) takes its pieces, before the lap's are lifted. In a trace, its step
+    /// (`RuleRef::LiftCapture`) is written down after its takes.
     #[cold]
     fn capture_at_lift(&self, st: &mut State, sow: &Sow, pit: PlaceId) {
         let cx = Ctx::new(st.to_move).at(pit);
-        let Some(rule) = sow.lift_captures.iter().find(|r| self.test(st, cx, &r.when)) else { return };
-        self.take_at_once(st, cx, rule);
+        let Some(index) = sow.lift_captures.iter().position(|r| self.test(st, cx, &r.when)) else { return };
+        self.take_at_once(st, cx, &sow.lift_captures[index]);
+        // Written down once made (the lift that follows is written down once lifted): what it moved is
+        // what changed since the step before.
+        if self.trace.is_some() {
+            let rule = RuleRef::LiftCapture { phase: st.phase, action: self.action_of(st, sow), index: index as u8 };
+            self.note(st, super::Event::Capture { rule, at: pit });
+        }
     }
 
     /// The takes and marks of a capture made on the spot, as a piece falls or a lap is about to be lifted

@@ -112,6 +112,10 @@ impl Engine {
                     DirRule::PerLap(usual) => self.start_lap_sow(st, action, usual, probe),
                 }
             }
+            ActionKind::Take(take) => {
+                self.take_action(st, take, place);
+                self.end_ply(st, Next::Switch, probe);
+            }
             ActionKind::Put(_) => {
                 self.put_once(st, action, place);
                 st.stage = Stage::Put { action, done: 1, from: place };

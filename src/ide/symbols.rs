@@ -264,6 +264,17 @@ impl Symbols {
                     self.set(&put.node.into);
                     self.opt_cond(&put.node.filter);
                 }
+                PhaseItem::Take(take) => {
+                    if let Some(name) = &take.node.name {
+                        self.declare(SymbolKind::Action, name, take.span, "a take".into());
+                    }
+                    if let Some(kind) = &take.node.kind {
+                        self.kind_sel(kind);
+                    }
+                    self.set(&take.node.from);
+                    self.opt_cond(&take.node.filter);
+                    self.place(&take.node.to);
+                }
                 PhaseItem::Offer(o) => {
                     if let Some(name) = &o.node.name {
                         self.declare(SymbolKind::Action, name, o.span, "an offer".into());

@@ -294,6 +294,25 @@ impl Printer<'_> {
                     self.set(&put.into)
                 );
             }
+            ActionKind::Take(take) => {
+                let filter = if matches!(take.filter, Cond::True) {
+                    String::new()
+                } else {
+                    format!(" where {}", self.cond(&take.filter))
+                };
+                let count = take.count.map_or(String::new(), |n| format!("{n} "));
+                let kinds = match take.kinds {
+                    KindSel::All => String::new(),
+                    _ => format!("{} ", self.kinds(&take.kinds)),
+                };
+                let _ = write!(
+                    out,
+                    "  - {}: take {count}{kinds}from {}{filter} to {}",
+                    action.name,
+                    self.set(&take.from),
+                    self.place(&take.to)
+                );
+            }
             ActionKind::Offer(o) => {
                 let requires: Vec<String> = o.requires.iter().map(|c| self.cond(c)).collect();
                 let _ = write!(

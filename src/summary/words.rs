@@ -279,6 +279,7 @@ impl Words<'_> {
                 }
             }
             ActionKind::Put(put) => lines.push(doc_or(&action.doc, || self.put(action, put))),
+            ActionKind::Take(take) => lines.push(doc_or(&action.doc, || self.take_action(action, take))),
             ActionKind::Offer(o) => lines.push(doc_or(&action.doc, || self.offer(action, o))),
         }
         lines
@@ -589,6 +590,24 @@ impl Words<'_> {
             singular(&self.kinds(&put.kinds), put.count as i32),
             self.place(&put.from, Here::None),
             self.one_of(&put.into)
+        )
+    }
+
+    fn take_action(&self, action: &Action, take: &TakeAction) -> String {
+        let filter = if matches!(take.filter, Cond::True) {
+            String::new()
+        } else {
+            format!(" where {}", self.cond(&take.filter, Here::Each))
+        };
+        let what = match take.count {
+            Some(n) => format!("{n} {}", singular(&self.kinds(&take.kinds), n as i32)),
+            None => format!("all the {}", self.kinds(&take.kinds)),
+        };
+        format!(
+            "{}: move {what} of {}{filter} to {}, without sowing.",
+            capitalise(&action.name),
+            self.one_of(&take.from),
+            self.place(&take.to, Here::Each)
         )
     }
 

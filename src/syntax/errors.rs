@@ -410,13 +410,14 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::content => "a number of pieces",
         Rule::sow
         | Rule::put
+        | Rule::take_action
         | Rule::offer
         | Rule::pass
         | Rule::must
         | Rule::until
         | Rule::phase_again
         | Rule::prefer => {
-            "an action (`sow`, `put`, `offer`, `pass`), `must`, `until`, `again`, `prefer` or `end`"
+            "an action (`sow`, `put`, `take`, `offer`, `pass`), `must`, `until`, `again`, `prefer` or `end`"
         }
         Rule::from
         | Rule::direction
@@ -606,6 +607,7 @@ pub(super) fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_then_mark => Rule::then_mark,
         Rule::lead_threats => Rule::threats,
         Rule::lead_take => Rule::take,
+        Rule::lead_take_action => Rule::take_action,
         Rule::lead_to_each => Rule::to_each,
         Rule::lead_put => Rule::put,
         Rule::lead_offer => Rule::offer,
@@ -760,6 +762,7 @@ pub(super) fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::every => &["every"],
         Rule::sow => &["sow"],
         Rule::put => &["put"],
+        Rule::take_action => &["take"],
         Rule::offer => &["offer"],
         Rule::pass => &["pass"],
         Rule::must => &["must"],

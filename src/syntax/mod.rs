@@ -616,6 +616,7 @@ fn build_phase_item(pair: Pair<Rule>) -> Result<PhaseItem, SyntaxError> {
             PhaseItem::Sow(Spanned::new(Sow { name, items }, span))
         }
         Rule::put => PhaseItem::Put(Spanned::new(build_put(inner)?, span)),
+        Rule::take_action => PhaseItem::Take(Spanned::new(build_take_action(inner)?, span)),
         Rule::offer => PhaseItem::Offer(Spanned::new(build_offer(inner)?, span)),
         Rule::pass => {
             let what = next_pair(&mut inner, "pass")?;
@@ -901,6 +902,28 @@ fn build_put(pairs: Children) -> Result<Put, SyntaxError> {
         filter,
         times,
     })
+}
+
+fn build_take_action(pairs: Children) -> Result<TakeAction, SyntaxError> {
+    let mut name = None;
+    let mut count = None;
+    let mut kind = None;
+    let mut from = None;
+    let mut filter = None;
+    let mut to = None;
+    for p in pairs {
+        match p.as_rule() {
+            Rule::name => name = Some(name_of(&p)),
+            Rule::int => count = Some(int_of(&p)?),
+            Rule::kind_sel => kind = Some(build_kind_sel(p)?),
+            Rule::set => from = Some(build_set(p)?),
+            Rule::filter => filter = Some(build_filter(p)?),
+            Rule::place => to = Some(build_place(p)?),
+            other => return Err(SyntaxError::internal(&format!("take part {other:?}"))),
+        }
+    }
+    let missing = || SyntaxError::internal("take");
+    Ok(TakeAction { name, count, kind, from: from.ok_or_else(missing)?, filter, to: to.ok_or_else(missing)? })
 }
 
 /// Reads `N`, `N..`, `N..M` from a pair holding an int and an optional `range_to`.

@@ -270,6 +270,9 @@ impl Reference {
             ActionKind::Put(put) => {
                 self.set(g, cx, &put.into).into_iter().filter(|&p| self.can_put(g, put, mover, p)).map(begin).collect()
             }
+            ActionKind::Take(take) => {
+                self.set(g, cx, &take.from).into_iter().filter(|&p| self.can_take(g, take, mover, p)).map(begin).collect()
+            }
             ActionKind::Offer(offer) => self
                 .set(g, cx, &offer.from)
                 .into_iter()
@@ -294,6 +297,10 @@ impl Reference {
             Decision::Begin { action, place } => match &self.rules.phases[g.phase].actions[action].kind {
                 ActionKind::Sow(_) => self.sow(g, run, &mut ply, action, place)?,
                 ActionKind::Put(put) => self.put(g, run, put, mover, place)?,
+                ActionKind::Take(take) => {
+                    self.take_pit(g, take, mover, place);
+                    Next::Switch
+                }
                 ActionKind::Offer(offer) => self.offer(g, run, offer, mover, action, place)?,
             },
             Decision::Pass => Next::Switch,
@@ -377,6 +384,32 @@ impl Reference {
             let n = (g.pieces[source as usize][k as usize] as u32).min(left) as u8;
             g.pieces[source as usize][k as usize] -= n;
             g.pieces[p as usize][k as usize] += n;
+            left -= n as u32;
+        }
+    }
+
+    /// §9.3 `take { ... }`: a pit of the set that passes the condition (`here` the pit), holds the pieces to
+    /// take (`N`, or at least one), and whose place is another place.
+    fn can_take(&self, g: &Game, take: &TakeAction, mover: Player, p: PlaceId) -> bool {
+        if (p as usize) >= self.board.n_pits {
+            return false;
+        }
+        let cx = Cx::mover(mover).at(p);
+        let Some(to) = self.place(g, cx, &take.to) else { return false };
+        let kinds = self.kinds_of(g, cx, &take.kinds);
+        let held: u32 = kinds.iter().map(|&k| g.pieces[p as usize][k as usize] as u32).sum();
+        to != p && held >= take.count.unwrap_or(1) && self.test(g, cx, &take.filter)
+    }
+
+    /// The pieces of the chosen pit (`N` of them, kinds in the order of `pieces`, or all) go to the place.
+    fn take_pit(&self, g: &mut Game, take: &TakeAction, mover: Player, p: PlaceId) {
+        let cx = Cx::mover(mover).at(p);
+        let Some(to) = self.place(g, cx, &take.to) else { return };
+        let mut left = take.count.unwrap_or(u32::MAX);
+        for k in self.kinds_of(g, cx, &take.kinds) {
+            let n = (g.pieces[p as usize][k as usize] as u32).min(left) as u8;
+            g.pieces[p as usize][k as usize] -= n;
+            g.pieces[to as usize][k as usize] += n;
             left -= n as u32;
         }
     }

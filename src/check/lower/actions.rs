@@ -62,6 +62,15 @@ impl<'g> Lowerer<'g> {
                             doc: self.doc(p.span),
                         });
                     }
+                    ast::PhaseItem::Take(t) => {
+                        self.note(RuleRef::Action { phase: i as u8, action: rules.actions.len() as u8 }, t.span);
+                        let take = self.lower_take_action(&t.node);
+                        rules.actions.push(Action {
+                            name: t.node.name.as_ref().map_or("take".into(), |n| n.node.clone()),
+                            kind: ActionKind::Take(take),
+                            doc: self.doc(t.span),
+                        });
+                    }
                     ast::PhaseItem::Offer(o) => {
                         self.note(RuleRef::Action { phase: i as u8, action: rules.actions.len() as u8 }, o.span);
                         let offer = self.lower_offer(&o.node, o.span);
@@ -404,6 +413,8 @@ impl<'g> Lowerer<'g> {
                     out.answers.push(rule);
                 }
                 ast::SowItem::Capture(c) if c.node.every_lift => {
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::LiftCapture { phase, action, index: out.lift_captures.len() as u8 }, c.span);
                     let lifting = Scope { here: true, origin: true, ..Scope::default() };
                     let rule = self.lower_capture_in(&c.node, c.span, lifting);
                     self.check_drop_capture(&rule, &c.node, c.span, "lift");
@@ -881,6 +892,46 @@ impl<'g> Lowerer<'g> {
             );
         }
         TakeRule { count: take.count.as_ref().map(|c| c.node), kinds, chosen: take.chosen, from, to }
+    }
+
+    /// `take [NAME] { ... }`, a turn's action: the chosen pit is `here` in its condition and its place.
+    pub(super) fn lower_take_action(&mut self, take: &ast::TakeAction) -> TakeAction {
+        let kinds = take.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k));
+        let from = self.set(&take.from, Scope::default());
+        let filter = take.filter.as_ref().map_or(Cond::True, |f| self.cond(f, Scope::default().here()));
+        let to = self.target_place(&take.to, Scope::default().here());
+        if let Some(c) = take.count.as_ref().filter(|c| c.node == 0) {
+            self.error("check::bad_range", "taking 0 pieces does nothing", c.span, "zero", None);
+        }
+        if matches!(to, PlaceExpr::Here) && matches!(take.to.node, ast::PlaceKind::Here) {
+            self.error(
+                "check::bad_context",
+                "the pieces would stay in the pit they are taken from",
+                take.to.span,
+                "the chosen pit itself",
+                Some("take them to another place: `to store(mover)`, `to behind(here)`".into()),
+            );
+        }
+        if self.board_ok && self.set_is_off_board(&from) {
+            self.error(
+                "check::bad_context",
+                "a take chooses a pit, and this set holds none",
+                take.from.span,
+                "no pit to choose",
+                Some("take from pits: `from pits(opponent)`, a row or a region".into()),
+            );
+        }
+        TakeAction { count: take.count.as_ref().map(|c| c.node), kinds, from, filter, to }
+    }
+
+    /// Whether a set names only places off the board (a store, `store(mover)`, every player's store).
+    fn set_is_off_board(&self, s: &Set) -> bool {
+        match s {
+            Set::One(PlaceExpr::Fixed(id)) | Set::One(PlaceExpr::OfPlayer(id, _)) | Set::EveryPlayer(id) => {
+                *id as usize >= self.n_pits
+            }
+            _ => false,
+        }
     }
 
     pub(super) fn lower_put(&mut self, put: &ast::Put) -> Put {

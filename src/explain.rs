@@ -3,7 +3,7 @@
 //!
 //! The ply is replayed on an engine `with_trace` (the general stages, never the fast paths of play), which
 //! writes down each step as it makes it (`engine::Event`): the lap lifted, the pieces dropped, the capture
-//! and what it took, the relay, another turn, each end rule tested and whether it held, the sweeps. The
+//! and what it took, the opponent's answer, the relay, another turn, each end rule tested and whether it held, the sweeps. The
 //! rules are found by `ir::RuleRef` in `Rules::sources`, which says where each stands in the file; its line
 //! and text are read from the file, with its `///` sentence. No printing here.
 
@@ -25,7 +25,7 @@ pub struct Explanation {
 /// One step, in words, with the rule that made it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Step {
-    /// What kind of step: `lift`, `sow`, `capture`, `relay`, `again`, `end_rule`, `sweep`, ...
+    /// What kind of step: `lift`, `sow`, `capture`, `answer`, `relay`, `again`, `end_rule`, `sweep`, ...
     pub step: &'static str,
     pub text: String,
     /// The places it is about (labels), for a front end to mark.
@@ -144,6 +144,14 @@ impl Teller<'_> {
                         _ => format!("last in {}: capture {taken}", self.label(*at)),
                     };
                     out.push(self.step("capture", text, vec![*at], Some(*rule)));
+                }
+                Event::Answer { rule, at } => {
+                    // The opponent's answer (`opponent may`), made in the mover's move.
+                    let taken = self.moved(&t.counts, next);
+                    let taken = if taken.is_empty() { "takes nothing".to_string() } else { format!("takes {taken}") };
+                    let opponent = self.engine.next_active(before, before.to_move) + 1;
+                    let text = format!("last in {}: player {opponent} answers: {taken}", self.label(*at));
+                    out.push(self.step("answer", text, vec![*at], Some(*rule)));
                 }
                 Event::Cancel { rule } => out.push(self.step(
                     "cancel",

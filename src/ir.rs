@@ -130,6 +130,8 @@ pub enum RuleRef {
     DropCapture { phase: u8, action: u8, index: u8 },
     /// `lift_captures[index]` of a sowing (`capture at every lift`).
     LiftCapture { phase: u8, action: u8, index: u8 },
+    /// `answers[index]` of a sowing (`opponent may`): the opponent's answer, made.
+    Answer { phase: u8, action: u8, index: u8 },
     /// `lifts[index]` of a sowing.
     Lift { phase: u8, action: u8, index: u8 },
     /// `relay when` or `relay from next when`.

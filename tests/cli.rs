@@ -873,6 +873,48 @@ fn simulate_counts_the_captures_made_before_a_lift() {
     assert!(text.contains("\"text\": \"capture at every lift when here in inner(mover) and count(opposite) > 0\""), "{text}");
 }
 
+/// The opponent's answer in the middle of a move (`opponent may`, Igisoro IG-4) is a step of `explain`, with
+/// its rule and line, and a rule that `simulate` counts when made, or names as never made.
+#[test]
+fn explain_and_simulate_tell_the_opponent_s_answer() {
+    let out = run(&["explain", "igisoro", "--position", "o8=2 i7=1 I2=1 O2=1 O5=2", "o8 -x answer"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("3. last in i7: player 2 answers: takes 1 from I2 to O2 (line 35: opponent may when here in inner(mover)"),
+        "{text}"
+    );
+    assert!(text.contains("4. relay from i7: lift 2 (line 39"), "{text}");
+    // Declined, no answer is told.
+    let out = run(&["explain", "igisoro", "--position", "o8=2 i7=1 I2=1 O2=1 O5=2", "o8 -x -answer"]);
+    assert!(!stdout(&out).contains("answers"), "{}", stdout(&out));
+    let out = run(&["explain", "igisoro", "--format", "json", "--position", "o8=2 i7=1 I2=1 O2=1 O5=2", "o8 -x answer"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(json["steps"][2]["step"], "answer");
+    assert_eq!(json["steps"][2]["rule"]["line"], 35);
+
+    let out = run(&["simulate", "igisoro", "--games", "20", "--seed", "1", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let rules = json["rules"].as_array().expect("rules");
+    let answer = rules.iter().find(|r| r["kind"] == "answer").expect("the answer is listed");
+    assert_eq!(answer["line"], 35);
+    assert!(answer["fired"].as_u64().unwrap() > 0, "{answer}");
+
+    let dir = temp_dir("simulate-answer");
+    let igisoro = std::fs::read_to_string(root().join("games/igisoro.mancala")).unwrap();
+    let never = igisoro.replacen("opponent may when here in inner(mover) and", "opponent may when count = 99 and", 1);
+    assert_ne!(never, igisoro);
+    std::fs::write(dir.join("never.mancala"), never).unwrap();
+    let out = run_in(&dir, &["simulate", "never.mancala", "--games", "10", "--seed", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("note: the answer at line 35 (opponent may when count = 99 and before >= 1 and all faci...) was never made in 10 games"),
+        "{text}"
+    );
+}
+
 #[test]
 fn simulate_counts_the_rules_that_fired_and_names_those_that_never_did() {
     let dir = temp_dir("simulate-rules");

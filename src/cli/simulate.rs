@@ -340,7 +340,7 @@ struct RuleRow {
     text: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     doc: Option<String>,
-    /// `action`, `capture`, `relay`, `again`, `end_rule` or `sweep`.
+    /// `action`, `capture`, `answer`, `relay`, `again`, `end_rule` or `sweep`.
     kind: &'static str,
     fired: u64,
     ended: u64,
@@ -356,6 +356,7 @@ fn rule_rows(engine: &Engine, source: &str, tally: &RuleTally) -> Vec<RuleRow> {
             let kind = match s.rule {
                 RuleRef::Action { .. } => "action",
                 RuleRef::Capture { .. } | RuleRef::DropCapture { .. } | RuleRef::LiftCapture { .. } => "capture",
+                RuleRef::Answer { .. } => "answer",
                 RuleRef::Relay { .. } | RuleRef::RelayMay { .. } => "relay",
                 RuleRef::Again { .. } | RuleRef::PhaseAgain { .. } => "again",
                 RuleRef::End { .. } => "end_rule",
@@ -399,6 +400,7 @@ fn rules_text(rows: &[RuleRow], games: u64) -> String {
         let what = match r.kind {
             "action" => "was never played",
             "end_rule" => "never held",
+            "answer" => "was never made",
             _ => "never happened",
         };
         let kind = match r.kind {

@@ -476,6 +476,10 @@ impl Engine {
         let end = if make {
             let answer = &sow.answers[rule as usize];
             let cx = Ctx::new(st.to_move).at(st.last);
+            if self.trace.is_some() {
+                let traced = RuleRef::Answer { phase: st.phase, action, index: rule };
+                self.note(st, super::Event::Answer { rule: traced, at: st.last });
+            }
             for (i, take) in answer.takes.iter().enumerate() {
                 if !answer.steps.is_empty() {
                     self.apply_steps(st, cx, answer, i as u8);

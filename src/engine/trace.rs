@@ -2,8 +2,8 @@
 //! of `simulate`, never for play.
 //!
 //! An engine `with_trace` plays every ply through the general stages (as `without_fast_paths`), and where
-//! a step is made (a lap lifted, a piece dropped, a capture, a relay, another turn, an end rule tested, a
-//! sweep) it writes down an [`Event`]. Only the position that `trace` names is followed, so the copies that
+//! a step is made (a lap lifted, a piece dropped, a capture, the opponent's answer, a relay, another turn, an
+//! end rule tested, a sweep) it writes down an [`Event`]. Only the position that `trace` names is followed, so the copies that
 //! look-ahead plays write nothing. In play the engine has no trace: each of these places costs a test of
 //! one field that is `None`.
 
@@ -29,6 +29,9 @@ pub enum Event {
     Drop { place: PlaceId, into: PlaceId, kind: u8 },
     /// A capture at `at`: what it takes is what changes from here to the next step.
     Capture { rule: RuleRef, at: PlaceId },
+    /// The opponent's answer (`opponent may`) made at `at`, the last place: what it takes is what changes
+    /// from here to the next step.
+    Answer { rule: RuleRef, at: PlaceId },
     /// A capture undone by its `cancel`.
     Cancel { rule: RuleRef },
     /// The pieces a capture took to the hand are sown on from `from`.
@@ -65,7 +68,7 @@ pub(crate) struct Trace {
 }
 
 /// How often each rule fired in the plies followed (`Engine::with_rule_counts`): each action begun, capture,
-/// relay, another turn, end rule that held and sweep; and the end rule that ended the game, if one did.
+/// answer made, relay, another turn, end rule that held and sweep; and the end rule that ended the game, if one did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RuleCounts {
     pub fired: std::collections::BTreeMap<RuleRef, u64>,
@@ -133,6 +136,7 @@ impl Engine {
         let fired = match event {
             Event::Begin { rule, .. }
             | Event::Capture { rule, .. }
+            | Event::Answer { rule, .. }
             | Event::Relay { rule, .. }
             | Event::Again { rule }
             | Event::EndRule { rule, held: true }

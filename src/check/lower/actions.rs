@@ -408,6 +408,8 @@ impl<'g> Lowerer<'g> {
                             Some("with more players, `opponent` would be the next one alone: write the rule for a game of 2".into()),
                         );
                     }
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::Answer { phase, action, index: out.answers.len() as u8 }, c.span);
                     let rule = self.lower_capture(&c.node, c.span);
                     self.check_drop_capture(&rule, &c.node, c.span, "answer");
                     out.answers.push(rule);

@@ -281,15 +281,29 @@ impl Painter<'_> {
         let pits = |name: &str, row: &[usize]| self.row_cells(st, name, row, w, margin);
         let line = |text: String| text.trim_end().to_string() + "\n";
         let mut out = String::new();
-        out.push_str(&line(labels(&rows[0])));
-        out.push_str(&line(format!("{}{}", pits(&far_name, &rows[0]), self.traded(st))));
-        out.push_str(&line(pits("", &rows[1])));
-        out.push_str(&line(labels(&rows[1])));
-        out.push('\n');
-        out.push_str(&line(labels(&rows[2])));
-        out.push_str(&line(pits("", &rows[2])));
-        out.push_str(&line(pits(&near_name, &rows[3])));
-        out.push_str(&line(labels(&rows[3])));
+        // Rows wider than the terminal are drawn in bands of whole columns, one under the other, so that
+        // each column still holds the pits that face each other.
+        let width = if self.view.width == 0 { 80 } else { self.view.width };
+        let fit = (width.saturating_sub(margin) / (w + 2)).max(1);
+        let bands = n.div_ceil(fit);
+        let band = n.div_ceil(bands);
+        for (b, start) in (0..n).step_by(band).enumerate() {
+            let cols = start..(start + band).min(n);
+            let part = |r: usize| &rows[r][cols.clone()];
+            if b > 0 {
+                out.push('\n');
+            }
+            out.push_str(&line(labels(part(0))));
+            let traded = if b == 0 { self.traded(st) } else { String::new() };
+            out.push_str(&line(format!("{}{traded}", pits(&far_name, part(0)))));
+            out.push_str(&line(pits("", part(1))));
+            out.push_str(&line(labels(part(1))));
+            out.push('\n');
+            out.push_str(&line(labels(part(2))));
+            out.push_str(&line(pits("", part(2))));
+            out.push_str(&line(pits(&near_name, part(3))));
+            out.push_str(&line(labels(part(3))));
+        }
         out
     }
 

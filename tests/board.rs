@@ -78,6 +78,22 @@ fn the_smallest_and_largest_board_of_every_shape_draws() {
 }
 
 #[test]
+fn four_rows_wider_than_the_terminal_are_drawn_in_bands_of_whole_columns() {
+    let engine = game_with("rows 4 of 32", 2, false, 1);
+    for width in [60, 80, 100, 200] {
+        let view = View { width, ..View::default() };
+        let text = render_view(&engine, &engine.initial_state(), &view);
+        assert!(text.lines().all(|l| visible_width(l) <= width), "{width} columns:\n{text}");
+        // Each band keeps its columns: the far outer pit over the near one, O32 above o1 in the first.
+        let first = text.lines().next().unwrap_or_default();
+        assert!(first.trim_start().starts_with("O32"), "{text}");
+    }
+    let wide = View { width: 200, ..View::default() };
+    let one_band = render_view(&engine, &engine.initial_state(), &wide);
+    assert_eq!(one_band.lines().filter(|l| l.contains("o1 ")).count(), 1, "{one_band}");
+}
+
+#[test]
 fn a_ring_keeps_to_the_terminal_when_it_can() {
     let engine = game("ring 64", 2, false);
     let view = View { width: 100, ..View::default() };

@@ -139,7 +139,9 @@ impl Teller<'_> {
                     };
                     let taken = if taken.is_empty() { "takes nothing".to_string() } else { format!("takes {taken}") };
                     let text = match rule {
-                        RuleRef::DropCapture { .. } => format!("as a piece falls in {}: capture {taken}", self.label(*at)),
+                        RuleRef::DropCapture { .. } => {
+                            format!("as a piece falls in {}: capture {taken}", self.label(*at))
+                        }
                         RuleRef::LiftCapture { .. } => format!("before {} is lifted: capture {taken}", self.label(*at)),
                         _ => format!("last in {}: capture {taken}", self.label(*at)),
                     };

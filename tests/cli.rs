@@ -870,7 +870,10 @@ fn simulate_counts_the_captures_made_before_a_lift() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("\"text\": \"before i2 is lifted: capture takes 1 from O6 and 1 from I6 to o2\""), "{text}");
-    assert!(text.contains("\"text\": \"capture at every lift when here in inner(mover) and count(opposite) > 0\""), "{text}");
+    assert!(
+        text.contains("\"text\": \"capture at every lift when here in inner(mover) and count(opposite) > 0\""),
+        "{text}"
+    );
 }
 
 /// The opponent's answer in the middle of a move (`opponent may`, Igisoro IG-4) is a step of `explain`, with
@@ -881,14 +884,17 @@ fn explain_and_simulate_tell_the_opponent_s_answer() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.contains("3. last in i7: player 2 answers: takes 1 from I2 to O2 (line 35: opponent may when here in inner(mover)"),
+        text.contains(
+            "3. last in i7: player 2 answers: takes 1 from I2 to O2 (line 35: opponent may when here in inner(mover)"
+        ),
         "{text}"
     );
     assert!(text.contains("4. relay from i7: lift 2 (line 39"), "{text}");
     // Declined, no answer is told.
     let out = run(&["explain", "igisoro", "--position", "o8=2 i7=1 I2=1 O2=1 O5=2", "o8 -x -answer"]);
     assert!(!stdout(&out).contains("answers"), "{}", stdout(&out));
-    let out = run(&["explain", "igisoro", "--format", "json", "--position", "o8=2 i7=1 I2=1 O2=1 O5=2", "o8 -x answer"]);
+    let out =
+        run(&["explain", "igisoro", "--format", "json", "--position", "o8=2 i7=1 I2=1 O2=1 O5=2", "o8 -x answer"]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
     assert_eq!(json["steps"][2]["step"], "answer");
     assert_eq!(json["steps"][2]["rule"]["line"], 35);

@@ -75,10 +75,7 @@ fn ig3_the_mover_may_capture_and_sows_from_where_his_move_began() {
     // into i6, i5, i4, and i4 was empty.
     let mut st = position(&e, THREAT);
     play(&e, &mut st, "o8 x");
-    assert_eq!(
-        seeds(&e, &st, &["o8", "i8", "i7", "i6", "i5", "i4", "I2", "O2", "O5"]),
-        [0, 2, 0, 1, 1, 1, 0, 0, 2]
-    );
+    assert_eq!(seeds(&e, &st, &["o8", "i8", "i7", "i6", "i5", "i4", "I2", "O2", "O5"]), [0, 2, 0, 1, 1, 1, 0, 0, 2]);
     assert_eq!(to_move(&st), 2);
 }
 
@@ -107,17 +104,11 @@ fn ig4_a_capture_let_go_lets_the_opponent_retreat() {
     let e = igisoro();
     let mut st = position(&e, THREAT);
     play(&e, &mut st, "o8 -x answer");
-    assert_eq!(
-        seeds(&e, &st, &["o8", "i8", "i7", "i6", "i5", "I2", "O2", "O5"]),
-        [0, 1, 0, 1, 1, 0, 2, 2]
-    );
+    assert_eq!(seeds(&e, &st, &["o8", "i8", "i7", "i6", "i5", "I2", "O2", "O5"]), [0, 1, 0, 1, 1, 0, 2, 2]);
     // Not answered, I2 stays where it was.
     let mut st = position(&e, THREAT);
     play(&e, &mut st, "o8 -x -answer");
-    assert_eq!(
-        seeds(&e, &st, &["o8", "i8", "i7", "i6", "i5", "I2", "O2", "O5"]),
-        [0, 1, 0, 1, 1, 1, 1, 2]
-    );
+    assert_eq!(seeds(&e, &st, &["o8", "i8", "i7", "i6", "i5", "I2", "O2", "O5"]), [0, 1, 0, 1, 1, 1, 1, 2]);
 }
 
 #[test]

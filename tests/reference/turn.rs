@@ -270,9 +270,12 @@ impl Reference {
             ActionKind::Put(put) => {
                 self.set(g, cx, &put.into).into_iter().filter(|&p| self.can_put(g, put, mover, p)).map(begin).collect()
             }
-            ActionKind::Take(take) => {
-                self.set(g, cx, &take.from).into_iter().filter(|&p| self.can_take(g, take, mover, p)).map(begin).collect()
-            }
+            ActionKind::Take(take) => self
+                .set(g, cx, &take.from)
+                .into_iter()
+                .filter(|&p| self.can_take(g, take, mover, p))
+                .map(begin)
+                .collect(),
             ActionKind::Offer(offer) => self
                 .set(g, cx, &offer.from)
                 .into_iter()

@@ -620,9 +620,9 @@ impl Engine {
         if let Some(dir) = capture.resow_dir {
             st.dir = dir;
         }
-        self.start_lap(st, sow);
-        // `sow into`: the first piece goes into the place itself.
-        st.at_origin |= capture.resow_into;
+        // A capture's pieces are not lifted from a pit, so `start at origin` has no say here: `sow into`
+        // puts the first piece into the place itself, `sow from` into the place after it.
+        st.at_origin = capture.resow_into;
         if self.trace.is_some() {
             self.note(st, super::Event::Resow { from });
         }

@@ -449,7 +449,7 @@ impl<'g> Lowerer<'g> {
                     lap_dir = Some(&d.node.when);
                 }
                 ast::SowItem::Then(t) => {
-                    let kinds = t.node.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k));
+                    let kinds = t.node.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k, false));
                     let set = self.set(&t.node.set, after);
                     let filter = t.node.filter.as_ref().map_or(Cond::True, |f| self.cond(f, after.here()));
                     let to = self.target_place(&t.node.to, after);
@@ -842,7 +842,7 @@ impl<'g> Lowerer<'g> {
     }
 
     pub(super) fn lower_take(&mut self, take: &ast::Take, span: Span, scope: Scope) -> TakeRule {
-        let kinds = take.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k));
+        let kinds = take.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k, false));
         let from: Vec<Vec<Set>> = if take.from.is_empty() {
             if !scope.here {
                 self.error(
@@ -898,7 +898,7 @@ impl<'g> Lowerer<'g> {
 
     /// `take [NAME] { ... }`, a turn's action: the chosen pit is `here` in its condition and its place.
     pub(super) fn lower_take_action(&mut self, take: &ast::TakeAction) -> TakeAction {
-        let kinds = take.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k));
+        let kinds = take.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k, false));
         let from = self.set(&take.from, Scope::default());
         let filter = take.filter.as_ref().map_or(Cond::True, |f| self.cond(f, Scope::default().here()));
         let to = self.target_place(&take.to, Scope::default().here());
@@ -937,7 +937,7 @@ impl<'g> Lowerer<'g> {
     }
 
     pub(super) fn lower_put(&mut self, put: &ast::Put) -> Put {
-        let kinds = put.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k));
+        let kinds = put.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k, false));
         let from = match self.place(&put.from, Scope::default()) {
             Typed::Place(p) => p,
             other => {

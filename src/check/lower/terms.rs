@@ -183,14 +183,14 @@ impl<'g> Lowerer<'g> {
             ast::TermKind::Count { arg, kind } => {
                 let (set, mut sel) = match arg {
                     None => (self.here_set(t.span, scope), KindSel::All),
-                    Some(ast::CountArg::Kind(k)) => (self.here_set(t.span, scope), self.kind_sel(k)),
+                    Some(ast::CountArg::Kind(k)) => (self.here_set(t.span, scope), self.kind_sel(k, scope.player)),
                     Some(ast::CountArg::Set(s)) => match self.kind_named_set(s) {
                         Some(k) => (self.here_set(t.span, scope), k),
                         None => (self.set(s, scope), KindSel::All),
                     },
                 };
                 if let Some(k) = kind {
-                    sel = self.kind_sel(k);
+                    sel = self.kind_sel(k, scope.player);
                 }
                 self.mark_read_set(&set, t.span);
                 Typed::Num(Num::Count(set, sel))
@@ -212,7 +212,7 @@ impl<'g> Lowerer<'g> {
             ast::TermKind::Size(s) => Typed::Num(Num::Size(self.set(s, scope))),
             ast::TermKind::Player(p) => Typed::Player(self.player(p, scope)),
             ast::TermKind::Place(p) => self.place(p, scope),
-            ast::TermKind::Kind(k) => Typed::Kind(self.kind_sel(&Spanned::new(k.clone(), t.span))),
+            ast::TermKind::Kind(k) => Typed::Kind(self.kind_sel(&Spanned::new(k.clone(), t.span), scope.player)),
             ast::TermKind::Number(p) => {
                 let place = self.optional_place(p.as_ref(), t.span, scope);
                 Typed::Num(Num::Number(place))
@@ -299,7 +299,7 @@ impl<'g> Lowerer<'g> {
             return None;
         }
         if self.kinds.iter().any(|k| k.name == name.node) {
-            return Some(self.kind_sel(&Spanned::new(ast::KindSel::Named { name: name.clone(), value: None }, s.span)));
+            return Some(self.kind_sel(&Spanned::new(ast::KindSel::Named { name: name.clone(), value: None }, s.span), false));
         }
         None
     }
@@ -547,7 +547,7 @@ impl<'g> Lowerer<'g> {
             }
             if self.kinds.iter().any(|k| k.name == name.node) {
                 return Typed::Kind(
-                    self.kind_sel(&Spanned::new(ast::KindSel::Named { name: name.clone(), value: None }, span)),
+                    self.kind_sel(&Spanned::new(ast::KindSel::Named { name: name.clone(), value: None }, span), false),
                 );
             }
         }
@@ -724,7 +724,9 @@ impl<'g> Lowerer<'g> {
         true
     }
 
-    pub(super) fn kind_sel(&mut self, k: &Spanned<ast::KindSel>) -> KindSel {
+    /// A kind of piece; `player_bound` says whether `player` means someone here (a player's colour may be
+    /// `player`'s only inside `players(...)`, `score` and the like).
+    pub(super) fn kind_sel(&mut self, k: &Spanned<ast::KindSel>, player_bound: bool) -> KindSel {
         let colour_only = |this: &mut Self, word: &str| {
             if !this.coloured {
                 this.error(
@@ -750,7 +752,7 @@ impl<'g> Lowerer<'g> {
                 let who = self.player(
                     p,
                     Scope {
-                        player: true,
+                        player: player_bound,
                         here: true,
                         last: true,
                         offered: true,

@@ -218,7 +218,7 @@ impl Engine {
         loop {
             let out_before = st.eliminated;
             for (i, (rule, rule_ref)) in self.named_end_rules(st.phase).enumerate() {
-                if at_start && reads_sowing[i] {
+                if (at_start || st.before_sowing) && reads_sowing[i] {
                     continue;
                 }
                 if self.end_rule_ends(st, rule, rule_ref) {

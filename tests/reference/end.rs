@@ -220,7 +220,9 @@ impl Reference {
                 }
                 EndRule::EliminateStuck => {
                     let mut any = false;
-                    while g.active().count() > 1 && !self.can_start(g, g.to_move) {
+                    // §10: a player with an offer to answer can move (his answer); he is tested at his own
+                    // turn, after it.
+                    while g.offer.is_none() && g.active().count() > 1 && !self.can_start(g, g.to_move) {
                         let p = g.to_move;
                         self.eliminate(g, &[p]);
                         any = true;

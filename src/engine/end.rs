@@ -163,7 +163,7 @@ impl Engine {
 
     /// The records of the last move's drops (`before`, `dropped`), forgotten as a new move or round begins.
     #[inline]
-    fn forget_drops(&self, st: &mut State) {
+    pub(super) fn forget_drops(&self, st: &mut State) {
         if self.rules.needs.drops {
             st.dropped.fill(NO_KIND);
         }

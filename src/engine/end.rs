@@ -161,6 +161,31 @@ impl Engine {
         }
     }
 
+    /// The records of the last move's drops (`before`, `dropped`), forgotten as a new move or round begins.
+    #[inline]
+    pub(super) fn forget_drops(&self, st: &mut State) {
+        if self.rules.needs.drops {
+            st.dropped.fill(NO_KIND);
+        }
+    }
+
+    /// `f` on the position with the last move's drops set aside: the moves it looks at have dropped nothing
+    /// yet (`when stuck` and the like, read among end rules that may read those drops). On the stack, as the
+    /// places are at most `MAX_PLACES`.
+    #[inline]
+    fn without_drops<R>(&self, st: &mut State, f: impl FnOnce(&mut State) -> R) -> R {
+        if !self.rules.needs.drops {
+            return f(st);
+        }
+        let mut saved = [NO_KIND; 256];
+        let n = st.dropped.len().min(saved.len());
+        saved[..n].copy_from_slice(&st.dropped[..n]);
+        st.dropped.fill(NO_KIND);
+        let r = f(st);
+        st.dropped[..n].copy_from_slice(&saved[..n]);
+        r
+    }
+
     pub(super) fn end_rules<'a>(&'a self, st: &State) -> impl Iterator<Item = &'a EndRule> {
         self.rules.phases[st.phase as usize].end.items.iter().chain(self.rules.end.items.iter())
     }
@@ -173,6 +198,9 @@ impl Engine {
         if ended {
             return;
         }
+        // The end rules have read the last move's drops; the new move has dropped nothing yet, so `before`
+        // in its `from ... where` is a pit's count now (§13).
+        self.forget_drops(st);
         st.endless = false;
         if st.ply >= self.phase_plan(st).limit {
             return self.finish(st, EndReason::Limit);
@@ -218,7 +246,7 @@ impl Engine {
         loop {
             let out_before = st.eliminated;
             for (i, (rule, rule_ref)) in self.named_end_rules(st.phase).enumerate() {
-                if at_start && reads_sowing[i] {
+                if (at_start || st.before_sowing) && reads_sowing[i] {
                     continue;
                 }
                 if self.end_rule_ends(st, rule, rule_ref) {
@@ -272,11 +300,12 @@ impl Engine {
         match rule {
             EndRule::When(c) | EndRule::AtEveryLap(c) => self.test(st, cx, c).then_some(EndReason::Condition),
             EndRule::Repetition => self.seen_before(st).then_some(EndReason::Repetition),
-            EndRule::Stuck => (matches!(st.stage, Stage::Start) && !self.has_any_move(st)).then_some(EndReason::Stuck),
-            EndRule::NobodyCanMove => {
-                let st: &State = st;
-                self.active_players(st).all(|p| !self.can_begin(st, p)).then_some(EndReason::NobodyCanMove)
-            }
+            EndRule::Stuck => self
+                .without_drops(st, |st| matches!(st.stage, Stage::Start) && !self.has_any_move(st))
+                .then_some(EndReason::Stuck),
+            EndRule::NobodyCanMove => self
+                .without_drops(st, |st| self.active_players(st).all(|p| !self.can_begin(st, p)))
+                .then_some(EndReason::NobodyCanMove),
             EndRule::Draw { count, .. } => (st.quiet >= *count).then_some(EndReason::NoCapture),
             EndRule::Eliminate(c) => {
                 // Everyone the rule takes out is found first, then taken out in turn. `mover` is the player
@@ -297,7 +326,10 @@ impl Engine {
             EndRule::DrawRepetition => self.seen_before(st).then_some(EndReason::RepetitionDraw),
             EndRule::EliminateStuck => {
                 let mut reason = None;
-                while reason.is_none() && matches!(st.stage, Stage::Start) && !self.can_begin(st, st.to_move) {
+                while reason.is_none()
+                    && matches!(st.stage, Stage::Start)
+                    && !self.without_drops(st, |st| self.can_begin(st, st.to_move))
+                {
                     let p = st.to_move;
                     reason = self.eliminate(st, p);
                 }
@@ -583,6 +615,7 @@ impl Engine {
             st.marks[lasting..].fill(UNMARKED);
         }
         st.round_start_ply = st.ply;
+        self.forget_drops(st);
         self.advance_phase(st);
         // The end rules look at the new round's first position as at any other turn's start (a rule about
         // repetitions records it there).

@@ -461,6 +461,7 @@ impl Engine {
             recording: false,
             trial: false,
             start: 0,
+            before_sowing: true,
             plies_made: [0; 8],
         };
         self.start_mark_lives(&mut st);

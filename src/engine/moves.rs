@@ -239,6 +239,8 @@ impl Engine {
             Stage::Then { action, from } => {
                 let then = self.sow_rule(st, action).then.as_ref();
                 if let Some(then) = then {
+                    // In the set, `here` is the last place, as when the take must be made.
+                    let cx = cx.at(st.last);
                     let mask = self.kind_mask(st, cx, &then.kinds);
                     self.for_each_in_set(st, cx, &then.set, |p| {
                         if p >= from && self.count_masked(st, p, mask) > 0 && self.test(st, cx.at(p), &then.filter) {

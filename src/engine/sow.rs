@@ -74,6 +74,7 @@ impl Engine {
     pub(super) fn sow_plain_lap(&self, st: &mut State, dir: Dir, place: PlaceId, tracks: &Tracks, skip_origin: bool) {
         st.origin = place;
         st.start = place;
+        st.before_sowing = false;
         st.dir = dir;
         st.cursor = place;
         st.lap = 1;

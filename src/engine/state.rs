@@ -114,6 +114,10 @@ pub struct State {
     /// The pit the sowing under way (or the last one) began from: its first lap's origin (`start`).
     #[serde(default)]
     pub start: PlaceId,
+    /// No sowing has been made yet this game (only puts, offers or takes so far): the end rules that read
+    /// where the last sowing was (`PhasePlan::sowing_end_rules`) are not tested yet.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub before_sowing: bool,
     /// Each seat's plies so far (`moves(PLAYER)`), counted only where a rule reads them (`Needs::moves`). Not
     /// part of the position a repetition compares, as the ply count is not.
     #[serde(default, skip_serializing_if = "no_plies")]
@@ -411,6 +415,7 @@ impl State {
             recording,
             trial,
             start,
+            before_sowing,
             plies_made,
         } = from;
         copy_bytes(&mut self.counts, counts);
@@ -445,7 +450,7 @@ impl State {
         (self.round, self.round_starter, self.round_start_ply, self.passed) =
             (*round, *round_starter, *round_start_ply, *passed);
         (self.taken_first, self.recording, self.trial) = (*taken_first, *recording, *trial);
-        (self.start, self.plies_made) = (*start, *plies_made);
+        (self.start, self.before_sowing, self.plies_made) = (*start, *before_sowing, *plies_made);
     }
 
     /// Whether a first lap tried from `self` finds what it finds from `other` (`ways::FirstLaps`): the two
@@ -499,6 +504,7 @@ impl State {
             recording,
             trial,
             start: _,
+            before_sowing: _,
             plies_made,
         } = self;
         *counts == other.counts

@@ -106,6 +106,7 @@ impl Engine {
             ActionKind::Sow(sow) => {
                 st.origin = place;
                 st.start = place;
+                st.before_sowing = false;
                 match sow.dir {
                     DirRule::Fixed(dir) => self.start_sow(st, action, dir, probe),
                     DirRule::Choose => st.stage = Stage::Direction { action },

@@ -180,7 +180,7 @@ impl Reference {
     }
 
     /// The end rules, the phase's then the top level's, in the order written: the first that fires. Before
-    /// the first ply (`at_start`), those that read the last sowing are passed over.
+    /// the first ply (`at_start`) and until a sowing has been made, those that read the last sowing are passed over.
     fn end_rules(&self, g: &mut Game, at_start: bool) -> EndCheck {
         let phase = &self.rules.phases[g.phase];
         let rules: Vec<&EndRule> = phase.end.items.iter().chain(&self.rules.end.items).collect();
@@ -190,7 +190,9 @@ impl Reference {
                 EndRule::When(c) | EndRule::AtEveryLap(c) | EndRule::Eliminate(c) => reads_last_sowing(c),
                 _ => false,
             };
-            if at_start && waits {
+            // Before the first sowing of the game (before the first ply, or after plies that only put, offer
+            // or take), there is no last sowing: those rules wait.
+            if (at_start || g.sowing.is_none()) && waits {
                 continue;
             }
             let fired = match rule {
@@ -218,7 +220,9 @@ impl Reference {
                 }
                 EndRule::EliminateStuck => {
                     let mut any = false;
-                    while g.active().count() > 1 && !self.can_start(g, g.to_move) {
+                    // §10: a player with an offer to answer can move (his answer); he is tested at his own
+                    // turn, after it.
+                    while g.offer.is_none() && g.active().count() > 1 && !self.can_start(g, g.to_move) {
                         let p = g.to_move;
                         self.eliminate(g, &[p]);
                         any = true;

@@ -164,10 +164,17 @@ impl Reference {
             PlaceExpr::Here => cx.here,
             PlaceExpr::Last => g.sowing.as_ref().and_then(|s| s.last),
             PlaceExpr::Origin => g.sowing.as_ref().map(|s| s.origin),
-            PlaceExpr::Opposite(p) => self.board.opposite(self.place(g, cx, p)?),
+            // §13: across from a place that is not a pit (a store) is that place itself; so is its twin.
+            PlaceExpr::Opposite(p) => match self.place(g, cx, p)? {
+                p if (p as usize) >= self.board.n_pits => Some(p),
+                p => self.board.opposite(p),
+            },
             PlaceExpr::Fixed(id) => Some(*id),
             PlaceExpr::OfPlayer(base, who) => Some(base + self.player(g, cx, who)? as PlaceId),
-            PlaceExpr::Twin(p) => self.board.twin(self.place(g, cx, p)?),
+            PlaceExpr::Twin(p) => match self.place(g, cx, p)? {
+                p if (p as usize) >= self.board.n_pits => Some(p),
+                p => self.board.twin(p),
+            },
             PlaceExpr::Behind(p) => self.board.behind(self.place(g, cx, p)?),
             PlaceExpr::Ahead(p) => self.board.ahead(self.place(g, cx, p)?),
             PlaceExpr::Start => g.sowing.as_ref().map(|s| s.start),

@@ -610,9 +610,13 @@ impl Reference {
     /// `then may | must take`.
     fn then_take(&self, g: &mut Game, run: &mut Run, then: &ThenRule, mover: Player) -> Result<(), Halt> {
         let cx = Cx::mover(mover);
-        // The pits of the set that pass the condition and hold a piece to take.
+        // The pits of the set (where `here` is the last place) that pass the condition and hold a piece to take.
         let eligible = |g: &Game| -> Vec<PlaceId> {
-            self.set(g, cx, &then.set)
+            let at_last = match g.sowing.as_ref().and_then(|s| s.last) {
+                Some(last) => cx.at(last),
+                None => cx,
+            };
+            self.set(g, at_last, &then.set)
                 .into_iter()
                 .filter(|&p| {
                     let kinds = self.kinds_of(g, cx.at(p), &then.kinds);
@@ -655,7 +659,9 @@ impl Reference {
 
     /// `then mark`: the pits worked out first, then marked.
     fn then_marks(&self, g: &mut Game, sow: &Sow, mover: Player) {
+        // `here` in the set and the player is the last place.
         let cx = Cx::mover(mover);
+        let cx = g.sowing.as_ref().and_then(|s| s.last).map_or(cx, |last| cx.at(last));
         for tm in &sow.then_marks {
             // `threats` is worked out once for each `then mark`.
             *self.threats_made.borrow_mut() = Some(vec![None; self.rules.players as usize]);

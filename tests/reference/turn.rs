@@ -245,6 +245,17 @@ impl Reference {
     /// An action's starts by its own rules, before look-ahead: a sowing's pits (`from ... where`, the groups
     /// of `else` in turn, a way to go, `last own`), a put's pits, an offer's first pit.
     pub fn candidates(&self, g: &Game, action: usize) -> Vec<Decision> {
+        // §13 `before`, `dropped`: the move being chosen has dropped nothing yet, so its conditions see no drop
+        // (the last move's are for the end rules that follow it).
+        let fresh;
+        let g = if g.drops.iter().any(Option::is_some) {
+            let mut copy = g.clone();
+            copy.drops.fill(None);
+            fresh = copy;
+            &fresh
+        } else {
+            g
+        };
         let mover = g.to_move;
         let cx = Cx::mover(mover);
         let begin = |place| Decision::Begin { action, place };

@@ -344,6 +344,17 @@ impl<'g> Lowerer<'g> {
                         if let Typed::Place(expr) = &place {
                             out.skip_places.push(expr.clone());
                         }
+                        if let Typed::Place(PlaceExpr::Fixed(id)) = &place {
+                            if (*id as usize) < self.n_pits {
+                                self.error(
+                                    "check::skip_pit",
+                                    "a sowing cannot skip a pit by its label",
+                                    s.span,
+                                    "a pit",
+                                    Some("`skip` passes over a store (`skip store(opponent)`), the lap's origin (`skip origin`) or the pits carrying a mark (`skip burnt`)".into()),
+                                );
+                            }
+                        }
                         if let Typed::Place(PlaceExpr::Fixed(id)) | Typed::Place(PlaceExpr::OfPlayer(id, _)) = &place {
                             if !self.places.get(*id as usize).is_some_and(|i| i.on_track) {
                                 self.error(

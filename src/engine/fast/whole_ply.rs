@@ -133,6 +133,7 @@ impl Engine {
             },
         };
         (st.origin, st.start, st.dir, st.lap, st.diverted) = (place, place, plan.dir, 1, false);
+        st.before_sowing = false;
         (st.cursor, st.last, st.stage) = (last, last, Stage::Start);
     }
 
@@ -180,6 +181,8 @@ impl Engine {
                 return self.finish(st, reason);
             }
         }
+        // As `begin_turn`: the new move has dropped nothing yet.
+        self.forget_drops(st);
         st.endless = false;
         if st.ply >= plan.limit {
             return self.finish(st, EndReason::Limit);

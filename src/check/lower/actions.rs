@@ -567,7 +567,7 @@ impl<'g> Lowerer<'g> {
         for item in &sow.items {
             let (key, at) = match item {
                 ast::SowItem::MustCapture(s) => ("must capture", *s),
-                ast::SowItem::DirectionWhere(d) => ("direction", d.span),
+                ast::SowItem::DirectionWhere(d) => ("direction ... where", d.span),
                 ast::SowItem::Order { span, .. } => ("order", *span),
                 ast::SowItem::From { span, alternatives, .. } if !alternatives.is_empty() => ("else", *span),
                 _ => continue,

@@ -183,11 +183,8 @@ impl<'e> Plan<'e, '_> {
                 Stage::Start | Stage::Respond => break,
                 Stage::Direction { .. } => {
                     // After a take made before the sowing, the direction goes with the pit sown from.
-                    let here = if r.st.origin == self.place {
-                        here
-                    } else {
-                        format!("{here},{}", label(engine, r.st.origin))
-                    };
+                    let here =
+                        if r.st.origin == self.place { here } else { format!("{here},{}", label(engine, r.st.origin)) };
                     let opts: Vec<String> = options
                         .iter()
                         .filter_map(|m| {

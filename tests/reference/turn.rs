@@ -250,9 +250,12 @@ impl Reference {
         let begin = |place| Decision::Begin { action, place };
         match &self.rules.phases[g.phase].actions[action].kind {
             // §9.2: a take written first in the sowing starts it, at a pit the take can be made from.
-            ActionKind::Sow(Sow { take_first: Some(take), .. }) => {
-                self.set(g, cx, &take.from).into_iter().filter(|&p| self.can_take(g, take, mover, p)).map(begin).collect()
-            }
+            ActionKind::Sow(Sow { take_first: Some(take), .. }) => self
+                .set(g, cx, &take.from)
+                .into_iter()
+                .filter(|&p| self.can_take(g, take, mover, p))
+                .map(begin)
+                .collect(),
             ActionKind::Sow(sow) => self.sow_pits(g, action, sow).into_iter().map(begin).collect(),
             ActionKind::Put(put) => {
                 self.set(g, cx, &put.into).into_iter().filter(|&p| self.can_put(g, put, mover, p)).map(begin).collect()

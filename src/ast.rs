@@ -266,6 +266,9 @@ pub enum SowItem {
         alternatives: Vec<(SetExpr, Option<Cond>)>,
     },
     Direction(Spanned<DirWord>),
+    /// `take { [N] [KIND] from SET [where COND] to PLACE }` as a sowing's first step: a take made before the
+    /// sowing, in the same ply.
+    Take(Spanned<TakeAction>),
     Order {
         last_own: bool,
         span: Span,

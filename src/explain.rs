@@ -104,6 +104,12 @@ impl Teller<'_> {
                         let name = self.action_name(*rule);
                         let text = format!("{name} at {}: takes {}", self.label(*place), self.moved(&t.counts, next));
                         out.push(self.step("take", text, vec![*place], Some(*rule)));
+                    } else if self.is_sowing(*rule)
+                        && matches!(traced.get(i + 1).map(|n| &n.event), Some(Event::SowFrom { .. }))
+                    {
+                        // A take before the sowing (`take { ... }` first in it): the sowing's start follows.
+                        let text = format!("take at {}: takes {}", self.label(*place), self.moved(&t.counts, next));
+                        out.push(self.step("take", text, vec![*place], Some(*rule)));
                     } else if !self.is_sowing(*rule) {
                         let name = self.action_name(*rule);
                         out.push(self.step(
@@ -123,6 +129,8 @@ impl Teller<'_> {
                     };
                     out.push(self.step("lift", text, vec![*pit], Some(*rule)));
                 }
+                // The lift that follows tells the pit sown from after the take.
+                Event::SowFrom { .. } => {}
                 Event::Drop { .. } => {
                     let run: Vec<&Traced> =
                         traced[i..].iter().take_while(|t| matches!(t.event, Event::Drop { .. })).collect();

@@ -604,6 +604,7 @@ impl Printer<'_> {
                 };
                 self.rule(doc, l.span.start, keep)
             }
+            SowItem::Take(t) => self.rule(self.take_action(&t.node), t.span.start, keep),
             SowItem::Require(c) => self.rule(self.keyword_cond("require ", &c.node), c.span.start, keep),
             SowItem::Capture(c) => self.capture(c),
             SowItem::Again(c) => self.rule(self.keyword_cond("again when ", &c.node), c.span.start, keep),

@@ -96,6 +96,14 @@ impl Narrator<'_> {
             Some(Move::Begin { action, place }) => {
                 let actions = &self.engine.phase(before).actions;
                 match actions.get(*action as usize).map(|a| &a.kind) {
+                    // A take before the sowing: what it took, then the sowing from the pit picked after it.
+                    Some(ActionKind::Sow(s)) if s.take_first.is_some() => {
+                        if let (Some(Move::Pick(from)), Some(taken)) = (moves.get(1), states.get(1)) {
+                            clauses.push(self.moved("took", before, taken));
+                            told.marks.push(*place);
+                            self.sowing(before, moves, &states, *from, &mut clauses, &mut told);
+                        }
+                    }
                     Some(ActionKind::Sow(_)) => self.sowing(before, moves, &states, *place, &mut clauses, &mut told),
                     Some(ActionKind::Put(_)) => {
                         let picked = picked(moves);
@@ -190,8 +198,7 @@ impl Narrator<'_> {
         clauses: &mut Vec<String>,
         told: &mut Told,
     ) {
-        let sow_moves =
-            moves.iter().take_while(|m| matches!(m, Move::Begin { .. } | Move::Direction(_) | Move::Drop(_)));
+        let sow_moves = moves.iter().take(opening(self.engine, before, moves));
         let sow_moves: Vec<Move> = sow_moves.copied().collect();
         if self.told_lap_by_lap(before, moves) {
             return self.laps(before, moves, states, clauses, told);
@@ -869,6 +876,26 @@ fn restore_answers(rules: &mut Rules, kept: Vec<Vec<Vec<crate::ir::CaptureRule>>
     }
 }
 
+/// How many of a ply's first decisions make its sowing, before any capture: the start, the pit sown from
+/// after a take made before the sowing, the direction and the pieces dropped.
+fn opening(engine: &Engine, before: &State, moves: &[Move]) -> usize {
+    let take_first = match moves.first() {
+        Some(Move::Begin { action, .. }) => matches!(
+            engine.phase(before).actions.get(*action as usize).map(|a| &a.kind),
+            Some(ActionKind::Sow(s)) if s.take_first.is_some()
+        ),
+        _ => false,
+    };
+    moves
+        .iter()
+        .enumerate()
+        .take_while(|&(i, m)| {
+            matches!(m, Move::Begin { .. } | Move::Direction(_) | Move::Drop(_))
+                || (i == 1 && take_first && matches!(m, Move::Pick(_)))
+        })
+        .count()
+}
+
 /// The boards a ply passes through, for a front end that shows it step by step: after the sowing alone
 /// (before its captures and what follows them), after the whole ply, and after the sweep when the ply ended
 /// the game; a board equal to the one before it is left out. The last is `after`.
@@ -883,8 +910,7 @@ pub fn steps(engine: &Engine, before: &State, moves: &[Move], after: &State) -> 
                 strip_sow(r, false);
             });
             let mut sown = before.clone();
-            let sowing =
-                moves.iter().take_while(|m| matches!(m, Move::Begin { .. } | Move::Direction(_) | Move::Drop(_)));
+            let sowing = moves.iter().take(opening(engine, before, moves));
             for &mv in sowing {
                 sown_only.apply_unchecked(&mut sown, mv);
             }
@@ -927,10 +953,19 @@ pub fn frames(engine: &Engine, before: &State, moves: &[Move], after: &State, ma
     let Some(ActionKind::Sow(sow)) = engine.phase(before).actions.get(action as usize).map(|a| &a.kind) else {
         return vec![board(&after.counts, None, 0)];
     };
-    let laps = lap_records(engine, before, moves, sow, place);
-    let walker = Walker { engine, mover: before.to_move, starts_at_origin: sow.start_origin.is_some() };
     let mut out = Vec::new();
     let mut cur = before.counts.clone();
+    // A take before the sowing shows as a board of its own; the laps start from the pit picked after it.
+    let mut place = place;
+    if let (Some(_), Some(&Move::Pick(from))) = (&sow.take_first, moves.get(1)) {
+        let mut taken = before.clone();
+        engine.apply_unchecked(&mut taken, moves[0]);
+        cur = taken.counts;
+        out.push(board(&cur, Some(place), 0));
+        place = from;
+    }
+    let laps = lap_records(engine, before, moves, sow, place);
+    let walker = Walker { engine, mover: before.to_move, starts_at_origin: sow.start_origin.is_some() };
     for lap in &laps {
         walker.lap(&mut out, &mut cur, lap);
         if out.len() > max {
@@ -980,7 +1015,7 @@ fn lap_records(
         })
         .with_lap_log();
     let mut sown = before.clone();
-    for &mv in moves.iter().take_while(|m| matches!(m, Move::Begin { .. } | Move::Direction(_) | Move::Drop(_))) {
+    for &mv in moves.iter().take(opening(engine, before, moves)) {
         sown_only.apply_unchecked(&mut sown, mv);
     }
     let k = engine.kinds();

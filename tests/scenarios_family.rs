@@ -261,3 +261,86 @@ fn a_take_is_summarised() {
     assert!(words.contains("Pick: move all the seeds of"), "{words}");
     assert!(dump.contains("  - pick: take from pits(opponent) where count = 3 to store(mover)"), "{dump}");
 }
+
+// ---------------------------------------------------------------- a take before the sowing, in the same ply
+
+fn taking_first() -> (Engine, String) {
+    let path = format!("{}/tests/data/reference/take-before-sowing.mancala", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    (mancala::compile(&source, None, None).unwrap_or_else(|d| panic!("take-before-sowing: {d:?}")), source)
+}
+
+/// The labels of the decisions at hand in the middle of a ply.
+fn options_here(e: &Engine, st: &mancala::engine::State) -> Vec<String> {
+    let mut options = Vec::new();
+    e.legal_moves(st, &mut options);
+    let label = |p: u16| e.rules.places[p as usize].label.clone();
+    options
+        .iter()
+        .map(|m| match *m {
+            mancala::engine::Move::Pick(p) => label(p),
+            other => format!("{other:?}"),
+        })
+        .collect()
+}
+
+/// The first decision of `steal` at the pit labelled `pit`.
+fn steal_at(e: &Engine, pit: &str) -> mancala::engine::Move {
+    let place = e.rules.places.iter().position(|i| i.label == pit).expect("a place") as u16;
+    mancala::engine::Move::Begin { action: 1, place }
+}
+
+#[test]
+fn a_take_before_the_sowing_is_made_then_a_pit_is_sown_in_the_same_ply() {
+    // `steal`: one seed of a pit of North's holding 2 or more (A, not B) to South's store, then South sows
+    // a pit of his own, in the direction he chooses.
+    let (e, _) = taking_first();
+    let before = "a=2 b=1 A=3 B=1 C=1 D=1";
+    assert_eq!(legal(&e, before), ["a", "b", "steal A,accw", "steal A,acw", "steal A,bccw", "steal A,bcw"]);
+    let mut st = position(&e, before);
+    e.apply(&mut st, steal_at(&e, "A")).expect("legal");
+    // The take is made; the mover picks the pit to sow: his own non-empty pits.
+    assert_eq!(st.ply, 0);
+    assert_eq!(st.counts[e.rules.places.iter().position(|i| i.label == "A").unwrap()], 2);
+    assert_eq!(options_here(&e, &st), ["a", "b"]);
+    // `A,bcw`: b's seed goes clockwise into a, which held 2 (no capture); one seed of A went to store(1).
+    let st = scenario(&e, before, "steal A,bcw", "a3 b0 c0 d0 A2 B1 C1 D1 store(1)=1 store(2)=0 to_move=2");
+    assert_eq!(st.ply, 1);
+    // The same ply counter-clockwise: b's seed lands in the empty c, across from B (1): both are captured.
+    scenario(&e, before, "steal A,bccw", "a2 b0 c0 d0 A2 B0 C1 D1 store(1)=3 store(2)=0 to_move=2");
+}
+
+#[test]
+fn a_take_before_the_sowing_is_offered_only_where_a_sowing_can_follow() {
+    // The take can be made from C (2) or D (2); after it, South sows a pit of his own: only a holds seeds.
+    let (e, _) = taking_first();
+    let before = "a=1 C=2 D=2";
+    assert_eq!(legal(&e, before), ["a", "steal C,accw", "steal C,acw", "steal D,accw", "steal D,acw"]);
+    let mut st = position(&e, before);
+    e.apply(&mut st, steal_at(&e, "C")).expect("legal");
+    assert_eq!(options_here(&e, &st), ["a"]);
+}
+
+#[test]
+fn a_take_before_the_sowing_is_written_read_told_and_explained() {
+    let (e, source) = taking_first();
+    let before = position(&e, "a=2 b=1 A=3 B=1 C=1 D=1");
+    let moves = mancala::notation::parse_ply(&e, &before, "steal A,bccw").expect("legal");
+    assert_eq!(mancala::notation::format_ply(&e, &before, &moves), "steal A,bccw");
+    // The pit to sow from must follow the take.
+    let err = mancala::notation::parse_ply(&e, &before, "steal A").unwrap_err();
+    assert!(err.to_string().contains("the pit to sow from must follow"), "{err}");
+    let mut after = before.clone();
+    for &mv in &moves {
+        e.apply(&mut after, mv).expect("legal");
+    }
+    let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
+    assert!(told.text.starts_with("took 1 from A to store(1); sowed 1 from b"), "{}", told.text);
+    let explained = mancala::explain::explain(&e, &source, &before, &moves);
+    assert_eq!(explained.steps[0].step, "take");
+    assert_eq!(explained.steps[0].text, "take at A: takes 1 from A to store(1)");
+    assert_eq!(explained.steps[1].text, "lift 1 from b");
+    let words = mancala::summary::summarize_width(&e, 200);
+    assert!(words.contains("Steal: move 1 seed of"), "{words}");
+    assert!(words.contains("to your store; then take all the"), "{words}");
+}

@@ -77,6 +77,14 @@ impl Engine {
         let mut go = true;
         let cx = Ctx::new(mover);
         match &action.kind {
+            ActionKind::Sow(Sow { take_first: Some(take), .. }) => {
+                self.for_each_in_set(st, cx, &take.from, |p| {
+                    if self.take_action_can_start(st, cx, take, p) {
+                        go = emit(Move::Begin { action: a, place: p });
+                    }
+                    go
+                });
+            }
             ActionKind::Sow(sow) => {
                 // The common case, a plain sowing from one's own fixed pits, without evaluating anything.
                 if self.fixed_pits.is_some() && self.k == 1 && is_plain_start(sow) {
@@ -95,17 +103,7 @@ impl Engine {
                 if sow.ways_checked() || !sow.from_else.is_empty() {
                     return self.ranked_sow_starts(st, mover, a, sow, &mut emit);
                 }
-                let own = self.colour_mask(mover);
-                self.for_each_in_set(st, cx, &sow.from, |p| {
-                    if (p as usize) < self.rules.n_pits
-                        && self.count(st, p) > 0
-                        && (!sow.last_own || self.count_masked(st, p, own) > 0)
-                        && (matches!(sow.filter, Cond::True) || self.test(st, cx.at(p), &sow.filter))
-                    {
-                        go = emit(Move::Begin { action: a, place: p });
-                    }
-                    go
-                });
+                go = self.sow_pits(st, mover, sow, |p| emit(Move::Begin { action: a, place: p }));
             }
             ActionKind::Take(take) => {
                 self.for_each_in_set(st, cx, &take.from, |p| {
@@ -139,6 +137,25 @@ impl Engine {
                 });
             }
         }
+        go
+    }
+
+    /// The pits of a sowing's `from` it may start from, by the pits alone (no `else`, no ways checked); returns
+    /// false when `emit` stopped early.
+    fn sow_pits(&self, st: &State, mover: u8, sow: &Sow, mut emit: impl FnMut(PlaceId) -> bool) -> bool {
+        let cx = Ctx::new(mover);
+        let own = self.colour_mask(mover);
+        let mut go = true;
+        self.for_each_in_set(st, cx, &sow.from, |p| {
+            if (p as usize) < self.rules.n_pits
+                && self.count(st, p) > 0
+                && (!sow.last_own || self.count_masked(st, p, own) > 0)
+                && (matches!(sow.filter, Cond::True) || self.test(st, cx.at(p), &sow.filter))
+            {
+                go = emit(p);
+            }
+            go
+        });
         go
     }
 
@@ -212,6 +229,13 @@ impl Engine {
         let cx = Ctx::new(mover);
         match st.stage {
             Stage::Start | Stage::Respond => self.start_options(st, out, true),
+            // After the take written first in the sowing: its pits, as it sows without one.
+            Stage::SowFrom { action } => {
+                self.sow_pits(st, mover, self.sow_rule(st, action), |p| {
+                    out.push(Move::Pick(p));
+                    true
+                });
+            }
             Stage::Direction { action } => {
                 let sow = self.sow_rule(st, action);
                 for dir in [Dir::Ccw, Dir::Cw] {

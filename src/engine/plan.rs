@@ -297,4 +297,5 @@ pub(super) fn is_plain_start(sow: &Sow) -> bool {
     matches!((&sow.from, &sow.filter, sow.last_own), (Set::PitsOf(PlayerExpr::Mover), Cond::True, false))
         && sow.from_else.is_empty()
         && !sow.ways_checked()
+        && sow.take_first.is_none()
 }

@@ -111,6 +111,7 @@ impl Engine {
         let action = match st.stage {
             Stage::Start | Stage::Respond => return false,
             Stage::Direction { action }
+            | Stage::SowFrom { action }
             | Stage::Drop { action }
             | Stage::Take { action, .. }
             | Stage::Then { action, .. }

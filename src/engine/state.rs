@@ -557,6 +557,8 @@ pub enum Stage {
     Respond,
     /// Choose the direction of the sowing from `origin`.
     Direction { action: u8 },
+    /// The take written first in the sowing is made: choose the pit to sow from (`Move::Pick`).
+    SowFrom { action: u8 },
     /// Choose the kind of the next piece to drop.
     Drop { action: u8 },
     /// Choose a piece to take in a capture.

@@ -21,6 +21,8 @@ use super::{Engine, State};
 pub enum Event {
     /// An action begun at `place`: its rule is the action (for a sowing, its `from`).
     Begin { rule: RuleRef, place: PlaceId },
+    /// After a take made before the sowing (the `Begin` at the pit taken from), the pit sown from.
+    SowFrom { place: PlaceId },
     /// The pieces of lap `lap` lifted for the pit `pit`, from `from` (the pit itself unless a `lift` rule
     /// names another place); `rule` is the `lift` rule that said how many, else the action or relay.
     Lift { lap: u32, pit: PlaceId, from: PlaceId, rule: RuleRef },

@@ -31,6 +31,13 @@ impl Engine {
             }
             (Stage::Start, Move::Pass) => self.end_ply(st, Next::Switch, probe),
             (Stage::Start, Move::Begin { action, place }) => self.begin(st, action, place, probe),
+            (Stage::SowFrom { action }, Move::Pick(place)) => {
+                if self.trace.is_some() {
+                    self.note(st, super::Event::SowFrom { place });
+                }
+                st.stage = Stage::Start;
+                self.begin_sow(st, action, self.sow_rule(st, action), place, probe);
+            }
             (Stage::Direction { action }, Move::Direction(dir)) => self.start_sow(st, action, dir, probe),
             (Stage::LapDirection { action }, Move::Direction(dir)) => {
                 st.dir = dir;
@@ -103,16 +110,18 @@ impl Engine {
             return;
         };
         match &act.kind {
-            ActionKind::Sow(sow) => {
-                st.origin = place;
-                st.start = place;
-                st.before_sowing = false;
-                match sow.dir {
-                    DirRule::Fixed(dir) => self.start_sow(st, action, dir, probe),
-                    DirRule::Choose => st.stage = Stage::Direction { action },
-                    DirRule::PerLap(usual) => self.start_lap_sow(st, action, usual, probe),
+            ActionKind::Sow(sow) => match &sow.take_first {
+                Some(take) => {
+                    self.take_action(st, take, place);
+                    st.stage = Stage::SowFrom { action };
+                    let any = super::probe::with_list(|options| {
+                        self.mid_options(st, options);
+                        !options.is_empty()
+                    });
+                    st.illegal |= !any;
                 }
-            }
+                None => self.begin_sow(st, action, sow, place, probe),
+            },
             ActionKind::Take(take) => {
                 self.take_action(st, take, place);
                 self.end_ply(st, Next::Switch, probe);
@@ -127,6 +136,18 @@ impl Engine {
                 st.stage = Stage::Offer { action, from: place + 1 };
                 self.settle_selection(st, probe);
             }
+        }
+    }
+
+    /// A sowing from `place`, begun.
+    fn begin_sow(&self, st: &mut State, action: u8, sow: &Sow, place: PlaceId, probe: bool) {
+        st.origin = place;
+        st.start = place;
+        st.before_sowing = false;
+        match sow.dir {
+            DirRule::Fixed(dir) => self.start_sow(st, action, dir, probe),
+            DirRule::Choose => st.stage = Stage::Direction { action },
+            DirRule::PerLap(usual) => self.start_lap_sow(st, action, usual, probe),
         }
     }
 

@@ -322,6 +322,14 @@ impl Symbols {
                 }
             }
             SowItem::Direction(_) | SowItem::Order { .. } | SowItem::MustCapture(_) => {}
+            SowItem::Take(take) => {
+                if let Some(kind) = &take.node.kind {
+                    self.kind_sel(kind);
+                }
+                self.set(&take.node.from);
+                self.opt_cond(&take.node.filter);
+                self.place(&take.node.to);
+            }
             SowItem::Skip(s) => {
                 if let SkipTarget::Place(p) = &s.node {
                     self.place(p);

@@ -28,6 +28,11 @@ impl Dir {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Sow {
+    /// `take { ... }` written first in the sowing: a take made before it, in the same ply. The ply's starts
+    /// are then the pits the take can be made from; once it is made the mover picks the pit to sow from
+    /// (`Stage::SowFrom`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub take_first: Option<TakeAction>,
     pub from: Set,
     pub filter: Cond,
     pub dir: DirRule,

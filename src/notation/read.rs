@@ -247,22 +247,23 @@ fn read_head<'t>(engine: &Engine, state: &State, ply: &mut PlyText<'t>, head: &'
             ply.places.push(p);
             continue;
         }
-        if i == 0 {
-            let lower = part.to_ascii_lowercase();
-            let mut found = None;
-            for (suffix, d) in [("ccw", Dir::Ccw), ("cw", Dir::Cw)] {
-                if lower.ends_with(suffix) {
-                    if let Some(p) = find_label(engine, &part[..part.len() - suffix.len()]) {
-                        found = Some((p, d));
-                        break;
-                    }
+        // A direction glued to a pit: the first, or the pit sown from after a take (`A,bcw`).
+        let lower = part.to_ascii_lowercase();
+        let mut found = None;
+        for (suffix, d) in [("ccw", Dir::Ccw), ("cw", Dir::Cw)] {
+            if lower.ends_with(suffix) && ply.dir.is_none() {
+                if let Some(p) = find_label(engine, &part[..part.len() - suffix.len()]) {
+                    found = Some((p, d));
+                    break;
                 }
             }
-            if let Some((p, d)) = found {
-                ply.places.push(p);
-                ply.dir = Some(d);
-                continue;
-            }
+        }
+        if let Some((p, d)) = found {
+            ply.places.push(p);
+            ply.dir = Some(d);
+            continue;
+        }
+        if i == 0 {
             // Freeling's glued form: `e250`, `7cwRBR` (only where pieces differ: `foo` is no pit `f` and drops).
             if drops.is_none() && !places_text.contains(',') && kinds(engine) > 1 {
                 for (p, rest) in label_prefixes(engine, part) {

@@ -69,8 +69,12 @@ impl Replay<'_> {
 
 pub(super) fn replay(engine: &Engine, state: &State, mut ply: PlyText<'_>) -> Result<Vec<Move>, NotationError> {
     let action = ply.action.unwrap_or(0);
-    // A selection is a set (or, for `put`, a multiset): the engine takes it in board order.
-    ply.places.sort_unstable();
+    // A selection is a set (or, for `put`, a multiset): the engine takes it in board order. After a take
+    // made before a sowing, the second pit is the one sown from: the order written stays.
+    let take_first = sow_of(engine, state, ply.action.unwrap_or(0)).is_some_and(|s| s.take_first.is_some());
+    if !take_first {
+        ply.places.sort_unstable();
+    }
     let Some(&place) = ply.places.first() else {
         return Err(NotationError::expecting("no place given", start_options(engine, state)));
     };
@@ -178,6 +182,9 @@ impl<'e> Plan<'e, '_> {
             match r.st.stage {
                 Stage::Start | Stage::Respond => break,
                 Stage::Direction { .. } => {
+                    // After a take made before the sowing, the direction goes with the pit sown from.
+                    let here =
+                        if r.st.origin == self.place { here } else { format!("{here},{}", label(engine, r.st.origin)) };
                     let opts: Vec<String> = options
                         .iter()
                         .filter_map(|m| {
@@ -337,6 +344,32 @@ impl<'e> Plan<'e, '_> {
                     }
                     None => r.apply(Move::Stop),
                 },
+                Stage::SowFrom { .. } => {
+                    let opts: Vec<String> = options
+                        .iter()
+                        .filter_map(|m| {
+                            if let Move::Pick(q) = m {
+                                Some(format!("{here},{}", label(engine, *q)))
+                            } else {
+                                None
+                            }
+                        })
+                        .collect();
+                    let Some(p) = r.selection.pop_front() else {
+                        return Err(NotationError::expecting(
+                            format!("after the take from {here}, the pit to sow from must follow"),
+                            opts,
+                        )
+                        .ran_out(&r));
+                    };
+                    if !options.contains(&Move::Pick(p)) {
+                        return Err(NotationError::expecting(
+                            format!("{} cannot be sown from after the take from {here}", label(engine, p)),
+                            opts,
+                        ));
+                    }
+                    r.apply(Move::Pick(p));
+                }
                 Stage::Put { .. } | Stage::Offer { .. } => {
                     let opts: Vec<String> = options
                         .iter()

@@ -78,8 +78,11 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
         }
         let mut head: Vec<String> = places.iter().map(|&p| label(engine, p).to_string()).collect();
         let glued = matches!(dirs.first(), Some((_, true)));
-        if let (true, Some(first)) = (glued, head.first_mut()) {
-            first.push_str(dir_text(dirs[0].0));
+        // After a take made before the sowing, the direction goes with the pit sown from, the last.
+        let take_first = sow_of(engine, before, action).is_some_and(|s| s.take_first.is_some());
+        let dir_pit = if take_first { head.last_mut() } else { head.first_mut() };
+        if let (true, Some(pit)) = (glued, dir_pit) {
+            pit.push_str(dir_text(dirs[0].0));
         }
         let mut text = head.join(",");
         if let Some(sow) = sow_of(engine, before, action) {

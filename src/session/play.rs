@@ -460,6 +460,7 @@ impl Session {
             Stage::Start => "move",
             Stage::Respond => "accept or decline the offer",
             Stage::Direction { .. } => "direction",
+            Stage::SowFrom { .. } => "pit to sow",
             Stage::LapDirection { .. } => "direction of the next lap",
             Stage::Drop { .. } => "next piece",
             Stage::Take { .. } => "piece to take",

@@ -171,6 +171,11 @@ impl Printer<'_> {
                     format!(" where {}", self.cond(&s.filter))
                 };
                 let _ = write!(out, "  - {}: sow from {}{filter}, {dir}", action.name, self.set(&s.from));
+                if let Some(t) = &s.take_first {
+                    let count = t.count.map_or("all".to_string(), |n| n.to_string());
+                    let _ =
+                        write!(out, ", after a take of {count} from {} to {}", self.set(&t.from), self.place(&t.to));
+                }
                 if s.order_chosen {
                     out.push_str(if s.last_own {
                         ", in an order the mover chooses with his own colour last"

@@ -312,6 +312,13 @@ impl Words<'_> {
             self.piece_word(),
             self.one_of(&s.from)
         );
+        if let Some(take) = &s.take_first {
+            // A take before the sowing, in the same ply: told first.
+            let first = self.take_action(action, take);
+            let first = first.trim_end_matches(", without sowing.").to_string();
+            let sowing = text.split_once(": ").map_or(text.as_str(), |(_, rest)| rest);
+            text = format!("{first}; then {sowing}");
+        }
         if s.order_chosen {
             text.push_str(if s.last_own {
                 ", in an order you choose, your own colour last"

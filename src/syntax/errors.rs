@@ -435,8 +435,9 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::lift_mark
         | Rule::lift_unmark
         | Rule::then_mark
+        | Rule::sow_take
         | Rule::then => {
-            "a sowing rule (`from`, `direction`, `order`, `skip`, `start`, `divert`, `lift`, `relay`, `require`, `must capture`, `capture`, `opponent may`, `again`, `then`, `mark`, `unmark`)"
+            "a sowing rule (`take`, `from`, `direction`, `order`, `skip`, `start`, `divert`, `lift`, `relay`, `require`, `must capture`, `capture`, `opponent may`, `again`, `then`, `mark`, `unmark`)"
         }
         Rule::from_else => "`else`",
         Rule::until_empty => "`until empty`",
@@ -608,6 +609,7 @@ pub(super) fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_threats => Rule::threats,
         Rule::lead_take => Rule::take,
         Rule::lead_take_action => Rule::take_action,
+        Rule::lead_sow_take => Rule::sow_take,
         Rule::lead_to_each => Rule::to_each,
         Rule::lead_put => Rule::put,
         Rule::lead_offer => Rule::offer,
@@ -762,7 +764,7 @@ pub(super) fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::every => &["every"],
         Rule::sow => &["sow"],
         Rule::put => &["put"],
-        Rule::take_action => &["take"],
+        Rule::take_action | Rule::sow_take => &["take"],
         Rule::offer => &["offer"],
         Rule::pass => &["pass"],
         Rule::must => &["must"],

@@ -663,6 +663,7 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
             SowItem::From { set, filter, span, alternatives }
         }
         Rule::must_capture => SowItem::MustCapture(span),
+        Rule::sow_take => SowItem::Take(Spanned::new(build_take_action(inner)?, span)),
         Rule::direction => {
             let word = next_pair(&mut inner, "direction")?;
             if word.as_rule() == Rule::lap_dir {

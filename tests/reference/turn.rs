@@ -260,24 +260,14 @@ impl Reference {
         let cx = Cx::mover(mover);
         let begin = |place| Decision::Begin { action, place };
         match &self.rules.phases[g.phase].actions[action].kind {
-            ActionKind::Sow(sow) => {
-                let groups = std::iter::once((&sow.from, &sow.filter)).chain(sow.from_else.iter().map(|(s, c)| (s, c)));
-                for (set, filter) in groups {
-                    let pits: Vec<Decision> = self
-                        .set(g, cx, set)
-                        .into_iter()
-                        .filter(|&p| (p as usize) < self.board.n_pits && g.total(p) > 0)
-                        .filter(|&p| self.test(g, cx.at(p), filter))
-                        .filter(|&p| !sow.last_own || self.own_pieces(g, p, mover) > 0)
-                        .filter(|&p| !self.ways(g, g.phase, action, p, mover).is_empty())
-                        .map(begin)
-                        .collect();
-                    if !pits.is_empty() {
-                        return pits;
-                    }
-                }
-                Vec::new()
-            }
+            // §9.2: a take written first in the sowing starts it, at a pit the take can be made from.
+            ActionKind::Sow(Sow { take_first: Some(take), .. }) => self
+                .set(g, cx, &take.from)
+                .into_iter()
+                .filter(|&p| self.can_take(g, take, mover, p))
+                .map(begin)
+                .collect(),
+            ActionKind::Sow(sow) => self.sow_pits(g, action, sow).into_iter().map(begin).collect(),
             ActionKind::Put(put) => {
                 self.set(g, cx, &put.into).into_iter().filter(|&p| self.can_put(g, put, mover, p)).map(begin).collect()
             }
@@ -296,6 +286,27 @@ impl Reference {
         }
     }
 
+    /// The pits a sowing may start from: `from ... where`, the groups of `else` in turn, a way to go, `last own`.
+    fn sow_pits(&self, g: &Game, action: usize, sow: &Sow) -> Vec<PlaceId> {
+        let mover = g.to_move;
+        let cx = Cx::mover(mover);
+        let groups = std::iter::once((&sow.from, &sow.filter)).chain(sow.from_else.iter().map(|(s, c)| (s, c)));
+        for (set, filter) in groups {
+            let pits: Vec<PlaceId> = self
+                .set(g, cx, set)
+                .into_iter()
+                .filter(|&p| (p as usize) < self.board.n_pits && g.total(p) > 0)
+                .filter(|&p| self.test(g, cx.at(p), filter))
+                .filter(|&p| !sow.last_own || self.own_pieces(g, p, mover) > 0)
+                .filter(|&p| !self.ways(g, g.phase, action, p, mover).is_empty())
+                .collect();
+            if !pits.is_empty() {
+                return pits;
+            }
+        }
+        Vec::new()
+    }
+
     fn own_pieces(&self, g: &Game, p: PlaceId, mover: Player) -> u32 {
         (0..self.kinds()).filter(|&k| self.rules.kinds[k].owner == mover).map(|k| g.pieces[p as usize][k] as u32).sum()
     }
@@ -309,6 +320,18 @@ impl Reference {
         self.start_ply(g);
         let next = match start {
             Decision::Begin { action, place } => match &self.rules.phases[g.phase].actions[action].kind {
+                // §9.2: the take written first in the sowing, then the pit to sow from, chosen after it.
+                ActionKind::Sow(sow @ Sow { take_first: Some(take), .. }) => {
+                    self.take_pit(g, take, mover, place);
+                    let pits = self.sow_pits(g, action, sow);
+                    if pits.is_empty() {
+                        return Err(Halt::Illegal);
+                    }
+                    match run.ask(pits.into_iter().map(Decision::Pick).collect())? {
+                        Decision::Pick(from) => self.sow(g, run, &mut ply, action, from)?,
+                        _ => return Err(Halt::Illegal),
+                    }
+                }
                 ActionKind::Sow(_) => self.sow(g, run, &mut ply, action, place)?,
                 ActionKind::Put(put) => self.put(g, run, put, mover, place)?,
                 ActionKind::Take(take) => {

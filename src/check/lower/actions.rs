@@ -185,6 +185,13 @@ impl<'g> Lowerer<'g> {
                 continue;
             }
             match actions.iter().position(|a| a.name == name.node) {
+                Some(i) if matches!(&actions[i].kind, ActionKind::Sow(s) if s.take_first.is_some()) => self.error(
+                    "check::unsupported",
+                    format!("`{}` makes a take before its sowing, which `prefer` cannot rank yet", name.node),
+                    name.span,
+                    "a take before the sowing",
+                    Some("drop `prefer`, or the sowing's `take { ... }`".into()),
+                ),
                 Some(i) => ranks.push(i as u8),
                 None => self.unknown(&name.node, name.span, "action", actions.iter().map(|a| a.name.clone()).collect()),
             }
@@ -214,6 +221,7 @@ impl<'g> Lowerer<'g> {
 
     pub(super) fn lower_sow(&mut self, sow: &ast::Sow, span: Span) -> Sow {
         let mut out = Sow {
+            take_first: None,
             from: Set::AllPits,
             filter: Cond::True,
             dir: DirRule::Fixed(Dir::Ccw),
@@ -270,7 +278,7 @@ impl<'g> Lowerer<'g> {
                 _ => None,
             })
             .fold(0, |bits, mark| bits | 1 << mark);
-        for item in &sow.items {
+        for (index, item) in sow.items.iter().enumerate() {
             let (key, item_span) = sow_item_key(item);
             if !matches!(key, "capture" | "skip" | "divert" | "mark" | "unmark" | "lift" | "then mark") {
                 if let Some(first) = seen.insert(key, item_span) {
@@ -287,6 +295,27 @@ impl<'g> Lowerer<'g> {
                 }
             }
             match item {
+                ast::SowItem::Take(t) => {
+                    if index > 0 {
+                        self.error(
+                            "check::bad_context",
+                            "a take before the sowing is its first step",
+                            head(t.span, "take"),
+                            "after other steps",
+                            Some("write `take { ... }` first in the sowing".into()),
+                        );
+                    }
+                    if let Some(name) = &t.node.name {
+                        self.error(
+                            "check::bad_context",
+                            "a take made before the sowing has no name of its own",
+                            name.span,
+                            "the sowing's name names the move",
+                            Some("name the sowing instead: `sow NAME { take { ... } ... }`".into()),
+                        );
+                    }
+                    out.take_first = Some(self.lower_take_action(&t.node));
+                }
                 ast::SowItem::From { set, filter, alternatives, .. } => {
                     has_from = true;
                     out.from = self.set(set, Scope::default());
@@ -534,8 +563,34 @@ impl<'g> Lowerer<'g> {
         let relays = out.relay.is_some() || out.relay_may.is_some();
         // An answer waits at the end of a lap: the laps are decided one by one.
         out.laps = relays || resows || out.lap_dir.is_some() || !out.answers.is_empty();
-        out.lookahead = out.require.is_some() || relays || resows;
+        // A take before the sowing is offered only where a sowing can follow it: found by playing it out.
+        out.lookahead = out.require.is_some() || relays || resows || out.take_first.is_some();
+        if out.take_first.is_some() {
+            self.check_take_first(sow);
+        }
         out
+    }
+
+    /// What a take before the sowing cannot be combined with yet: the checks of a start's ways (`must
+    /// capture`, `direction ... where`) and the groups after `else`, which read the position before the take,
+    /// and `order choose`, whose notation reads the pieces of the ply's first pit.
+    fn check_take_first(&mut self, sow: &ast::Sow) {
+        for item in &sow.items {
+            let (key, at) = match item {
+                ast::SowItem::MustCapture(s) => ("must capture", *s),
+                ast::SowItem::DirectionWhere(d) => ("direction ... where", d.span),
+                ast::SowItem::Order { span, .. } => ("order", *span),
+                ast::SowItem::From { span, alternatives, .. } if !alternatives.is_empty() => ("else", *span),
+                _ => continue,
+            };
+            self.error(
+                "check::unsupported",
+                format!("a take before the sowing cannot be combined with `{key}`"),
+                at,
+                "not with `take { ... }`",
+                Some("drop one of them".into()),
+            );
+        }
     }
 
     /// `lift N [from PLACE] [when COND]`: the condition is tested as a lap starts, at the pit to be lifted.
@@ -1048,6 +1103,7 @@ fn relay_always_warning(span: Span) -> Diagnostic {
 
 fn sow_item_key(item: &ast::SowItem) -> (&'static str, Span) {
     match item {
+        ast::SowItem::Take(t) => ("take", t.span),
         ast::SowItem::From { span, .. } => ("from", *span),
         ast::SowItem::Direction(d) => ("direction", d.span),
         ast::SowItem::Order { span, .. } => ("order", *span),

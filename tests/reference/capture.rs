@@ -45,7 +45,9 @@ impl Reference {
         let mut taken: BTreeSet<PlaceId> = BTreeSet::new();
         let mut took_any = false;
         self.capture_at(g, run, ply, rule, last, &mut taken, &mut took_any)?;
-        if let Some(chain) = &rule.chain {
+        // A chain starts from a pit: a lap that ended in a store has none.
+        let from_a_pit = (last as usize) < self.board.n_pits;
+        if let Some(chain) = rule.chain.as_ref().filter(|_| from_a_pit) {
             // Backward (against the sowing) first, then forward, each from the last pit, over pits only.
             let walks = [(chain.backward, dir.reverse()), (chain.forward, dir)];
             for (_, way) in walks.into_iter().filter(|(on, _)| *on) {

@@ -299,7 +299,9 @@ impl<'g> Lowerer<'g> {
             return None;
         }
         if self.kinds.iter().any(|k| k.name == name.node) {
-            return Some(self.kind_sel(&Spanned::new(ast::KindSel::Named { name: name.clone(), value: None }, s.span), false));
+            return Some(
+                self.kind_sel(&Spanned::new(ast::KindSel::Named { name: name.clone(), value: None }, s.span), false),
+            );
         }
         None
     }

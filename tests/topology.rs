@@ -1,7 +1,7 @@
 //! The topology of boards: the tracks of one, two, three and four rows, the relations `opposite`, `facing`, `twin`
 //! and `number`, named rows and regions. The games are small test files in `tests/data/topology/`.
 //!
-//! Four rows (family.md, "Common notation"): each player has an outer row O1..O8 nearest him and an inner
+//! Four rows (docs/language.md §4, four rows): each player has an outer row O1..O8 nearest him and an inner
 //! row I1..I8, both numbered from his own left; the first player's are written `o1..o8`, `i1..i8`. His
 //! counter-clockwise circuit is O1..O8, I8..I1, O1; own Ik faces the opponent's I(9-k) and O(9-k).
 
@@ -213,7 +213,7 @@ fn four_rows_draw_the_viewers_side_nearest() {
 
 // ================================================================ three rows
 
-// Three rows of 6 (family.md section 8, Gabata): columns 1..6 from South's left. South owns his outer row
+// Three rows of 6 (docs/games/gabata.md): columns 1..6 from South's left. South owns his outer row
 // o1..o6 (columns 1..6) and the right half of the middle row i1..i3 (columns 4..6); North owns O1..O6
 // (columns 6..1) and I1..I3 (columns 3..1), each row numbered from its owner's left.
 

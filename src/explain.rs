@@ -70,7 +70,15 @@ pub fn render(e: &Explanation) -> String {
 /// The explanation as text, the mover called `who` (the REPL's `you`, `computer`).
 pub fn render_by(e: &Explanation, who: &str) -> String {
     let mut out = format!("ply {} by {who}:\n", e.ply);
+    let n = e.steps.len();
     for (i, step) in e.steps.iter().enumerate() {
+        if n > TOLD_STEPS && i == TOLD_FIRST {
+            let left_out = n - TOLD_STEPS;
+            out.push_str(&format!("     ... {left_out} steps left out (`--format json` lists every step)\n"));
+        }
+        if n > TOLD_STEPS && (TOLD_FIRST..n - (TOLD_STEPS - TOLD_FIRST)).contains(&i) {
+            continue;
+        }
         out.push_str(&format!("{:>3}. {}", i + 1, step.text));
         if let Some(rule) = &step.rule {
             out.push_str(&format!(" (line {}: {})", rule.line, rule.text));
@@ -82,6 +90,12 @@ pub fn render_by(e: &Explanation, who: &str) -> String {
     }
     out
 }
+
+/// The most steps the text form tells: a move that never ends (10,000 laps) would print a megabyte. Past it
+/// the text keeps the first `TOLD_FIRST` steps and the last ones (how the move ended), and says how many
+/// were left out; the JSON form keeps them all.
+const TOLD_STEPS: usize = 240;
+const TOLD_FIRST: usize = 200;
 
 struct Teller<'a> {
     engine: &'a Engine,
@@ -247,6 +261,7 @@ impl Teller<'_> {
             EndReason::Stuck => "the player to move cannot move",
             EndReason::NobodyCanMove => "nobody can move",
             EndReason::NoCapture => "no capture for too long",
+            EndReason::LastStanding if self.engine.rules.players == 1 => "the player is out",
             EndReason::LastStanding => "one player is left",
             EndReason::Obligation => "an obligation cannot be met",
             EndReason::Limit => "the ply limit is reached",

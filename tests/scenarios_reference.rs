@@ -34,3 +34,17 @@ fn a_lap_sown_into_a_pit_and_a_relay_from_it_are_not_a_loop() {
     let st = scenario(&e, "a1 A1 B1 to_move=1", "a", "a0 b0 c1 d0 A1 B1 C0 D0 to_move=2");
     assert_not_over(&e, &st);
 }
+
+#[test]
+fn a_solitaire_player_put_out_ends_the_game_and_the_goal_decides() {
+    // §10 `eliminate when cannot move`, §11 goal: after `1`, no pit holds 3 seeds; the one player is put out,
+    // nobody is left to move, and the game ends at once. The engine used to wait for a turn nobody could
+    // take, for ever (a fuzz finding). Won when every pit then holds one seed or none, lost otherwise.
+    let e = file("solitaire-put-out");
+    let mut won = position(&e, "1=3");
+    play(&e, &mut won, "1");
+    assert_over(&won, &[1], &[0], EndReason::LastStanding);
+    let mut lost = position(&e, "1=3 2=1");
+    play(&e, &mut lost, "1");
+    assert_over(&lost, &[], &[0], EndReason::LastStanding);
+}

@@ -431,6 +431,7 @@ fn reason_words(session: &Session, reason: mancala::engine::EndReason) -> Option
         EndReason::Stuck => format!("{player} cannot move"),
         EndReason::NobodyCanMove => "nobody can move".into(),
         EndReason::NoCapture => "nothing was captured for too long".into(),
+        EndReason::LastStanding if solitaire => format!("{player} is out"),
         EndReason::LastStanding => "the other players are out".into(),
         EndReason::Obligation => format!("{player} cannot make the move the rules demand"),
         EndReason::Limit => format!("the game reached its limit of {} plies", session.engine.rules.limit),

@@ -338,7 +338,8 @@ impl Engine {
         }
     }
 
-    /// Takes a player out; returns `LastStanding` when only one is left.
+    /// Takes a player out; returns `LastStanding` when only one is left, or none: a solitaire's player put out
+    /// ends the game (judged by its goal), which would otherwise wait for a turn nobody can take.
     pub(super) fn eliminate(&self, st: &mut State, p: u8) -> Option<EndReason> {
         st.eliminated |= 1 << p;
         st.round_seen &= !(1 << p);
@@ -348,7 +349,7 @@ impl Engine {
         if st.to_move == p {
             st.to_move = self.next_active(st, p);
         }
-        (self.rules.players > 1 && self.active_mask(st).count_ones() <= 1).then_some(EndReason::LastStanding)
+        (self.active_mask(st).count_ones() <= 1).then_some(EndReason::LastStanding)
     }
 
     /// Sets `obliged` for the mover, and says whether the obligation binds him (`Met`: he has a start that

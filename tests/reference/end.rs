@@ -222,7 +222,9 @@ impl Reference {
                     let mut any = false;
                     // §10: a player with an offer to answer can move (his answer); he is tested at his own
                     // turn, after it.
-                    while g.offer.is_none() && g.active().count() > 1 && !self.can_start(g, g.to_move) {
+                    // The last player in is not tested (he wins), but a solitaire's player is.
+                    let last_kept = if self.rules.players == 1 { 0 } else { 1 };
+                    while g.offer.is_none() && g.active().count() > last_kept && !self.can_start(g, g.to_move) {
                         let p = g.to_move;
                         self.eliminate(g, &[p]);
                         any = true;
@@ -246,8 +248,10 @@ impl Reference {
     fn eliminate(&self, g: &mut Game, players: &[Player]) {
         let mut players = players.to_vec();
         players.sort();
+        // §10: the last player in wins, so he is never put out; but a solitaire's player is, which ends it.
+        let last_kept = if self.rules.players == 1 { 0 } else { 1 };
         for p in players {
-            if g.active().count() <= 1 {
+            if g.active().count() <= last_kept {
                 break;
             }
             g.out[p as usize] = true;

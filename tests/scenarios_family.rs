@@ -400,24 +400,24 @@ fn a_take_before_the_sowing_is_followed_by_the_groups_after_else_read_after_it()
 #[test]
 fn a_take_before_a_sowing_in_an_order_chosen_drops_the_pieces_left_after_it() {
     // `grab`: one ball (a red first) of any pit holding 2 or more to South's store, then a pit holding a red
-    // sown in the order he chooses, red last. Taking from a leaves R R B there: B R R or R B R.
+    // sown in the order he chooses, red last. Taking from a leaves R R W there: W R R or R W R.
     let e = reference_file("take-before-order-choose");
-    let before = position(&e, "a=RRRB A=B");
+    let before = position(&e, "a=RRRW A=W");
     let plies = plies(&e, &before);
     let mut grabs: Vec<&String> = plies.iter().filter(|p| p.starts_with("grab ")).collect();
     grabs.sort();
-    assert_eq!(grabs, ["grab a,a:BRR", "grab a,a:RBR"]);
-    let moves = mancala::notation::parse_ply(&e, &before, "grab a,a:RBR").expect("legal");
-    assert_eq!(mancala::notation::format_ply(&e, &before, &moves), "grab a,a:RBR");
+    assert_eq!(grabs, ["grab a,a:RWR", "grab a,a:WRR"]);
+    let moves = mancala::notation::parse_ply(&e, &before, "grab a,a:RWR").expect("legal");
+    assert_eq!(mancala::notation::format_ply(&e, &before, &moves), "grab a,a:RWR");
     // The chosen pieces alone read too; four pieces (a's before the take) do not.
     let chosen = mancala::notation::parse_ply(&e, &before, "grab a,a:R").expect("legal");
     assert_eq!(chosen, moves);
-    assert!(mancala::notation::parse_ply(&e, &before, "grab a,a:RRBR").is_err());
+    assert!(mancala::notation::parse_ply(&e, &before, "grab a,a:RRWR").is_err());
     let mut after = before.clone();
     for &mv in &moves {
         e.apply(&mut after, mv).expect("legal");
     }
-    assert_eq!(show(&e, &after), "a=- b=R c=B d=R A=B B=- C=- D=- store(1)=R store(2)=- to_move=2");
+    assert_eq!(show(&e, &after), "a=- b=R c=W d=R A=W B=- C=- D=- store(1)=R store(2)=- to_move=2");
     let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
-    assert!(told.text.starts_with("took 1 red from a to store(1); sowed 2 red and 1 blue from a"), "{}", told.text);
+    assert!(told.text.starts_with("took 1 red from a to store(1); sowed 2 red and 1 white from a"), "{}", told.text);
 }

@@ -176,3 +176,17 @@ fn a_shipped_game_goes_through_every_stage_with_no_finding() {
     assert!(report.clean && report.games > 0, "{report:?}");
     assert_eq!(failures(&report), Vec::<String>::new());
 }
+
+#[test]
+fn the_takes_before_the_sowing_go_through_every_stage_with_no_finding() {
+    // A take before the sowing with `must capture` and `prefer`, `direction ... where`, groups after `else`
+    // and `order choose`: played at random with move notation written and read back, drawn, summed up, and
+    // chosen by the computer players, with no finding.
+    let dir = format!("{}/tests/data/reference", env!("CARGO_MANIFEST_DIR"));
+    for stem in ["must-capture", "direction-where", "else", "order-choose"] {
+        let source = std::fs::read(format!("{dir}/take-before-{stem}.mancala")).unwrap();
+        let report = harness::run(&source, &options(), 1);
+        assert!(report.clean && report.games > 0, "{stem}: {report:?}");
+        assert_eq!(failures(&report), Vec::<String>::new(), "{stem}");
+    }
+}

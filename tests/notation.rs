@@ -10,8 +10,13 @@ use rand::{Rng, SeedableRng};
 
 const GAMES: usize = 200;
 
+/// A shipped game by name, or another rule file by its path without `.mancala` (`tests/data/...`).
 fn source(name: &str) -> String {
-    let path = format!("{}/games/{name}.mancala", env!("CARGO_MANIFEST_DIR"));
+    let path = if name.contains('/') {
+        format!("{}/{name}.mancala", env!("CARGO_MANIFEST_DIR"))
+    } else {
+        format!("{}/games/{name}.mancala", env!("CARGO_MANIFEST_DIR"))
+    };
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
@@ -136,6 +141,15 @@ fn round_trip(name: &str, players: Option<u8>, games: usize) {
             }
         }
         eprintln!("{name}/{variant}: {games} games, {plies} plies, {positions} positions");
+    }
+}
+
+#[test]
+fn takes_before_the_sowing_round_trip() {
+    // The pit taken from, then the pit sown from with its direction (`steal A,bcw`), and with `order choose`
+    // the pieces of the pit sown from after the take (`grab a,a:RBR`).
+    for stem in ["sowing", "must-capture", "direction-where", "else", "order-choose"] {
+        round_trip(&format!("tests/data/reference/take-before-{stem}"), None, GAMES);
     }
 }
 

@@ -344,3 +344,83 @@ fn a_take_before_the_sowing_is_written_read_told_and_explained() {
     assert!(words.contains("Steal: move 1 seed of"), "{words}");
     assert!(words.contains("to your store; then take all the"), "{words}");
 }
+
+/// A small rule file of `tests/data/reference/`, compiled.
+fn reference_file(stem: &str) -> Engine {
+    let path = format!("{}/tests/data/reference/{stem}.mancala", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    mancala::compile(&source, None, None).unwrap_or_else(|d| panic!("{stem}: {d:?}"))
+}
+
+#[test]
+fn a_take_before_a_capturing_sowing_is_offered_only_where_a_capture_follows_it() {
+    // `steal`: all of an opponent's pit to South's store, then a sowing whose first lap captures (`must
+    // capture`), ranked first (`prefer steal, sow`). From a, counter-clockwise, the seed lands in the empty b
+    // across from C: banking C first leaves nothing to capture there, so C is not offered; B and D are.
+    let e = reference_file("take-before-must-capture");
+    let before = "a=1 B=1 C=2 D=1";
+    assert_eq!(legal(&e, before), ["steal B,accw", "steal D,accw"]);
+    // After the take from B, the mover may sow a only counter-clockwise: clockwise, it ends in D.
+    let mut st = position(&e, before);
+    let b = e.rules.places.iter().position(|i| i.label == "B").unwrap() as u16;
+    e.apply(&mut st, mancala::engine::Move::Begin { action: 1, place: b }).expect("legal");
+    assert_eq!(options_here(&e, &st), ["a"]);
+    // B's seed is banked, then b and C (2) are captured.
+    scenario(&e, before, "steal B,accw", "a0 b0 c0 d0 A0 B0 C0 D1 store(1)=4 store(2)=0 to_move=2");
+    // The only take is C's, after which no sowing captures: `prefer` falls back to the plain sowing.
+    assert_eq!(legal(&e, "a=1 C=1"), ["a"]);
+}
+
+#[test]
+fn a_take_before_the_sowing_is_followed_by_the_ways_allowed_after_it() {
+    // `bank`: one seed of a pit of South's holding 2 or more to his store, then any pit of his sown
+    // counter-clockwise, or clockwise from a pit holding 2 or more after the take: a, left with 1, goes
+    // counter-clockwise only; c, left with 2, either way.
+    let e = reference_file("take-before-direction-where");
+    let plies = legal(&e, "a=2 b=1 c=3 A=1");
+    let banks: Vec<&String> = plies.iter().filter(|p| p.starts_with("bank a,")).collect();
+    assert_eq!(banks, ["bank a,accw", "bank a,bccw", "bank a,cccw", "bank a,ccw"]);
+    let banks: Vec<&String> = plies.iter().filter(|p| p.starts_with("bank c,")).collect();
+    assert_eq!(banks, ["bank c,accw", "bank c,acw", "bank c,bccw", "bank c,cccw", "bank c,ccw"]);
+}
+
+#[test]
+fn a_take_before_the_sowing_is_followed_by_the_groups_after_else_read_after_it() {
+    // `bank`, ranked first: one seed of a pit of South's holding 3 or more to his store, then a pit of his
+    // holding 3 or more, else any of his. Banking a's seed leaves no pit of 3: the group after `else` applies
+    // (a or b); banking b's leaves b with 2, a with 4: a only.
+    let e = reference_file("take-before-else");
+    assert_eq!(legal(&e, "a=3 b=1 A=1"), ["a,a", "a,b"]);
+    assert_eq!(legal(&e, "a=4 b=3 A=1"), ["a,a", "a,b", "b,a"]);
+    scenario(&e, "a=3 b=1 A=1", "a,b", "a2 b0 c1 d0 A1 B0 C0 D0 store(1)=1 store(2)=0 to_move=2");
+    // No pit of 3: `bank` cannot start, the plain sowing can.
+    assert_eq!(legal(&e, "a=2 b=1 A=1"), ["sow a", "sow b"]);
+}
+
+#[test]
+fn a_take_before_a_sowing_in_an_order_chosen_drops_the_pieces_left_after_it() {
+    // `grab`: one ball (a red first) of any pit holding 2 or more to South's store, then a pit holding a red
+    // sown in the order he chooses, red last. Taking from a leaves R R W there: W R R or R W R.
+    let e = reference_file("take-before-order-choose");
+    let before = position(&e, "a=RRRW A=W");
+    let plies = plies(&e, &before);
+    let mut grabs: Vec<&String> = plies.iter().filter(|p| p.starts_with("grab ")).collect();
+    grabs.sort();
+    assert_eq!(grabs, ["grab a,a:RWR", "grab a,a:WRR"]);
+    let moves = mancala::notation::parse_ply(&e, &before, "grab a,a:RWR").expect("legal");
+    assert_eq!(mancala::notation::format_ply(&e, &before, &moves), "grab a,a:RWR");
+    // The chosen pieces alone read too; four pieces (a's before the take) do not.
+    let chosen = mancala::notation::parse_ply(&e, &before, "grab a,a:R").expect("legal");
+    assert_eq!(chosen, moves);
+    assert!(mancala::notation::parse_ply(&e, &before, "grab a,a:RRWR").is_err());
+    // Left out, the order is asked for with the pit sown from after the take.
+    let err = mancala::notation::parse_ply(&e, &before, "grab a,a").unwrap_err();
+    assert!(err.to_string().contains("e.g. `a,a:...`"), "{err}");
+    let mut after = before.clone();
+    for &mv in &moves {
+        e.apply(&mut after, mv).expect("legal");
+    }
+    assert_eq!(show(&e, &after), "a=- b=R c=W d=R A=W B=- C=- D=- store(1)=R store(2)=- to_move=2");
+    let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
+    assert!(told.text.starts_with("took 1 red from a to store(1); sowed 2 red and 1 white from a"), "{}", told.text);
+}

@@ -229,12 +229,23 @@ impl Engine {
         let cx = Ctx::new(mover);
         match st.stage {
             Stage::Start | Stage::Respond => self.start_options(st, out, true),
-            // After the take written first in the sowing: its pits, as it sows without one.
+            // After the take written first in the sowing: its starts, as it starts without one, read in the
+            // position after the take (its groups after `else`, the ways a start may go).
             Stage::SowFrom { action } => {
-                self.sow_pits(st, mover, self.sow_rule(st, action), |p| {
-                    out.push(Move::Pick(p));
-                    true
-                });
+                let sow = self.sow_rule(st, action);
+                if sow.ways_checked() || !sow.from_else.is_empty() {
+                    self.ranked_sow_starts(st, mover, action, sow, &mut |m| {
+                        if let Move::Begin { place, .. } = m {
+                            out.push(Move::Pick(place));
+                        }
+                        true
+                    });
+                } else {
+                    self.sow_pits(st, mover, sow, |p| {
+                        out.push(Move::Pick(p));
+                        true
+                    });
+                }
             }
             Stage::Direction { action } => {
                 let sow = self.sow_rule(st, action);

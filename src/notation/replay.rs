@@ -132,7 +132,16 @@ pub(super) fn replay(engine: &Engine, state: &State, mut ply: PlyText<'_>) -> Re
                 all_symbols(engine),
             ));
         };
-        let hand = lifted(engine, state, place);
+        // After a take made before the sowing, the pieces of the pit sown from, once the take is made.
+        let hand = match (sow.take_first.is_some(), ply.places.get(1)) {
+            (true, Some(&from)) => {
+                let mut taken = state.clone();
+                engine.apply_unchecked(&mut taken, begin);
+                lifted(engine, &taken, from)
+            }
+            (true, None) => Vec::new(),
+            (false, _) => lifted(engine, state, place),
+        };
         let total: u32 = hand.iter().sum();
         if sow.relay.is_none() && kinds_given.len() as u32 == total {
             chosen.extend(chosen_drops(engine, mover, sow, hand, &kinds_given)?);
@@ -179,12 +188,15 @@ impl<'e> Plan<'e, '_> {
         while r.st.ply == ply0 && r.st.result.is_none() {
             let options = r.legal();
             let here = label(engine, self.place).to_string();
+            // After a take made before the sowing, the direction and the drops go with the pit sown from.
+            let sown = match self.sow {
+                Some(s) if s.take_first.is_some() => format!("{here},{}", label(engine, r.st.start)),
+                _ => here.clone(),
+            };
             match r.st.stage {
                 Stage::Start | Stage::Respond => break,
                 Stage::Direction { .. } => {
-                    // After a take made before the sowing, the direction goes with the pit sown from.
-                    let here =
-                        if r.st.origin == self.place { here } else { format!("{here},{}", label(engine, r.st.origin)) };
+                    let here = sown;
                     let opts: Vec<String> = options
                         .iter()
                         .filter_map(|m| {
@@ -241,7 +253,7 @@ impl<'e> Plan<'e, '_> {
                             "more piece symbols are needed after the colon".to_string()
                         } else {
                             format!(
-                                "the order of the pieces must be given, e.g. `{here}{}:...`",
+                                "the order of the pieces must be given, e.g. `{sown}{}:...`",
                                 self.dir.map_or("", dir_text)
                             )
                         };

@@ -36,7 +36,11 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
         let stage = st.stage;
         let mover = st.to_move;
         let lap = st.lap;
-        let lift_here = if let Move::Begin { place, .. } = mv { lifted(engine, &st, place) } else { Vec::new() };
+        // The pieces lifted at the start; after a take made before the sowing, those of the pit sown from.
+        let lift_here = match (stage, mv) {
+            (_, Move::Begin { place, .. }) | (Stage::SowFrom { .. }, Move::Pick(place)) => lifted(engine, &st, place),
+            _ => Vec::new(),
+        };
         let answer = match mv {
             Move::Relay(yes) | Move::Capture(yes) => answer_words(engine, &st).map(|w| w.word(yes).to_string()),
             _ => None,
@@ -60,6 +64,10 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
             (_, Move::Drop(k)) => chosen.push(k),
             (_, Move::Take { place, kind }) => captures.push((place, kind)),
             (Stage::Then { .. }, Move::Pick(p)) => picks.push(p),
+            (Stage::SowFrom { .. }, Move::Pick(p)) => {
+                places.push(p);
+                lift = lift_here;
+            }
             (_, Move::Pick(p)) => places.push(p),
             (_, Move::Stop) => {}
             (_, Move::Capture(make)) => optional.push((make, captures.len(), answer.unwrap_or_default())),

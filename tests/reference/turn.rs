@@ -320,7 +320,9 @@ impl Reference {
         self.start_ply(g);
         let next = match start {
             Decision::Begin { action, place } => match &self.rules.phases[g.phase].actions[action].kind {
-                // §9.2: the take written first in the sowing, then the pit to sow from, chosen after it.
+                // §9.2: the take written first in the sowing, then the pit to sow from, chosen after it: the
+                // sowing's `from`, its groups after `else` and the ways a start may go (`direction ... where`,
+                // `must capture`) are all read on the position after the take, and so is what is dropped.
                 ActionKind::Sow(sow @ Sow { take_first: Some(take), .. }) => {
                     self.take_pit(g, take, mover, place);
                     let pits = self.sow_pits(g, action, sow);

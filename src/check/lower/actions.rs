@@ -185,13 +185,6 @@ impl<'g> Lowerer<'g> {
                 continue;
             }
             match actions.iter().position(|a| a.name == name.node) {
-                Some(i) if matches!(&actions[i].kind, ActionKind::Sow(s) if s.take_first.is_some()) => self.error(
-                    "check::unsupported",
-                    format!("`{}` makes a take before its sowing, which `prefer` cannot rank yet", name.node),
-                    name.span,
-                    "a take before the sowing",
-                    Some("drop `prefer`, or the sowing's `take { ... }`".into()),
-                ),
                 Some(i) => ranks.push(i as u8),
                 None => self.unknown(&name.node, name.span, "action", actions.iter().map(|a| a.name.clone()).collect()),
             }
@@ -565,32 +558,7 @@ impl<'g> Lowerer<'g> {
         out.laps = relays || resows || out.lap_dir.is_some() || !out.answers.is_empty();
         // A take before the sowing is offered only where a sowing can follow it: found by playing it out.
         out.lookahead = out.require.is_some() || relays || resows || out.take_first.is_some();
-        if out.take_first.is_some() {
-            self.check_take_first(sow);
-        }
         out
-    }
-
-    /// What a take before the sowing cannot be combined with yet: the checks of a start's ways (`must
-    /// capture`, `direction ... where`) and the groups after `else`, which read the position before the take,
-    /// and `order choose`, whose notation reads the pieces of the ply's first pit.
-    fn check_take_first(&mut self, sow: &ast::Sow) {
-        for item in &sow.items {
-            let (key, at) = match item {
-                ast::SowItem::MustCapture(s) => ("must capture", *s),
-                ast::SowItem::DirectionWhere(d) => ("direction ... where", d.span),
-                ast::SowItem::Order { span, .. } => ("order", *span),
-                ast::SowItem::From { span, alternatives, .. } if !alternatives.is_empty() => ("else", *span),
-                _ => continue,
-            };
-            self.error(
-                "check::unsupported",
-                format!("a take before the sowing cannot be combined with `{key}`"),
-                at,
-                "not with `take { ... }`",
-                Some("drop one of them".into()),
-            );
-        }
     }
 
     /// `lift N [from PLACE] [when COND]`: the condition is tested as a lap starts, at the pit to be lifted.

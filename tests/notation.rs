@@ -705,3 +705,19 @@ fn an_offer_of_pits_past_the_64th_reads_writes_and_is_accepted() {
     assert_eq!((accepted.owner[place(&e, "O30") as usize], accepted.owner[place(&e, "I32") as usize]), (0, 0));
     assert_eq!(accepted.offered, 0);
 }
+
+#[test]
+fn a_piece_symbol_that_is_also_a_pit_label_reads_back() {
+    // Blue balls `B` on a board with a pit B: written apart, `store(1)=R*4 BB` read `BB` as pit B's entry
+    // (one blue ball), and the position did not read back ("B is given twice"). One-letter symbols are glued.
+    let source = "game \"Blue\"\nplayers 2\nboard two_rows 4 with stores\n\
+                  pieces per player {\n  red \"R\"\n  blue \"B\"\n}\n\
+                  setup {\n  a, b, c, d: 1 red\n  A, B, C, D: 1 blue\n}\n\
+                  turn {\n  sow {\n    from pits where count(own) > 0\n  }\n}\n\
+                  end {\n  when stuck\n}\nscore count(store(player))\n";
+    let e = mancala::compile(source, None, None).expect("the file compiles");
+    let st = parse_position(&e, "a=R B=B store(1)=R*4B*2 to_move=1").expect("glued kinds read");
+    let text = format_position(&e, &st);
+    assert!(text.contains("store(1)=R*4BB"), "{text}");
+    check_position(&e, &st, "a blue symbol beside pit B");
+}

@@ -155,9 +155,12 @@ fn place_entry(engine: &Engine, info: &crate::ir::PlaceInfo, counts: &[u32]) -> 
     if items.is_empty() {
         return format!("{label}=-");
     }
-    let simple =
-        engine.rules.kinds.iter().all(|k| k.symbol.chars().count() == 1) && items.iter().all(|i| !i.contains('*'));
-    format!("{label}={}", items.join(if simple { "" } else { " " }))
+    // Glued (`=RRB`, `=R*4B*3`) where the reader splits them back without doubt: one-letter symbols, and no
+    // digit that a repeat count could swallow. Apart, a later item such as `BB` would read as pit B's entry.
+    let one_char = engine.rules.kinds.iter().all(|k| k.symbol.chars().count() == 1);
+    let digits = engine.rules.kinds.iter().any(|k| k.symbol.starts_with(|c: char| c.is_ascii_digit()));
+    let glue = one_char && (!digits || items.iter().all(|i| !i.contains('*')));
+    format!("{label}={}", items.join(if glue { "" } else { " " }))
 }
 
 /// Reads contents: a number (one kind of piece), `-`, or kind symbols with optional `*N` repeats.

@@ -273,3 +273,24 @@ fn ts8_two_single_stones_race_round_until_one_is_taken() {
     let (winners, _, reason) = result(&st).expect("the game is over");
     assert_eq!((winners, reason, n), (vec![1], EndReason::LastStanding, 61));
 }
+
+#[test]
+fn ts8_a_move_that_would_never_end_draws_the_game_on_the_long_board_too() {
+    // TS-7 on 4x21: South's circuit holds one stone in every other pit (o2, o4, .., o20, i21, i19, .., i1)
+    // and 3 in o1. Those 3 go into o2 (1), o3 and o4 (1): o4's 2 relay, and from there a pair of stones runs
+    // round the 42 pits over 1, 0, 1, 0, ... for ever, each lap leaving 0, 1 behind it. Every second round a
+    // lap ends in the head o21, and South sows on from it each time: the move is found never to end at its
+    // 10001st lap, after his 238th `relay`, and the game is drawn (ENGINE-1).
+    let e = tsoro21();
+    let south: Vec<String> =
+        (2..=20).step_by(2).map(|k| format!("o{k}=1")).chain((1..=21).step_by(2).map(|k| format!("i{k}=1"))).collect();
+    let text = format!("o1=3 {} O1=2", south.join(" "));
+    let mut st = position(&e, &text);
+    play(&e, &mut st, &format!("o1{}", " relay".repeat(238)));
+    let (winners, _, reason) = result(&st).expect("the game is over");
+    assert_eq!((winners, reason), (vec![], EndReason::Endless));
+    // Stopping in the head at the last chance ends the move there, and the game goes on.
+    let mut st = position(&e, &text);
+    play(&e, &mut st, &format!("o1{} -relay", " relay".repeat(237)));
+    assert_not_over(&e, &st);
+}

@@ -84,6 +84,46 @@ struct Args {
     game_ms: u64,
 }
 
+/// `--help`: what the module doc at the top says, and every flag with its default.
+const USAGE: &str = "\
+The structure-aware fuzzer: mutants of the shipped games through parse, check, lowering, random games and
+the computer players; every panic, stuck game, slow input and crash counted, one small reduced file per
+distinct finding.
+
+Usage: cargo run --release --example fuzz -- [FLAGS]
+
+  cargo run --release --example fuzz -- --inputs 1000000 --seed 1 --games-per-mutant 3 --out target/fuzz
+  cargo run --release --example fuzz -- --reference --inputs 400000 --games-per-mutant 2 --plies 40 \\
+      --game-ms 60 --out target/fuzz-reference
+
+Flags (default in brackets):
+  --inputs N            run the inputs of index below N [10000]
+  --from N              start at input N [0]
+  --seed N              the run's seed: inputs are made from (seed, index) alone [1]
+  --games-per-mutant N  random games played per mutant that checks clean [3]
+  --play-every N        play games for one input in N only [1]
+  --out DIR             where findings and reduced files go [target/fuzz]
+  --hang-secs N         an input running past N seconds is a hang [60]
+  --mem-limit-mb N      an input allocating past N MB is a crash [1536]
+  --reduce-tries N      attempts when reducing a finding [3000]
+  --reference           pair each mutant with the reference semantics (tests/reference/) and compare
+                        random games at every decision; each disagreement is a finding
+  --plies N             --reference: a game is left (not judged) past N plies [100]
+  --game-ms N           --reference: a game is left (not judged) past N milliseconds [1000]
+  --dump INDEX          print the input of one index (of --seed) and stop
+  --run-file FILE       run one file as an input (with --reference: tell its disagreements in full)
+  --game-seed N         the games' seed for --run-file and --reduce-hang [0]
+  --reduce-hang FILE    reduce an input that hangs, keeping the stage it hangs in
+  --worker              internal: the worker process the supervisor starts
+  -h, --help            print this and stop
+";
+
+/// A mistake on the command line: said on stderr, with where to look, and exit code 2.
+fn usage_error(message: &str) -> ! {
+    eprintln!("fuzz: {message}\n(run with --help for the flags)");
+    std::process::exit(2)
+}
+
 fn parse_args() -> Args {
     let mut a = Args {
         inputs: 10_000,
@@ -106,26 +146,33 @@ fn parse_args() -> Args {
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
-        let mut value = || it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
+        let mut value = || it.next().unwrap_or_else(|| usage_error(&format!("{flag} needs a value")));
+        fn number<T: std::str::FromStr>(flag: &str, text: String) -> T {
+            text.parse().unwrap_or_else(|_| usage_error(&format!("{flag} needs a number, not `{text}`")))
+        }
         match flag.as_str() {
-            "--inputs" => a.inputs = value().parse().expect("--inputs N"),
-            "--from" => a.from = value().parse().expect("--from N"),
-            "--seed" => a.seed = value().parse().expect("--seed N"),
-            "--games-per-mutant" => a.games = value().parse().expect("--games-per-mutant N"),
+            "-h" | "--help" => {
+                print!("{USAGE}");
+                std::process::exit(0)
+            }
+            "--inputs" => a.inputs = number(&flag, value()),
+            "--from" => a.from = number(&flag, value()),
+            "--seed" => a.seed = number(&flag, value()),
+            "--games-per-mutant" => a.games = number(&flag, value()),
             "--out" => a.out = value(),
-            "--hang-secs" => a.hang_secs = value().parse().expect("--hang-secs N"),
-            "--mem-limit-mb" => a.mem_limit_mb = value().parse().expect("--mem-limit-mb N"),
-            "--reduce-tries" => a.reduce_tries = value().parse().expect("--reduce-tries N"),
-            "--play-every" => a.play_every = value().parse::<u64>().expect("--play-every N").max(1),
+            "--hang-secs" => a.hang_secs = number(&flag, value()),
+            "--mem-limit-mb" => a.mem_limit_mb = number(&flag, value()),
+            "--reduce-tries" => a.reduce_tries = number(&flag, value()),
+            "--play-every" => a.play_every = number::<u64>(&flag, value()).max(1),
             "--worker" => a.worker = true,
             "--reference" => a.reference = true,
-            "--plies" => a.plies = value().parse().expect("--plies N"),
-            "--game-ms" => a.game_ms = value().parse().expect("--game-ms N"),
+            "--plies" => a.plies = number(&flag, value()),
+            "--game-ms" => a.game_ms = number(&flag, value()),
             "--run-file" => a.run_file = Some(value()),
             "--reduce-hang" => a.reduce_hang = Some(value()),
-            "--game-seed" => a.game_seed = value().parse().expect("--game-seed N"),
-            "--dump" => a.dump = Some(value().parse().expect("--dump INDEX")),
-            other => panic!("unknown flag {other}"),
+            "--game-seed" => a.game_seed = number(&flag, value()),
+            "--dump" => a.dump = Some(number(&flag, value())),
+            other => usage_error(&format!("unknown flag `{other}`")),
         }
     }
     a

@@ -120,6 +120,34 @@ fn the_known_engine_bugs_are_found_by_the_differential_check() {
     }
 }
 
+/// Constructed positions of the rule files of `tests/data/reference/` that random games from the start do not
+/// reach, as (file, position, the ply to play first: `None` for a random one).
+const FILE_POSITIONS: &[(&str, &str, Option<&str>)] = &[
+    // §10 `when nobody can move` with an offer waiting: North must answer, so the game goes on; accepted, the
+    // offered pit is his, filled, and he sows it; declined, nobody can move.
+    ("nobody-can-move-with-an-offer-waiting", "a1 A1 captured(1)=2 captured(2)=2 offered=b to_move=2", Some("accept")),
+    ("nobody-can-move-with-an-offer-waiting", "a1 A1 captured(1)=2 captured(2)=2 offered=b to_move=2", Some("decline")),
+];
+
+#[test]
+fn constructed_positions_of_the_small_rule_files_agree_with_the_reference() {
+    let files = reference_files();
+    let mut failures = Vec::new();
+    let mut tally = Tally::default();
+    for (name, position, ply) in FILE_POSITIONS {
+        let (_, source) = files.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no file {name}"));
+        let pair = Pair::new(source, None, None).expect("the file lowers");
+        for seed in 0..3 {
+            if let Err(d) = pair.game_from(position, *ply, seed, 40, &mut tally) {
+                failures.push(format!("{name} from `{position}` (seed {seed}): {d}"));
+                break;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n\n"));
+    assert!(tally.plies > 0, "no ply played from the constructed positions");
+}
+
 /// The shipped games each scenario file of `tests/` sets up positions for.
 const SCENARIO_GAMES: &[(&str, &[&str])] = &[
     ("ayoayo", &["ayoayo"]),

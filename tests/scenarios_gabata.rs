@@ -325,6 +325,31 @@ fn engine2_a_repeated_position_ends_the_round_in_every_variant() {
     }
 }
 
+/// ENGINE-1: a move that never ends is played up to where it is found so, and draws the whole match. A
+/// second round: South holds o1..i1, O1 and O2, North O3..O6, and I3..I1 are out of play, so the circuit is
+/// 15 holes long. South's O1 lifts 2 into O2 (empty) and O3 (1): O3 relays its 2 into O4 and O5 (1), and so
+/// on: a pair of counters runs round the circuit over holes holding 1, 0, 1, 0, ..., each lap leaving 0, 1
+/// behind it. On an odd circuit the pattern it leaves is the one it meets on the next round, so the move
+/// comes back to a position it has been in. Each lap ends at 2 (never a wegue's 4), nothing stops it.
+#[test]
+fn engine1_a_move_that_never_ends_draws_the_match() {
+    let e = gabata(None);
+    let text = in_round(
+        &[("o1", 1), ("o3", 1), ("o5", 1), ("i3", 1), ("i1", 1), ("O1", 2), ("O3", 1), ("O5", 1)],
+        "owner(O1)=1 owner(O2)=1 owner(I1)=- owner(I2)=- owner(I3)=- out=I1,I2,I3 to_move=1 round=2 starter=1",
+    );
+    // The move is allowed (without `draw when endless` it would not be).
+    assert_eq!(legal(&e, &text), ["O1", "i1", "i3", "o1", "o3", "o5"]);
+    let mut st = position(&e, &text);
+    play(&e, &mut st, "O1");
+    let (winners, _, reason) = result(&st).expect("the match is over");
+    assert_eq!((winners, reason), (vec![], EndReason::Endless));
+    // Any other hole's lap ends in an empty hole, and the round goes on.
+    let mut st = position(&e, &text);
+    play(&e, &mut st, "o5");
+    assert_not_over(&e, &st);
+}
+
 #[test]
 fn round_goes_on_while_a_counter_lies_outside_the_wegues() {
     let e = gabata(None);

@@ -168,3 +168,17 @@ fn ig7_a_move_that_never_ends_draws_the_game() {
     }
     assert!(found > 0, "no never-ending move in 20 random games");
 }
+
+#[test]
+fn ig7_a_position_that_comes_back_draws_the_game() {
+    // Found by a search of small random positions: eight plies, four each, bring this position back (ENGINE-2).
+    // South has 10 seeds on the board, North 9: the draw is the rule's, not a tie of the scores.
+    let e = igisoro();
+    let text = "o2=1 o4=1 o6=1 o8=2 i1=1 i3=1 i5=1 i6=1 i7=1 O2=1 O5=2 O7=1 I1=1 I2=1 I4=1 I6=1 I8=1 to_move=2";
+    let mut st = position(&e, text);
+    play_all(&e, &mut st, &["O5", "o8", "I1", "i6", "O1", "o8", "O4"]);
+    assert_not_over(&e, &st);
+    play(&e, &mut st, "i6");
+    assert_eq!(show(&e, &st), show(&e, &position(&e, text)));
+    assert_over(&st, &[], &[10, 9], EndReason::RepetitionDraw);
+}

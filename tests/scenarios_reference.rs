@@ -48,3 +48,24 @@ fn a_solitaire_player_put_out_ends_the_game_and_the_goal_decides() {
     play(&e, &mut lost, "1");
     assert_over(&lost, &[], &[0], EndReason::LastStanding);
 }
+
+#[test]
+fn nobody_can_move_waits_for_the_answer_to_an_offer() {
+    // §10 `when nobody can move`: South has offered his empty b. Nobody could sow (no pit of 2) nor offer
+    // (neither could pay 3 a pit), but North, who must answer, can move: his answer is his ply, and the game
+    // goes on until it is made.
+    let e = file("nobody-can-move-with-an-offer-waiting");
+    let text = "a1 A1 captured(1)=2 captured(2)=2 offered=b to_move=2";
+    let st = position(&e, text);
+    assert_not_over(&e, &st);
+    assert_eq!(plies(&e, &st), ["accept", "decline"]);
+    // Declined: nobody can move now, and the game ends, each player banking his own pits.
+    let mut declined = st.clone();
+    play(&e, &mut declined, "decline");
+    assert_over(&declined, &[], &[3, 3], EndReason::NobodyCanMove);
+    // Accepted: b is North's, filled with the 2 seeds he could pay, and he sows it in his own turn.
+    let mut accepted = st.clone();
+    play(&e, &mut accepted, "accept");
+    assert_not_over(&e, &accepted);
+    assert_eq!((to_move(&accepted), plies(&e, &accepted)), (2, vec!["b".to_string()]));
+}

@@ -140,6 +140,27 @@ fn ts7_a_position_that_comes_back_draws_the_game() {
     assert_eq!((winners, reason), (vec![], EndReason::RepetitionDraw));
 }
 
+#[test]
+fn ts7_a_move_that_would_never_end_draws_the_game() {
+    // South's o1 lifts 2 into o2 and o3 (2): its 3 go into o4, o5 and o6 (1), and from there a pair of stones
+    // runs round his circuit over pits holding 1, 0, 1, 0, ... A lap that never ends must lift every pit of
+    // the circuit, the head o8 too, and a lap ending in the head asks South whether to sow on (TS-3): so the
+    // move never ends only if he sows on every time, and, watched from his last choice, it is found so at its
+    // 10001st lap (ENGINE-1, docs/language.md `draw when endless`), after his 625th `relay`. It is played up
+    // to there and the game is drawn.
+    let e = tsoro();
+    let text = "o1=2 o3=2 o4=1 o6=1 o8=1 i7=1 i5=1 i3=1 i1=1 O1=2";
+    let mut st = position(&e, text);
+    play(&e, &mut st, &format!("o1{}", " relay".repeat(625)));
+    let (winners, _, reason) = result(&st).expect("the game is over");
+    assert_eq!((winners, reason), (vec![], EndReason::Endless));
+    // Stopping at the head at the last chance ends the move there, and the game goes on.
+    let mut st = position(&e, text);
+    play(&e, &mut st, &format!("o1{} -relay", " relay".repeat(624)));
+    assert_not_over(&e, &st);
+    assert_eq!(to_move(&st), 2);
+}
+
 // ---------------------------------------------------------------- TS-8: the board of 21 pits a row
 
 fn tsoro21() -> Engine {
@@ -251,4 +272,25 @@ fn ts8_two_single_stones_race_round_until_one_is_taken() {
     assert_eq!(seeds(&e, &st, &["i11", "I11", "taken(1)"]), [1, 0, 1]);
     let (winners, _, reason) = result(&st).expect("the game is over");
     assert_eq!((winners, reason, n), (vec![1], EndReason::LastStanding, 61));
+}
+
+#[test]
+fn ts8_a_move_that_would_never_end_draws_the_game_on_the_long_board_too() {
+    // TS-7 on 4x21: South's circuit holds one stone in every other pit (o2, o4, .., o20, i21, i19, .., i1)
+    // and 3 in o1. Those 3 go into o2 (1), o3 and o4 (1): o4's 2 relay, and from there a pair of stones runs
+    // round the 42 pits over 1, 0, 1, 0, ... for ever, each lap leaving 0, 1 behind it. Every second round a
+    // lap ends in the head o21, and South sows on from it each time: the move is found never to end at its
+    // 10001st lap, after his 238th `relay`, and the game is drawn (ENGINE-1).
+    let e = tsoro21();
+    let south: Vec<String> =
+        (2..=20).step_by(2).map(|k| format!("o{k}=1")).chain((1..=21).step_by(2).map(|k| format!("i{k}=1"))).collect();
+    let text = format!("o1=3 {} O1=2", south.join(" "));
+    let mut st = position(&e, &text);
+    play(&e, &mut st, &format!("o1{}", " relay".repeat(238)));
+    let (winners, _, reason) = result(&st).expect("the game is over");
+    assert_eq!((winners, reason), (vec![], EndReason::Endless));
+    // Stopping in the head at the last chance ends the move there, and the game goes on.
+    let mut st = position(&e, &text);
+    play(&e, &mut st, &format!("o1{} -relay", " relay".repeat(237)));
+    assert_not_over(&e, &st);
 }

@@ -303,9 +303,11 @@ impl Engine {
             EndRule::Stuck => self
                 .without_drops(st, |st| matches!(st.stage, Stage::Start) && !self.has_any_move(st))
                 .then_some(EndReason::Stuck),
-            EndRule::NobodyCanMove => self
-                .without_drops(st, |st| self.active_players(st).all(|p| !self.can_begin(st, p)))
-                .then_some(EndReason::NobodyCanMove),
+            // An offer waiting for its answer: the player who must answer can move (his answer is his
+            // ply); the rule is looked at again after it.
+            EndRule::NobodyCanMove => (!matches!(st.stage, Stage::Respond)
+                && self.without_drops(st, |st| self.active_players(st).all(|p| !self.can_begin(st, p))))
+            .then_some(EndReason::NobodyCanMove),
             EndRule::Draw { count, .. } => (st.quiet >= *count).then_some(EndReason::NoCapture),
             EndRule::Eliminate(c) => {
                 // Everyone the rule takes out is found first, then taken out in turn. `mover` is the player

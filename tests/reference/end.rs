@@ -205,7 +205,11 @@ impl Reference {
                     seen.then_some(reason)
                 }
                 EndRule::Stuck => self.starts(g).is_empty().then_some(Reason::Stuck),
-                EndRule::NobodyCanMove => g.active().all(|p| !self.can_start(g, p)).then_some(Reason::NobodyCanMove),
+                // §10: a player with an offer to answer can move (his answer is his ply): nobody is stuck
+                // while an offer waits; the rule is looked at again after the answer.
+                EndRule::NobodyCanMove => {
+                    (g.offer.is_none() && g.active().all(|p| !self.can_start(g, p))).then_some(Reason::NobodyCanMove)
+                }
                 EndRule::Draw { count, rounds } => {
                     let quiet = if *rounds { g.quiet } else { g.quiet_turns };
                     (quiet >= *count).then_some(Reason::NoCapture)

@@ -123,7 +123,11 @@ impl Teller<'_> {
                     {
                         // A take before the sowing (`take { ... }` first in it): the sowing's start follows.
                         let text = format!("take at {}: takes {}", self.label(*place), self.moved(&t.counts, next));
-                        out.push(self.step("take", text, vec![*place], Some(*rule)));
+                        let take = match *rule {
+                            RuleRef::Action { phase, action } => RuleRef::TakeFirst { phase, action },
+                            other => other,
+                        };
+                        out.push(self.step("take", text, vec![*place], Some(take)));
                     } else if !self.is_sowing(*rule) {
                         let name = self.action_name(*rule);
                         out.push(self.step(

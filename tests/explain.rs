@@ -85,3 +85,17 @@ fn the_json_form_names_each_step_and_rule() {
     let json = serde_json::to_value(explain(&engine, game.text, &st, &moves)).unwrap();
     insta::assert_json_snapshot!(json);
 }
+
+#[test]
+fn a_take_before_the_sowing_cites_its_own_line() {
+    // The take's step names the `take { ... }` line, not the sowing's `from`, which the next step cites.
+    let path = format!("{}/tests/data/reference/take-before-sowing.mancala", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let engine = mancala::compile(&text, None, None).unwrap();
+    let st = engine.initial_state();
+    let moves = mancala::notation::parse_ply(&engine, &st, "steal A,bcw").unwrap();
+    let told = render(&explain(&engine, &text, &st, &moves));
+    let lines: Vec<&str> = told.lines().collect();
+    assert!(lines[1].starts_with("  1. take at A") && lines[1].contains(": take { 1 from"), "{told}");
+    assert!(lines[2].contains(": from pits(mover)"), "{told}");
+}

@@ -361,7 +361,7 @@ fn rule_rows(engine: &Engine, source: &str, tally: &RuleTally) -> Vec<RuleRow> {
                 RuleRef::Again { .. } | RuleRef::PhaseAgain { .. } => "again",
                 RuleRef::End { .. } => "end_rule",
                 RuleRef::Sweep { .. } => "sweep",
-                RuleRef::Lift { .. } => return None,
+                RuleRef::Lift { .. } | RuleRef::TakeFirst { .. } => return None,
             };
             let text = source.get(s.span.start..s.span.end)?.lines().next()?.trim();
             let text = text.strip_suffix('{').unwrap_or(text).trim_end().to_string();

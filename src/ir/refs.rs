@@ -9,6 +9,8 @@ use super::*;
 pub enum RuleRef {
     /// An action of a phase: for a sowing, its `from` (the pits it may start from).
     Action { phase: u8, action: u8 },
+    /// A sowing's `take { ... }`, made before it (`take_first`).
+    TakeFirst { phase: u8, action: u8 },
     /// `captures[index]` of a sowing.
     Capture { phase: u8, action: u8, index: u8 },
     /// `drop_captures[index]` of a sowing (`capture at every drop`).

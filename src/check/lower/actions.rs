@@ -307,6 +307,8 @@ impl<'g> Lowerer<'g> {
                             Some("name the sowing instead: `sow NAME { take { ... } ... }`".into()),
                         );
                     }
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::TakeFirst { phase, action }, t.span);
                     out.take_first = Some(self.lower_take_action(&t.node));
                 }
                 ast::SowItem::From { set, filter, alternatives, .. } => {

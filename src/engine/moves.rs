@@ -294,7 +294,17 @@ impl Engine {
             }
             Stage::Capture { .. } => out.extend([Move::Capture(true), Move::Capture(false)]),
             Stage::Relay { .. } => out.extend([Move::Relay(true), Move::Relay(false)]),
-            Stage::Answer { .. } => out.extend([Move::Answer(true), Move::Answer(false)]),
+            // An answer that takes from a chosen pit: each pit it may take from, or none.
+            Stage::Answer { action, rule } => match &self.sow_rule(st, action).answers[rule as usize].pick {
+                Some(take) => {
+                    self.pick_pits(st, st.last, take, |p| {
+                        out.push(Move::Pick(p));
+                        true
+                    });
+                    out.push(Move::Answer(false));
+                }
+                None => out.extend([Move::Answer(true), Move::Answer(false)]),
+            },
             Stage::Offer { action, from } => {
                 let ActionKind::Offer(offer) = &self.phase(st).actions[action as usize].kind else {
                     return;

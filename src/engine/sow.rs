@@ -461,7 +461,11 @@ impl Engine {
     /// first whose condition holds waits for his choice (`Stage::Answer`); else the relays.
     fn lap_end_answers(&self, st: &mut State, action: u8, sow: &Sow, first: usize, probe: bool) -> LapEnd {
         let cx = Ctx::new(st.to_move).at(st.last);
-        if let Some(r) = sow.answers.iter().skip(first).position(|a| self.test(st, cx, &a.when)) {
+        // An answer that takes from a chosen pit is offered only where some pit qualifies.
+        let holds = |a: &CaptureRule| {
+            self.test(st, cx, &a.when) && a.pick.as_ref().map_or(true, |t| !self.pick_pits(st, st.last, t, |_| false))
+        };
+        if let Some(r) = sow.answers.iter().skip(first).position(holds) {
             st.stage = Stage::Answer { action, rule: (r + first) as u8 };
             return LapEnd::Over;
         }
@@ -479,7 +483,7 @@ impl Engine {
             let cx = Ctx::new(st.to_move).at(st.last);
             if self.trace.is_some() {
                 let traced = RuleRef::Answer { phase: st.phase, action, index: rule };
-                self.note(st, super::Event::Answer { rule: traced, at: st.last });
+                self.note(st, super::Event::Answer { rule: traced, at: st.last, pit: None });
             }
             for (i, take) in answer.takes.iter().enumerate() {
                 if !answer.steps.is_empty() {
@@ -495,6 +499,45 @@ impl Engine {
             self.lap_end_answers(st, action, sow, rule as usize + 1, probe)
         };
         self.laps_after(st, action, end, probe);
+    }
+
+    /// The opponent's answer `rule` made at the pit he chose (`take { ... }` in `opponent may`): its pieces go
+    /// to the take's place (`here` the pit, `last` still the lap's last place, `mover` the player making the
+    /// move); then the move goes on with the relays of the lap's end.
+    pub(super) fn opponents_pick(&self, st: &mut State, action: u8, rule: u8, pit: PlaceId, probe: bool) {
+        st.stage = Stage::Start;
+        let sow = self.sow_rule(st, action);
+        let Some(take) = &sow.answers[rule as usize].pick else {
+            st.illegal = true;
+            return;
+        };
+        if self.trace.is_some() {
+            let traced = RuleRef::Answer { phase: st.phase, action, index: rule };
+            self.note(st, super::Event::Answer { rule: traced, at: st.last, pit: Some(pit) });
+        }
+        self.take_action(st, take, pit);
+        let end = self.lap_end_relays(st, action, sow, probe);
+        self.laps_after(st, action, end, probe);
+    }
+
+    /// Calls `emit` with each pit a take of a chosen pit in a capture or an answer may take from, its set read
+    /// with `here` at `at`, while `emit` returns true; returns false when stopped early.
+    pub(super) fn pick_pits(
+        &self,
+        st: &State,
+        at: PlaceId,
+        take: &TakeAction,
+        mut emit: impl FnMut(PlaceId) -> bool,
+    ) -> bool {
+        let cx = Ctx::new(st.to_move);
+        let mut go = true;
+        self.for_each_in_set(st, cx.at(at), &take.from, |p| {
+            if self.take_action_can_start(st, cx, take, p) {
+                go = emit(p);
+            }
+            go
+        });
+        go
     }
 
     /// The relays of a lap's end: an optional one waits for the mover's choice; else a relay, or the end of

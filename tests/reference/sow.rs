@@ -548,10 +548,28 @@ impl Reference {
         }
         // No capture: the opponent's answer (`opponent may`), the first that holds, made or declined (then
         // the next that holds); made at the last place, `mover` still the sower.
+        // An answer that takes from a pit the opponent chooses (§9.1, `take { ... }` in `opponent may`): its set
+        // read at the last place, each pit of it that the take may be made from (`here` the pit, `last` still
+        // the last place); offered only when there is one, and then the opponent picks one or declines.
         for rule in sow.answers.iter() {
-            if self.test(g, cx, &rule.when)
-                && run.ask(vec![Decision::Answer(true), Decision::Answer(false)])? == Decision::Answer(true)
-            {
+            if !self.test(g, cx, &rule.when) {
+                continue;
+            }
+            if let Some(take) = &rule.pick {
+                let pits: Vec<PlaceId> =
+                    self.set(g, cx, &take.from).into_iter().filter(|&p| self.can_take(g, take, mover, p)).collect();
+                if pits.is_empty() {
+                    continue;
+                }
+                let mut options: Vec<Decision> = pits.into_iter().map(Decision::Pick).collect();
+                options.push(Decision::Answer(false));
+                if let Decision::Pick(p) = run.ask(options)? {
+                    self.take_pit(g, take, mover, p);
+                    break;
+                }
+                continue;
+            }
+            if run.ask(vec![Decision::Answer(true), Decision::Answer(false)])? == Decision::Answer(true) {
                 self.capture_at(g, run, ply, rule, last, &mut Default::default(), &mut false)?;
                 break;
             }

@@ -661,9 +661,11 @@ impl<'g> Lowerer<'g> {
             go_on: None,
             resow_into: false,
             resow_dir: None,
+            pick: None,
         };
         for item in &cap.items {
             match item {
+                ast::CaptureItem::Pick(t) => self.lower_capture_pick(&mut rule, cap, t, scope),
                 ast::CaptureItem::Take(t) => {
                     let take = self.lower_take(&t.node, t.span, scope);
                     rule.takes.push(take);
@@ -727,7 +729,7 @@ impl<'g> Lowerer<'g> {
                 }
             }
         }
-        if rule.takes.is_empty() && rule.steps.is_empty() {
+        if rule.takes.is_empty() && rule.steps.is_empty() && rule.pick.is_none() {
             self.error(
                 "check::empty",
                 if cap.by_opponent { "this answer takes nothing" } else { "this capture takes nothing" },
@@ -759,6 +761,60 @@ impl<'g> Lowerer<'g> {
             );
         }
         rule
+    }
+
+    /// `take { ... }` in a capture: only in an answer (the opponent chooses the pit) or a capture at every lift
+    /// (the mover does), and alone there. Its set reads the capture's `here` (the lap's last place, the pit
+    /// about to be lifted); its condition and place read the chosen pit as `here`.
+    fn lower_capture_pick(
+        &mut self,
+        rule: &mut CaptureRule,
+        cap: &ast::Capture,
+        take: &ast::Spanned<ast::TakeAction>,
+        scope: Scope,
+    ) {
+        if !cap.by_opponent && !cap.every_lift {
+            self.error(
+                "check::bad_context",
+                "a take of a chosen pit, in braces, is made only in an answer or a capture at every lift",
+                head(take.span, "take"),
+                "not in this capture",
+                Some(
+                    "write the take without braces (`take from PLACE to PLACE`), or move it into `opponent may` or \
+                     `capture at every lift`"
+                        .into(),
+                ),
+            );
+        }
+        if let Some(name) = &take.node.name {
+            self.error(
+                "check::bad_context",
+                "a take in a capture has no name of its own",
+                name.span,
+                "a name",
+                Some("leave the name out: `take { from ... to ... }`".into()),
+            );
+        }
+        if rule.pick.is_some() {
+            self.error(
+                "check::duplicate",
+                "a capture or answer chooses at most one pit",
+                head(take.span, "take"),
+                "second take of a chosen pit",
+                None,
+            );
+        }
+        if let Some(other) = cap.items.iter().find(|i| !matches!(i, ast::CaptureItem::Pick(_))) {
+            let what = if cap.by_opponent { "an answer" } else { "a capture" };
+            self.error(
+                "check::unsupported",
+                format!("{what} that chooses a pit holds that take alone"),
+                capture_item_span(other),
+                "beside the take of a chosen pit",
+                Some("write this in a rule of its own".into()),
+            );
+        }
+        rule.pick = Some(self.lower_take_action_in(&take.node, scope, scope.here()));
     }
 
     /// `sow from|into PLACE [cw|ccw]`.
@@ -964,10 +1020,16 @@ impl<'g> Lowerer<'g> {
 
     /// `take [NAME] { ... }`, a turn's action: the chosen pit is `here` in its condition and its place.
     pub(super) fn lower_take_action(&mut self, take: &ast::TakeAction) -> TakeAction {
+        self.lower_take_action_in(take, Scope::default(), Scope::default().here())
+    }
+
+    /// A take of a chosen pit whose set knows what `set_scope` says, and whose condition and place what
+    /// `pit_scope` says (`here` there is the chosen pit).
+    fn lower_take_action_in(&mut self, take: &ast::TakeAction, set_scope: Scope, pit_scope: Scope) -> TakeAction {
         let kinds = take.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k, false));
-        let from = self.set(&take.from, Scope::default());
-        let filter = take.filter.as_ref().map_or(Cond::True, |f| self.cond(f, Scope::default().here()));
-        let to = self.target_place(&take.to, Scope::default().here());
+        let from = self.set(&take.from, set_scope);
+        let filter = take.filter.as_ref().map_or(Cond::True, |f| self.cond(f, pit_scope));
+        let to = self.target_place(&take.to, pit_scope);
         if let Some(c) = take.count.as_ref().filter(|c| c.node == 0) {
             self.error("check::bad_range", "taking 0 pieces does nothing", c.span, "zero", None);
         }
@@ -1099,6 +1161,22 @@ fn relay_always_warning(span: Span) -> Diagnostic {
          held, as in `relay when before >= 2`",
             crate::engine::MAX_RELAY_LAPS
         ))
+}
+
+/// Where a capture's item is written.
+fn capture_item_span(item: &ast::CaptureItem) -> Span {
+    match item {
+        ast::CaptureItem::Take(t) => t.span,
+        ast::CaptureItem::Pick(t) => t.span,
+        ast::CaptureItem::Chain(c) => c.span,
+        ast::CaptureItem::Cancel(c) => c.span,
+        ast::CaptureItem::Mark(m) => m.span,
+        ast::CaptureItem::Unmark(u) => u.span,
+        ast::CaptureItem::Give(g) => g.span,
+        ast::CaptureItem::Sow(p) => p.span,
+        ast::CaptureItem::ContinueAt(p) => p.span,
+        ast::CaptureItem::Resow(r) => r.span,
+    }
 }
 
 fn sow_item_key(item: &ast::SowItem) -> (&'static str, Span) {

@@ -264,7 +264,13 @@ impl Narrator<'_> {
         let mut out = Vec::new();
         let mut answer_only: Option<Engine> = None;
         for (i, &mv) in moves.iter().enumerate() {
-            let (Move::Answer(made), Some(at)) = (mv, states.get(i)) else { continue };
+            let Some(at) = states.get(i) else { continue };
+            // An answer from a pit the opponent chose (`take { ... }` in `opponent may`) is a pick.
+            let (made, chosen) = match (mv, at.stage) {
+                (Move::Answer(made), _) => (made, String::new()),
+                (Move::Pick(p), crate::engine::Stage::Answer { .. }) => (true, format!(" from {}", self.label(p))),
+                _ => continue,
+            };
             let who = self.name(self.engine.decider(at));
             let place = self.label(at.last);
             if !made {
@@ -283,9 +289,9 @@ impl Narrator<'_> {
             engine.apply_unchecked(&mut answered, mv);
             let moved = self.moved("", at, &answered);
             out.push(if moved.is_empty() {
-                format!("{who} answered at {place}")
+                format!("{who} answered at {place}{chosen}")
             } else {
-                format!("{who} answered at {place}: {moved}")
+                format!("{who} answered at {place}{chosen}: {moved}")
             });
         }
         out

@@ -24,8 +24,8 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
     let mut optional: Vec<(bool, usize, String)> = Vec::new();
     // The answers to optional relays (`relay` or `-relay`, or the rule file's words), in order.
     let mut relays: Vec<String> = Vec::new();
-    // The opponent's answers made (`answer`) or declined (`-answer`), in order.
-    let mut answers: Vec<bool> = Vec::new();
+    // The opponent's answers made (`answer`, `answer A` from a pit he chose) or declined (`-answer`), in order.
+    let mut answers: Vec<String> = Vec::new();
     let mut broken = false;
     for &mv in moves {
         if broken || st.ply != ply0 || st.result.is_some() {
@@ -60,11 +60,12 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
             (_, Move::Drop(k)) => chosen.push(k),
             (_, Move::Take { place, kind }) => captures.push((place, kind)),
             (Stage::Then { .. }, Move::Pick(p)) => picks.push(p),
+            (Stage::Answer { .. }, Move::Pick(p)) => answers.push(format!("answer {}", label(engine, p))),
             (_, Move::Pick(p)) => places.push(p),
             (_, Move::Stop) => {}
             (_, Move::Capture(make)) => optional.push((make, captures.len(), answer.unwrap_or_default())),
             (_, Move::Relay(_)) => relays.push(answer.unwrap_or_default()),
-            (_, Move::Answer(made)) => answers.push(made),
+            (_, Move::Answer(made)) => answers.push(if made { "answer" } else { "-answer" }.to_string()),
         }
     }
     let mut tokens: Vec<String> = Vec::new();
@@ -124,7 +125,7 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
         tokens.extend(captures[shown..].iter().map(piece));
     }
     // The opponent's answers came after the mover's captures declined, at the ends of laps.
-    tokens.extend(answers.iter().map(|&made| if made { "answer" } else { "-answer" }.to_string()));
+    tokens.extend(answers);
     if !picks.is_empty() {
         tokens.push("take".to_string());
         tokens.push(picks.iter().map(|&p| label(engine, p)).collect::<Vec<_>>().join(","));

@@ -418,7 +418,17 @@ impl Narrator<'_> {
         told.marks.push(first.origin);
         // What the ply took after its laps and their captures (`then may take`, `then must take`).
         if let (Some(last), Some(end)) = (laps.last(), states.last()) {
-            let laps_end = with_counts(last.captured.as_ref().unwrap_or(&last.counts));
+            let mut laps_end = with_counts(last.captured.as_ref().unwrap_or(&last.counts));
+            // An answer of the opponent's made where the last lap ended is told with the answers.
+            let answered = moves.iter().enumerate().rposition(|(i, m)| {
+                let at_answer = states.get(i).is_some_and(|s| matches!(s.stage, crate::engine::Stage::Answer { .. }));
+                at_answer && matches!(m, Move::Answer(true) | Move::Pick(_))
+            });
+            if let Some(i) = answered.filter(|&i| states.get(i).is_some_and(|s| s.counts == laps_end.counts)) {
+                if let Some(after) = states.get(i + 1) {
+                    laps_end = with_counts(&after.counts);
+                }
+            }
             // A ply that ends a round tells its refills with the round's end.
             if laps_end.counts != end.counts && !ended_round(before, end) {
                 clauses.push(self.moved("took", &laps_end, end));

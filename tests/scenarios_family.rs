@@ -344,3 +344,92 @@ fn a_take_before_the_sowing_is_written_read_told_and_explained() {
     assert!(words.contains("Steal: move 1 seed of"), "{words}");
     assert!(words.contains("to your store; then take all the"), "{words}");
 }
+
+// ---------------------------------------------------------------- the opponent's answer from a pit he chooses
+
+fn reference_file(name: &str) -> (Engine, String) {
+    let path = format!("{}/tests/data/reference/{name}.mancala", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    (mancala::compile(&source, None, None).unwrap_or_else(|d| panic!("{name}: {d:?}")), source)
+}
+
+#[test]
+fn the_opponent_answers_from_a_pit_he_chooses() {
+    // d's two seeds go into store(1) and A, which held 1: the lap ends in North's A (2), no capture. North may
+    // bank one seed of any of his pits holding 2 or more (A and C, not B), or let it be; A then holds 1 or 2,
+    // so it never relays (3 or more).
+    let (e, _) = reference_file("answer-from-a-chosen-pit");
+    let before = "d=2 A=1 B=1 C=2";
+    let mut listed = plies(&e, &position(&e, before));
+    listed.sort();
+    assert_eq!(listed, ["d -answer", "d answer A", "d answer C"]);
+    scenario(&e, before, "d answer C", "a0 b0 c0 d0 A2 B1 C1 D0 store(1)=1 store(2)=1 to_move=2");
+    // From the last pit itself: `here` is the chosen pit, `last` still the lap's last place.
+    scenario(&e, before, "d answer A", "a0 b0 c0 d0 A1 B1 C2 D0 store(1)=1 store(2)=1 to_move=2");
+    scenario(&e, before, "d -answer", "a0 b0 c0 d0 A2 B1 C2 D0 store(1)=1 store(2)=0 to_move=2");
+}
+
+#[test]
+fn an_answer_with_no_pit_to_take_from_is_not_offered() {
+    // The lap ends in A, which held nothing: `count(last) > 1` fails at every pit, so no pit qualifies and
+    // North is not asked at all.
+    let (e, _) = reference_file("answer-from-a-chosen-pit");
+    let before = "d=2 B=3 C=2";
+    assert_eq!(plies(&e, &position(&e, before)), ["d"]);
+    scenario(&e, before, "d", "a0 b0 c0 d0 A1 B3 C2 D0 store(1)=1 store(2)=0 to_move=2");
+}
+
+#[test]
+fn the_answer_from_a_chosen_pit_is_the_opponents_decision() {
+    let (e, _) = reference_file("answer-from-a-chosen-pit");
+    let mut st = position(&e, "d=2 A=1 B=1 C=2");
+    for mv in mancala::notation::parse_ply_until_answer(&e, &st, "d").unwrap() {
+        e.apply(&mut st, mv).unwrap();
+    }
+    assert_eq!((st.to_move, e.decider(&st)), (0, 1));
+    assert_eq!(options_here(&e, &st), ["A", "C", "Answer(false)"]);
+}
+
+#[test]
+fn the_look_ahead_offers_only_the_pits_after_which_the_move_is_allowed() {
+    // d's seeds end in A (1): North may bank A (1) or B (2). The sowing is allowed only if North keeps 2 or
+    // more in his pits: banking B leaves him 1, so B is not offered.
+    let (e, _) = reference_file("answer-from-a-chosen-pit-required");
+    let before = "a=1 d=2 B=2";
+    let mut listed = plies(&e, &position(&e, before));
+    listed.sort();
+    assert_eq!(listed, ["a", "d -answer", "d answer A"]);
+    let mut st = position(&e, before);
+    for mv in mancala::notation::parse_ply_until_answer(&e, &st, "d").unwrap() {
+        e.apply(&mut st, mv).unwrap();
+    }
+    assert_eq!(options_here(&e, &st), ["A", "Answer(false)"]);
+    assert!(mancala::notation::parse_ply(&e, &position(&e, before), "d answer B").is_err());
+}
+
+#[test]
+fn an_answer_from_a_chosen_pit_is_written_read_told_and_explained() {
+    let (e, source) = reference_file("answer-from-a-chosen-pit");
+    let before = position(&e, "d=2 A=1 B=1 C=2");
+    let moves = mancala::notation::parse_ply(&e, &before, "d answer C").expect("legal");
+    assert_eq!(mancala::notation::format_ply(&e, &before, &moves), "d answer C");
+    // With two pits to choose from, the pit must be written.
+    let err = mancala::notation::parse_ply(&e, &before, "d answer").unwrap_err();
+    assert!(err.to_string().contains("say which pit the opponent answers from"), "{err}");
+    let err = mancala::notation::parse_ply(&e, &before, "d answer B").unwrap_err();
+    assert!(err.to_string().contains("the opponent cannot answer from B"), "{err}");
+    let mut after = before.clone();
+    for &mv in &moves {
+        e.apply(&mut after, mv).expect("legal");
+    }
+    let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
+    assert!(told.text.contains("computer answered at A from C: 1 from C to store(2)"), "{}", told.text);
+    let explained = mancala::explain::explain(&e, &source, &before, &moves);
+    let answer = explained.steps.iter().find(|s| s.step == "answer").expect("an answer step");
+    assert_eq!(answer.text, "last in A: player 2 answers from C: takes 1 from C to store(2)");
+    let words = mancala::summary::summarize_width(&e, 200).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("your opponent may answer: move 1 seed of"), "{words}");
+    assert!(words.contains("(a pit of his choice)"), "{words}");
+    let dump = mancala::summary::dump(&e.lowered);
+    assert!(dump.contains("take 1 from pits(opponent) where"), "{dump}");
+}

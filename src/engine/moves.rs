@@ -292,6 +292,16 @@ impl Engine {
                     out.push(Move::Stop);
                 }
             }
+            // Before a lap is lifted: the pits the capture at every lift may take from, its set read at the pit
+            // about to be lifted.
+            Stage::LiftPick { action, rule } => {
+                if let Some(take) = &self.sow_rule(st, action).lift_captures[rule as usize].pick {
+                    self.pick_pits(st, st.origin, take, |p| {
+                        out.push(Move::Pick(p));
+                        true
+                    });
+                }
+            }
             Stage::Capture { .. } => out.extend([Move::Capture(true), Move::Capture(false)]),
             Stage::Relay { .. } => out.extend([Move::Relay(true), Move::Relay(false)]),
             // An answer that takes from a chosen pit: each pit it may take from, or none.

@@ -21,6 +21,8 @@ pub(super) struct PlyText<'t> {
     /// The opponent's answers in the middle of the move, in order: `answer` makes one (`answer A`, from the pit
     /// he chose), `-answer` declines it.
     pub(super) answers: Vec<(bool, Option<PlaceId>)>,
+    /// The pits chosen before laps are lifted (`take { ... }` in a capture at every lift), in order: `pick A`.
+    pub(super) lift_picks: Vec<PlaceId>,
     /// Stop at an answer the text leaves out, rather than ask for it (`parse_ply_until_answer`).
     pub(super) until_answer: bool,
 }
@@ -126,6 +128,8 @@ fn parse_ply_in(engine: &Engine, state: &State, text: &str, until_answer: bool) 
         Picks,
         /// After `answer`: the pit the opponent chose, if one is written.
         AnswerPit,
+        /// After `pick`: the pit chosen before a lap is lifted.
+        LiftPit,
     }
     let mut mode = Mode::None;
     let mut raw_picks: Vec<&str> = Vec::new();
@@ -156,6 +160,8 @@ fn parse_ply_in(engine: &Engine, state: &State, text: &str, until_answer: bool) 
             }
         } else if tok.eq_ignore_ascii_case("take") {
             mode = Mode::Picks;
+        } else if tok.eq_ignore_ascii_case("pick") {
+            mode = Mode::LiftPit;
         } else {
             if mode == Mode::AnswerPit {
                 mode = Mode::None;
@@ -164,8 +170,13 @@ fn parse_ply_in(engine: &Engine, state: &State, text: &str, until_answer: bool) 
                     continue;
                 }
             }
+            if mode == Mode::LiftPit {
+                mode = Mode::None;
+                ply.lift_picks.push(find_label(engine, tok).ok_or_else(|| not_a_place(engine, tok))?);
+                continue;
+            }
             match mode {
-                Mode::AnswerPit => unreachable!("left just above"),
+                Mode::AnswerPit | Mode::LiftPit => unreachable!("left just above"),
                 Mode::Captures => ply.captures.push(tok),
                 Mode::Picks => raw_picks.extend(tok.split(',').filter(|s| !s.is_empty())),
                 Mode::None if tok.eq_ignore_ascii_case("cw") => ply.lap_dirs.push(Dir::Cw),

@@ -52,6 +52,8 @@ struct Replay<'e> {
     optional: std::collections::VecDeque<bool>,
     /// The answers to optional relays not used yet.
     relays: std::collections::VecDeque<bool>,
+    /// The pits chosen before laps are lifted not used yet.
+    lift_picks: std::collections::VecDeque<PlaceId>,
     /// The opponent's answers not used yet (with the pit he chose, where written).
     answers: std::collections::VecDeque<(bool, Option<PlaceId>)>,
 }
@@ -154,6 +156,7 @@ pub(super) fn replay(engine: &Engine, state: &State, mut ply: PlyText<'_>) -> Re
         optional: ply.optional.iter().copied().collect(),
         relays: ply.relays.iter().copied().collect(),
         answers: ply.answers.iter().copied().collect(),
+        lift_picks: ply.lift_picks.iter().copied().collect(),
     };
     let plan = Plan {
         engine,
@@ -351,6 +354,34 @@ impl<'e> Plan<'e, '_> {
                     }
                     r.apply(mv);
                 }
+                Stage::LiftPick { .. } => {
+                    let from = label(engine, r.st.origin).to_string();
+                    let picks: Vec<Move> = options.iter().copied().filter(|m| matches!(m, Move::Pick(_))).collect();
+                    let opts: Vec<String> = picks
+                        .iter()
+                        .filter_map(|m| if let Move::Pick(p) = m { Some(format!("pick {}", label(engine, *p))) } else { None })
+                        .collect();
+                    let mv = match r.lift_picks.pop_front() {
+                        Some(p) => Move::Pick(p),
+                        // The one pit he could choose need not be written.
+                        None if picks.len() == 1 => picks[0],
+                        None => {
+                            return Err(NotationError::expecting(
+                                format!("choose the pit to take from before the lap from {from} is lifted"),
+                                opts,
+                            )
+                            .ran_out(&r))
+                        }
+                    };
+                    if !options.contains(&mv) {
+                        let Move::Pick(p) = mv else { unreachable!("a pick") };
+                        return Err(NotationError::expecting(
+                            format!("{} cannot be taken from before the lap from {from} is lifted", label(engine, p)),
+                            opts,
+                        ));
+                    }
+                    r.apply(mv);
+                }
                 Stage::Capture { .. } => {
                     let words = answer_words(engine, &r.st).unwrap_or_default();
                     let opts = vec![
@@ -493,6 +524,12 @@ impl<'e> Plan<'e, '_> {
             let word = if go { "to relay" } else { "to stop" };
             return Err(NotationError::new(format!(
                 "unexpected answer ({word}): no (more) relay is for the mover to choose"
+            )));
+        }
+        if let Some(&p) = r.lift_picks.front() {
+            return Err(NotationError::new(format!(
+                "unexpected `pick {}`: no (more) lap is lifted after a pit to choose",
+                label(engine, p)
             )));
         }
         if let Some(&(made, _)) = r.answers.front() {

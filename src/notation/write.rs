@@ -26,6 +26,8 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
     let mut relays: Vec<String> = Vec::new();
     // The opponent's answers made (`answer`, `answer A` from a pit he chose) or declined (`-answer`), in order.
     let mut answers: Vec<String> = Vec::new();
+    // The pits chosen before laps were lifted (`take { ... }` in a capture at every lift), in order.
+    let mut lift_picks: Vec<PlaceId> = Vec::new();
     let mut broken = false;
     for &mv in moves {
         if broken || st.ply != ply0 || st.result.is_some() {
@@ -60,6 +62,7 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
             (_, Move::Drop(k)) => chosen.push(k),
             (_, Move::Take { place, kind }) => captures.push((place, kind)),
             (Stage::Then { .. }, Move::Pick(p)) => picks.push(p),
+            (Stage::LiftPick { .. }, Move::Pick(p)) => lift_picks.push(p),
             (Stage::Answer { .. }, Move::Pick(p)) => answers.push(format!("answer {}", label(engine, p))),
             (_, Move::Pick(p)) => places.push(p),
             (_, Move::Stop) => {}
@@ -102,6 +105,9 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
         // The directions chosen for later laps of a sowing with a direction per lap, in order.
         tokens.extend(dirs.iter().skip(glued as usize).map(|&(d, _)| dir_text(d).to_string()));
         tokens.extend(relays);
+    }
+    for p in lift_picks {
+        tokens.push(format!("pick {}", label(engine, p)));
     }
     let piece = |&(p, k): &(PlaceId, u8)| format!("{}{}", label(engine, p), symbol(engine, k));
     let mut shown = 0;

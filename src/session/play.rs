@@ -473,6 +473,7 @@ impl Session {
                 "pit to answer from (or -answer to let it be)"
             }
             Stage::Answer { .. } => "answer the move or let it be",
+            Stage::LiftPick { .. } => "pit to take from before the lap is lifted",
         };
         name.to_string()
     }

@@ -346,8 +346,36 @@ impl Reference {
             s.dir = lap.dir;
         }
         let cx = Cx::mover(mover).at(pit);
-        if let Some(rule) = sow.lift_captures.iter().find(|c| self.test(g, cx, &c.when)) {
-            self.capture(g, run, ply, rule, pit, lap.dir)?;
+        // A capture at every lift that takes from a pit the mover chooses (`take { ... }` in it): its set read
+        // at the pit about to be lifted, each pit of it the take may be made from (`here` the chosen pit);
+        // it holds only where there is one, and then he picks one.
+        let pits = |rule: &CaptureRule| -> Vec<PlaceId> {
+            match &rule.pick {
+                Some(take) => {
+                    self.set(g, cx, &take.from).into_iter().filter(|&p| self.can_take(g, take, mover, p)).collect()
+                }
+                None => Vec::new(),
+            }
+        };
+        let holds = |c: &&CaptureRule| self.test(g, cx, &c.when) && (c.pick.is_none() || !pits(c).is_empty());
+        if let Some(rule) = sow.lift_captures.iter().find(holds) {
+            match &rule.pick {
+                Some(take) => {
+                    let options = pits(rule).into_iter().map(Decision::Pick).collect();
+                    let Decision::Pick(p) = run.ask(options)? else { unreachable!("a pit") };
+                    self.take_pit(g, take, mover, p);
+                    // A capture: the first of the move records the pit it took from.
+                    ply.captured = true;
+                    if !ply.first_taken {
+                        ply.first_taken = true;
+                        g.taken_first = vec![p].into_iter().collect();
+                        if run.trial {
+                            return Err(Halt::TrialOver);
+                        }
+                    }
+                }
+                None => self.capture(g, run, ply, rule, pit, lap.dir)?,
+            }
         }
         let rule = sow.lifts.iter().find(|l| self.test(g, cx, &l.when));
         let (source, count) = match rule {

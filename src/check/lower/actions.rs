@@ -561,14 +561,38 @@ impl<'g> Lowerer<'g> {
         // illegal (unless `draw when endless`), which only playing it out shows.
         let resows = out.captures.iter().any(|c| c.resow.is_some() || c.go_on.is_some());
         let relays = out.relay.is_some() || out.relay_may.is_some();
-        // An answer waits at the end of a lap: the laps are decided one by one.
-        out.laps = relays || resows || out.lap_dir.is_some() || !out.answers.is_empty();
+        // An answer waits at the end of a lap, a pit chosen before a lap is lifted before it: the laps are
+        // decided one by one.
+        let lift_picks = out.lift_captures.iter().any(|c| c.pick.is_some());
+        out.laps = relays || resows || out.lap_dir.is_some() || !out.answers.is_empty() || lift_picks;
+        if lift_picks {
+            self.check_lift_pick(sow);
+        }
         // A take before the sowing is offered only where a sowing can follow it: found by playing it out.
         out.lookahead = out.require.is_some() || relays || resows || out.take_first.is_some();
         if out.take_first.is_some() {
             self.check_take_first(sow);
         }
         out
+    }
+
+    /// A pit chosen before a lap is lifted pauses the first lap: not where a start's ways are tried by sowing
+    /// their first lap (`must capture`, `direction ... where`).
+    fn check_lift_pick(&mut self, sow: &ast::Sow) {
+        for item in &sow.items {
+            let (key, at) = match item {
+                ast::SowItem::MustCapture(s) => ("must capture", *s),
+                ast::SowItem::DirectionWhere(d) => ("direction ... where", d.span),
+                _ => continue,
+            };
+            self.error(
+                "check::unsupported",
+                format!("a capture at every lift that chooses a pit cannot be combined with `{key}`"),
+                at,
+                "tries the first lap, which waits for the pit",
+                Some("drop one of them".into()),
+            );
+        }
     }
 
     /// What a take before the sowing cannot be combined with yet: the checks of a start's ways (`must

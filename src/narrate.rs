@@ -415,6 +415,20 @@ impl Narrator<'_> {
         if !parts.is_empty() {
             clauses.push(parts.join(", "));
         }
+        // The pits the mover chose before laps were lifted (`take { ... }` in a capture at every lift).
+        for (i, &mv) in moves.iter().enumerate() {
+            let (Move::Pick(p), Some(at)) = (mv, states.get(i)) else { continue };
+            if !matches!(at.stage, crate::engine::Stage::LiftPick { .. }) {
+                continue;
+            }
+            if let Some(taken) = self.engine.chosen_take_only(at, p) {
+                let moved = self.moved("took", at, &taken);
+                if !moved.is_empty() {
+                    clauses.push(format!("{moved} before lifting {}", self.label(at.origin)));
+                }
+                told.marks.push(p);
+            }
+        }
         told.marks.push(first.origin);
         // What the ply took after its laps and their captures (`then may take`, `then must take`).
         if let (Some(last), Some(end)) = (laps.last(), states.last()) {

@@ -433,3 +433,71 @@ fn an_answer_from_a_chosen_pit_is_written_read_told_and_explained() {
     let dump = mancala::summary::dump(&e.lowered);
     assert!(dump.contains("take 1 from pits(opponent) where"), "{dump}");
 }
+
+// ---------------------------------------------------------------- a pit chosen before each lap is lifted
+
+#[test]
+fn the_mover_chooses_a_pit_before_a_lap_is_lifted() {
+    // Before b (2) is lifted, South banks one seed of any of North's pits holding more than b: A or B (3), not
+    // C or D (1). b is then lifted and sown into c, d; d (4) relays: before it is lifted no pit of North's
+    // holds more than 4, so nothing is asked.
+    let (e, _) = reference_file("lift-from-a-chosen-pit");
+    let before = "b2 c1 d3 A3 B3 C1 D1";
+    let mut listed: Vec<String> = plies(&e, &position(&e, before)).into_iter().filter(|p| p.starts_with('b')).collect();
+    listed.sort();
+    assert_eq!(listed, ["b pick A", "b pick B"]);
+    scenario(&e, before, "b pick A", "a0 b0 c2 d0 A3 B4 C2 D1 store(1)=2 store(2)=0 to_move=2");
+    scenario(&e, before, "b pick B", "a0 b0 c2 d0 A4 B3 C2 D1 store(1)=2 store(2)=0 to_move=2");
+    // The decision is the mover's, in the middle of his move, before anything is lifted.
+    let mut st = position(&e, before);
+    let b = e.rules.places.iter().position(|i| i.label == "b").unwrap() as u16;
+    e.apply(&mut st, mancala::engine::Move::Begin { action: 0, place: b }).unwrap();
+    assert_eq!((st.to_move, e.decider(&st), st.counts[b as usize]), (0, 0, 2));
+    assert_eq!(options_here(&e, &st), ["A", "B"]);
+}
+
+#[test]
+fn a_pit_is_chosen_before_a_relay_is_lifted_too() {
+    // Before a (2) is lifted, B (5) is the one pit of North's holding more: South banks one of its seeds.
+    // a's seeds end in c (3), which relays: before c is lifted, B (4) holds more than c again, and one more
+    // seed of it is banked. c's 3 seeds then go into d, store(1) and A.
+    let (e, _) = reference_file("lift-from-a-chosen-pit");
+    let before = "a2 c2 B5";
+    assert_eq!(plies(&e, &position(&e, before)), ["a pick B pick B", "c pick B"]);
+    let st = scenario(&e, before, "a pick B pick B", "a0 b1 c0 d1 A1 B3 C0 D0 store(1)=3 store(2)=0 to_move=2");
+    assert_eq!(st.ply, 1);
+    // A forced pit may be left out when typed.
+    scenario(&e, before, "a", "a0 b1 c0 d1 A1 B3 C0 D0 store(1)=3 store(2)=0 to_move=2");
+}
+
+#[test]
+fn no_pit_to_choose_before_a_lift_asks_nothing() {
+    // Every pit of North's holds no more than b: the capture does not hold, and b is lifted at once.
+    let (e, _) = reference_file("lift-from-a-chosen-pit");
+    let before = "b2 A2 B1";
+    assert_eq!(plies(&e, &position(&e, before)), ["b"]);
+    // b's seeds end in the empty d, across from A: the capture at the end of the lap takes both.
+    scenario(&e, before, "b", "a0 b0 c1 d0 A0 B1 C0 D0 store(1)=3 store(2)=0 to_move=2");
+}
+
+#[test]
+fn a_pit_chosen_before_a_lift_is_written_read_told_and_explained() {
+    let (e, source) = reference_file("lift-from-a-chosen-pit");
+    let before = position(&e, "b2 c1 d3 A3 B3 C1 D1");
+    let moves = mancala::notation::parse_ply(&e, &before, "b pick B").expect("legal");
+    assert_eq!(mancala::notation::format_ply(&e, &before, &moves), "b pick B");
+    let err = mancala::notation::parse_ply(&e, &before, "b").unwrap_err();
+    assert!(err.to_string().contains("choose the pit to take from before the lap from b is lifted"), "{err}");
+    let err = mancala::notation::parse_ply(&e, &before, "b pick C").unwrap_err();
+    assert!(err.to_string().contains("C cannot be taken from before the lap from b is lifted"), "{err}");
+    let mut after = before.clone();
+    for &mv in &moves {
+        e.apply(&mut after, mv).expect("legal");
+    }
+    let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
+    assert!(told.text.contains("took 1 from B to store(1) before lifting b"), "{}", told.text);
+    let explained = mancala::explain::explain(&e, &source, &before, &moves);
+    assert_eq!(explained.steps[0].text, "before b is lifted: capture takes 1 from B to store(1)");
+    let words = mancala::summary::summarize_width(&e, 200).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("(a pit of your choice)"), "{words}");
+}

@@ -338,7 +338,10 @@ impl<'e> Plan<'e, '_> {
                         },
                         (_, Some(p), _) => {
                             return Err(NotationError::expecting(
-                                format!("this answer takes from no pit of the opponent's choice: `{}`", label(engine, p)),
+                                format!(
+                                    "this answer takes from no pit of the opponent's choice: `{}`",
+                                    label(engine, p)
+                                ),
                                 opts,
                             ))
                         }
@@ -359,7 +362,13 @@ impl<'e> Plan<'e, '_> {
                     let picks: Vec<Move> = options.iter().copied().filter(|m| matches!(m, Move::Pick(_))).collect();
                     let opts: Vec<String> = picks
                         .iter()
-                        .filter_map(|m| if let Move::Pick(p) = m { Some(format!("pick {}", label(engine, *p))) } else { None })
+                        .filter_map(|m| {
+                            if let Move::Pick(p) = m {
+                                Some(format!("pick {}", label(engine, *p)))
+                            } else {
+                                None
+                            }
+                        })
                         .collect();
                     let mv = match r.lift_picks.pop_front() {
                         Some(p) => Move::Pick(p),

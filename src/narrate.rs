@@ -319,6 +319,7 @@ impl Narrator<'_> {
     /// A sowing told lap by lap: `sowed 3 from b clockwise, ending in a; captured 2 from D, sown on from b
     /// counter-clockwise, ending in d`.
     fn laps(&self, before: &State, moves: &[Move], states: &[State], clauses: &mut Vec<String>, told: &mut Told) {
+        let first_clause = clauses.len();
         // Every lap goes through the general stages, which write it down.
         let logger = self.engine.clone().without_fast_paths().with_lap_log();
         let mut st = before.clone();
@@ -415,7 +416,9 @@ impl Narrator<'_> {
         if !parts.is_empty() {
             clauses.push(parts.join(", "));
         }
-        // The pits the mover chose before laps were lifted (`take { ... }` in a capture at every lift).
+        // The pits the mover chose before laps were lifted (`take { ... }` in a capture at every lift): the
+        // first lap's before the laps, the relays' after them.
+        let mut before_laps = 0;
         for (i, &mv) in moves.iter().enumerate() {
             let (Move::Pick(p), Some(at)) = (mv, states.get(i)) else { continue };
             if !matches!(at.stage, crate::engine::Stage::LiftPick { .. }) {
@@ -424,7 +427,13 @@ impl Narrator<'_> {
             if let Some(taken) = self.engine.chosen_take_only(at, p) {
                 let moved = self.moved("took", at, &taken);
                 if !moved.is_empty() {
-                    clauses.push(format!("{moved} before lifting {}", self.label(at.origin)));
+                    let clause = format!("{moved} before lifting {}", self.label(at.origin));
+                    if at.lap <= 1 {
+                        clauses.insert(first_clause + before_laps, clause);
+                        before_laps += 1;
+                    } else {
+                        clauses.push(clause);
+                    }
                 }
                 told.marks.push(p);
             }

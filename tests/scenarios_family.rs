@@ -468,6 +468,19 @@ fn a_pit_is_chosen_before_a_relay_is_lifted_too() {
     assert_eq!(st.ply, 1);
     // A forced pit may be left out when typed.
     scenario(&e, before, "a", "a0 b1 c0 d1 A1 B3 C0 D0 store(1)=3 store(2)=0 to_move=2");
+    // Told in order: the first lap's pit before the laps, the relay's after them.
+    let before = position(&e, before);
+    let moves = mancala::notation::parse_ply(&e, &before, "a pick B pick B").expect("legal");
+    let mut after = before.clone();
+    for &mv in &moves {
+        e.apply(&mut after, mv).expect("legal");
+    }
+    let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
+    assert_eq!(
+        told.text,
+        "took 1 from B to store(1) before lifting a; sowed 2 from a, relaying from c, ending in A; took 1 from B to \
+         store(1) before lifting c"
+    );
 }
 
 #[test]

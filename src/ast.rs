@@ -379,6 +379,9 @@ pub struct Capture {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum CaptureItem {
     Take(Spanned<Take>),
+    /// `take { [N] [KIND] from SET [where COND] to PLACE }` in an answer (`opponent may`) or a capture at every
+    /// lift: the player deciding there chooses one pit of the set, whose pieces go to the place.
+    Pick(Spanned<TakeAction>),
     Chain(Spanned<Chain>),
     Cancel(Spanned<Cond>),
     /// `mark PLACE as NAME[(PLAYER)]`

@@ -173,13 +173,18 @@ impl Teller<'_> {
                     };
                     out.push(self.step("capture", text, vec![*at], Some(*rule)));
                 }
-                Event::Answer { rule, at } => {
-                    // The opponent's answer (`opponent may`), made in the mover's move.
+                Event::Answer { rule, at, pit } => {
+                    // The opponent's answer (`opponent may`), made in the mover's move, at a pit he chose for
+                    // an answer that takes from one.
                     let taken = self.moved(&t.counts, next);
                     let taken = if taken.is_empty() { "takes nothing".to_string() } else { format!("takes {taken}") };
                     let opponent = self.engine.next_active(before, before.to_move) + 1;
-                    let text = format!("last in {}: player {opponent} answers: {taken}", self.label(*at));
-                    out.push(self.step("answer", text, vec![*at], Some(*rule)));
+                    let (chosen, places) = match pit {
+                        Some(p) => (format!(" from {}", self.label(*p)), vec![*at, *p]),
+                        None => (String::new(), vec![*at]),
+                    };
+                    let text = format!("last in {}: player {opponent} answers{chosen}: {taken}", self.label(*at));
+                    out.push(self.step("answer", text, places, Some(*rule)));
                 }
                 Event::Cancel { rule } => out.push(self.step(
                     "cancel",

@@ -680,6 +680,7 @@ impl Printer<'_> {
         let keep = Blank::Keep;
         match item {
             CaptureItem::Take(t) => self.rule(text(take(&t.node)), t.span.start, keep),
+            CaptureItem::Pick(t) => self.rule(self.take_action(&t.node), t.span.start, keep),
             CaptureItem::Chain(ch) => {
                 let dir = match ch.node.dir {
                     ChainDir::Backward => "backward",

@@ -264,7 +264,13 @@ impl Narrator<'_> {
         let mut out = Vec::new();
         let mut answer_only: Option<Engine> = None;
         for (i, &mv) in moves.iter().enumerate() {
-            let (Move::Answer(made), Some(at)) = (mv, states.get(i)) else { continue };
+            let Some(at) = states.get(i) else { continue };
+            // An answer from a pit the opponent chose (`take { ... }` in `opponent may`) is a pick.
+            let (made, chosen) = match (mv, at.stage) {
+                (Move::Answer(made), _) => (made, String::new()),
+                (Move::Pick(p), crate::engine::Stage::Answer { .. }) => (true, format!(" from {}", self.label(p))),
+                _ => continue,
+            };
             let who = self.name(self.engine.decider(at));
             let place = self.label(at.last);
             if !made {
@@ -283,9 +289,9 @@ impl Narrator<'_> {
             engine.apply_unchecked(&mut answered, mv);
             let moved = self.moved("", at, &answered);
             out.push(if moved.is_empty() {
-                format!("{who} answered at {place}")
+                format!("{who} answered at {place}{chosen}")
             } else {
-                format!("{who} answered at {place}: {moved}")
+                format!("{who} answered at {place}{chosen}: {moved}")
             });
         }
         out
@@ -313,6 +319,7 @@ impl Narrator<'_> {
     /// A sowing told lap by lap: `sowed 3 from b clockwise, ending in a; captured 2 from D, sown on from b
     /// counter-clockwise, ending in d`.
     fn laps(&self, before: &State, moves: &[Move], states: &[State], clauses: &mut Vec<String>, told: &mut Told) {
+        let first_clause = clauses.len();
         // Every lap goes through the general stages, which write it down.
         let logger = self.engine.clone().without_fast_paths().with_lap_log();
         let mut st = before.clone();
@@ -409,10 +416,42 @@ impl Narrator<'_> {
         if !parts.is_empty() {
             clauses.push(parts.join(", "));
         }
+        // The pits the mover chose before laps were lifted (`take { ... }` in a capture at every lift): the
+        // first lap's before the laps, the relays' after them.
+        let mut before_laps = 0;
+        for (i, &mv) in moves.iter().enumerate() {
+            let (Move::Pick(p), Some(at)) = (mv, states.get(i)) else { continue };
+            if !matches!(at.stage, crate::engine::Stage::LiftPick { .. }) {
+                continue;
+            }
+            if let Some(taken) = self.engine.chosen_take_only(at, p) {
+                let moved = self.moved("took", at, &taken);
+                if !moved.is_empty() {
+                    let clause = format!("{moved} before lifting {}", self.label(at.origin));
+                    if at.lap <= 1 {
+                        clauses.insert(first_clause + before_laps, clause);
+                        before_laps += 1;
+                    } else {
+                        clauses.push(clause);
+                    }
+                }
+                told.marks.push(p);
+            }
+        }
         told.marks.push(first.origin);
         // What the ply took after its laps and their captures (`then may take`, `then must take`).
         if let (Some(last), Some(end)) = (laps.last(), states.last()) {
-            let laps_end = with_counts(last.captured.as_ref().unwrap_or(&last.counts));
+            let mut laps_end = with_counts(last.captured.as_ref().unwrap_or(&last.counts));
+            // An answer of the opponent's made where the last lap ended is told with the answers.
+            let answered = moves.iter().enumerate().rposition(|(i, m)| {
+                let at_answer = states.get(i).is_some_and(|s| matches!(s.stage, crate::engine::Stage::Answer { .. }));
+                at_answer && matches!(m, Move::Answer(true) | Move::Pick(_))
+            });
+            if let Some(i) = answered.filter(|&i| states.get(i).is_some_and(|s| s.counts == laps_end.counts)) {
+                if let Some(after) = states.get(i + 1) {
+                    laps_end = with_counts(&after.counts);
+                }
+            }
             // A ply that ends a round tells its refills with the round's end.
             if laps_end.counts != end.counts && !ended_round(before, end) {
                 clauses.push(self.moved("took", &laps_end, end));

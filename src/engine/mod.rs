@@ -550,6 +550,20 @@ impl Engine {
         Ok(())
     }
 
+    /// The position right after the take of the pit `pit` chosen at `st` (`Move::Pick` where an answer or a
+    /// capture at every lift takes from a chosen pit: `Stage::Answer`, `Stage::LiftPick`), before anything
+    /// else the ply does: for the front ends that tell it. `None` at any other stage.
+    pub fn chosen_take_only(&self, st: &State, pit: PlaceId) -> Option<State> {
+        let rule = match st.stage {
+            Stage::Answer { action, rule } => self.sow_rule(st, action).answers.get(rule as usize)?,
+            Stage::LiftPick { action, rule } => self.sow_rule(st, action).lift_captures.get(rule as usize)?,
+            _ => return None,
+        };
+        let mut out = st.clone();
+        self.take_action(&mut out, rule.pick.as_ref()?, pit);
+        Some(out)
+    }
+
     /// Applies a decision taken from `legal_moves` for this very state.
     #[inline]
     pub fn apply_unchecked(&self, st: &mut State, mv: Move) {

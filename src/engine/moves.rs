@@ -303,9 +303,29 @@ impl Engine {
                     out.push(Move::Stop);
                 }
             }
+            // Before a lap is lifted: the pits the capture at every lift may take from, its set read at the pit
+            // about to be lifted.
+            Stage::LiftPick { action, rule } => {
+                if let Some(take) = &self.sow_rule(st, action).lift_captures[rule as usize].pick {
+                    self.pick_pits(st, st.origin, take, |p| {
+                        out.push(Move::Pick(p));
+                        true
+                    });
+                }
+            }
             Stage::Capture { .. } => out.extend([Move::Capture(true), Move::Capture(false)]),
             Stage::Relay { .. } => out.extend([Move::Relay(true), Move::Relay(false)]),
-            Stage::Answer { .. } => out.extend([Move::Answer(true), Move::Answer(false)]),
+            // An answer that takes from a chosen pit: each pit it may take from, or none.
+            Stage::Answer { action, rule } => match &self.sow_rule(st, action).answers[rule as usize].pick {
+                Some(take) => {
+                    self.pick_pits(st, st.last, take, |p| {
+                        out.push(Move::Pick(p));
+                        true
+                    });
+                    out.push(Move::Answer(false));
+                }
+                None => out.extend([Move::Answer(true), Move::Answer(false)]),
+            },
             Stage::Offer { action, from } => {
                 let ActionKind::Offer(offer) = &self.phase(st).actions[action as usize].kind else {
                     return;

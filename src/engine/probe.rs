@@ -120,7 +120,8 @@ impl Engine {
             | Stage::Capture { action, .. }
             | Stage::LapDirection { action }
             | Stage::Relay { action }
-            | Stage::Answer { action, .. } => action,
+            | Stage::Answer { action, .. }
+            | Stage::LiftPick { action, .. } => action,
         };
         if matches!(st.stage, Stage::Then { .. }) && !st.obliged {
             // The sowing is over and `stop` is always there: every pick can be completed.

@@ -95,7 +95,9 @@ impl Engine {
 
     pub(super) fn start_sow(&self, st: &mut State, action: u8, dir: Dir, probe: bool) {
         st.dir = dir;
-        self.lift_origin(st, action);
+        if !self.lift_origin(st, action) {
+            return;
+        }
         if self.lap_log.is_some() && !probe {
             self.keep_lift(false);
         }
@@ -103,7 +105,9 @@ impl Engine {
     }
 
     /// The first lap of a sowing: its pieces lifted from `origin`, this move's records of drops cleared.
-    pub(super) fn lift_origin(&self, st: &mut State, action: u8) {
+    /// Returns false when it paused before the lift, for the mover to choose the pit of a capture at every
+    /// lift (`Stage::LiftPick`).
+    pub(super) fn lift_origin(&self, st: &mut State, action: u8) -> bool {
         st.cursor = st.origin;
         st.lap = 1;
         st.diverted = false;
@@ -111,14 +115,19 @@ impl Engine {
             st.dropped.fill(NO_KIND);
         }
         let sow = self.sow_rule(st, action);
-        if !sow.lift_captures.is_empty() {
-            self.capture_at_lift(st, sow, st.origin);
+        if !sow.lift_captures.is_empty() && self.capture_at_lift(st, sow, st.origin) {
+            return false;
         }
-        let lift = self
-            .trace
-            .is_some()
-            .then(|| self.lift_event(st, sow, st.origin, RuleRef::Action { phase: st.phase, action }));
-        self.lift_lap(st, sow, st.origin);
+        self.lift_rest(st, sow, st.origin, RuleRef::Action { phase: st.phase, action });
+        true
+    }
+
+    /// The lift of a lap from `pit`, once the captures at every lift are made: its pieces, the sowing's own
+    /// marks, the start of the lap. `rule`: what lifts it (the action, a relay), for the trace.
+    #[inline(always)]
+    fn lift_rest(&self, st: &mut State, sow: &Sow, pit: PlaceId, rule: RuleRef) {
+        let lift = self.trace.is_some().then(|| self.lift_event(st, sow, pit, rule));
+        self.lift_lap(st, sow, pit);
         if let Some(lift) = lift {
             self.note(st, lift);
         }
@@ -126,10 +135,43 @@ impl Engine {
         self.start_lap(st, sow);
     }
 
+    /// The mover's pit for the capture at every lift `rule` (`take { ... }` in it), the lap about to be
+    /// lifted from `origin`: its pieces go to the take's place (`here` the chosen pit), then the lap is lifted
+    /// and sown as usual, the laps decided one by one.
+    pub(super) fn lift_pick(&self, st: &mut State, action: u8, rule: u8, pit: PlaceId, probe: bool) {
+        st.stage = Stage::Start;
+        let sow = self.sow_rule(st, action);
+        let Some(take) = &sow.lift_captures[rule as usize].pick else {
+            st.illegal = true;
+            return;
+        };
+        let origin = st.origin;
+        st.recording = self.record_first && !st.captured;
+        self.take_action(st, take, pit);
+        st.recording = false;
+        st.captured = true;
+        if self.trace.is_some() {
+            let traced = RuleRef::LiftCapture { phase: st.phase, action, index: rule };
+            self.note(st, super::Event::Capture { rule: traced, at: origin });
+        }
+        let by = if st.lap <= 1 {
+            RuleRef::Action { phase: st.phase, action }
+        } else {
+            RuleRef::Relay { phase: st.phase, action }
+        };
+        self.lift_rest(st, sow, origin, by);
+        if self.lap_log.is_some() && !probe {
+            self.keep_lift(false);
+        }
+        self.run_laps(st, action, LapAt::Started, probe);
+    }
+
     /// The first lap of a sowing with a direction per lap: lifted, then sown the usual way unless the mover
     /// may choose.
     pub(super) fn start_lap_sow(&self, st: &mut State, action: u8, usual: Dir, probe: bool) {
-        self.lift_origin(st, action);
+        if !self.lift_origin(st, action) {
+            return;
+        }
         if self.lap_log.is_some() && !probe {
             self.keep_lift(false);
         }
@@ -298,25 +340,23 @@ impl Engine {
     }
 
     /// A relay: the pieces of `pit` (the last pit, or with `relay from next` the one after it) lifted as the
-    /// next lap, whose origin it is (what `skip origin` skips).
+    /// next lap, whose origin it is (what `skip origin` skips). Returns false when it paused before the lift,
+    /// for the mover to choose the pit of a capture at every lift (`Stage::LiftPick`).
     #[inline(always)]
-    fn relay_from(&self, st: &mut State, sow: &Sow, pit: PlaceId) {
+    fn relay_from(&self, st: &mut State, sow: &Sow, pit: PlaceId) -> bool {
         st.origin = pit;
         st.cursor = pit;
         st.lap = st.lap.saturating_add(1);
-        if !sow.lift_captures.is_empty() {
-            self.capture_at_lift(st, sow, pit);
+        if !sow.lift_captures.is_empty() && self.capture_at_lift(st, sow, pit) {
+            return false;
         }
-        let lift = self.trace.is_some().then(|| {
-            let relay = RuleRef::Relay { phase: st.phase, action: self.action_of(st, sow) };
-            self.lift_event(st, sow, pit, relay)
-        });
-        self.lift_lap(st, sow, pit);
-        if let Some(lift) = lift {
-            self.note(st, lift);
-        }
-        self.lift_marks(st, sow);
-        self.start_lap(st, sow);
+        let relay = if self.trace.is_some() {
+            RuleRef::Relay { phase: st.phase, action: self.action_of(st, sow) }
+        } else {
+            RuleRef::Relay { phase: st.phase, action: 0 }
+        };
+        self.lift_rest(st, sow, pit, relay);
+        true
     }
 
     /// The mover's answer to an optional relay (`relay may`): relay, or else the sowing's usual relay if it
@@ -332,7 +372,9 @@ impl Engine {
                 let rule = if relay { RuleRef::RelayMay { phase, action } } else { RuleRef::Relay { phase, action } };
                 self.note(st, super::Event::Relay { rule, pit });
             }
-            self.relay_from(st, sow, pit);
+            if !self.relay_from(st, sow, pit) {
+                return;
+            }
             if self.lap_log.is_some() && !probe {
                 self.keep_lift(relay);
             }
@@ -461,7 +503,11 @@ impl Engine {
     /// first whose condition holds waits for his choice (`Stage::Answer`); else the relays.
     fn lap_end_answers(&self, st: &mut State, action: u8, sow: &Sow, first: usize, probe: bool) -> LapEnd {
         let cx = Ctx::new(st.to_move).at(st.last);
-        if let Some(r) = sow.answers.iter().skip(first).position(|a| self.test(st, cx, &a.when)) {
+        // An answer that takes from a chosen pit is offered only where some pit qualifies.
+        let holds = |a: &CaptureRule| {
+            self.test(st, cx, &a.when) && a.pick.as_ref().map_or(true, |t| !self.pick_pits(st, st.last, t, |_| false))
+        };
+        if let Some(r) = sow.answers.iter().skip(first).position(holds) {
             st.stage = Stage::Answer { action, rule: (r + first) as u8 };
             return LapEnd::Over;
         }
@@ -479,7 +525,7 @@ impl Engine {
             let cx = Ctx::new(st.to_move).at(st.last);
             if self.trace.is_some() {
                 let traced = RuleRef::Answer { phase: st.phase, action, index: rule };
-                self.note(st, super::Event::Answer { rule: traced, at: st.last });
+                self.note(st, super::Event::Answer { rule: traced, at: st.last, pit: None });
             }
             for (i, take) in answer.takes.iter().enumerate() {
                 if !answer.steps.is_empty() {
@@ -497,6 +543,45 @@ impl Engine {
         self.laps_after(st, action, end, probe);
     }
 
+    /// The opponent's answer `rule` made at the pit he chose (`take { ... }` in `opponent may`): its pieces go
+    /// to the take's place (`here` the pit, `last` still the lap's last place, `mover` the player making the
+    /// move); then the move goes on with the relays of the lap's end.
+    pub(super) fn opponents_pick(&self, st: &mut State, action: u8, rule: u8, pit: PlaceId, probe: bool) {
+        st.stage = Stage::Start;
+        let sow = self.sow_rule(st, action);
+        let Some(take) = &sow.answers[rule as usize].pick else {
+            st.illegal = true;
+            return;
+        };
+        if self.trace.is_some() {
+            let traced = RuleRef::Answer { phase: st.phase, action, index: rule };
+            self.note(st, super::Event::Answer { rule: traced, at: st.last, pit: Some(pit) });
+        }
+        self.take_action(st, take, pit);
+        let end = self.lap_end_relays(st, action, sow, probe);
+        self.laps_after(st, action, end, probe);
+    }
+
+    /// Calls `emit` with each pit a take of a chosen pit in a capture or an answer may take from, its set read
+    /// with `here` at `at`, while `emit` returns true; returns false when stopped early.
+    pub(super) fn pick_pits(
+        &self,
+        st: &State,
+        at: PlaceId,
+        take: &TakeAction,
+        mut emit: impl FnMut(PlaceId) -> bool,
+    ) -> bool {
+        let cx = Ctx::new(st.to_move);
+        let mut go = true;
+        self.for_each_in_set(st, cx.at(at), &take.from, |p| {
+            if self.take_action_can_start(st, cx, take, p) {
+                go = emit(p);
+            }
+            go
+        });
+        go
+    }
+
     /// The relays of a lap's end: an optional one waits for the mover's choice; else a relay, or the end of
     /// the sowing.
     fn lap_end_relays(&self, st: &mut State, action: u8, sow: &Sow, probe: bool) -> LapEnd {
@@ -509,7 +594,9 @@ impl Engine {
             if self.trace.is_some() {
                 self.note(st, super::Event::Relay { rule: RuleRef::Relay { phase: st.phase, action }, pit });
             }
-            self.relay_from(st, sow, pit);
+            if !self.relay_from(st, sow, pit) {
+                return LapEnd::Over;
+            }
             if self.lap_log.is_some() && !probe {
                 self.keep_lift(false);
             }
@@ -807,11 +894,20 @@ impl Engine {
 
     /// `capture at every lift`: the first such capture whose condition holds at the pit a lap is about to be
     /// lifted from (`here` and `origin`) takes its pieces, before the lap's are lifted. In a trace, its step
-    /// (`RuleRef::LiftCapture`) is written down after its takes.
+    /// (`RuleRef::LiftCapture`) is written down after its takes. One that takes from a pit the mover chooses
+    /// (`take { ... }`) holds only where some pit qualifies, and then waits for his choice (`Stage::LiftPick`):
+    /// returns true when it does.
     #[cold]
-    fn capture_at_lift(&self, st: &mut State, sow: &Sow, pit: PlaceId) {
+    fn capture_at_lift(&self, st: &mut State, sow: &Sow, pit: PlaceId) -> bool {
         let cx = Ctx::new(st.to_move).at(pit);
-        let Some(index) = sow.lift_captures.iter().position(|r| self.test(st, cx, &r.when)) else { return };
+        let holds = |r: &CaptureRule| {
+            self.test(st, cx, &r.when) && r.pick.as_ref().map_or(true, |t| !self.pick_pits(st, pit, t, |_| false))
+        };
+        let Some(index) = sow.lift_captures.iter().position(holds) else { return false };
+        if sow.lift_captures[index].pick.is_some() {
+            st.stage = Stage::LiftPick { action: self.action_of(st, sow), rule: index as u8 };
+            return true;
+        }
         self.take_at_once(st, cx, &sow.lift_captures[index]);
         // Written down once made (the lift that follows is written down once lifted): what it moved is
         // what changed since the step before.
@@ -819,6 +915,7 @@ impl Engine {
             let rule = RuleRef::LiftCapture { phase: st.phase, action: self.action_of(st, sow), index: index as u8 };
             self.note(st, super::Event::Capture { rule, at: pit });
         }
+        false
     }
 
     /// The takes and marks of a capture made on the spot, as a piece falls or a lap is about to be lifted

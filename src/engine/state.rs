@@ -578,6 +578,9 @@ pub enum Stage {
     /// The opponent chooses whether to make the answer `rule` (`opponent may`) at the end of a lap of the
     /// mover's sowing; the move then goes on.
     Answer { action: u8, rule: u8 },
+    /// The mover chooses the pit of the capture at every lift `rule` that takes from a chosen pit (`take { ...
+    /// }` in it, `Move::Pick`), before the lap from `origin` is lifted; the lap is then lifted and sown.
+    LiftPick { action: u8, rule: u8 },
 }
 
 /// Where a capture stands: which rule, which walk of its chain, which pit, which take.

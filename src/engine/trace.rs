@@ -31,9 +31,9 @@ pub enum Event {
     Drop { place: PlaceId, into: PlaceId, kind: u8 },
     /// A capture at `at`: what it takes is what changes from here to the next step.
     Capture { rule: RuleRef, at: PlaceId },
-    /// The opponent's answer (`opponent may`) made at `at`, the last place: what it takes is what changes
-    /// from here to the next step.
-    Answer { rule: RuleRef, at: PlaceId },
+    /// The opponent's answer (`opponent may`) made at `at`, the last place, at the pit he chose (`pit`, for an
+    /// answer that takes from a chosen pit): what it takes is what changes from here to the next step.
+    Answer { rule: RuleRef, at: PlaceId, pit: Option<PlaceId> },
     /// A capture undone by its `cancel`.
     Cancel { rule: RuleRef },
     /// The pieces a capture took to the hand are sown on from `from`.

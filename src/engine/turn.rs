@@ -82,9 +82,13 @@ impl Engine {
             }
             (Stage::Offer { .. }, Move::Stop) => self.end_ply(st, Next::Respond, probe),
             (Stage::Relay { action }, Move::Relay(relay)) => self.answer_relay(st, action, relay, probe),
-            (Stage::Answer { action, rule }, Move::Answer(make)) => {
+            (Stage::Answer { action, rule }, Move::Answer(make))
+                if !make || self.sow_rule(st, action).answers[rule as usize].pick.is_none() =>
+            {
                 self.opponents_answer(st, action, rule, make, probe)
             }
+            (Stage::Answer { action, rule }, Move::Pick(pit)) => self.opponents_pick(st, action, rule, pit, probe),
+            (Stage::LiftPick { action, rule }, Move::Pick(pit)) => self.lift_pick(st, action, rule, pit, probe),
             (Stage::Capture { action, rule }, Move::Capture(make)) => {
                 let sow = self.sow_rule(st, action);
                 st.stage = Stage::Start;

@@ -296,7 +296,10 @@ impl Engine {
         trial.origin = place;
         trial.start = place;
         trial.dir = dir;
-        self.lift_origin(trial, action);
+        // `check` refuses a capture at every lift that chooses a pit here, so the lift never pauses.
+        if !self.lift_origin(trial, action) {
+            return false;
+        }
         let sow = self.sow_rule(trial, action);
         // `check` refuses `order choose` with `must capture`, so the drops never pause.
         if !self.drop_hand(trial, action, sow) {

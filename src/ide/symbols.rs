@@ -382,6 +382,14 @@ impl Symbols {
     fn capture_item(&mut self, item: &CaptureItem) {
         match item {
             CaptureItem::Take(t) => self.take(&t.node),
+            CaptureItem::Pick(take) => {
+                if let Some(kind) = &take.node.kind {
+                    self.kind_sel(kind);
+                }
+                self.set(&take.node.from);
+                self.opt_cond(&take.node.filter);
+                self.place(&take.node.to);
+            }
             CaptureItem::Chain(c) => self.opt_cond(&c.node.while_),
             CaptureItem::Cancel(c) => self.cond(&c.node),
             CaptureItem::Mark(m) => self.mark_action(&m.node),

@@ -21,6 +21,9 @@ pub fn visit_conds_mut(rules: &mut Rules, f: &mut impl FnMut(&mut Cond)) {
                         if let Some(c) = &mut cap.cancel {
                             f(c);
                         }
+                        if let Some(pick) = &mut cap.pick {
+                            f(&mut pick.filter);
+                        }
                     }
                     if let Some(then) = &mut sow.then {
                         f(&mut then.filter);

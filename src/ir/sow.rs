@@ -189,6 +189,11 @@ pub struct CaptureRule {
     /// `sow ... cw|ccw`: the new lap goes this way (and the sowing from then on); otherwise the way it went.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resow_dir: Option<Dir>,
+    /// `take { ... }` in an answer (`opponent may`) or a capture at every lift: the pit is chosen (by the
+    /// opponent, by the mover) among the pits of the set that qualify, `here` in its condition and place;
+    /// such a rule holds this take alone (no `takes`, no `steps`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pick: Option<super::TakeAction>,
 }
 
 /// A mark or gift of a capture, made just before take number `before` of the pit (after them all when

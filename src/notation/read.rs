@@ -18,8 +18,11 @@ pub(super) struct PlyText<'t> {
     pub(super) optional: Vec<bool>,
     /// The answers to optional relays, in order: `relay` relays, `-relay` stops.
     pub(super) relays: Vec<bool>,
-    /// The opponent's answers in the middle of the move, in order: `answer` makes one, `-answer` declines it.
-    pub(super) answers: Vec<bool>,
+    /// The opponent's answers in the middle of the move, in order: `answer` makes one (`answer A`, from the pit
+    /// he chose), `-answer` declines it.
+    pub(super) answers: Vec<(bool, Option<PlaceId>)>,
+    /// The pits chosen before laps are lifted (`take { ... }` in a capture at every lift), in order: `pick A`.
+    pub(super) lift_picks: Vec<PlaceId>,
     /// Stop at an answer the text leaves out, rather than ask for it (`parse_ply_until_answer`).
     pub(super) until_answer: bool,
 }
@@ -123,6 +126,10 @@ fn parse_ply_in(engine: &Engine, state: &State, text: &str, until_answer: bool) 
         None,
         Captures,
         Picks,
+        /// After `answer`: the pit the opponent chose, if one is written.
+        AnswerPit,
+        /// After `pick`: the pit chosen before a lap is lifted.
+        LiftPit,
     }
     let mut mode = Mode::None;
     let mut raw_picks: Vec<&str> = Vec::new();
@@ -137,8 +144,9 @@ fn parse_ply_in(engine: &Engine, state: &State, text: &str, until_answer: bool) 
             mode = Mode::None;
             ply.relays.push(!tok.starts_with('-'));
         } else if tok.eq_ignore_ascii_case("answer") || tok.eq_ignore_ascii_case("-answer") {
-            mode = Mode::None;
-            ply.answers.push(!tok.starts_with('-'));
+            let made = !tok.starts_with('-');
+            mode = if made { Mode::AnswerPit } else { Mode::None };
+            ply.answers.push((made, None));
         } else if let Some((question, yes)) = named_answer(engine, tok) {
             match question {
                 Question::Relay => {
@@ -152,8 +160,23 @@ fn parse_ply_in(engine: &Engine, state: &State, text: &str, until_answer: bool) 
             }
         } else if tok.eq_ignore_ascii_case("take") {
             mode = Mode::Picks;
+        } else if tok.eq_ignore_ascii_case("pick") {
+            mode = Mode::LiftPit;
         } else {
+            if mode == Mode::AnswerPit {
+                mode = Mode::None;
+                if let (Some(p), Some(answer)) = (find_label(engine, tok), ply.answers.last_mut()) {
+                    answer.1 = Some(p);
+                    continue;
+                }
+            }
+            if mode == Mode::LiftPit {
+                mode = Mode::None;
+                ply.lift_picks.push(find_label(engine, tok).ok_or_else(|| not_a_place(engine, tok))?);
+                continue;
+            }
             match mode {
+                Mode::AnswerPit | Mode::LiftPit => unreachable!("left just above"),
                 Mode::Captures => ply.captures.push(tok),
                 Mode::Picks => raw_picks.extend(tok.split(',').filter(|s| !s.is_empty())),
                 Mode::None if tok.eq_ignore_ascii_case("cw") => ply.lap_dirs.push(Dir::Cw),

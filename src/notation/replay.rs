@@ -52,8 +52,10 @@ struct Replay<'e> {
     optional: std::collections::VecDeque<bool>,
     /// The answers to optional relays not used yet.
     relays: std::collections::VecDeque<bool>,
-    /// The opponent's answers not used yet.
-    answers: std::collections::VecDeque<bool>,
+    /// The pits chosen before laps are lifted not used yet.
+    lift_picks: std::collections::VecDeque<PlaceId>,
+    /// The opponent's answers not used yet (with the pit he chose, where written).
+    answers: std::collections::VecDeque<(bool, Option<PlaceId>)>,
 }
 
 impl Replay<'_> {
@@ -163,6 +165,7 @@ pub(super) fn replay(engine: &Engine, state: &State, mut ply: PlyText<'_>) -> Re
         optional: ply.optional.iter().copied().collect(),
         relays: ply.relays.iter().copied().collect(),
         answers: ply.answers.iter().copied().collect(),
+        lift_picks: ply.lift_picks.iter().copied().collect(),
     };
     let plan = Plan {
         engine,
@@ -305,22 +308,100 @@ impl<'e> Plan<'e, '_> {
                     };
                     r.apply(Move::Relay(go));
                 }
-                Stage::Answer { .. } => {
+                Stage::Answer { action, rule } => {
                     let at = label(engine, r.st.last).to_string();
-                    let opts = vec![
-                        format!("answer (the opponent answers at {at})"),
-                        format!("-answer (the opponent lets it be)"),
-                    ];
+                    // An answer that takes from a pit the opponent chooses: `answer PIT`.
+                    let picks = sow_of(engine, &r.st, action)
+                        .and_then(|s| s.answers.get(rule as usize))
+                        .is_some_and(|a| a.pick.is_some());
+                    let mut opts: Vec<String> = options
+                        .iter()
+                        .filter_map(|m| match m {
+                            Move::Pick(p) => Some(format!("answer {} (the opponent takes from it)", label(engine, *p))),
+                            _ => None,
+                        })
+                        .collect();
+                    if !picks {
+                        opts.push(format!("answer (the opponent answers at {at})"));
+                    }
+                    opts.push("-answer (the opponent lets it be)".to_string());
                     if r.answers.is_empty() && self.until_answer {
                         break;
                     }
-                    let Some(made) = r.answers.pop_front() else {
+                    let Some((made, pit)) = r.answers.pop_front() else {
                         return Err(NotationError::expecting(
                             format!("say whether the opponent answers at {at}"),
                             opts,
                         ));
                     };
-                    r.apply(Move::Answer(made));
+                    let mv = match (made, pit, picks) {
+                        (false, None, _) => Move::Answer(false),
+                        (true, None, false) => Move::Answer(true),
+                        (true, Some(p), true) => Move::Pick(p),
+                        // The one pit he could choose need not be written.
+                        (true, None, true) => match options.iter().filter(|m| matches!(m, Move::Pick(_))).count() {
+                            1 => options.iter().copied().find(|m| matches!(m, Move::Pick(_))).unwrap_or(Move::Stop),
+                            _ => {
+                                return Err(NotationError::expecting(
+                                    format!("say which pit the opponent answers from, after the lap in {at}"),
+                                    opts,
+                                ))
+                            }
+                        },
+                        (_, Some(p), _) => {
+                            return Err(NotationError::expecting(
+                                format!(
+                                    "this answer takes from no pit of the opponent's choice: `{}`",
+                                    label(engine, p)
+                                ),
+                                opts,
+                            ))
+                        }
+                    };
+                    if !options.contains(&mv) {
+                        return Err(NotationError::expecting(
+                            match mv {
+                                Move::Pick(p) => format!("the opponent cannot answer from {}", label(engine, p)),
+                                _ => format!("the opponent cannot answer so at {at}"),
+                            },
+                            opts,
+                        ));
+                    }
+                    r.apply(mv);
+                }
+                Stage::LiftPick { .. } => {
+                    let from = label(engine, r.st.origin).to_string();
+                    let picks: Vec<Move> = options.iter().copied().filter(|m| matches!(m, Move::Pick(_))).collect();
+                    let opts: Vec<String> = picks
+                        .iter()
+                        .filter_map(|m| {
+                            if let Move::Pick(p) = m {
+                                Some(format!("pick {}", label(engine, *p)))
+                            } else {
+                                None
+                            }
+                        })
+                        .collect();
+                    let mv = match r.lift_picks.pop_front() {
+                        Some(p) => Move::Pick(p),
+                        // The one pit he could choose need not be written.
+                        None if picks.len() == 1 => picks[0],
+                        None => {
+                            return Err(NotationError::expecting(
+                                format!("choose the pit to take from before the lap from {from} is lifted"),
+                                opts,
+                            )
+                            .ran_out(&r))
+                        }
+                    };
+                    if !options.contains(&mv) {
+                        let Move::Pick(p) = mv else { unreachable!("a pick") };
+                        return Err(NotationError::expecting(
+                            format!("{} cannot be taken from before the lap from {from} is lifted", label(engine, p)),
+                            opts,
+                        ));
+                    }
+                    r.apply(mv);
                 }
                 Stage::Capture { .. } => {
                     let words = answer_words(engine, &r.st).unwrap_or_default();
@@ -466,7 +547,13 @@ impl<'e> Plan<'e, '_> {
                 "unexpected answer ({word}): no (more) relay is for the mover to choose"
             )));
         }
-        if let Some(&made) = r.answers.front() {
+        if let Some(&p) = r.lift_picks.front() {
+            return Err(NotationError::new(format!(
+                "unexpected `pick {}`: no (more) lap is lifted after a pit to choose",
+                label(engine, p)
+            )));
+        }
+        if let Some(&(made, _)) = r.answers.front() {
             let word = if made { "answer" } else { "-answer" };
             return Err(NotationError::new(format!("unexpected `{word}`: the opponent has no (more) answer to give")));
         }

@@ -24,8 +24,10 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
     let mut optional: Vec<(bool, usize, String)> = Vec::new();
     // The answers to optional relays (`relay` or `-relay`, or the rule file's words), in order.
     let mut relays: Vec<String> = Vec::new();
-    // The opponent's answers made (`answer`) or declined (`-answer`), in order.
-    let mut answers: Vec<bool> = Vec::new();
+    // The opponent's answers made (`answer`, `answer A` from a pit he chose) or declined (`-answer`), in order.
+    let mut answers: Vec<String> = Vec::new();
+    // The pits chosen before laps were lifted (`take { ... }` in a capture at every lift), in order.
+    let mut lift_picks: Vec<PlaceId> = Vec::new();
     let mut broken = false;
     for &mv in moves {
         if broken || st.ply != ply0 || st.result.is_some() {
@@ -68,11 +70,13 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
                 places.push(p);
                 lift = lift_here;
             }
+            (Stage::LiftPick { .. }, Move::Pick(p)) => lift_picks.push(p),
+            (Stage::Answer { .. }, Move::Pick(p)) => answers.push(format!("answer {}", label(engine, p))),
             (_, Move::Pick(p)) => places.push(p),
             (_, Move::Stop) => {}
             (_, Move::Capture(make)) => optional.push((make, captures.len(), answer.unwrap_or_default())),
             (_, Move::Relay(_)) => relays.push(answer.unwrap_or_default()),
-            (_, Move::Answer(made)) => answers.push(made),
+            (_, Move::Answer(made)) => answers.push(if made { "answer" } else { "-answer" }.to_string()),
         }
     }
     let mut tokens: Vec<String> = Vec::new();
@@ -110,6 +114,9 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
         tokens.extend(dirs.iter().skip(glued as usize).map(|&(d, _)| dir_text(d).to_string()));
         tokens.extend(relays);
     }
+    for p in lift_picks {
+        tokens.push(format!("pick {}", label(engine, p)));
+    }
     let piece = |&(p, k): &(PlaceId, u8)| format!("{}{}", label(engine, p), symbol(engine, k));
     let mut shown = 0;
     for (make, at, word) in &optional {
@@ -132,7 +139,7 @@ pub fn format_ply(engine: &Engine, before: &State, moves: &[Move]) -> String {
         tokens.extend(captures[shown..].iter().map(piece));
     }
     // The opponent's answers came after the mover's captures declined, at the ends of laps.
-    tokens.extend(answers.iter().map(|&made| if made { "answer" } else { "-answer" }.to_string()));
+    tokens.extend(answers);
     if !picks.is_empty() {
         tokens.push("take".to_string());
         tokens.push(picks.iter().map(|&p| label(engine, p)).collect::<Vec<_>>().join(","));

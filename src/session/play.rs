@@ -469,7 +469,11 @@ impl Session {
             Stage::Offer { .. } => "next pit to offer (or stop)",
             Stage::Capture { .. } => "capture or not",
             Stage::Relay { .. } => "relay or stop",
+            Stage::Answer { action, rule } if self.answer_picks(action, rule) => {
+                "pit to answer from (or -answer to let it be)"
+            }
             Stage::Answer { .. } => "answer the move or let it be",
+            Stage::LiftPick { .. } => "pit to take from before the lap is lifted",
         };
         name.to_string()
     }
@@ -502,6 +506,15 @@ impl Session {
             Move::Relay(yes) => self.answer_label(crate::notation::Question::Relay, yes),
             Move::Answer(true) => "answer".into(),
             Move::Answer(false) => "-answer".into(),
+        }
+    }
+
+    /// Whether answer `rule` of sowing `action` takes from a pit the opponent chooses (`take { ... }` in
+    /// `opponent may`): he is asked for the pit.
+    fn answer_picks(&self, action: u8, rule: u8) -> bool {
+        match self.engine.phase(&self.state).actions.get(action as usize).map(|a| &a.kind) {
+            Some(crate::ir::ActionKind::Sow(s)) => s.answers.get(rule as usize).is_some_and(|a| a.pick.is_some()),
+            _ => false,
         }
     }
 

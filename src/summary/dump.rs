@@ -229,6 +229,9 @@ impl Printer<'_> {
                     for step in c.steps.iter().rev() {
                         takes.insert((step.before as usize).min(takes.len()), self.step(&step.action));
                     }
+                    if let Some(t) = &c.pick {
+                        takes.push(format!("{} (a pit chosen)", self.take_action(t)));
+                    }
                     let may = if c.may { " may" } else { "" };
                     let _ = write!(out, "\n      capture{at}{may} when {}: {}", self.cond(&c.when), takes.join("; "));
                     if let Some(chain) = &c.chain {
@@ -300,23 +303,7 @@ impl Printer<'_> {
                 );
             }
             ActionKind::Take(take) => {
-                let filter = if matches!(take.filter, Cond::True) {
-                    String::new()
-                } else {
-                    format!(" where {}", self.cond(&take.filter))
-                };
-                let count = take.count.map_or(String::new(), |n| format!("{n} "));
-                let kinds = match take.kinds {
-                    KindSel::All => String::new(),
-                    _ => format!("{} ", self.kinds(&take.kinds)),
-                };
-                let _ = write!(
-                    out,
-                    "  - {}: take {count}{kinds}from {}{filter} to {}",
-                    action.name,
-                    self.set(&take.from),
-                    self.place(&take.to)
-                );
+                let _ = write!(out, "  - {}: {}", action.name, self.take_action(take));
             }
             ActionKind::Offer(o) => {
                 let requires: Vec<String> = o.requires.iter().map(|c| self.cond(c)).collect();
@@ -567,6 +554,21 @@ impl Printer<'_> {
                 ref q => format!("owner({})", self.place(q)),
             },
         }
+    }
+
+    /// `take [N] [KIND] from SET [where C] to PLACE`: a take of a chosen pit.
+    fn take_action(&self, take: &TakeAction) -> String {
+        let filter = if matches!(take.filter, Cond::True) {
+            String::new()
+        } else {
+            format!(" where {}", self.cond(&take.filter))
+        };
+        let count = take.count.map_or(String::new(), |n| format!("{n} "));
+        let kinds = match take.kinds {
+            KindSel::All => String::new(),
+            _ => format!("{} ", self.kinds(&take.kinds)),
+        };
+        format!("take {count}{kinds}from {}{filter} to {}", self.set(&take.from), self.place(&take.to))
     }
 
     fn set(&self, s: &Set) -> String {

@@ -471,6 +471,9 @@ impl Words<'_> {
         for step in c.steps.iter().rev() {
             takes.insert((step.before as usize).min(takes.len()), self.step(&step.action));
         }
+        if let Some(t) = &c.pick {
+            takes.push(format!("{} (a pit of his choice)", self.picked(t)));
+        }
         let when = match c.when {
             Cond::True => "Where a lap ends without a capture".to_string(),
             ref when => format!("Where a lap ends without a capture and {}", self.cond(when, Here::Last)),
@@ -482,6 +485,9 @@ impl Words<'_> {
         let mut takes: Vec<String> = c.takes.iter().map(|t| self.take(t, Here::Each)).collect();
         for step in c.steps.iter().rev() {
             takes.insert((step.before as usize).min(takes.len()), self.step(&step.action));
+        }
+        if let Some(t) = &c.pick {
+            takes.push(format!("{} (a pit of your choice)", self.picked(t)));
         }
         let when = match c.when {
             Cond::True => "Before each lap is lifted from its pit".to_string(),
@@ -601,6 +607,11 @@ impl Words<'_> {
     }
 
     fn take_action(&self, action: &Action, take: &TakeAction) -> String {
+        format!("{}: {}, without sowing.", capitalise(&action.name), self.picked(take))
+    }
+
+    /// `move N seeds of any of SET where C to PLACE`: a take of a chosen pit.
+    fn picked(&self, take: &TakeAction) -> String {
         let filter = if matches!(take.filter, Cond::True) {
             String::new()
         } else {
@@ -610,12 +621,7 @@ impl Words<'_> {
             Some(n) => format!("{n} {}", singular(&self.kinds(&take.kinds), n as i32)),
             None => format!("all the {}", self.kinds(&take.kinds)),
         };
-        format!(
-            "{}: move {what} of {}{filter} to {}, without sowing.",
-            capitalise(&action.name),
-            self.one_of(&take.from),
-            self.place(&take.to, Here::Each)
-        )
+        format!("move {what} of {}{filter} to {}", self.one_of(&take.from), self.place(&take.to, Here::Each))
     }
 
     fn offer(&self, action: &Action, o: &Offer) -> String {

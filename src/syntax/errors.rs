@@ -457,6 +457,7 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::last_own => "`last own`",
         Rule::origin => "`origin`",
         Rule::take
+        | Rule::capture_take
         | Rule::chain
         | Rule::cancel
         | Rule::mark_action
@@ -610,6 +611,7 @@ pub(super) fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_take => Rule::take,
         Rule::lead_take_action => Rule::take_action,
         Rule::lead_sow_take => Rule::sow_take,
+        Rule::lead_capture_take => Rule::capture_take,
         Rule::lead_to_each => Rule::to_each,
         Rule::lead_put => Rule::put,
         Rule::lead_offer => Rule::offer,
@@ -764,7 +766,7 @@ pub(super) fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::every => &["every"],
         Rule::sow => &["sow"],
         Rule::put => &["put"],
-        Rule::take_action | Rule::sow_take => &["take"],
+        Rule::take_action | Rule::sow_take | Rule::capture_take => &["take"],
         Rule::offer => &["offer"],
         Rule::pass => &["pass"],
         Rule::must => &["must"],

@@ -757,6 +757,9 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
                         items.push(CaptureItem::Give(Spanned::new(GivePlace { place, to }, pspan)));
                     }
                     Rule::take => items.push(CaptureItem::Take(Spanned::new(build_take(children(p))?, pspan))),
+                    Rule::capture_take => {
+                        items.push(CaptureItem::Pick(Spanned::new(build_take_action(children(p))?, pspan)))
+                    }
                     Rule::chain => {
                         let mut parts = children(p);
                         let dir = match next_pair(&mut parts, "chain direction")?.as_str() {

@@ -32,7 +32,8 @@
 //! | §9.1 `start at origin [when]`, `skip origin`, `skip PLACE`, `skip MARK` | `sow.rs` `sow_lap` |
 //! | §9.1 `order choose [last own]`, the order of kinds | `sow.rs` `next_kind` |
 //! | §9.1 `divert`, `capture at every drop`, `before`, `dropped`, `passed` | `sow.rs` `drop` |
-//! | §9.1 `capture at every lift` | `sow.rs` `lift` |
+//! | §9.1 `capture at every lift`, and its `take { ... }` from a pit the mover chooses | `sow.rs` `lift` |
+//! | §9.1 `opponent may`, and its `take { ... }` from a pit the opponent chooses | `sow.rs` `end_of_lap` |
 //! | §9.1 the end of a lap: `relay`, `relay from next`, `relay may`, `sow from`, `sow into`, `continue at`, `require` | `sow.rs` `end_of_lap`, `require` |
 //! | §9.1 relays that never end, 20000 laps; §10 `draw`/`eliminate`/`cut when endless` | `sow.rs` `seen_before`, `endless`; `end.rs` `end_ply` |
 //! | §9.1 `capture [may] [when]`, first that holds | `capture.rs` `first_capture` |

@@ -346,8 +346,36 @@ impl Reference {
             s.dir = lap.dir;
         }
         let cx = Cx::mover(mover).at(pit);
-        if let Some(rule) = sow.lift_captures.iter().find(|c| self.test(g, cx, &c.when)) {
-            self.capture(g, run, ply, rule, pit, lap.dir)?;
+        // A capture at every lift that takes from a pit the mover chooses (`take { ... }` in it): its set read
+        // at the pit about to be lifted, each pit of it the take may be made from (`here` the chosen pit);
+        // it holds only where there is one, and then he picks one.
+        let pits = |rule: &CaptureRule| -> Vec<PlaceId> {
+            match &rule.pick {
+                Some(take) => {
+                    self.set(g, cx, &take.from).into_iter().filter(|&p| self.can_take(g, take, mover, p)).collect()
+                }
+                None => Vec::new(),
+            }
+        };
+        let holds = |c: &&CaptureRule| self.test(g, cx, &c.when) && (c.pick.is_none() || !pits(c).is_empty());
+        if let Some(rule) = sow.lift_captures.iter().find(holds) {
+            match &rule.pick {
+                Some(take) => {
+                    let options = pits(rule).into_iter().map(Decision::Pick).collect();
+                    let Decision::Pick(p) = run.ask(options)? else { unreachable!("a pit") };
+                    self.take_pit(g, take, mover, p);
+                    // A capture: the first of the move records the pit it took from.
+                    ply.captured = true;
+                    if !ply.first_taken {
+                        ply.first_taken = true;
+                        g.taken_first = vec![p].into_iter().collect();
+                        if run.trial {
+                            return Err(Halt::TrialOver);
+                        }
+                    }
+                }
+                None => self.capture(g, run, ply, rule, pit, lap.dir)?,
+            }
         }
         let rule = sow.lifts.iter().find(|l| self.test(g, cx, &l.when));
         let (source, count) = match rule {
@@ -548,10 +576,28 @@ impl Reference {
         }
         // No capture: the opponent's answer (`opponent may`), the first that holds, made or declined (then
         // the next that holds); made at the last place, `mover` still the sower.
+        // An answer that takes from a pit the opponent chooses (§9.1, `take { ... }` in `opponent may`): its set
+        // read at the last place, each pit of it that the take may be made from (`here` the pit, `last` still
+        // the last place); offered only when there is one, and then the opponent picks one or declines.
         for rule in sow.answers.iter() {
-            if self.test(g, cx, &rule.when)
-                && run.ask(vec![Decision::Answer(true), Decision::Answer(false)])? == Decision::Answer(true)
-            {
+            if !self.test(g, cx, &rule.when) {
+                continue;
+            }
+            if let Some(take) = &rule.pick {
+                let pits: Vec<PlaceId> =
+                    self.set(g, cx, &take.from).into_iter().filter(|&p| self.can_take(g, take, mover, p)).collect();
+                if pits.is_empty() {
+                    continue;
+                }
+                let mut options: Vec<Decision> = pits.into_iter().map(Decision::Pick).collect();
+                options.push(Decision::Answer(false));
+                if let Decision::Pick(p) = run.ask(options)? {
+                    self.take_pit(g, take, mover, p);
+                    break;
+                }
+                continue;
+            }
+            if run.ask(vec![Decision::Answer(true), Decision::Answer(false)])? == Decision::Answer(true) {
                 self.capture_at(g, run, ply, rule, last, &mut Default::default(), &mut false)?;
                 break;
             }

@@ -429,7 +429,7 @@ impl Reference {
 
     /// §9.3 `take { ... }`: a pit of the set that passes the condition (`here` the pit), holds the pieces to
     /// take (`N`, or at least one), and whose place is another place.
-    fn can_take(&self, g: &Game, take: &TakeAction, mover: Player, p: PlaceId) -> bool {
+    pub(super) fn can_take(&self, g: &Game, take: &TakeAction, mover: Player, p: PlaceId) -> bool {
         if (p as usize) >= self.board.n_pits {
             return false;
         }
@@ -441,7 +441,7 @@ impl Reference {
     }
 
     /// The pieces of the chosen pit (`N` of them, kinds in the order of `pieces`, or all) go to the place.
-    fn take_pit(&self, g: &mut Game, take: &TakeAction, mover: Player, p: PlaceId) {
+    pub(super) fn take_pit(&self, g: &mut Game, take: &TakeAction, mover: Player, p: PlaceId) {
         let cx = Cx::mover(mover).at(p);
         let Some(to) = self.place(g, cx, &take.to) else { return };
         let mut left = take.count.unwrap_or(u32::MAX);

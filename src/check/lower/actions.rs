@@ -556,11 +556,35 @@ impl<'g> Lowerer<'g> {
         // illegal (unless `draw when endless`), which only playing it out shows.
         let resows = out.captures.iter().any(|c| c.resow.is_some() || c.go_on.is_some());
         let relays = out.relay.is_some() || out.relay_may.is_some();
-        // An answer waits at the end of a lap: the laps are decided one by one.
-        out.laps = relays || resows || out.lap_dir.is_some() || !out.answers.is_empty();
+        // An answer waits at the end of a lap, a pit chosen before a lap is lifted before it: the laps are
+        // decided one by one.
+        let lift_picks = out.lift_captures.iter().any(|c| c.pick.is_some());
+        out.laps = relays || resows || out.lap_dir.is_some() || !out.answers.is_empty() || lift_picks;
+        if lift_picks {
+            self.check_lift_pick(sow);
+        }
         // A take before the sowing is offered only where a sowing can follow it: found by playing it out.
         out.lookahead = out.require.is_some() || relays || resows || out.take_first.is_some();
         out
+    }
+
+    /// A pit chosen before a lap is lifted pauses the first lap: not where a start's ways are tried by sowing
+    /// their first lap (`must capture`, `direction ... where`).
+    fn check_lift_pick(&mut self, sow: &ast::Sow) {
+        for item in &sow.items {
+            let (key, at) = match item {
+                ast::SowItem::MustCapture(s) => ("must capture", *s),
+                ast::SowItem::DirectionWhere(d) => ("direction ... where", d.span),
+                _ => continue,
+            };
+            self.error(
+                "check::unsupported",
+                format!("a capture at every lift that chooses a pit cannot be combined with `{key}`"),
+                at,
+                "tries the first lap, which waits for the pit",
+                Some("drop one of them".into()),
+            );
+        }
     }
 
     /// `lift N [from PLACE] [when COND]`: the condition is tested as a lap starts, at the pit to be lifted.
@@ -631,9 +655,11 @@ impl<'g> Lowerer<'g> {
             go_on: None,
             resow_into: false,
             resow_dir: None,
+            pick: None,
         };
         for item in &cap.items {
             match item {
+                ast::CaptureItem::Pick(t) => self.lower_capture_pick(&mut rule, cap, t, scope),
                 ast::CaptureItem::Take(t) => {
                     let take = self.lower_take(&t.node, t.span, scope);
                     rule.takes.push(take);
@@ -697,7 +723,7 @@ impl<'g> Lowerer<'g> {
                 }
             }
         }
-        if rule.takes.is_empty() && rule.steps.is_empty() {
+        if rule.takes.is_empty() && rule.steps.is_empty() && rule.pick.is_none() {
             self.error(
                 "check::empty",
                 if cap.by_opponent { "this answer takes nothing" } else { "this capture takes nothing" },
@@ -729,6 +755,60 @@ impl<'g> Lowerer<'g> {
             );
         }
         rule
+    }
+
+    /// `take { ... }` in a capture: only in an answer (the opponent chooses the pit) or a capture at every lift
+    /// (the mover does), and alone there. Its set reads the capture's `here` (the lap's last place, the pit
+    /// about to be lifted); its condition and place read the chosen pit as `here`.
+    fn lower_capture_pick(
+        &mut self,
+        rule: &mut CaptureRule,
+        cap: &ast::Capture,
+        take: &ast::Spanned<ast::TakeAction>,
+        scope: Scope,
+    ) {
+        if !cap.by_opponent && !cap.every_lift {
+            self.error(
+                "check::bad_context",
+                "a take of a chosen pit, in braces, is made only in an answer or a capture at every lift",
+                head(take.span, "take"),
+                "not in this capture",
+                Some(
+                    "write the take without braces (`take from PLACE to PLACE`), or move it into `opponent may` or \
+                     `capture at every lift`"
+                        .into(),
+                ),
+            );
+        }
+        if let Some(name) = &take.node.name {
+            self.error(
+                "check::bad_context",
+                "a take in a capture has no name of its own",
+                name.span,
+                "a name",
+                Some("leave the name out: `take { from ... to ... }`".into()),
+            );
+        }
+        if rule.pick.is_some() {
+            self.error(
+                "check::duplicate",
+                "a capture or answer chooses at most one pit",
+                head(take.span, "take"),
+                "second take of a chosen pit",
+                None,
+            );
+        }
+        if let Some(other) = cap.items.iter().find(|i| !matches!(i, ast::CaptureItem::Pick(_))) {
+            let what = if cap.by_opponent { "an answer" } else { "a capture" };
+            self.error(
+                "check::unsupported",
+                format!("{what} that chooses a pit holds that take alone"),
+                capture_item_span(other),
+                "beside the take of a chosen pit",
+                Some("write this in a rule of its own".into()),
+            );
+        }
+        rule.pick = Some(self.lower_take_action_in(&take.node, scope, scope.here()));
     }
 
     /// `sow from|into PLACE [cw|ccw]`.
@@ -934,10 +1014,16 @@ impl<'g> Lowerer<'g> {
 
     /// `take [NAME] { ... }`, a turn's action: the chosen pit is `here` in its condition and its place.
     pub(super) fn lower_take_action(&mut self, take: &ast::TakeAction) -> TakeAction {
+        self.lower_take_action_in(take, Scope::default(), Scope::default().here())
+    }
+
+    /// A take of a chosen pit whose set knows what `set_scope` says, and whose condition and place what
+    /// `pit_scope` says (`here` there is the chosen pit).
+    fn lower_take_action_in(&mut self, take: &ast::TakeAction, set_scope: Scope, pit_scope: Scope) -> TakeAction {
         let kinds = take.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k, false));
-        let from = self.set(&take.from, Scope::default());
-        let filter = take.filter.as_ref().map_or(Cond::True, |f| self.cond(f, Scope::default().here()));
-        let to = self.target_place(&take.to, Scope::default().here());
+        let from = self.set(&take.from, set_scope);
+        let filter = take.filter.as_ref().map_or(Cond::True, |f| self.cond(f, pit_scope));
+        let to = self.target_place(&take.to, pit_scope);
         if let Some(c) = take.count.as_ref().filter(|c| c.node == 0) {
             self.error("check::bad_range", "taking 0 pieces does nothing", c.span, "zero", None);
         }
@@ -1069,6 +1155,22 @@ fn relay_always_warning(span: Span) -> Diagnostic {
          held, as in `relay when before >= 2`",
             crate::engine::MAX_RELAY_LAPS
         ))
+}
+
+/// Where a capture's item is written.
+fn capture_item_span(item: &ast::CaptureItem) -> Span {
+    match item {
+        ast::CaptureItem::Take(t) => t.span,
+        ast::CaptureItem::Pick(t) => t.span,
+        ast::CaptureItem::Chain(c) => c.span,
+        ast::CaptureItem::Cancel(c) => c.span,
+        ast::CaptureItem::Mark(m) => m.span,
+        ast::CaptureItem::Unmark(u) => u.span,
+        ast::CaptureItem::Give(g) => g.span,
+        ast::CaptureItem::Sow(p) => p.span,
+        ast::CaptureItem::ContinueAt(p) => p.span,
+        ast::CaptureItem::Resow(r) => r.span,
+    }
 }
 
 fn sow_item_key(item: &ast::SowItem) -> (&'static str, Span) {

@@ -416,10 +416,19 @@ fn a_take_before_a_sowing_in_an_order_chosen_drops_the_pieces_left_after_it() {
     // Left out, the order is asked for with the pit sown from after the take.
     let err = mancala::notation::parse_ply(&e, &before, "grab a,a").unwrap_err();
     assert!(err.to_string().contains("e.g. `a,a:...`"), "{err}");
+    let mut after = before.clone();
+    for &mv in &moves {
+        e.apply(&mut after, mv).expect("legal");
+    }
+    assert_eq!(show(&e, &after), "a=- b=R c=W d=R A=W B=- C=- D=- store(1)=R store(2)=- to_move=2");
+    let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
+    assert!(told.text.starts_with("took 1 red from a to store(1); sowed 2 red and 1 white from a"), "{}", told.text);
+}
 
 // ---------------------------------------------------------------- the opponent's answer from a pit he chooses
 
-fn reference_file(name: &str) -> (Engine, String) {
+/// A rule file of `tests/data/reference/` with its text (for `explain`).
+fn reference_file_and_text(name: &str) -> (Engine, String) {
     let path = format!("{}/tests/data/reference/{name}.mancala", env!("CARGO_MANIFEST_DIR"));
     let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     (mancala::compile(&source, None, None).unwrap_or_else(|d| panic!("{name}: {d:?}")), source)
@@ -430,7 +439,7 @@ fn the_opponent_answers_from_a_pit_he_chooses() {
     // d's two seeds go into store(1) and A, which held 1: the lap ends in North's A (2), no capture. North may
     // bank one seed of any of his pits holding 2 or more (A and C, not B), or let it be; A then holds 1 or 2,
     // so it never relays (3 or more).
-    let (e, _) = reference_file("answer-from-a-chosen-pit");
+    let (e, _) = reference_file_and_text("answer-from-a-chosen-pit");
     let before = "d=2 A=1 B=1 C=2";
     let mut listed = plies(&e, &position(&e, before));
     listed.sort();
@@ -445,7 +454,7 @@ fn the_opponent_answers_from_a_pit_he_chooses() {
 fn an_answer_with_no_pit_to_take_from_is_not_offered() {
     // The lap ends in A, which held nothing: `count(last) > 1` fails at every pit, so no pit qualifies and
     // North is not asked at all.
-    let (e, _) = reference_file("answer-from-a-chosen-pit");
+    let (e, _) = reference_file_and_text("answer-from-a-chosen-pit");
     let before = "d=2 B=3 C=2";
     assert_eq!(plies(&e, &position(&e, before)), ["d"]);
     scenario(&e, before, "d", "a0 b0 c0 d0 A1 B3 C2 D0 store(1)=1 store(2)=0 to_move=2");
@@ -453,7 +462,7 @@ fn an_answer_with_no_pit_to_take_from_is_not_offered() {
 
 #[test]
 fn the_answer_from_a_chosen_pit_is_the_opponents_decision() {
-    let (e, _) = reference_file("answer-from-a-chosen-pit");
+    let (e, _) = reference_file_and_text("answer-from-a-chosen-pit");
     let mut st = position(&e, "d=2 A=1 B=1 C=2");
     for mv in mancala::notation::parse_ply_until_answer(&e, &st, "d").unwrap() {
         e.apply(&mut st, mv).unwrap();
@@ -466,7 +475,7 @@ fn the_answer_from_a_chosen_pit_is_the_opponents_decision() {
 fn the_look_ahead_offers_only_the_pits_after_which_the_move_is_allowed() {
     // d's seeds end in A (1): North may bank A (1) or B (2). The sowing is allowed only if North keeps 2 or
     // more in his pits: banking B leaves him 1, so B is not offered.
-    let (e, _) = reference_file("answer-from-a-chosen-pit-required");
+    let (e, _) = reference_file_and_text("answer-from-a-chosen-pit-required");
     let before = "a=1 d=2 B=2";
     let mut listed = plies(&e, &position(&e, before));
     listed.sort();
@@ -481,7 +490,7 @@ fn the_look_ahead_offers_only_the_pits_after_which_the_move_is_allowed() {
 
 #[test]
 fn an_answer_from_a_chosen_pit_is_written_read_told_and_explained() {
-    let (e, source) = reference_file("answer-from-a-chosen-pit");
+    let (e, source) = reference_file_and_text("answer-from-a-chosen-pit");
     let before = position(&e, "d=2 A=1 B=1 C=2");
     let moves = mancala::notation::parse_ply(&e, &before, "d answer C").expect("legal");
     assert_eq!(mancala::notation::format_ply(&e, &before, &moves), "d answer C");
@@ -517,7 +526,7 @@ fn the_mover_chooses_a_pit_before_a_lap_is_lifted() {
     // Before b (2) is lifted, South banks one seed of any of North's pits holding more than b: A or B (3), not
     // C or D (1). b is then lifted and sown into c, d; d (4) relays: before it is lifted no pit of North's
     // holds more than 4, so nothing is asked.
-    let (e, _) = reference_file("lift-from-a-chosen-pit");
+    let (e, _) = reference_file_and_text("lift-from-a-chosen-pit");
     let before = "b2 c1 d3 A3 B3 C1 D1";
     let mut listed: Vec<String> = plies(&e, &position(&e, before)).into_iter().filter(|p| p.starts_with('b')).collect();
     listed.sort();
@@ -537,7 +546,7 @@ fn a_pit_is_chosen_before_a_relay_is_lifted_too() {
     // Before a (2) is lifted, B (5) is the one pit of North's holding more: South banks one of its seeds.
     // a's seeds end in c (3), which relays: before c is lifted, B (4) holds more than c again, and one more
     // seed of it is banked. c's 3 seeds then go into d, store(1) and A.
-    let (e, _) = reference_file("lift-from-a-chosen-pit");
+    let (e, _) = reference_file_and_text("lift-from-a-chosen-pit");
     let before = "a2 c2 B5";
     assert_eq!(plies(&e, &position(&e, before)), ["a pick B pick B", "c pick B"]);
     let st = scenario(&e, before, "a pick B pick B", "a0 b1 c0 d1 A1 B3 C0 D0 store(1)=3 store(2)=0 to_move=2");
@@ -562,7 +571,7 @@ fn a_pit_is_chosen_before_a_relay_is_lifted_too() {
 #[test]
 fn no_pit_to_choose_before_a_lift_asks_nothing() {
     // Every pit of North's holds no more than b: the capture does not hold, and b is lifted at once.
-    let (e, _) = reference_file("lift-from-a-chosen-pit");
+    let (e, _) = reference_file_and_text("lift-from-a-chosen-pit");
     let before = "b2 A2 B1";
     assert_eq!(plies(&e, &position(&e, before)), ["b"]);
     // b's seeds end in the empty d, across from A: the capture at the end of the lap takes both.
@@ -571,7 +580,7 @@ fn no_pit_to_choose_before_a_lift_asks_nothing() {
 
 #[test]
 fn a_pit_chosen_before_a_lift_is_written_read_told_and_explained() {
-    let (e, source) = reference_file("lift-from-a-chosen-pit");
+    let (e, source) = reference_file_and_text("lift-from-a-chosen-pit");
     let before = position(&e, "b2 c1 d3 A3 B3 C1 D1");
     let moves = mancala::notation::parse_ply(&e, &before, "b pick B").expect("legal");
     assert_eq!(mancala::notation::format_ply(&e, &before, &moves), "b pick B");

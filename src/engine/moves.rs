@@ -117,8 +117,9 @@ impl Engine {
                 if !self.put_source_ready(st, cx, put, put.start_needs()) {
                     return true;
                 }
+                // §9.3: into pits of the set; its other places are never offered.
                 self.for_each_in_set(st, cx, &put.into, |p| {
-                    if self.test(st, cx.at(p), &put.filter) {
+                    if (p as usize) < self.rules.n_pits && self.test(st, cx.at(p), &put.filter) {
                         go = emit(Move::Begin { action: a, place: p });
                     }
                     go
@@ -293,7 +294,7 @@ impl Engine {
                 let more = put.max_times.map_or(true, |m| (done as u32) < m);
                 if more && self.put_source_ready(st, cx, put, put.count) {
                     self.for_each_in_set(st, cx, &put.into, |p| {
-                        if p >= from && self.test(st, cx.at(p), &put.filter) {
+                        if p >= from && (p as usize) < self.rules.n_pits && self.test(st, cx.at(p), &put.filter) {
                             out.push(Move::Pick(p));
                         }
                         true

@@ -1068,6 +1068,15 @@ impl<'g> Lowerer<'g> {
             }
         };
         let into = self.set(&put.into, Scope::default());
+        if self.board_ok && self.set_is_off_board(&into) {
+            self.error(
+                "check::bad_context",
+                "a put goes into pits, and this set holds none",
+                put.into.span,
+                "no pit to put into",
+                Some("put into pits: `into pits`, `into pits(mover)`, a row or a region".into()),
+            );
+        }
         self.mark_filled_set(&into);
         let filter = put.filter.as_ref().map_or(Cond::True, |f| self.cond(f, Scope::default().here()));
         let (min_times, max_times) = match &put.times {

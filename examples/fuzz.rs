@@ -82,6 +82,8 @@ struct Args {
     /// `--reference`: plies a game is cut at, and the time it is given before it is left (not a finding).
     plies: u32,
     game_ms: u64,
+    /// `--seeds DIR`: rule files mutated besides the shipped games.
+    seeds: Option<String>,
 }
 
 /// `--help`: what the module doc at the top says, and every flag with its default.
@@ -110,6 +112,8 @@ Flags (default in brackets):
                         random games at every decision; each disagreement is a finding
   --plies N             --reference: a game is left (not judged) past N plies [100]
   --game-ms N           --reference: a game is left (not judged) past N milliseconds [1000]
+  --seeds DIR           mutate the rule files of DIR too, besides the shipped games (e.g.
+                        tests/data/reference, whose small files use constructs no shipped game does)
   --dump INDEX          print the input of one index (of --seed) and stop
   --run-file FILE       run one file as an input (with --reference: tell its disagreements in full)
   --game-seed N         the games' seed for --run-file and --reduce-hang [0]
@@ -143,6 +147,7 @@ fn parse_args() -> Args {
         reference: false,
         plies: 100,
         game_ms: 1000,
+        seeds: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -172,6 +177,7 @@ fn parse_args() -> Args {
             "--reduce-hang" => a.reduce_hang = Some(value()),
             "--game-seed" => a.game_seed = number(&flag, value()),
             "--dump" => a.dump = Some(number(&flag, value())),
+            "--seeds" => a.seeds = Some(value()),
             other => usage_error(&format!("unknown flag `{other}`")),
         }
     }
@@ -182,7 +188,7 @@ fn main() {
     let args = parse_args();
     if let Some(i) = args.dump {
         // The input of one index, to look at or to reduce by hand.
-        std::io::stdout().write_all(&input(&shipped_seeds(), args.seed, i)).expect("stdout");
+        std::io::stdout().write_all(&input(&seeds(&args), args.seed, i)).expect("stdout");
     } else if let (Some(path), true) = (&args.run_file, args.reference) {
         // A finding of the differential run told in full: `--reference --run-file FILE --game-seed N` (N is the
         // input's index xor the run's seed, as the run plays it).
@@ -306,6 +312,23 @@ fn peak_rss_kb() -> u64 {
 }
 
 /// The input of index `i`: the same for the same seed, in any process.
+/// The files mutated: the shipped games, then those of `--seeds DIR` (sorted, so a run is made again alike).
+fn seeds(args: &Args) -> Vec<fuzzer::mutate::Seed> {
+    let mut seeds = shipped_seeds();
+    let Some(dir) = &args.seeds else { return seeds };
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| usage_error(&format!("--seeds {dir}: {e}")));
+    let mut paths: Vec<_> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "mancala"))
+        .collect();
+    paths.sort();
+    for p in paths {
+        let text = std::fs::read_to_string(&p).unwrap_or_else(|e| usage_error(&format!("{}: {e}", p.display())));
+        seeds.push(fuzzer::mutate::Seed::new(&p.file_stem().unwrap_or_default().to_string_lossy(), &text));
+    }
+    seeds
+}
+
 fn input(seeds: &[fuzzer::mutate::Seed], seed: u64, i: u64) -> Vec<u8> {
     mutant(seeds, &mut Rng64::for_input(seed, i))
 }
@@ -317,7 +340,7 @@ fn options(args: &Args) -> Options {
 /// Runs inputs `from..inputs`; prints `I index` before each, `F index kind signature` for each finding,
 /// and `S stats` now and then and at the end.
 fn worker(args: &Args) {
-    let seeds = shipped_seeds();
+    let seeds = seeds(args);
     let opts = options(args);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -385,7 +408,7 @@ fn reference_options(args: &Args) -> differ::FileOptions {
 /// `--reference`: runs inputs `from..inputs` through the differential check; prints as `worker` does.
 /// Only mutants that check clean are compared (`clean`); `engines` counts the variants compared.
 fn reference_worker(args: &Args) {
-    let seeds = shipped_seeds();
+    let seeds = seeds(args);
     let opts = reference_options(args);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -422,7 +445,7 @@ fn reference_worker(args: &Args) {
 /// `--reference`: each distinct disagreement, reduced to a small rule file that still shows it, written to
 /// `OUT/findings/NN-reference.mancala` with what shows it (variant, game seed, plies, position) on top.
 fn save_disagreements(args: &Args, findings: &BTreeMap<String, Seen>) {
-    let seeds = shipped_seeds();
+    let seeds = seeds(args);
     let opts = reference_options(args);
     let dir = format!("{}/findings", args.out);
     std::fs::create_dir_all(&dir).expect("the output folder");
@@ -478,6 +501,7 @@ fn supervise(args: &Args) {
             .args(["--mem-limit-mb", &args.mem_limit_mb.to_string(), "--play-every", &args.play_every.to_string()])
             .args(if args.reference { &["--reference"][..] } else { &[] })
             .args(["--plies", &args.plies.to_string(), "--game-ms", &args.game_ms.to_string()])
+            .args(args.seeds.as_deref().map(|d| ["--seeds", d]).iter().flatten())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -583,7 +607,7 @@ fn save_findings(args: &Args, findings: &BTreeMap<String, Seen>) {
     if args.reference {
         return save_disagreements(args, findings);
     }
-    let seeds = shipped_seeds();
+    let seeds = seeds(args);
     let opts = options(args);
     let dir = format!("{}/findings", args.out);
     std::fs::create_dir_all(&dir).expect("the output folder");

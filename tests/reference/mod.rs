@@ -43,7 +43,8 @@
 //! | §9.1 `again when` | `sow.rs` `sow` |
 //! | §9.1 `then may/must take` | `sow.rs` `then_take` |
 //! | §9.1 `then mark`; §13 `threats(PLAYER)` | `sow.rs` `then_marks`; `turn.rs` `threats`, `trial` |
-//! | §9.3 `put` (`times`) | `turn.rs` `put`, `can_put` |
+//! | §9.2 `take [NAME] { ... }`: a turn's action, and first in a sowing (the pit sown from chosen after it) | `turn.rs` `candidates`, `act`, `can_take`, `take_pit` |
+//! | §9.3 `put` (`times`; into pits only) | `turn.rs` `put`, `can_put` |
 //! | §9.4 `offer`, `on accept`, answers | `turn.rs` `offer`, `accept` |
 //! | §9.5 `pass when cannot ...` | `turn.rs` `starts` |
 //! | §9.6 `must ... else end/any`, `taken_first` | `end.rs` `begin_turn`; `turn.rs` `act`; `capture.rs` `capture` |

@@ -240,11 +240,8 @@ fn a_take_is_told_and_explained() {
     let e = taking();
     let before = position(&e, "a=2 b=3 A=3 B=1");
     let moves = mancala::notation::parse_ply(&e, &before, "pick A").expect("legal");
-    let mut after = before.clone();
-    for &mv in &moves {
-        e.apply(&mut after, mv).expect("legal");
-    }
-    let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
+    let after = after_moves(&e, &before, &moves);
+    let told = narrate(&e, &before, &moves, &after);
     assert_eq!(told.text, "took 3 from A to store(1)");
     let path = format!("{}/tests/data/reference/take-a-chosen-pit.mancala", env!("CARGO_MANIFEST_DIR"));
     let source = std::fs::read_to_string(&path).unwrap();
@@ -330,11 +327,8 @@ fn a_take_before_the_sowing_is_written_read_told_and_explained() {
     // The pit to sow from must follow the take.
     let err = mancala::notation::parse_ply(&e, &before, "steal A").unwrap_err();
     assert!(err.to_string().contains("the pit to sow from must follow"), "{err}");
-    let mut after = before.clone();
-    for &mv in &moves {
-        e.apply(&mut after, mv).expect("legal");
-    }
-    let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
+    let after = after_moves(&e, &before, &moves);
+    let told = narrate(&e, &before, &moves, &after);
     assert!(told.text.starts_with("took 1 from A to store(1); sowed 1 from b"), "{}", told.text);
     let explained = mancala::explain::explain(&e, &source, &before, &moves);
     assert_eq!(explained.steps[0].step, "take");
@@ -347,9 +341,7 @@ fn a_take_before_the_sowing_is_written_read_told_and_explained() {
 
 /// A small rule file of `tests/data/reference/`, compiled.
 fn reference_file(stem: &str) -> Engine {
-    let path = format!("{}/tests/data/reference/{stem}.mancala", env!("CARGO_MANIFEST_DIR"));
-    let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    mancala::compile(&source, None, None).unwrap_or_else(|d| panic!("{stem}: {d:?}"))
+    reference_file_and_text(stem).0
 }
 
 #[test]
@@ -416,12 +408,9 @@ fn a_take_before_a_sowing_in_an_order_chosen_drops_the_pieces_left_after_it() {
     // Left out, the order is asked for with the pit sown from after the take.
     let err = mancala::notation::parse_ply(&e, &before, "grab a,a").unwrap_err();
     assert!(err.to_string().contains("e.g. `a,a:...`"), "{err}");
-    let mut after = before.clone();
-    for &mv in &moves {
-        e.apply(&mut after, mv).expect("legal");
-    }
+    let after = after_moves(&e, &before, &moves);
     assert_eq!(show(&e, &after), "a=- b=R c=W d=R A=W B=- C=- D=- store(1)=R store(2)=- to_move=2");
-    let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
+    let told = narrate(&e, &before, &moves, &after);
     assert!(told.text.starts_with("took 1 red from a to store(1); sowed 2 red and 1 white from a"), "{}", told.text);
 }
 
@@ -499,11 +488,8 @@ fn an_answer_from_a_chosen_pit_is_written_read_told_and_explained() {
     assert!(err.to_string().contains("say which pit the opponent answers from"), "{err}");
     let err = mancala::notation::parse_ply(&e, &before, "d answer B").unwrap_err();
     assert!(err.to_string().contains("the opponent cannot answer from B"), "{err}");
-    let mut after = before.clone();
-    for &mv in &moves {
-        e.apply(&mut after, mv).expect("legal");
-    }
-    let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
+    let after = after_moves(&e, &before, &moves);
+    let told = narrate(&e, &before, &moves, &after);
     assert!(told.text.contains("computer answered at A from C: 1 from C to store(2)"), "{}", told.text);
     let explained = mancala::explain::explain(&e, &source, &before, &moves);
     let answer = explained.steps.iter().find(|s| s.step == "answer").expect("an answer step");
@@ -552,11 +538,8 @@ fn a_pit_is_chosen_before_a_relay_is_lifted_too() {
     // Told in order: the first lap's pit before the laps, the relay's after them.
     let before = position(&e, before);
     let moves = mancala::notation::parse_ply(&e, &before, "a pick B pick B").expect("legal");
-    let mut after = before.clone();
-    for &mv in &moves {
-        e.apply(&mut after, mv).expect("legal");
-    }
-    let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
+    let after = after_moves(&e, &before, &moves);
+    let told = narrate(&e, &before, &moves, &after);
     assert_eq!(
         told.text,
         "took 1 from B to store(1) before lifting a; sowed 2 from a, relaying from c, ending in A; took 1 from B to \
@@ -584,11 +567,8 @@ fn a_pit_chosen_before_a_lift_is_written_read_told_and_explained() {
     assert!(err.to_string().contains("choose the pit to take from before the lap from b is lifted"), "{err}");
     let err = mancala::notation::parse_ply(&e, &before, "b pick C").unwrap_err();
     assert!(err.to_string().contains("C cannot be taken from before the lap from b is lifted"), "{err}");
-    let mut after = before.clone();
-    for &mv in &moves {
-        e.apply(&mut after, mv).expect("legal");
-    }
-    let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
+    let after = after_moves(&e, &before, &moves);
+    let told = narrate(&e, &before, &moves, &after);
     assert!(told.text.contains("took 1 from B to store(1) before lifting b"), "{}", told.text);
     let explained = mancala::explain::explain(&e, &source, &before, &moves);
     assert_eq!(explained.steps[0].text, "before b is lifted: capture takes 1 from B to store(1)");

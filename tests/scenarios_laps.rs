@@ -144,10 +144,7 @@ fn the_narration_tells_each_lap() {
     let e = laps(Some("turning"));
     let before = position(&e, "a1 b1");
     let moves = mancala::notation::parse_ply(&e, &before, "a cw").expect("legal");
-    let mut after = before.clone();
-    for &mv in &moves {
-        e.apply(&mut after, mv).expect("legal");
-    }
+    let after = after_moves(&e, &before, &moves);
     let names = ["you".to_string(), "computer".to_string()];
     let told = mancala::narrate::ply(&e, &before, &moves, &after, &names);
     assert_eq!(told.text, "sowed 1 from a counter-clockwise, relaying from b (clockwise), ending in D");
@@ -158,11 +155,8 @@ fn the_narration_tells_captures_sown_on() {
     let e = laps(None);
     let before = position(&e, "a1 b1 D2");
     let moves = mancala::notation::parse_ply(&e, &before, "bcw").expect("legal");
-    let mut after = before.clone();
-    for &mv in &moves {
-        e.apply(&mut after, mv).expect("legal");
-    }
-    let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
+    let after = after_moves(&e, &before, &moves);
+    let told = narrate(&e, &before, &moves, &after);
     assert_eq!(
         told.text,
         "sowed 1 from b clockwise, ending in a; captured 2 from D, sown on from b counter-clockwise, ending in d"
@@ -174,11 +168,8 @@ fn the_narration_tells_a_capture_that_ends_a_relay() {
     let e = laps(Some("banked"));
     let before = position(&e, "a2 c1 B3");
     let moves = mancala::notation::parse_ply(&e, &before, "a").expect("legal");
-    let mut after = before.clone();
-    for &mv in &moves {
-        e.apply(&mut after, mv).expect("legal");
-    }
-    let told = mancala::narrate::ply(&e, &before, &moves, &after, &["you".into(), "computer".into()]);
+    let after = after_moves(&e, &before, &moves);
+    let told = narrate(&e, &before, &moves, &after);
     assert_eq!(told.text, "sowed 2 from a, ending in c; captured 3 from B to captured(1)");
 }
 

@@ -129,3 +129,17 @@ pub fn assert_over(st: &State, winners: &[u8], scores: &[i32], reason: EndReason
 pub fn assert_not_over(e: &Engine, st: &State) {
     assert!(st.result.is_none(), "the game should go on in `{}`, but ended: {:?}", show(e, st), st.result);
 }
+
+/// The position after the decisions `moves`, played from `before`.
+pub fn after_moves(e: &Engine, before: &State, moves: &[Move]) -> State {
+    let mut after = before.clone();
+    for &mv in moves {
+        e.apply(&mut after, mv).expect("legal");
+    }
+    after
+}
+
+/// The ply told as the REPL tells it, player 1 as `you` and player 2 as `computer`.
+pub fn narrate(e: &Engine, before: &State, moves: &[Move], after: &State) -> mancala::narrate::Told {
+    mancala::narrate::ply(e, before, moves, after, &["you".into(), "computer".into()])
+}

@@ -317,6 +317,9 @@ impl<'g> Lowerer<'g> {
         let lints = Lints { filled: self.filled.clone(), read, used: self.used_names.clone() };
         // Without a usable board there is no track to build. A missing board is reported by `merge`, a bad
         // one by `lower_board`; the rules are never made either way.
+        if self.board_ok {
+            self.check_same_skips();
+        }
         if self.errors > 0 || !self.board_ok {
             return (None, self.diags, lints);
         }

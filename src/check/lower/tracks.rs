@@ -2,6 +2,8 @@
 //! phases skip, and the pit opposite each pit.
 
 use crate::ast;
+use crate::check::merge::head;
+use crate::diag::Diagnostic;
 use crate::ir::*;
 
 use super::Lowerer;
@@ -115,39 +117,89 @@ impl<'g> Lowerer<'g> {
         }
     }
 
-    /// Places a mover's sowing passes over (`skip store(opponent)`), resolved for that mover.
+    /// Places a mover's sowing passes over (`skip store(opponent)`), resolved for that mover: those of every
+    /// sowing, which `check_same_skips` makes one and the same list.
     pub(super) fn skipped_places(&self, phases: &[PhaseRules], mover: u8) -> Vec<PlaceId> {
-        let mut out = Vec::new();
-        for phase in &self.game.phases {
-            for item in &phase.node.items {
-                let ast::PhaseItem::Sow(s) = item else {
-                    continue;
-                };
-                for si in &s.node.items {
-                    let ast::SowItem::Skip(sk) = si else { continue };
-                    let ast::SkipTarget::Place(p) = &sk.node else {
-                        continue;
-                    };
-                    if let ast::PlaceKind::Named { name, player } = &p.node {
-                        let Some(pn) = self.place_names.get(&name.node) else {
-                            continue;
-                        };
-                        let who = match player.as_ref().map(|w| &w.node) {
-                            Some(ast::PlayerKind::Mover) => Some(mover),
-                            Some(ast::PlayerKind::Opponent) => Some((mover + 1) % self.players.max(1)),
-                            _ => None,
-                        };
-                        match (pn.per_player, who) {
-                            (true, Some(w)) => out.push(pn.id + w as PlaceId),
-                            (false, _) => out.push(pn.id),
-                            _ => {}
-                        }
-                    } else if let ast::PlaceKind::Named { .. } = &p.node {
-                    }
-                }
+        let _ = phases;
+        let mut out: Vec<PlaceId> = self.sowings().flat_map(|s| self.sowing_skips(&s.node, mover)).collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// `skip PLACE` is folded into the one track (`Rules::next`) that every sowing of the game follows, so
+    /// every sowing must pass over the same places: one that skips others is refused, rather than sown along
+    /// a track it did not write.
+    pub(super) fn check_same_skips(&mut self) {
+        let mut first: Option<(Vec<Vec<PlaceId>>, ast::Span)> = None;
+        let mut differ = Vec::new();
+        for s in self.sowings() {
+            let skips: Vec<Vec<PlaceId>> = (0..self.players.max(1))
+                .map(|mover| {
+                    let mut v = self.sowing_skips(&s.node, mover);
+                    v.sort_unstable();
+                    v.dedup();
+                    v
+                })
+                .collect();
+            match &first {
+                None => first = Some((skips, s.span)),
+                Some((theirs, at)) if *theirs != skips => differ.push((s.span, *at)),
+                Some(_) => {}
             }
         }
-        let _ = phases;
+        for (at, first) in differ {
+            self.push(
+                Diagnostic::error(
+                    "check::unsupported",
+                    "this sowing passes over other places than the first sowing does",
+                    head(at, "sow"),
+                    "other `skip` places",
+                )
+                .with_related(head(first, "sow"), "the first sowing")
+                .with_help(
+                    "write the same `skip PLACE` lines in every sowing: the places passed over make one track for all \
+                     the game's sowings",
+                ),
+            );
+        }
+    }
+
+    /// The sowings of the game, every phase, in the order written.
+    fn sowings(&self) -> impl Iterator<Item = &'g ast::Spanned<ast::Sow>> + 'g {
+        self.game.phases.iter().flat_map(|phase| {
+            phase.node.items.iter().filter_map(|item| match item {
+                ast::PhaseItem::Sow(s) => Some(s),
+                _ => None,
+            })
+        })
+    }
+
+    /// The places one sowing's `skip PLACE` lines name, resolved for `mover`.
+    fn sowing_skips(&self, sow: &ast::Sow, mover: u8) -> Vec<PlaceId> {
+        let mut out = Vec::new();
+        for si in &sow.items {
+            let ast::SowItem::Skip(sk) = si else { continue };
+            let ast::SkipTarget::Place(p) = &sk.node else {
+                continue;
+            };
+            let ast::PlaceKind::Named { name, player } = &p.node else {
+                continue;
+            };
+            let Some(pn) = self.place_names.get(&name.node) else {
+                continue;
+            };
+            let who = match player.as_ref().map(|w| &w.node) {
+                Some(ast::PlayerKind::Mover) => Some(mover),
+                Some(ast::PlayerKind::Opponent) => Some((mover + 1) % self.players.max(1)),
+                _ => None,
+            };
+            match (pn.per_player, who) {
+                (true, Some(w)) => out.push(pn.id + w as PlaceId),
+                (false, _) => out.push(pn.id),
+                _ => {}
+            }
+        }
         out
     }
 }

@@ -316,6 +316,7 @@ fn plain_games_sweep_by_table() {
 /// the action written first.
 fn ranked_game(first: &str) -> String {
     let grab = "  sow grab {\n    from pits(mover) where count > 0\n    direction choose\n    must capture\n    \
+                skip store(opponent)\n    \
                 capture when here in pits(mover) and count = 1 and count(opposite) > 0 {\n      \
                 take from here, opposite to store(mover)\n    }\n  }\n";
     let plain =

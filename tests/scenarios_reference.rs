@@ -69,3 +69,14 @@ fn nobody_can_move_waits_for_the_answer_to_an_offer() {
     assert_not_over(&e, &accepted);
     assert_eq!((to_move(&accepted), plies(&e, &accepted)), (2, vec!["b".to_string()]));
 }
+
+#[test]
+fn an_action_ruled_out_by_prefer_is_still_possible_for_pass() {
+    // §9.5 `pass when cannot sow`, §9.7 `prefer big, sow`: with a pit of 3, only `big` is allowed, but `sow`
+    // could start, so there is no pass (the engine used to offer one: a fuzz finding); with no pit of 3,
+    // `sow` is allowed; with no seed on his side, he passes.
+    let e = file("pass-when-an-action-is-ranked-out");
+    assert_eq!(legal(&e, "a3 b1 A1 to_move=1"), ["a"]);
+    assert_eq!(legal(&e, "a1 b1 A1 to_move=1"), ["sow a", "sow b"]);
+    assert_eq!(legal(&e, "A1 to_move=1"), ["pass"]);
+}

@@ -26,8 +26,10 @@ impl Engine {
         let simple = self.phase_plan(st).simple && !st.obliged;
         let begin = out.len();
         let mut counts = [0usize; 16];
+        let mut skipped = 0u64;
         for (a, action) in phase.actions.iter().enumerate() {
             if ruled_out(a, kept) {
+                skipped |= 1 << (a % 64);
                 continue;
             }
             let start = out.len();
@@ -45,7 +47,13 @@ impl Engine {
         }
         if with_pass {
             if let Some(pass) = &phase.pass {
-                if pass.unless.iter().all(|&a| counts.get(a as usize).copied().unwrap_or(0) == 0) {
+                // §9.5: `cannot NAME` reads the action's own starts, `prefer` aside: one it ruled out may still
+                // start, and then there is no pass.
+                let cannot = |a: u8| {
+                    counts.get(a as usize).copied().unwrap_or(0) == 0
+                        && (skipped & (1 << (a % 64)) == 0 || !self.action_can_start(st, a))
+                };
+                if pass.unless.iter().all(|&a| cannot(a)) {
                     out.push(Move::Pass);
                 }
             }

@@ -437,13 +437,18 @@ impl Engine {
     }
 
     /// The actions that `prefer` rules out now, as bits: every ranked action after the first that can start.
+    /// Whether action `a` of the phase has a start that completes into a legal ply, `prefer` aside.
+    pub(super) fn action_can_start(&self, st: &State, a: u8) -> bool {
+        let Some(action) = self.phase(st).actions.get(a as usize) else { return false };
+        let probe = st.obliged || self.action_needs_probe(action);
+        !self.each_begin(st, a, action, |mv| probe && !self.completable(st, mv))
+    }
+
     pub(super) fn preferred_out(&self, st: &State) -> u64 {
         let phase = self.phase(st);
         let mut first = None;
         for &a in &phase.prefer {
-            let Some(action) = phase.actions.get(a as usize) else { continue };
-            let probe = st.obliged || self.action_needs_probe(action);
-            if !self.each_begin(st, a, action, |mv| probe && !self.completable(st, mv)) {
+            if self.action_can_start(st, a) {
                 first = Some(a);
                 break;
             }

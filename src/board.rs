@@ -503,7 +503,12 @@ impl Painter<'_> {
         let doing = if decider == st.to_move {
             "to move".to_string()
         } else {
-            format!("to answer {}'s move", self.view.name(st.to_move))
+            // `you` is the REPL's name for a person at the keyboard: "to answer your move".
+            let whose = match self.view.name(st.to_move).as_str() {
+                "you" => "your".to_string(),
+                name => format!("{name}'s"),
+            };
+            format!("to answer {whose} move")
         };
         let out: Vec<String> = (0..self.engine.rules.players)
             .filter(|p| st.eliminated & (1 << p) != 0)

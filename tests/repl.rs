@@ -659,7 +659,10 @@ fn the_opponent_answers_in_the_middle_of_a_move() {
         session(&[answered, "--ai", "1=greedy", "--human", "2", "--position", position], "moves\nanswer\nquit!\n");
     // Two people at one keyboard: the second answers the first's move.
     let two_people = session(&[answering, "--human", "2", "--position", position], "o3 -x\n-answer\nquit!\n");
-    insta::assert_snapshot!(format!("{person_moves}\n{person_answers}\n{two_people}"));
+    // A person moves; the computer answers from a pit it chooses ("computer to answer your move").
+    let chosen = "tests/data/reference/answer-from-a-chosen-pit.mancala";
+    let from_a_pit = session(&[chosen, "--ai", "2=greedy", "--position", "d=2 A=1 B=1 C=2"], "d\nquit!\n");
+    insta::assert_snapshot!(format!("{person_moves}\n{person_answers}\n{two_people}\n{from_a_pit}"));
 }
 
 // ---------------------------------------------------------------- saves that hold (issue 23)

@@ -253,7 +253,8 @@
     dot.style.background = window.MancalaBoard.seatColour(decider);
     box.appendChild(dot);
     const who = view.seats[decider].name;
-    const doing = decider === pos.to_move ? "to move" : `to answer ${view.seats[pos.to_move].name}'s move`;
+    const mover = view.seats[pos.to_move].name;
+    const doing = decider === pos.to_move ? "to move" : `to answer ${mover === "you" ? "your" : mover + "'s"} move`;
     const phase = pos.phase ? ` (${pos.phase})` : "";
     const ply = `ply ${pos.ply + 1}: `;
     box.appendChild(document.createTextNode(`${ply}${who} ${doing}${phase}` + (view.human_to_move ? "" : " — thinking…")));

@@ -127,6 +127,14 @@ const FILE_POSITIONS: &[(&str, &str, Option<&str>)] = &[
     // offered pit is his, filled, and he sows it; declined, nobody can move.
     ("nobody-can-move-with-an-offer-waiting", "a1 A1 captured(1)=2 captured(2)=2 offered=b to_move=2", Some("accept")),
     ("nobody-can-move-with-an-offer-waiting", "a1 A1 captured(1)=2 captured(2)=2 offered=b to_move=2", Some("decline")),
+    // §9.1 a direction per lap beside `divert`: North's B sown clockwise would end in C, South's tuzdyk, where
+    // its last stone is diverted; nothing is tested there, so B goes counter-clockwise only.
+    (
+        "turn-where-the-last-is-diverted",
+        "a0 b15 c14 d14 e4 f3 g1 h2 i16 A1 B17 C3 D17 E17 F15 G1 H3 I16 kazan(1)=3 owner(C)=1 owner(H)=1 \
+         tuzdyk(1)=C,H to_move=2",
+        None,
+    ),
 ];
 
 #[test]

@@ -415,7 +415,8 @@ impl Reference {
             return Ok(first);
         };
         let cond = sow.lap_dir.as_ref().expect("a direction per lap has its condition");
-        if !self.test(&h, Cx::mover(ply.mover).at(end.last), cond) {
+        // §9.1 `divert`: where the last piece is diverted nothing looks at where it fell, this condition neither.
+        if end.diverted || !self.test(&h, Cx::mover(ply.mover).at(end.last), cond) {
             return Ok(first);
         }
         match run.ask(vec![Decision::Dir(first), Decision::Dir(other)])? {

@@ -575,3 +575,21 @@ fn a_pit_chosen_before_a_lift_is_written_read_told_and_explained() {
     let words = mancala::summary::summarize_width(&e, 200).split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(words.contains("(a pit of your choice)"), "{words}");
 }
+
+#[test]
+fn a_chosen_relay_that_waits_for_a_pit_is_told_as_chosen() {
+    // `relay may` beside a pit chosen before each lift: the relay from b, chosen, waits for the pit taken
+    // before its lift; it is still told "(by choice)", as one that does not wait.
+    let source = std::fs::read_to_string(format!(
+        "{}/tests/data/reference/lift-from-a-chosen-pit.mancala",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+    .replace("    relay when count >= 3", "    relay may when count >= 3");
+    let e = mancala::compile(&source, None, None).expect("the file compiles");
+    let before = position(&e, "b2 c1 d3 A3 B3 C1 D1");
+    let moves = mancala::notation::parse_ply(&e, &before, "d relay relay pick A").expect("legal");
+    let after = after_moves(&e, &before, &moves);
+    let told = narrate(&e, &before, &moves, &after);
+    assert!(told.text.contains("relaying from B (by choice) and b (by choice)"), "{}", told.text);
+}

@@ -557,7 +557,7 @@ impl Engine {
     pub fn chosen_take_only(&self, st: &State, pit: PlaceId) -> Option<State> {
         let rule = match st.stage {
             Stage::Answer { action, rule } => self.sow_rule(st, action).answers.get(rule as usize)?,
-            Stage::LiftPick { action, rule } => self.sow_rule(st, action).lift_captures.get(rule as usize)?,
+            Stage::LiftPick { action, rule, .. } => self.sow_rule(st, action).lift_captures.get(rule as usize)?,
             _ => return None,
         };
         let mut out = st.clone();

@@ -314,7 +314,7 @@ impl Engine {
             }
             // Before a lap is lifted: the pits the capture at every lift may take from, its set read at the pit
             // about to be lifted.
-            Stage::LiftPick { action, rule } => {
+            Stage::LiftPick { action, rule, .. } => {
                 if let Some(take) = &self.sow_rule(st, action).lift_captures[rule as usize].pick {
                     self.pick_pits(st, st.origin, take, |p| {
                         out.push(Move::Pick(p));

@@ -138,7 +138,7 @@ impl Engine {
     /// The mover's pit for the capture at every lift `rule` (`take { ... }` in it), the lap about to be
     /// lifted from `origin`: its pieces go to the take's place (`here` the chosen pit), then the lap is lifted
     /// and sown as usual, the laps decided one by one.
-    pub(super) fn lift_pick(&self, st: &mut State, action: u8, rule: u8, pit: PlaceId, probe: bool) {
+    pub(super) fn lift_pick(&self, st: &mut State, action: u8, rule: u8, pit: PlaceId, chosen: bool, probe: bool) {
         st.stage = Stage::Start;
         let sow = self.sow_rule(st, action);
         let Some(take) = &sow.lift_captures[rule as usize].pick else {
@@ -156,12 +156,14 @@ impl Engine {
         }
         let by = if st.lap <= 1 {
             RuleRef::Action { phase: st.phase, action }
+        } else if chosen {
+            RuleRef::RelayMay { phase: st.phase, action }
         } else {
             RuleRef::Relay { phase: st.phase, action }
         };
         self.lift_rest(st, sow, origin, by);
         if self.lap_log.is_some() && !probe {
-            self.keep_lift(false);
+            self.keep_lift(chosen);
         }
         self.run_laps(st, action, LapAt::Started, probe);
     }
@@ -373,6 +375,10 @@ impl Engine {
                 self.note(st, super::Event::Relay { rule, pit });
             }
             if !self.relay_from(st, sow, pit) {
+                // Paused for the pit chosen before the lift: the chosen relay is told as one once lifted.
+                if let Stage::LiftPick { chosen, .. } = &mut st.stage {
+                    *chosen = relay;
+                }
                 return;
             }
             if self.lap_log.is_some() && !probe {
@@ -905,7 +911,7 @@ impl Engine {
         };
         let Some(index) = sow.lift_captures.iter().position(holds) else { return false };
         if sow.lift_captures[index].pick.is_some() {
-            st.stage = Stage::LiftPick { action: self.action_of(st, sow), rule: index as u8 };
+            st.stage = Stage::LiftPick { action: self.action_of(st, sow), rule: index as u8, chosen: false };
             return true;
         }
         self.take_at_once(st, cx, &sow.lift_captures[index]);

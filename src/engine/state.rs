@@ -580,7 +580,8 @@ pub enum Stage {
     Answer { action: u8, rule: u8 },
     /// The mover chooses the pit of the capture at every lift `rule` that takes from a chosen pit (`take { ...
     /// }` in it, `Move::Pick`), before the lap from `origin` is lifted; the lap is then lifted and sown.
-    LiftPick { action: u8, rule: u8 },
+    /// `chosen`: the lap is a relay the mover chose (`relay may`), for the account of the ply.
+    LiftPick { action: u8, rule: u8, chosen: bool },
 }
 
 /// Where a capture stands: which rule, which walk of its chain, which pit, which take.

@@ -88,7 +88,9 @@ impl Engine {
                 self.opponents_answer(st, action, rule, make, probe)
             }
             (Stage::Answer { action, rule }, Move::Pick(pit)) => self.opponents_pick(st, action, rule, pit, probe),
-            (Stage::LiftPick { action, rule }, Move::Pick(pit)) => self.lift_pick(st, action, rule, pit, probe),
+            (Stage::LiftPick { action, rule, chosen }, Move::Pick(pit)) => {
+                self.lift_pick(st, action, rule, pit, chosen, probe)
+            }
             (Stage::Capture { action, rule }, Move::Capture(make)) => {
                 let sow = self.sow_rule(st, action);
                 st.stage = Stage::Start;

@@ -508,12 +508,8 @@ impl Engine {
     /// Where a lap ends without a capture, the opponent's answers tried from rule number `first` on: the
     /// first whose condition holds waits for his choice (`Stage::Answer`); else the relays.
     fn lap_end_answers(&self, st: &mut State, action: u8, sow: &Sow, first: usize, probe: bool) -> LapEnd {
-        let cx = Ctx::new(st.to_move).at(st.last);
         // An answer that takes from a chosen pit is offered only where some pit qualifies.
-        let holds = |a: &CaptureRule| {
-            self.test(st, cx, &a.when) && a.pick.as_ref().map_or(true, |t| !self.pick_pits(st, st.last, t, |_| false))
-        };
-        if let Some(r) = sow.answers.iter().skip(first).position(holds) {
+        if let Some(r) = sow.answers.iter().skip(first).position(|a| self.holds_at(st, a, st.last)) {
             st.stage = Stage::Answer { action, rule: (r + first) as u8 };
             return LapEnd::Over;
         }
@@ -566,6 +562,13 @@ impl Engine {
         self.take_action(st, take, pit);
         let end = self.lap_end_relays(st, action, sow, probe);
         self.laps_after(st, action, end, probe);
+    }
+
+    /// Whether a capture at every lift or an answer applies at `at`: its condition holds there and, where it
+    /// takes from a chosen pit, some pit qualifies.
+    fn holds_at(&self, st: &State, rule: &CaptureRule, at: PlaceId) -> bool {
+        self.test(st, Ctx::new(st.to_move).at(at), &rule.when)
+            && rule.pick.as_ref().map_or(true, |t| !self.pick_pits(st, at, t, |_| false))
     }
 
     /// Calls `emit` with each pit a take of a chosen pit in a capture or an answer may take from, its set read
@@ -906,10 +909,7 @@ impl Engine {
     #[cold]
     fn capture_at_lift(&self, st: &mut State, sow: &Sow, pit: PlaceId) -> bool {
         let cx = Ctx::new(st.to_move).at(pit);
-        let holds = |r: &CaptureRule| {
-            self.test(st, cx, &r.when) && r.pick.as_ref().map_or(true, |t| !self.pick_pits(st, pit, t, |_| false))
-        };
-        let Some(index) = sow.lift_captures.iter().position(holds) else { return false };
+        let Some(index) = sow.lift_captures.iter().position(|r| self.holds_at(st, r, pit)) else { return false };
         if sow.lift_captures[index].pick.is_some() {
             st.stage = Stage::LiftPick { action: self.action_of(st, sow), rule: index as u8, chosen: false };
             return true;

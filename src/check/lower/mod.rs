@@ -334,7 +334,7 @@ impl<'g> Lowerer<'g> {
             facing,
             behind,
             ahead,
-        } = self.topology(&phases);
+        } = self.topology();
         let score_doc = self.game.score.as_ref().and_then(|t| self.doc(t.span));
         let goal_doc = self.game.goal.as_ref().and_then(|g| self.doc(g.span));
         let mut rules = Rules {

@@ -23,11 +23,11 @@ pub(super) struct Topology {
 }
 
 impl<'g> Lowerer<'g> {
-    pub(super) fn topology(&self, phases: &[PhaseRules]) -> Topology {
+    pub(super) fn topology(&self) -> Topology {
         let n = self.n_pits;
         let places = self.places.len();
         let circuits = self.circuits();
-        let skips: Vec<Vec<PlaceId>> = (0..self.players).map(|mover| self.skipped_places(phases, mover)).collect();
+        let skips: Vec<Vec<PlaceId>> = (0..self.players).map(|mover| self.skipped_places(mover)).collect();
         let mut next = vec![0 as PlaceId; self.players as usize * 2 * places];
         for (mover, skipped) in skips.iter().enumerate() {
             for dir in 0..2 {
@@ -119,8 +119,7 @@ impl<'g> Lowerer<'g> {
 
     /// Places a mover's sowing passes over (`skip store(opponent)`), resolved for that mover: those of every
     /// sowing, which `check_same_skips` makes one and the same list.
-    pub(super) fn skipped_places(&self, phases: &[PhaseRules], mover: u8) -> Vec<PlaceId> {
-        let _ = phases;
+    pub(super) fn skipped_places(&self, mover: u8) -> Vec<PlaceId> {
         let mut out: Vec<PlaceId> = self.sowings().flat_map(|s| self.sowing_skips(&s.node, mover)).collect();
         out.sort_unstable();
         out.dedup();

@@ -2,7 +2,7 @@
 //! endpoint, and bad requests of every sort (bad JSON, oversized bodies, paths that leave DIR, unknown
 //! game ids, foreign hosts), each answered with a JSON error and a 4xx while the server goes on.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -67,9 +67,16 @@ fn serve_with(name: &str, setup: &str, args: &[&str]) -> Server {
 fn raw(server: &Server, request: &[u8]) -> (u16, Vec<u8>) {
     let mut stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    stream.write_all(request).unwrap();
+    // The server may answer before it has read the whole request (a declared length over the limit is
+    // refused at once) and close: the rest of the write then fails, or the read ends in a reset, after the
+    // answer has come. Either is the server's right; the answer is what the test reads.
+    if let Err(e) = stream.write_all(request) {
+        assert!(matches!(e.kind(), ErrorKind::BrokenPipe | ErrorKind::ConnectionReset), "writing the request: {e}");
+    }
     let mut response = Vec::new();
-    stream.read_to_end(&mut response).unwrap();
+    if let Err(e) = stream.read_to_end(&mut response) {
+        assert!(e.kind() == ErrorKind::ConnectionReset && !response.is_empty(), "reading the answer: {e}");
+    }
     let split = response.windows(4).position(|w| w == b"\r\n\r\n").expect("a whole response");
     let head = String::from_utf8_lossy(&response[..split]).to_string();
     let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status");

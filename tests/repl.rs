@@ -623,6 +623,38 @@ fn a_terminal_gets_wrapped_text_colour_and_the_pit_marked() {
     assert!(plain.contains("played i3cw safari: put 1 from player 1's ghala into i3;"), "{plain}");
 }
 
+/// Lines typed ahead on a terminal (a paste of moves, or fast typing) are each read at their prompt, none
+/// dropped. Before, the line editor read them all at its first prompt and dropped all but the first.
+#[test]
+fn lines_typed_ahead_on_a_terminal_are_each_played() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` to run the REPL on a pty");
+        return;
+    }
+    let command = format!("{} play games/kalah.mancala --human 2", env!("CARGO_BIN_EXE_mancala"));
+    let mut child = Command::new("script")
+        .args(["-qfec", &command, "/dev/null"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("script runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    // One write: the terminal hands the editor all of it at once.
+    stdin.write_all(b"c\rd\rA\rquit\r").expect("typed");
+    stdin.flush().expect("flushed");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    drop(stdin);
+    let out = child.wait_with_output().expect("the session ends");
+    let plain = strip_escapes(&String::from_utf8_lossy(&out.stdout));
+    for played in ["player 1 played c:", "player 1 played d:", "player 2 played A:"] {
+        assert!(plain.contains(played), "{played:?} missing: {plain}");
+    }
+}
+
 /// Text without ANSI escapes and carriage returns.
 fn strip_escapes(text: &str) -> String {
     let mut out = String::new();

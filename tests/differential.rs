@@ -192,7 +192,7 @@ fn rare_positions() -> Vec<(String, String)> {
                 let Some(pair) = Pair::new(source, Some(&variant), None) else { continue };
                 for literal in &literals {
                     let reads = mancala::notation::parse_position(&pair.engine, literal).is_ok();
-                    if reads && literal.contains('=') || reads && literal.split_whitespace().count() > 1 {
+                    if reads && (literal.contains('=') || literal.split_whitespace().count() > 1) {
                         out.push((name.clone(), literal.to_string()));
                     }
                 }

@@ -732,7 +732,7 @@ fn position_flags(st: &State) -> u32 {
 /// key of a game, so keys made so compare only with each other).
 #[inline(always)]
 fn counts_position_key(st: &State) -> u64 {
-    super::fast::counts_key(&st.counts, set_word(st.offered)) ^ position_flags(st) as u64 * 0x9e37_79b9_7f4a_7c15
+    super::fast::counts_key(&st.counts, set_word(st.offered)) ^ (position_flags(st) as u64 * 0x9e37_79b9_7f4a_7c15)
 }
 
 /// Whether the history holds `key`; if not, `key` is added to it.
@@ -768,6 +768,6 @@ fn set_word(set: PitSet) -> u64 {
 #[inline]
 fn contains(keys: &[u64], key: u64) -> bool {
     let mut chunks = keys.chunks_exact(8);
-    let found = (&mut chunks).any(|c| c.iter().fold(false, |found, &k| found | (k == key)));
+    let found = chunks.any(|c| c.iter().fold(false, |found, &k| found | (k == key)));
     found || chunks.remainder().contains(&key)
 }

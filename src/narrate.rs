@@ -1022,7 +1022,7 @@ pub fn frames(engine: &Engine, before: &State, moves: &[Move], after: &State, ma
         let skip = out.len().saturating_sub(max.saturating_sub(1));
         out.drain(..skip);
     }
-    if out.last().map_or(true, |f| f.counts != after.counts) {
+    if out.last().is_none_or(|f| f.counts != after.counts) {
         out.push(board(&after.counts, None, 0));
     }
     out

@@ -380,7 +380,7 @@ impl Search<'_, '_> {
 
     /// Every few thousand plies: the deadline, the cancel flag, and progress.
     fn look_up(&mut self) -> Result<(), Stop> {
-        if self.plies % CHECK_EVERY != 0 {
+        if !self.plies.is_multiple_of(CHECK_EVERY) {
             return Ok(());
         }
         if self.watch.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
@@ -448,7 +448,7 @@ impl Search<'_, '_> {
         let node = self.nodes.len() as u32 - 1;
         self.bytes += std::mem::size_of::<Node>() + self.path.len() * std::mem::size_of::<Move>();
         let close = closeness(self.engine, &st);
-        if self.best.map_or(true, |(b, _)| close > b) {
+        if self.best.is_none_or(|(b, _)| close > b) {
             self.best = Some((close, node));
         }
         if st.result.is_none() {

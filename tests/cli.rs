@@ -556,7 +556,7 @@ fn simulate_writes_a_trace_of_every_ply() {
     assert!(places.contains_key("store(2)"));
     // Each game's last line is the end of it.
     for (i, line) in lines.iter().enumerate() {
-        let last = lines.get(i + 1).map_or(true, |next| next["game"] != line["game"]);
+        let last = lines.get(i + 1).is_none_or(|next| next["game"] != line["game"]);
         assert_eq!(line["state"]["over"], last, "{line}");
         if last {
             assert_eq!(line["state"]["scores"].as_array().unwrap().len(), 2);

@@ -121,11 +121,11 @@ fn round_trip(name: &str, players: Option<u8>, games: usize) {
                     .unwrap_or_else(|e| panic!("{what}: `{text}` does not parse: {e}"));
                 assert_eq!(back, moves, "{what}: `{text}`");
                 plies += 1;
-                if before.ply % 9 == 0 {
+                if before.ply.is_multiple_of(9) {
                     check_position(&engine, &before, &what);
                     positions += 1;
                 }
-                if game < 3 && before.ply % 17 == 0 {
+                if game < 3 && before.ply.is_multiple_of(17) {
                     check_enumeration(&engine, &before, &moves, &what);
                 }
             }

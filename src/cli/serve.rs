@@ -185,7 +185,7 @@ async fn serve(listener: std::net::TcpListener, shared: Arc<Shared>) {
             Ok((stream, _)) => stream,
             Err(e) => {
                 // Too many open files, say: wait for connections to close rather than give up.
-                if last_complaint.map_or(true, |t| t.elapsed() > Duration::from_secs(10)) {
+                if last_complaint.is_none_or(|t| t.elapsed() > Duration::from_secs(10)) {
                     eprintln!("cannot accept a connection ({}); waiting", mancala::io::io_message(&e));
                     last_complaint = Some(Instant::now());
                 }

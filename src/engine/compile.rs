@@ -136,7 +136,7 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
                 let words: Vec<PitWords> =
                     region.masks.iter().map(|&m| PitWords::new(&list(m), shape.places)).collect();
                 player_test(who, empty, move |_: &Engine, st: &State, p: u8| {
-                    words.get(p as usize).map_or(true, |w| !w.any(&st.counts))
+                    words.get(p as usize).is_none_or(|w| !w.any(&st.counts))
                 })
             } else {
                 let words = PitWords::new(&list(region.all), shape.places);
@@ -230,7 +230,7 @@ fn cond(c: &Cond, shape: &Shape) -> CondFn {
             if shape.plain {
                 let words = words_of(&lists, shape.places);
                 Arc::new(move |e, st, _| {
-                    e.active_players(st).any(|p| words.get(p as usize).map_or(true, |w| !w.any(&st.counts)))
+                    e.active_players(st).any(|p| words.get(p as usize).is_none_or(|w| !w.any(&st.counts)))
                 })
             } else {
                 any_player_empty::<false>(lists)
@@ -305,7 +305,7 @@ fn pit_count<const PLAIN: bool>(e: &Engine, st: &State, pit: PlaceId) -> u8 {
 /// Whether every pit of player `p` is empty, stopping at the first pit with something in it.
 #[inline(always)]
 fn all_empty<const PLAIN: bool>(lists: &[Vec<PlaceId>], e: &Engine, st: &State, p: u8) -> bool {
-    lists.get(p as usize).map_or(true, |l| l.iter().all(|&i| pit_count::<PLAIN>(e, st, i) == 0))
+    lists.get(p as usize).is_none_or(|l| l.iter().all(|&i| pit_count::<PLAIN>(e, st, i) == 0))
 }
 
 /// Each player's pits as words of `counts` (`fast::PitWords`).
@@ -316,7 +316,7 @@ fn words_of(lists: &[Vec<PlaceId>], places: usize) -> Vec<PitWords> {
 /// `count(pits(WHO)) = 0` (or, with `empty` false, `> 0`) with one kind of piece, a few words at a time.
 fn pits_empty_words(words: Vec<PitWords>, who: &PlayerExpr, empty: bool) -> CondFn {
     player_test(who, empty, move |_: &Engine, st: &State, p: u8| {
-        words.get(p as usize).map_or(true, |w| !w.any(&st.counts))
+        words.get(p as usize).is_none_or(|w| !w.any(&st.counts))
     })
 }
 

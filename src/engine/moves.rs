@@ -299,7 +299,7 @@ impl Engine {
                 let ActionKind::Put(put) = &self.phase(st).actions[action as usize].kind else {
                     return;
                 };
-                let more = put.max_times.map_or(true, |m| (done as u32) < m);
+                let more = put.max_times.is_none_or(|m| (done as u32) < m);
                 if more && self.put_source_ready(st, cx, put, put.count) {
                     self.for_each_in_set(st, cx, &put.into, |p| {
                         if p >= from && (p as usize) < self.rules.n_pits && self.test(st, cx.at(p), &put.filter) {

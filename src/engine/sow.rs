@@ -568,7 +568,7 @@ impl Engine {
     /// takes from a chosen pit, some pit qualifies.
     fn holds_at(&self, st: &State, rule: &CaptureRule, at: PlaceId) -> bool {
         self.test(st, Ctx::new(st.to_move).at(at), &rule.when)
-            && rule.pick.as_ref().map_or(true, |t| !self.pick_pits(st, at, t, |_| false))
+            && rule.pick.as_ref().is_none_or(|t| !self.pick_pits(st, at, t, |_| false))
     }
 
     /// Calls `emit` with each pit a take of a chosen pit in a capture or an answer may take from, its set read

@@ -131,7 +131,7 @@ impl Engine {
                 let state = slot.get_or_insert_with(|| st.probe_copy());
                 // Without `must capture` nothing is tried: the copy is never read. Where every first lap is
                 // found without sowing (`FirstLapStarts`), nothing is worth remembering.
-                let sown = self.way_plan(st.phase, action).and_then(|p| p.starts.as_ref()).map_or(true, |s| !s.every);
+                let sown = self.way_plan(st.phase, action).and_then(|p| p.starts.as_ref()).is_none_or(|s| !s.every);
                 if !sow.must_capture || !self.first_lap_memo || !sown {
                     return f(&mut Trial { state, ready: false, laps: None });
                 }

@@ -147,7 +147,7 @@ impl Reference {
                     }
                     let options: Vec<Decision> = pieces
                         .into_iter()
-                        .filter(|&pk| picked.map_or(true, |q| pk >= q))
+                        .filter(|&pk| picked.is_none_or(|q| pk >= q))
                         .map(|(_, place, kind)| Decision::Take { place, kind })
                         .collect();
                     if options.is_empty() {
@@ -267,7 +267,7 @@ impl Reference {
             MarkStep::Unmark { place, mark } => {
                 if let Some(p) = self.place(g, cx, place).filter(|&p| (p as usize) < self.board.n_pits) {
                     for m in 0..self.rules.marks.len() {
-                        if mark.map_or(true, |x| x as usize == m) {
+                        if mark.is_none_or(|x| x as usize == m) {
                             g.marks[m][p as usize] = None;
                         }
                     }

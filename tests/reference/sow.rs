@@ -692,7 +692,7 @@ impl Reference {
         let mut after: Option<PlaceId> = None;
         loop {
             let mut options: Vec<Decision> =
-                eligible(g).into_iter().filter(|&p| after.map_or(true, |a| p > a)).map(Decision::Pick).collect();
+                eligible(g).into_iter().filter(|&p| after.is_none_or(|a| p > a)).map(Decision::Pick).collect();
             options.push(Decision::Stop);
             match run.ask(options)? {
                 Decision::Pick(p) => {

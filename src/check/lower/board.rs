@@ -755,7 +755,7 @@ impl<'g> Lowerer<'g> {
     pub(super) fn kind_mask_named(&mut self, name: &ast::Name, value: Option<&Spanned<u32>>) -> Option<KindMask> {
         let mut mask = 0u64;
         for (i, k) in self.kinds.iter().enumerate() {
-            if k.name == name.node && value.map_or(true, |v| k.value == v.node as i32) {
+            if k.name == name.node && value.is_none_or(|v| k.value == v.node as i32) {
                 mask |= 1 << i;
             }
         }

@@ -950,3 +950,36 @@ fn simulate_counts_the_rules_that_fired_and_names_those_that_never_did() {
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert!(json.get("rules").is_none());
 }
+
+/// Every code block of the docs is closed: one left open turns the rest of a page into code (it happened to
+/// `relay may` in docs/language.md).
+#[test]
+fn the_docs_code_blocks_are_closed() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
+    for dir in ["docs", "docs/games"] {
+        for entry in std::fs::read_dir(root.join(dir)).expect("docs") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "md") {
+                pages.push(path);
+            }
+        }
+    }
+    for page in pages {
+        let text = std::fs::read_to_string(&page).expect("page");
+        let mut open: Option<usize> = None;
+        for (i, line) in text.lines().enumerate() {
+            let fence = line.trim_start().strip_prefix("```");
+            match (fence, open) {
+                (Some(_), Some(_)) => open = None,
+                (Some(_), None) => open = Some(i + 1),
+                // A heading inside a code block is the sign of a block left open.
+                (None, Some(at)) if line.starts_with("#### ") || line.starts_with("## ") => {
+                    panic!("{}: the code block of line {at} is still open at line {}", page.display(), i + 1)
+                }
+                _ => {}
+            }
+        }
+        assert!(open.is_none(), "{}: the code block of line {} is never closed", page.display(), open.unwrap_or(0));
+    }
+}

@@ -557,6 +557,32 @@ fn a_never_ending_move_is_told_in_one_short_line() {
     assert!(told.len() < 300, "one short line: {} bytes", told.len());
 }
 
+/// `position` prints the game's position as `--position` reads it: started from, it is the same game; in the
+/// middle of a turn, it is the turn's start.
+#[test]
+fn position_prints_what_a_game_can_start_from() {
+    use mancala::session::{Seat, Session};
+    let (kalah, source) = engine("kalah.mancala", None);
+    let mut s = Session::new(kalah, "kalah.mancala", &source, vec![Seat::Human, Seat::Human], 1).expect("session");
+    for ply in ["c", "d", "A"] {
+        run(&mut s, ply);
+    }
+    let printed = run(&mut s, "position");
+    let text = printed.strip_prefix("position: ").unwrap_or_else(|| panic!("{printed}"));
+    let (kalah, _) = engine("kalah.mancala", None);
+    let read = mancala::notation::parse_position(&kalah, text).expect("reads back");
+    assert_eq!(mancala::notation::format_position(&kalah, &read), text);
+    assert!(text.contains("to_move=1") && text.contains("store(1)=2"), "{text}");
+
+    let (gulek, source) = engine("gulek.mancala", None);
+    let mut s = Session::new(gulek, "gulek.mancala", &source, vec![Seat::Human, Seat::Human], 1).expect("session");
+    s.start_from("1=B 7=RRB phase=playing to_move=1").expect("position");
+    run(&mut s, "7");
+    let printed = run(&mut s, "position");
+    assert!(printed.starts_with("position at the start of this turn: ") && printed.contains("7=RRB"), "{printed}");
+    assert_eq!(run(&mut s, "position 3"), "error: `position` takes no argument");
+}
+
 /// Gulek's piece prompt takes a whole order at once (`RBR`), all or nothing.
 #[test]
 fn a_whole_piece_order_at_the_piece_prompt() {

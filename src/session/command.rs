@@ -47,6 +47,8 @@ pub enum Command {
     Undo,
     Redo,
     Show,
+    /// The position in the notation of `--position`, at the start of the turn in progress.
+    Position,
     Rules,
     /// What the computer would play, at a level (`hint hard`); a solitaire without a level is searched for
     /// a win.
@@ -101,6 +103,7 @@ impl FromStr for Command {
             "undo" | "u" => no_args(Command::Undo),
             "redo" => no_args(Command::Redo),
             "show" | "board" => no_args(Command::Show),
+            "position" => no_args(Command::Position),
             "rules" => no_args(Command::Rules),
             "hint" if rest.is_empty() => Ok(Command::Hint(None)),
             "hint" => match crate::ai::Level::named(rest) {
@@ -161,7 +164,7 @@ pub(super) fn shadowed_command(text: &str) -> Option<&'static str> {
 }
 
 pub(super) const COMMANDS: &[&str] = &[
-    "moves", "history", "explain", "undo", "redo", "show", "rules", "hint", "ai", "cancel", "save", "load", "new",
+    "moves", "history", "explain", "undo", "redo", "show", "position", "rules", "hint", "ai", "cancel", "save", "load", "new",
     "help", "quit",
 ];
 
@@ -174,6 +177,7 @@ Type a move in notation, or one of these commands:
   explain [N]     the last move (or move N of the history) step by step, with the rule of each step
   undo, redo      take back your last move (and the computer's replies), or play it again
   show            draw the board again
+  position        the position in the notation `--position` reads, to start a game or `explain` from it
   rules           a summary of the rules of this game
   hint [LEVEL]    what the computer would play, and what it does: at level easy, normal (the default) or
                   hard; the same position gets the same hint (a solitaire without a level is searched

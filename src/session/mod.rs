@@ -222,6 +222,7 @@ impl Session {
             Command::Undo => self.undo(),
             Command::Redo => self.redo(),
             Command::Show => Ok(Output::moved(String::new())),
+            Command::Position => Ok(Output::text(self.position_text())),
             Command::Rules => Ok(Output::text(self.rules_summary())),
             Command::Hint(level) => self.hint(level).map(Output::text),
             Command::Ai => self.ai_move(),
@@ -450,6 +451,17 @@ impl Session {
 
     fn place_label(&self, p: PlaceId) -> String {
         self.engine.rules.places.get(p as usize).map_or_else(|| p.to_string(), |i| i.label.clone())
+    }
+
+    /// The position in the notation `--position` reads: where a turn is in progress, its start (the middle
+    /// of a move is no position one can start from).
+    fn position_text(&self) -> String {
+        let at = crate::notation::format_position(&self.engine, self.partial_start.as_ref().unwrap_or(&self.state));
+        if self.in_turn() {
+            format!("position at the start of this turn: {at}")
+        } else {
+            format!("position: {at}")
+        }
     }
 
     /// Whether a turn is in progress: some of its decisions made, the rest still to come.

@@ -50,25 +50,28 @@ fn every_shipped_game_and_variant_agrees_with_the_reference() {
     assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n\n"));
 }
 
-/// FIXME: engine bugs the differential check finds by itself in the rule files of `tests/data/reference/`,
-/// not fixed yet (another helper fixes them): the files that must still disagree, each with the item of issue
-/// 20 it shows. Take a line off when its fix reaches main (the test then says so): the file joins the others,
-/// and guards the fix. None open now: items 1 (`capture-may-with-relay`) and 2 (`sow-from-way-per-lap`) are
-/// fixed, and their files agree; with either fix reverted, `small_rule_files_agree_with_the_reference` fails.
+/// Engine bugs the differential check finds by itself in the small rule files, not fixed yet: the files that
+/// must still disagree, each with what it shows. Take a line off when the fix lands: the file then joins the
+/// others and guards the fix. None open now.
 const KNOWN: &[(&str, &str)] = &[];
 
-/// The small rule files of `tests/data/reference/`, each written to show one construct or combination.
+/// The small rule files of `tests/data/reference/`, each written to show one construct or combination, and
+/// the games of `tests/data/unseen/`, written by a new author from the docs alone.
 fn reference_files() -> Vec<(String, String)> {
-    let dir = format!("{}/tests/data/reference", env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{dir}: {e}"))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "mancala"))
-        .map(|p| {
-            let name = p.file_stem().unwrap_or_default().to_string_lossy().into_owned();
-            (name, std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
-        })
-        .collect();
+    let mut files: Vec<(String, String)> = Vec::new();
+    for dir in ["reference", "unseen"] {
+        let dir = format!("{}/tests/data/{dir}", env!("CARGO_MANIFEST_DIR"));
+        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{dir}: {e}"));
+        files.extend(
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "mancala"))
+                .map(|p| {
+                    let name = p.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+                    (name, std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+                }),
+        );
+    }
     files.sort();
     files
 }

@@ -80,3 +80,19 @@ fn an_action_ruled_out_by_prefer_is_still_possible_for_pass() {
     assert_eq!(legal(&e, "a1 b1 A1 to_move=1"), ["sow a", "sow b"]);
     assert_eq!(legal(&e, "A1 to_move=1"), ["pass"]);
 }
+
+#[test]
+fn before_in_the_score_reads_the_last_ply_whatever_ended_the_game() {
+    // §13 `before`: in `score`, "this move" is the ply just played. South's b drops its seed into his store
+    // (3 -> 4), and North, with no seed, cannot move: the game ends there, and South's store is scored as it
+    // was before that seed (3), North's as it is (4). The engine used to forget the ply's drops before it
+    // found North stuck, and scored 4 to 4 (a fuzz finding).
+    let e = file("before-in-the-score");
+    let mut st = position(&e, "a1 b1 store(1)=3 store(2)=4 to_move=1");
+    play(&e, &mut st, "b");
+    assert_over(&st, &[2], &[3, 4], EndReason::Stuck);
+    // Ended by its end rule, the same.
+    let mut st = position(&e, "b1 store(1)=3 store(2)=4 to_move=1");
+    play(&e, &mut st, "b");
+    assert_over(&st, &[2], &[3, 4], EndReason::Condition);
+}

@@ -198,9 +198,6 @@ impl Engine {
         if ended {
             return;
         }
-        // The end rules have read the last move's drops; the new move has dropped nothing yet, so `before`
-        // in its `from ... where` is a pit's count now (§13).
-        self.forget_drops(st);
         st.endless = false;
         if st.ply >= self.phase_plan(st).limit {
             return self.finish(st, EndReason::Limit);
@@ -211,17 +208,40 @@ impl Engine {
     /// At the start of a turn: the obligation of the mover, and whether he can move at all. An obligation
     /// met by some start says that he can, so its list of starts is not made twice; so does an end rule
     /// that has just looked (`after_end_rules`, `moves_known`).
+    ///
+    /// The new move has dropped nothing yet, so the last move's drops are forgotten first (`before` in its
+    /// `from ... where` is a pit's count now, §13); a game that ends here is scored with them all the same,
+    /// as after any end rule.
     #[inline]
     pub(super) fn check_can_move(&self, st: &mut State, after_end_rules: bool) {
         if !matches!(st.stage, Stage::Start) {
+            return self.forget_drops(st);
+        }
+        if !self.rules.needs.drops {
+            if let Some(reason) = self.cannot_go_on(st, after_end_rules) {
+                self.finish(st, reason);
+            }
             return;
         }
+        let mut saved = [NO_KIND; 256];
+        let n = st.dropped.len().min(saved.len());
+        saved[..n].copy_from_slice(&st.dropped[..n]);
+        self.forget_drops(st);
+        if let Some(reason) = self.cannot_go_on(st, after_end_rules) {
+            st.dropped[..n].copy_from_slice(&saved[..n]);
+            self.finish(st, reason);
+        }
+    }
+
+    /// Why the game ends as a turn begins (an obligation none can meet, a mover who cannot move), if it does.
+    #[inline]
+    fn cannot_go_on(&self, st: &mut State, after_end_rules: bool) -> Option<EndReason> {
         match self.compute_obligation(st) {
-            Bound::Ends => self.finish(st, EndReason::Obligation),
-            Bound::Met => {}
-            Bound::Free if after_end_rules && self.phase_plan(st).moves_known => {}
-            Bound::Free if !self.has_any_move(st) => self.finish(st, EndReason::Stuck),
-            Bound::Free => {}
+            Bound::Ends => Some(EndReason::Obligation),
+            Bound::Met => None,
+            Bound::Free if after_end_rules && self.phase_plan(st).moves_known => None,
+            Bound::Free if !self.has_any_move(st) => Some(EndReason::Stuck),
+            Bound::Free => None,
         }
     }
 

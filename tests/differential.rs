@@ -126,6 +126,8 @@ fn the_known_engine_bugs_are_found_by_the_differential_check() {
 /// Constructed positions of the rule files of `tests/data/reference/` that random games from the start do not
 /// reach, as (file, position, the ply to play first: `None` for a random one).
 const FILE_POSITIONS: &[(&str, &str, Option<&str>)] = &[
+    // §9.2: accepted, c is North's and among `pits(opponent)`, whence its 3 seeds come: it is passed over.
+    ("take-to-a-place-among-its-sources", "a2 b0 c5 A0 B2 C0 captured(2)=9 offered=c to_move=2", Some("accept")),
     // §10 `when nobody can move` with an offer waiting: North must answer, so the game goes on; accepted, the
     // offered pit is his, filled, and he sows it; declined, nobody can move.
     ("nobody-can-move-with-an-offer-waiting", "a1 A1 captured(1)=2 captured(2)=2 offered=b to_move=2", Some("accept")),

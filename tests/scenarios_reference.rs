@@ -96,3 +96,15 @@ fn before_in_the_score_reads_the_last_ply_whatever_ended_the_game() {
     play(&e, &mut st, "b");
     assert_over(&st, &[2], &[3, 4], EndReason::Condition);
 }
+
+#[test]
+fn a_take_passes_over_the_place_it_fills() {
+    // §9.2: North accepts South's offer of c: c is given to him, and 3 seeds from his pits go into it. c is
+    // one of his pits now, but no place is a source of its own pieces: the seeds come from B (2, all there
+    // is), and c's own 5 stay. The engine and the reference used to read it two ways (a fuzz finding).
+    let e = file("take-to-a-place-among-its-sources");
+    let st = position(&e, "a2 b0 c5 A0 B2 C0 captured(2)=9 offered=c to_move=2");
+    let mut accepted = st.clone();
+    play(&e, &mut accepted, "accept");
+    assert!(show(&e, &accepted).starts_with("a2 b0 c7 A0 B0 C0 "), "{}", show(&e, &accepted));
+}

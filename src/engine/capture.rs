@@ -272,10 +272,15 @@ impl Engine {
         out: &mut Vec<Move>,
     ) -> usize {
         let mask = self.kind_mask(st, cx, &take.kinds);
+        // A place is no source of its own pieces (§9.2).
+        let target = self.take_target(st, cx, take);
         for (g, group) in self.source_groups(take).iter().enumerate() {
             let mut found = 0;
             for set in group {
                 self.for_each_in_set(st, cx, set, |p| {
+                    if Some(p) == target {
+                        return true;
+                    }
                     for k in 0..self.k as u8 {
                         if mask & (1 << k) != 0 && st.counts[p as usize * self.k + k as usize] > 0 {
                             found += 1;
@@ -325,7 +330,7 @@ impl Engine {
         let mut moved = 0;
         for &to in targets.as_slice() {
             let mut sources = Places::default();
-            if !self.first_source_group(st, cx, take, mask, &mut sources) {
+            if !self.first_source_group(st, cx, take, mask, Some(to), &mut sources) {
                 continue;
             }
             let mut left = limit;
@@ -342,13 +347,22 @@ impl Engine {
     }
 
     /// Collects into `sources` the places of a take's first group of sources (`from A else B`) that holds any
-    /// matching piece; false when none does. An out-parameter: the hot path of captures copies no list.
+    /// matching piece; false when none does. The place the pieces go to is no source of its own (§9.2): it is
+    /// left out. An out-parameter: the hot path of captures copies no list.
     #[inline]
-    fn first_source_group(&self, st: &State, cx: Ctx, take: &TakeRule, mask: KindMask, sources: &mut Places) -> bool {
+    fn first_source_group(
+        &self,
+        st: &State,
+        cx: Ctx,
+        take: &TakeRule,
+        mask: KindMask,
+        target: Option<PlaceId>,
+        sources: &mut Places,
+    ) -> bool {
         for group in self.source_groups(take) {
             sources.len = 0;
             for set in group {
-                self.for_each_in_set(st, cx, set, |p| sources.push(p));
+                self.for_each_in_set(st, cx, set, |p| Some(p) == target || sources.push(p));
             }
             if sources.as_slice().iter().any(|&p| self.count_masked(st, p, mask) > 0) {
                 return true;
@@ -361,7 +375,7 @@ impl Engine {
     /// matching piece, up to `limit` pieces.
     fn take_to_hand(&self, st: &mut State, cx: Ctx, take: &TakeRule, mask: KindMask, limit: u32) -> u32 {
         let mut sources = Places::default();
-        if !self.first_source_group(st, cx, take, mask, &mut sources) {
+        if !self.first_source_group(st, cx, take, mask, None, &mut sources) {
             return 0;
         }
         let mut left = limit;

@@ -124,7 +124,7 @@ impl Reference {
             // Every place of the set receives its pieces, each from the first group that holds any then.
             TakeTo::Each(set) => {
                 for target in self.set(g, cx, set) {
-                    let sources = self.first_group(g, cx, take, &kinds);
+                    let sources = self.first_group(g, cx, take, &kinds, Some(target));
                     let n = take.count.unwrap_or(u32::MAX);
                     self.move_pieces(g, &sources, &kinds, n, Dest::Place(target), &mut from);
                 }
@@ -134,9 +134,10 @@ impl Reference {
             // (by group, place, then kind: `picked` is the last); a line that leaves a piece it could have
             // taken is not one.
             to if take.chosen => {
+                let target = self.target(g, cx, to);
                 for _ in 0..take.count.unwrap_or(1) {
-                    let group = self.first_group_index(g, cx, take, &kinds);
-                    let sources = self.first_group(g, cx, take, &kinds);
+                    let group = self.first_group_index(g, cx, take, &kinds, target);
+                    let sources = self.first_group(g, cx, take, &kinds, target);
                     let pieces: Vec<(usize, PlaceId, KindId)> = sources
                         .iter()
                         .flat_map(|&p| kinds.iter().map(move |&k| (group, p, k)))
@@ -160,7 +161,7 @@ impl Reference {
                 }
             }
             to => {
-                let sources = self.first_group(g, cx, take, &kinds);
+                let sources = self.first_group(g, cx, take, &kinds, self.target(g, cx, to));
                 let dest = self.dest(g, cx, to, hand);
                 self.move_pieces(g, &sources, &kinds, take.count.unwrap_or(u32::MAX), dest, &mut from);
             }
@@ -171,8 +172,17 @@ impl Reference {
         Ok(from)
     }
 
-    /// `from A else B ...`: the places of each group (`from here` when no `from` is written).
-    fn groups(&self, g: &Game, cx: Cx, take: &TakeRule) -> Vec<Vec<PlaceId>> {
+    /// The place a take's pieces go to, where it is one.
+    fn target(&self, g: &Game, cx: Cx, to: &TakeTo) -> Option<PlaceId> {
+        match to {
+            TakeTo::Place(p) => self.place(g, cx, p),
+            TakeTo::Hand | TakeTo::Each(_) => None,
+        }
+    }
+
+    /// `from A else B ...`: the places of each group (`from here` when no `from` is written), but the place
+    /// the pieces go to: no place is a source of its own pieces (§9.2).
+    fn groups(&self, g: &Game, cx: Cx, take: &TakeRule, target: Option<PlaceId>) -> Vec<Vec<PlaceId>> {
         let here_only = vec![vec![Set::One(PlaceExpr::Here)]];
         let groups = if take.from.is_empty() { &here_only } else { &take.from };
         groups
@@ -181,7 +191,7 @@ impl Reference {
                 let mut places: Vec<PlaceId> = Vec::new();
                 for s in group {
                     for p in self.set(g, cx, s) {
-                        if !places.contains(&p) {
+                        if !places.contains(&p) && Some(p) != target {
                             places.push(p);
                         }
                     }
@@ -192,17 +202,17 @@ impl Reference {
     }
 
     /// The index of the first group that holds a piece of these kinds.
-    fn first_group_index(&self, g: &Game, cx: Cx, take: &TakeRule, kinds: &[KindId]) -> usize {
+    fn first_group_index(&self, g: &Game, cx: Cx, take: &TakeRule, kinds: &[KindId], target: Option<PlaceId>) -> usize {
         let holds =
             |places: &Vec<PlaceId>| places.iter().any(|&p| kinds.iter().any(|&k| g.pieces[p as usize][k as usize] > 0));
-        self.groups(g, cx, take).iter().position(holds).unwrap_or(0)
+        self.groups(g, cx, take, target).iter().position(holds).unwrap_or(0)
     }
 
     /// The places of the first group that holds a piece of these kinds (none when no group does).
-    fn first_group(&self, g: &Game, cx: Cx, take: &TakeRule, kinds: &[KindId]) -> Vec<PlaceId> {
+    fn first_group(&self, g: &Game, cx: Cx, take: &TakeRule, kinds: &[KindId], target: Option<PlaceId>) -> Vec<PlaceId> {
         let holds =
             |places: &Vec<PlaceId>| places.iter().any(|&p| kinds.iter().any(|&k| g.pieces[p as usize][k as usize] > 0));
-        self.groups(g, cx, take).into_iter().find(holds).unwrap_or_default()
+        self.groups(g, cx, take, target).into_iter().find(holds).unwrap_or_default()
     }
 
     fn dest<'h>(&self, g: &Game, cx: Cx, to: &TakeTo, hand: &'h mut [u8]) -> Dest<'h> {
@@ -233,13 +243,6 @@ impl Reference {
                 let moved = there.min(left) as u8;
                 if moved == 0 {
                     continue;
-                }
-                if let Dest::Place(to) = &dest {
-                    if *to == p {
-                        // Taken to where they are: they stay.
-                        left -= moved as u32;
-                        continue;
-                    }
                 }
                 g.pieces[p as usize][k as usize] -= moved;
                 match &mut dest {

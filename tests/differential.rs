@@ -126,6 +126,8 @@ fn the_known_engine_bugs_are_found_by_the_differential_check() {
 /// Constructed positions of the rule files of `tests/data/reference/` that random games from the start do not
 /// reach, as (file, position, the ply to play first: `None` for a random one).
 const FILE_POSITIONS: &[(&str, &str, Option<&str>)] = &[
+    // §10 `draw when endless`: South's d relays for ever; the sweeps after it see South as `mover`.
+    ("endless-sweep-to-the-mover", "a1 b0 c1 d3 e1 f0 A1 B0 C1 D0 E1 F2 store(1)=21 store(2)=16 to_move=1", Some("d")),
     // §9.2: accepted, c is North's and among `pits(opponent)`, whence its 3 seeds come: it is passed over.
     ("take-to-a-place-among-its-sources", "a2 b0 c5 A0 B2 C0 captured(2)=9 offered=c to_move=2", Some("accept")),
     // §10 `when nobody can move` with an offer waiting: North must answer, so the game goes on; accepted, the

@@ -108,3 +108,14 @@ fn a_take_passes_over_the_place_it_fills() {
     play(&e, &mut accepted, "accept");
     assert!(show(&e, &accepted).starts_with("a2 b0 c7 A0 B0 C0 "), "{}", show(&e, &accepted));
 }
+
+#[test]
+fn the_sweeps_after_an_endless_move_see_its_mover_as_mover() {
+    // §10 `draw when endless`: South's d relays for ever and is cut; the next player's turn never began, so
+    // `sweep pits(opponent) to store(mover)` sends North's seeds to South's store (the engine had handed the
+    // turn to North first, and sent South's to North's: a fuzz finding).
+    let e = file("endless-sweep-to-the-mover");
+    let mut st = position(&e, "a1 b0 c1 d3 e1 f0 A1 B0 C1 D0 E1 F2 store(1)=21 store(2)=16 to_move=1");
+    play(&e, &mut st, "d");
+    assert_over(&st, &[], &[32, 16], EndReason::Endless);
+}

@@ -336,12 +336,23 @@ impl Engine {
                 let out = out.fold(0u8, |bits, p| bits | 1 << p);
                 (0..self.rules.players).filter(|p| out & (1 << p) != 0).find_map(|p| self.eliminate(st, p))
             }
-            EndRule::Endless => st.endless.then_some(EndReason::Endless),
+            // The cut move is annulled before the next player's turn begins (§10): a game it ends is still
+            // the cut mover's turn, so he is `mover` in the sweeps and the score, as where an end rule `at
+            // every lap` stops a move.
+            EndRule::Endless if st.endless => {
+                st.to_move = st.last_mover;
+                Some(EndReason::Endless)
+            }
+            EndRule::Endless => None,
             // The mover of the ply just played, whose move would never end, is out.
             // The flag is spent, so the end rules looked at again after the elimination do not repeat it.
             EndRule::EliminateEndless if st.endless => {
                 st.endless = false;
-                self.eliminate(st, st.last_mover)
+                let ends = self.eliminate(st, st.last_mover);
+                if ends.is_some() {
+                    st.to_move = st.last_mover;
+                }
+                ends
             }
             // The move was cut where it was found to go on for ever; the game goes on.
             EndRule::EliminateEndless | EndRule::CutEndless => None,

@@ -159,17 +159,29 @@ impl Teller<'_> {
                 }
                 Event::Capture { rule, at } => {
                     // A capture before a lift is written down once made, the others before.
-                    let taken = match rule {
-                        RuleRef::LiftCapture { .. } => self.moved(prev, &t.counts),
-                        _ => self.moved(&t.counts, next),
+                    let (taken, marked) = match rule {
+                        RuleRef::LiftCapture { .. } => {
+                            let marks_before = traced.get(i.wrapping_sub(1)).map_or(&before.marks, |p| &p.marks);
+                            (self.moved(prev, &t.counts), self.marks_changed(marks_before, &t.marks))
+                        }
+                        _ => {
+                            let marks_next = traced.get(i + 1).map_or(&after.marks, |n| &n.marks);
+                            (self.moved(&t.counts, next), self.marks_changed(&t.marks, marks_next))
+                        }
                     };
-                    let taken = if taken.is_empty() { "takes nothing".to_string() } else { format!("takes {taken}") };
+                    // A capture may mark pits (`mark here as NAME`) as well as, or instead of, taking.
+                    let taken = match (taken.is_empty(), marked.is_empty()) {
+                        (true, true) => " takes nothing".to_string(),
+                        (true, false) => format!(": {}", marked.join("; ")),
+                        (false, true) => format!(" takes {taken}"),
+                        (false, false) => format!(" takes {taken}; {}", marked.join("; ")),
+                    };
                     let text = match rule {
                         RuleRef::DropCapture { .. } => {
-                            format!("as a piece falls in {}: capture {taken}", self.label(*at))
+                            format!("as a piece falls in {}: capture{taken}", self.label(*at))
                         }
-                        RuleRef::LiftCapture { .. } => format!("before {} is lifted: capture {taken}", self.label(*at)),
-                        _ => format!("last in {}: capture {taken}", self.label(*at)),
+                        RuleRef::LiftCapture { .. } => format!("before {} is lifted: capture{taken}", self.label(*at)),
+                        _ => format!("last in {}: capture{taken}", self.label(*at)),
                     };
                     out.push(self.step("capture", text, vec![*at], Some(*rule)));
                 }
@@ -207,7 +219,7 @@ impl Teller<'_> {
                 Event::Relay { rule, pit } => {
                     // The lift that follows a relay is the relay's.
                     let mut text = format!("relay from {}", self.label(*pit));
-                    if let Some(Traced { event: Event::Lift { from, .. }, counts }) = traced.get(i + 1) {
+                    if let Some(Traced { event: Event::Lift { from, .. }, counts, .. }) = traced.get(i + 1) {
                         text.push_str(&format!(": lift {}", self.pieces_left(&t.counts, counts, *from)));
                         prev = counts;
                         i += 2;
@@ -224,6 +236,33 @@ impl Teller<'_> {
                     let text =
                         if *held { "end rule holds: the game ends" } else { "end rule tested: it does not hold" };
                     out.push(self.step("end_rule", text.into(), vec![], Some(*rule)));
+                }
+                Event::ThenTake { rule, .. } => {
+                    // The pits one `then` take takes from follow one another: one step for them all.
+                    let run: Vec<&Traced> = traced[i..]
+                        .iter()
+                        .take_while(|n| matches!(&n.event, Event::ThenTake { rule: r, .. } if r == rule))
+                        .collect();
+                    let end = traced.get(i + run.len()).map_or(&after.counts[..], |n| &n.counts[..]);
+                    let pits: Vec<PlaceId> = run
+                        .iter()
+                        .filter_map(|n| match n.event {
+                            Event::ThenTake { pit, .. } => Some(pit),
+                            _ => None,
+                        })
+                        .collect();
+                    let taken = self.moved(&t.counts, end);
+                    let text =
+                        if taken.is_empty() { "then take nothing".to_string() } else { format!("then take {taken}") };
+                    out.push(self.step("then_take", text, pits, Some(*rule)));
+                    i += run.len();
+                    prev = &run[run.len() - 1].counts;
+                    continue;
+                }
+                Event::ThenMark { rule, mark, pits, player } => {
+                    let names: Vec<String> = pits.iter().map(|&p| self.label(p)).collect();
+                    let text = format!("then mark {} as {}", list(&names), self.mark_name(*mark, *player));
+                    out.push(self.step("then_mark", text, pits.clone(), Some(*rule)));
                 }
                 Event::Sweep { rule } => {
                     let swept = self.moved(&t.counts, next);
@@ -331,6 +370,52 @@ impl Teller<'_> {
         let RuleRef::Action { phase, action } = rule else { return String::new() };
         let action = self.engine.rules.phases.get(phase as usize).and_then(|p| p.actions.get(action as usize));
         action.map_or_else(String::new, |a| a.name.clone())
+    }
+
+    /// A mark by its declared name, with the player it is carried for (seat from 0): `made`, `player 1's
+    /// tuzdyk`.
+    fn mark_name(&self, mark: u8, player: Option<u8>) -> String {
+        let name = self.engine.rules.marks.get(mark as usize).map_or_else(|| mark.to_string(), |m| m.name.clone());
+        match player {
+            Some(seat) => format!("player {}'s {name}", seat as u32 + 1),
+            None => name,
+        }
+    }
+
+    /// The marks that changed from one position's marks to the next's, in words: `A and K become made`,
+    /// `c is no longer made`.
+    fn marks_changed(&self, from: &[u8], to: &[u8]) -> Vec<String> {
+        let rules = &self.engine.rules;
+        let n = rules.n_pits;
+        let mut out = Vec::new();
+        for (m, info) in rules.marks.iter().enumerate() {
+            // The pits that took each new value of the mark (0: unmarked), in board order.
+            let mut changes: Vec<(u8, Vec<String>)> = Vec::new();
+            for p in 0..n {
+                let (Some(&was), Some(&now)) = (from.get(m * n + p), to.get(m * n + p)) else { continue };
+                if was == now {
+                    continue;
+                }
+                let label = self.label(p as PlaceId);
+                match changes.iter_mut().find(|(v, _)| *v == now) {
+                    Some((_, pits)) => pits.push(label),
+                    None => changes.push((now, vec![label])),
+                }
+            }
+            for (now, pits) in changes {
+                let several = pits.len() > 1;
+                let pits = list(&pits);
+                let player = (info.per_player && now != 0).then(|| now - 1);
+                let name = self.mark_name(m as u8, player);
+                out.push(match (now, several) {
+                    (0, false) => format!("{pits} is no longer {}", info.name),
+                    (0, true) => format!("{pits} are no longer {}", info.name),
+                    (_, false) => format!("{pits} becomes {name}"),
+                    (_, true) => format!("{pits} become {name}"),
+                });
+            }
+        }
+        out
     }
 
     /// How many pieces left `place` from one position to the next.

@@ -99,3 +99,45 @@ fn a_take_before_the_sowing_cites_its_own_line() {
     assert!(lines[1].starts_with("  1. take at A") && lines[1].contains(": take { 1 from"), "{told}");
     assert!(lines[2].contains(": from pits(mover)"), "{told}");
 }
+
+/// The text of `explain` for the ply `ply` of the file `path` (from the crate's root) from `position`.
+fn told_from_file(path: &str, position: &str, ply: &str) -> String {
+    let text = std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    told(&text, position, ply)
+}
+
+fn told(text: &str, position: &str, ply: &str) -> String {
+    let engine = mancala::compile(text, None, None).unwrap();
+    let st = mancala::notation::parse_start_position(&engine, position).unwrap();
+    let moves = mancala::notation::parse_ply(&engine, &st, ply).unwrap();
+    render(&explain(&engine, text, &st, &moves))
+}
+
+#[test]
+fn a_then_take_is_told_with_its_line() {
+    // Lamlameta's only capture is a `then must take`: each pair taken, and where to.
+    let t = told_from_file("tests/data/unseen/lamlameta.mancala", "a1 c3 K2 A2 C1 moves=3,3", "a");
+    assert!(t.contains("  3. then take 2 from A and 2 from K to captured(1) (line 67: then must take from"), "{t}");
+    // Gulek's parking, a `then may take` chosen pit by pit.
+    let gulek = mancala::shipped::find("gulek-solo").unwrap();
+    let t = told(gulek.text, "1=1 3=2 4=1 9=3", "3cw take 4");
+    assert!(t.contains("  3. then take 2 from 4 to removed (line 20: then may take from pits where count = 2"), "{t}");
+}
+
+#[test]
+fn a_then_mark_is_told_with_the_pits_it_marks() {
+    let t = told_from_file("tests/data/unseen/lamlameta.mancala", "l2 A1 B23 moves=3,3", "l");
+    assert!(t.contains(". then mark b, d, f, h, j and l as pair (line 70: then mark pits(mover) as pair"), "{t}");
+}
+
+#[test]
+fn a_capture_that_marks_says_what_it_marked() {
+    // Lamlameta's capture at every drop only marks the pit: it does not "take nothing".
+    let t = told_from_file("tests/data/unseen/lamlameta.mancala", "l2 A1 B23 moves=3,3", "l");
+    assert!(t.contains("  3. as a piece falls in A: capture: A becomes made (line 59:"), "{t}");
+    assert!(!t.contains("takes nothing"), "{t}");
+    // Toguz kumalak's capture takes and marks: both are told.
+    let toguz = mancala::shipped::find("toguz-kumalak").unwrap();
+    let t = told(toguz.text, "a10 A2 C5 moves=3,3", "a");
+    assert!(t.contains("last in A: capture takes 3 from A to kazan(1); A becomes player 1's tuzdyk (line"), "{t}");
+}

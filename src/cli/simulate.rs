@@ -21,10 +21,12 @@ use std::collections::BTreeMap;
 ///
 /// Every seat chooses uniformly at random among the legal moves, unless `--ai` puts a computer player
 /// there. Prints who played each seat, the wins per seat (players numbered from 1), draws (won and lost for a
-/// solitaire), the mean and longest game in plies, captures per game, the share of the plies begun with each
+/// solitaire), the mean and longest game in plies, captures per game (plies in which a `capture` rule took
+/// pieces; a `then` take is not a capture), the share of the plies begun with each
 /// action (when there are several), the games cut by the ply limit, and how the games ended: for random
 /// games from the start, also the end rule that ended them (its line in the file), how often each rule fired
-/// (each action, capture, relay, extra turn, end rule, sweep), and the rules that never did, the commonest
+/// (each action, capture, relay, extra turn, end rule, sweep, pit taken by a `then` take, `then mark` that
+/// marked a pit), and the rules that never did, the commonest
 /// sign of a mistake. Following the rules makes the games take the general road of the engine, a few times
 /// slower than `bench`'s: `--no-rules` plays them at full speed without the counts. The games are
 /// played on every core (`--threads` to choose): the same seed gives the same games at any number of
@@ -308,7 +310,8 @@ pub fn run(args: Args) -> Result<Status, Failure> {
             serde_json::to_string_pretty(&report).map_err(|e| Failure::usage(format!("cannot write JSON: {e}")))?;
         println!("{json}");
     } else {
-        print!("{}", summary_text(&summary, args.seed, &kinds, position.as_deref(), threads));
+        let then_takes = engine.rules.sources.iter().any(|s| matches!(s.rule, RuleRef::Then { .. }));
+        print!("{}", summary_text(&summary, args.seed, &kinds, position.as_deref(), threads, then_takes));
         if plan.count_rules {
             print!("{}", rules_text(&rule_rows(&engine, &source, &rules), summary.games));
         }
@@ -340,7 +343,7 @@ struct RuleRow {
     text: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     doc: Option<String>,
-    /// `action`, `capture`, `answer`, `relay`, `again`, `end_rule` or `sweep`.
+    /// `action`, `capture`, `answer`, `relay`, `again`, `end_rule`, `sweep`, `then_take` or `then_mark`.
     kind: &'static str,
     fired: u64,
     ended: u64,
@@ -361,6 +364,8 @@ fn rule_rows(engine: &Engine, source: &str, tally: &RuleTally) -> Vec<RuleRow> {
                 RuleRef::Again { .. } | RuleRef::PhaseAgain { .. } => "again",
                 RuleRef::End { .. } => "end_rule",
                 RuleRef::Sweep { .. } => "sweep",
+                RuleRef::Then { .. } => "then_take",
+                RuleRef::ThenMark { .. } => "then_mark",
                 RuleRef::Lift { .. } | RuleRef::TakeFirst { .. } => return None,
             };
             let text = source.get(s.span.start..s.span.end)?.lines().next()?.trim();
@@ -406,6 +411,8 @@ fn rules_text(rows: &[RuleRow], games: u64) -> String {
         let kind = match r.kind {
             "end_rule" => "end rule",
             "again" => "extra turn",
+            "then_take" => "`then` take",
+            "then_mark" => "`then mark`",
             other => other,
         };
         let _ = writeln!(
@@ -420,8 +427,15 @@ fn rules_text(rows: &[RuleRow], games: u64) -> String {
 }
 
 /// The summary as a person reads it. `kinds` is the player at each seat, `position` the start when it was
-/// not the game's own, `threads` how many played the games.
-pub fn summary_text(s: &Summary, seed: u64, kinds: &[AiKind], position: Option<&str>, threads: usize) -> String {
+/// not the game's own, `threads` how many played the games, `then_takes` whether the game has a `then` take.
+pub fn summary_text(
+    s: &Summary,
+    seed: u64,
+    kinds: &[AiKind],
+    position: Option<&str>,
+    threads: usize,
+    then_takes: bool,
+) -> String {
     let mut out = String::new();
     let game = if s.variant == "default" { s.game.clone() } else { format!("{} (variant {})", s.game, s.variant) };
     let who = if s.players == 1 { "solitaire".to_string() } else { format!("{} players", s.players) };
@@ -473,7 +487,14 @@ pub fn summary_text(s: &Summary, seed: u64, kinds: &[AiKind], position: Option<&
             .collect();
         let _ = writeln!(out, "  {:<16}{}", "rounds won", shares.join(", "));
     }
-    let _ = writeln!(out, "  {:<16}mean {:.2} per game", "captures", s.mean_captures);
+    // A capture is a ply in which a `capture` rule took pieces (as for `captures(PLAYER)`): a `then` take is
+    // not one (it is counted among the rules), which a game with one is told.
+    let then = if then_takes { "; `then` takes are not captures" } else { "" };
+    let _ = writeln!(
+        out,
+        "  {:<16}mean {:.2} per game (plies in which a `capture` rule took{then})",
+        "captures", s.mean_captures
+    );
     // The share of each kind of move, when the game has more than one.
     let played: Vec<(&str, u64)> = s.actions.played().collect();
     if played.len() > 1 {

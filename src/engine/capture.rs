@@ -252,6 +252,9 @@ impl Engine {
     }
 
     pub(super) fn then_take(&self, st: &mut State, then: &ThenRule, p: PlaceId) {
+        if self.trace.is_some() {
+            self.note_then_take(st, then, p);
+        }
         let cx = Ctx::new(st.to_move).at(p);
         let mask = self.kind_mask(st, cx, &then.kinds);
         if let Some(to) = self.place(st, cx, &then.to) {

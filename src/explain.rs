@@ -39,7 +39,8 @@ pub struct Step {
 pub struct RuleText {
     /// Its line in the file, from 1.
     pub line: usize,
-    /// Its first line, trimmed (without the `{` of a block).
+    /// Its head as one line (up to the `{` of its block, its wrapped lines joined), ending with "…" when
+    /// elided for length.
     pub text: String,
     /// Its `///` sentence.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -344,14 +345,12 @@ impl Teller<'_> {
         }
     }
 
-    /// Where a rule stands in the file, its first line, and its sentence.
+    /// Where a rule stands in the file, its head (elided past `RULE_CHARS`), and its sentence.
     fn rule_text(&self, rule: RuleRef) -> Option<RuleText> {
         let src = self.engine.rules.source(rule)?;
-        let text = self.source.get(src.span.start..src.span.end)?;
-        let first = text.lines().next().unwrap_or("").trim();
-        let first = first.strip_suffix('{').unwrap_or(first).trim_end();
+        let head = rule_head(self.source, src.span)?;
         let (line, _) = crate::diag::line_column(self.source, src.span.start);
-        Some(RuleText { line, text: first.to_string(), doc: src.doc.clone() })
+        Some(RuleText { line, text: elide(&head, RULE_CHARS, "…"), doc: src.doc.clone() })
     }
 
     fn is_sowing(&self, rule: RuleRef) -> bool {
@@ -445,6 +444,50 @@ impl Teller<'_> {
     fn label(&self, p: PlaceId) -> String {
         self.engine.rules.places.get(p as usize).map_or_else(|| p.to_string(), |i| i.label.clone())
     }
+}
+
+/// The most characters of a rule quoted in a step; a longer one ends with "…".
+const RULE_CHARS: usize = 240;
+
+/// The head of the rule at `span` of `source` as one line: the statement up to the `{` that opens its block
+/// (a `{` ending a line), or the whole statement, its lines (which `mancala fmt` wraps past 100 columns)
+/// joined, comments left out and spaces collapsed.
+pub fn rule_head(source: &str, span: crate::ast::Span) -> Option<String> {
+    let text = source.get(span.start..span.end)?;
+    let mut words: Vec<&str> = Vec::new();
+    for line in text.lines() {
+        let line = without_comment(line).trim_end();
+        match line.strip_suffix('{') {
+            Some(head) => {
+                words.extend(head.split_whitespace());
+                break;
+            }
+            None => words.extend(line.split_whitespace()),
+        }
+    }
+    Some(words.join(" "))
+}
+
+/// A line without its `#` comment (a `#` in a string is not one).
+fn without_comment(line: &str) -> &str {
+    let mut quoted = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '#' if !quoted => return &line[..i],
+            _ => {}
+        }
+    }
+    line
+}
+
+/// `text` cut to at most `most` characters, ending with `ellipsis` when cut.
+pub fn elide(text: &str, most: usize, ellipsis: &str) -> String {
+    if text.chars().count() <= most {
+        return text.to_string();
+    }
+    let keep = most.saturating_sub(ellipsis.chars().count());
+    format!("{}{ellipsis}", text.chars().take(keep).collect::<String>().trim_end())
 }
 
 /// `a`, `a and b`, `a, b and c`.

@@ -141,3 +141,24 @@ fn a_capture_that_marks_says_what_it_marked() {
     let t = told(toguz.text, "a10 A2 C5 moves=3,3", "a");
     assert!(t.contains("last in A: capture takes 3 from A to kazan(1); A becomes player 1's tuzdyk (line"), "{t}");
 }
+
+#[test]
+fn a_wrapped_rule_is_quoted_whole() {
+    // `mancala fmt` wraps Omweso's capture over two lines: its `and direction = ccw` is quoted too, so that
+    // its two captures do not look the same.
+    let omweso = mancala::shipped::find("omweso").unwrap();
+    let t = told(omweso.text, "o7=2 i8=1 I1=2 O1=3 o1=2", "o7");
+    assert!(
+        t.contains("(line 48: capture when here in inner(mover) and before >= 1 and all facing(here)(count > 0) and direction = ccw)"),
+        "{t}"
+    );
+    // A rule too long to quote whole ends with "…".
+    let kalah = mancala::shipped::find("kalah").unwrap();
+    let long = format!("count = 1{}", " and count(opposite) > 0".repeat(12));
+    let text = kalah.text.replacen("count = 1 and count(opposite) > 0", &long, 1);
+    let t = told(&text, "a1 f2 A1 E1 F1 store(1)=22 store(2)=20", "a");
+    let quoted = t.lines().find(|l| l.contains("capture takes")).unwrap();
+    assert!(quoted.ends_with(" and count(opposite) > 0…)"), "{quoted}");
+    let rule = quoted.split_once("(line 23: ").unwrap().1;
+    assert!(rule.chars().count() <= 241, "{quoted}");
+}

@@ -368,8 +368,7 @@ fn rule_rows(engine: &Engine, source: &str, tally: &RuleTally) -> Vec<RuleRow> {
                 RuleRef::ThenMark { .. } => "then_mark",
                 RuleRef::Lift { .. } | RuleRef::TakeFirst { .. } => return None,
             };
-            let text = source.get(s.span.start..s.span.end)?.lines().next()?.trim();
-            let text = text.strip_suffix('{').unwrap_or(text).trim_end().to_string();
+            let text = mancala::explain::rule_head(source, s.span)?;
             let (line, _) = mancala::diag::line_column(source, s.span.start);
             let fired = tally.fired.get(&s.rule).copied().unwrap_or(0);
             let ended = tally.ended.get(&s.rule).copied().unwrap_or(0);
@@ -384,13 +383,7 @@ fn rule_rows(engine: &Engine, source: &str, tally: &RuleTally) -> Vec<RuleRow> {
 /// The rules' counts as a person reads them, and the rules that never fired.
 fn rules_text(rows: &[RuleRow], games: u64) -> String {
     let mut out = String::new();
-    let short = |t: &str| {
-        if t.chars().count() > 60 {
-            format!("{}...", t.chars().take(57).collect::<String>())
-        } else {
-            t.to_string()
-        }
-    };
+    let short = |t: &str| mancala::explain::elide(t, 60, "...");
     if rows.iter().any(|r| r.ended > 0) {
         let _ = writeln!(out, "  the end rules that ended them");
         for r in rows.iter().filter(|r| r.ended > 0) {

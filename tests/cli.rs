@@ -1022,3 +1022,17 @@ fn simulate_counts_then_takes_and_then_marks() {
         "{out}"
     );
 }
+
+#[test]
+fn simulate_from_a_position_over_already_shows_it_as_given() {
+    // South's row is empty: the game ends as it starts and the sweep moves North's seeds, but the `from`
+    // line is the position given.
+    let args = ["simulate", "games/kalah.mancala", "--position", "A4 B2 store(1)=10", "--games", "3", "--threads", "1"];
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let from = "a0 b0 c0 d0 e0 f0 A4 B2 C0 D0 E0 F0 store(1)=10 store(2)=0 to_move=1";
+    assert!(stdout(&o).contains(&format!("  from            {from}\n")), "{}", stdout(&o));
+    let o = run(&[&args[..], &["--json"]].concat());
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json["position"], from);
+}

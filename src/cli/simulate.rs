@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use indicatif::{ProgressBar, ProgressStyle};
 use mancala::ai::{seat_kinds, AiKind, Arena, Budget, SeatAi};
 use mancala::engine::{Engine, State};
-use mancala::notation::{format_ply, format_position, parse_start_position};
+use mancala::notation::{format_ply, format_position, parse_start_position, read_position};
 use mancala::playout::{game_rng, reason_name, reason_words, Playout, Ply, Summary};
 use rayon::prelude::*;
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -239,6 +239,14 @@ pub fn run(args: Args) -> Result<Status, Failure> {
         }
         None => None,
     };
+    // The position as given, for the summary's `from`: before the end rules and sweeps that reading it as a
+    // turn's start may run (a position already over is swept). A JSON position is read as it is.
+    let given = match (&args.position, &start) {
+        (Some(text), Some(st)) if !text.trim_start().starts_with('{') => {
+            Some(read_position(&engine, text).unwrap_or_else(|_| st.clone()))
+        }
+        _ => start.clone(),
+    };
     if kinds.iter().any(|k| matches!(k, AiKind::Mcts(Budget::Time(_)))) {
         eprintln!(
             "note: a time budget makes the games depend on the machine's speed: the same seed may give other \
@@ -301,7 +309,7 @@ pub fn run(args: Args) -> Result<Status, Failure> {
         t.finish()?;
     }
 
-    let position = start.as_ref().map(|st| format_position(&engine, st));
+    let position = given.as_ref().map(|st| format_position(&engine, st));
     if args.json {
         let seats = kinds.iter().map(AiKind::to_string).collect();
         let rules = plan.count_rules.then(|| rule_rows(&engine, &source, &rules));
@@ -326,7 +334,8 @@ struct Report<'a> {
     summary: &'a Summary,
     /// The kind of player at each seat, seat 1 first (`random`, `greedy`, `mcts:2000`, ...).
     seats: Vec<String>,
-    /// The `--position` the games started from, in the position format.
+    /// The `--position` the games started from, as given (before any end rule or sweep ran), in the position
+    /// format.
     #[serde(skip_serializing_if = "Option::is_none")]
     position: Option<String>,
     /// How many threads played the games (the games are the same at any number).

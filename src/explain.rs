@@ -3,7 +3,9 @@
 //!
 //! The ply is replayed on an engine `with_trace` (the general stages, never the fast paths of play), which
 //! writes down each step as it makes it (`engine::Event`): the lap lifted, the pieces dropped, the capture
-//! and what it took, the opponent's answer, the relay, another turn, each end rule tested and whether it held, the sweeps. The
+//! and what it took or marked, the opponent's answer, the relay, the capture and relay rules that did not hold
+//! at the last pit, another turn, the `then` take and `then mark`, each end rule tested and whether it held,
+//! the sweeps. The
 //! rules are found by `ir::RuleRef` in `Rules::sources`, which says where each stands in the file; its line
 //! and text are read from the file, with its `///` sentence. No printing here.
 
@@ -25,7 +27,9 @@ pub struct Explanation {
 /// One step, in words, with the rule that made it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Step {
-    /// What kind of step: `lift`, `sow`, `capture`, `answer`, `relay`, `again`, `end_rule`, `sweep`, ...
+    /// What kind of step: `lift`, `sow`, `capture`, `answer`, `relay`, `not_held` (a capture or relay rule
+    /// whose condition did not hold at the last pit), `again`, `then_take`, `then_mark`, `end_rule`, `sweep`,
+    /// ...
     pub step: &'static str,
     pub text: String,
     /// The places it is about (labels), for a front end to mark.
@@ -238,6 +242,20 @@ impl Teller<'_> {
                         if *held { "end rule holds: the game ends" } else { "end rule tested: it does not hold" };
                     out.push(self.step("end_rule", text.into(), vec![], Some(*rule)));
                 }
+                Event::NotHeld { rule, at } => {
+                    let what = match rule {
+                        RuleRef::Capture { .. } => "capture",
+                        _ => "relay",
+                    };
+                    // One short line each: the rule's head elided, without its sentence.
+                    let text = format!("last in {}: {what} tested: it does not hold", self.label(*at));
+                    let mut step = self.step("not_held", text, vec![*at], Some(*rule));
+                    if let Some(r) = &mut step.rule {
+                        r.doc = None;
+                        r.text = elide(&r.text, NOT_HELD_CHARS, "…");
+                    }
+                    out.push(step);
+                }
                 Event::ThenTake { rule, .. } => {
                     // The pits one `then` take takes from follow one another: one step for them all.
                     let run: Vec<&Traced> = traced[i..]
@@ -448,6 +466,8 @@ impl Teller<'_> {
 
 /// The most characters of a rule quoted in a step; a longer one ends with "…".
 const RULE_CHARS: usize = 240;
+/// The most characters of a capture or relay rule quoted where it did not hold.
+const NOT_HELD_CHARS: usize = 80;
 
 /// The head of the rule at `span` of `source` as one line: the statement up to the `{` that opens its block
 /// (a `{` ending a line), or the whole statement, its lines (which `mancala fmt` wraps past 100 columns)

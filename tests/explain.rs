@@ -117,11 +117,11 @@ fn told(text: &str, position: &str, ply: &str) -> String {
 fn a_then_take_is_told_with_its_line() {
     // Lamlameta's only capture is a `then must take`: each pair taken, and where to.
     let t = told_from_file("tests/data/unseen/lamlameta.mancala", "a1 c3 K2 A2 C1 moves=3,3", "a");
-    assert!(t.contains("  3. then take 2 from A and 2 from K to captured(1) (line 67: then must take from"), "{t}");
+    assert!(t.contains(". then take 2 from A and 2 from K to captured(1) (line 67: then must take from"), "{t}");
     // Gulek's parking, a `then may take` chosen pit by pit.
     let gulek = mancala::shipped::find("gulek-solo").unwrap();
     let t = told(gulek.text, "1=1 3=2 4=1 9=3", "3cw take 4");
-    assert!(t.contains("  3. then take 2 from 4 to removed (line 20: then may take from pits where count = 2"), "{t}");
+    assert!(t.contains(". then take 2 from 4 to removed (line 20: then may take from pits where count = 2"), "{t}");
 }
 
 #[test]
@@ -161,4 +161,21 @@ fn a_wrapped_rule_is_quoted_whole() {
     assert!(quoted.ends_with(" and count(opposite) > 0…)"), "{quoted}");
     let rule = quoted.split_once("(line 23: ").unwrap().1;
     assert!(rule.chars().count() <= 241, "{quoted}");
+}
+
+#[test]
+fn the_capture_and_relay_rules_that_did_not_hold_at_the_last_pit_are_listed() {
+    // Why did it not capture? Each capture and relay rule of the sowing whose condition failed at the last
+    // pit, in one short line with its line number.
+    let kalah = mancala::shipped::find("kalah").unwrap();
+    let t = told(kalah.text, "a4 A1 E1 F1", "a");
+    assert!(
+        t.contains("  3. last in e: capture tested: it does not hold (line 23: capture when here in pits(mover) and count = 1 and count(opposite) > 0)\n"),
+        "{t}"
+    );
+    let t = told_from_file("tests/data/unseen/lamlameta.mancala", "a1 c3 K3 A2 C1 moves=3,3", "a");
+    assert!(t.contains("  3. last in b: relay tested: it does not hold (line 64: relay when before > 0)\n"), "{t}");
+    // Not where the rule held: a capture made is not listed as failing.
+    let t = told(kalah.text, "a1 f2 A1 E1 F1 store(1)=22 store(2)=20", "a");
+    assert!(!t.contains("does not hold (line 23"), "{t}");
 }

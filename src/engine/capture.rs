@@ -206,6 +206,9 @@ impl Engine {
             st.stage = Stage::Start;
             return;
         }
+        if self.trace.is_some() && !st.diverted {
+            self.note_not_held(st, action, sow);
+        }
         let cx = Ctx::new(st.to_move).at(st.last);
         st.again = !st.diverted && sow.again.as_ref().is_some_and(|c| self.test(st, cx, c));
         if st.again && self.trace.is_some() {

@@ -48,6 +48,9 @@ pub enum Event {
     EndRule { rule: RuleRef, held: bool },
     /// A sweep at the end: what it moves is what changes from here to the next step.
     Sweep { rule: RuleRef },
+    /// A capture or relay rule of the sowing whose condition did not hold at `at`, the last pit of the move
+    /// (told when nothing happened there after the last drop).
+    NotHeld { rule: RuleRef, at: PlaceId },
     /// A sowing's `then may take` or `then must take` takes from `pit`: what it takes (and where to) is
     /// what changes from here to the next step. One step per pit taken.
     ThenTake { rule: RuleRef, pit: PlaceId },
@@ -197,6 +200,36 @@ impl Engine {
         let actions = &self.phase(st).actions;
         let i = actions.iter().position(|a| matches!(&a.kind, ActionKind::Sow(s) if std::ptr::eq(s, sow)));
         i.unwrap_or(0) as u8
+    }
+
+    /// As a sowing ends, when nothing happened at its last pit after the last drop: its capture and relay
+    /// rules whose condition does not hold there, as steps (why it did not capture or relay). Only when steps
+    /// are written down (not when rules are counted).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn note_not_held(&self, st: &State, action: u8, sow: &Sow) {
+        {
+            let Some(Ok(t)) = self.trace.as_ref().map(|t| t.lock()) else { return };
+            let last_is_drop = matches!(t.steps.last(), Some(Traced { event: Event::Drop { .. }, .. }));
+            if t.counting || t.target != st as *const State as usize || !last_is_drop {
+                return;
+            }
+        }
+        let (phase, at) = (st.phase, st.last);
+        let cx = super::Ctx::new(st.to_move).at(at);
+        for (index, rule) in sow.captures.iter().enumerate() {
+            if !self.test(st, cx, &rule.when) {
+                let rule = RuleRef::Capture { phase, action, index: index as u8 };
+                self.note(st, Event::NotHeld { rule, at });
+            }
+        }
+        let on_board = (at as usize) < self.rules.n_pits;
+        if sow.relay_may.as_ref().is_some_and(|r| !on_board || !self.test(st, cx, r)) {
+            self.note(st, Event::NotHeld { rule: RuleRef::RelayMay { phase, action }, at });
+        }
+        if sow.relay.is_some() && self.relay_pit(st, cx, sow).is_none() {
+            self.note(st, Event::NotHeld { rule: RuleRef::Relay { phase, action }, at });
+        }
     }
 
     /// A `then` take from `p` about to be made, as a step. Its sowing is found by the address of its rule.

@@ -3,7 +3,9 @@
 //!
 //! The ply is replayed on an engine `with_trace` (the general stages, never the fast paths of play), which
 //! writes down each step as it makes it (`engine::Event`): the lap lifted, the pieces dropped, the capture
-//! and what it took, the opponent's answer, the relay, another turn, each end rule tested and whether it held, the sweeps. The
+//! and what it took or marked, the opponent's answer, the relay, the capture and relay rules that did not hold
+//! at the last pit, another turn, the `then` take and `then mark`, each end rule tested and whether it held,
+//! the sweeps. The
 //! rules are found by `ir::RuleRef` in `Rules::sources`, which says where each stands in the file; its line
 //! and text are read from the file, with its `///` sentence. No printing here.
 
@@ -25,7 +27,9 @@ pub struct Explanation {
 /// One step, in words, with the rule that made it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Step {
-    /// What kind of step: `lift`, `sow`, `capture`, `answer`, `relay`, `again`, `end_rule`, `sweep`, ...
+    /// What kind of step: `lift`, `sow`, `capture`, `answer`, `relay`, `not_held` (a capture or relay rule
+    /// whose condition did not hold at the last pit), `again`, `then_take`, `then_mark`, `end_rule`, `sweep`,
+    /// ...
     pub step: &'static str,
     pub text: String,
     /// The places it is about (labels), for a front end to mark.
@@ -39,7 +43,8 @@ pub struct Step {
 pub struct RuleText {
     /// Its line in the file, from 1.
     pub line: usize,
-    /// Its first line, trimmed (without the `{` of a block).
+    /// Its head as one line (up to the `{` of its block, its wrapped lines joined), ending with "…" when
+    /// elided for length.
     pub text: String,
     /// Its `///` sentence.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -159,17 +164,29 @@ impl Teller<'_> {
                 }
                 Event::Capture { rule, at } => {
                     // A capture before a lift is written down once made, the others before.
-                    let taken = match rule {
-                        RuleRef::LiftCapture { .. } => self.moved(prev, &t.counts),
-                        _ => self.moved(&t.counts, next),
+                    let (taken, marked) = match rule {
+                        RuleRef::LiftCapture { .. } => {
+                            let marks_before = traced.get(i.wrapping_sub(1)).map_or(&before.marks, |p| &p.marks);
+                            (self.moved(prev, &t.counts), self.marks_changed(marks_before, &t.marks))
+                        }
+                        _ => {
+                            let marks_next = traced.get(i + 1).map_or(&after.marks, |n| &n.marks);
+                            (self.moved(&t.counts, next), self.marks_changed(&t.marks, marks_next))
+                        }
                     };
-                    let taken = if taken.is_empty() { "takes nothing".to_string() } else { format!("takes {taken}") };
+                    // A capture may mark pits (`mark here as NAME`) as well as, or instead of, taking.
+                    let taken = match (taken.is_empty(), marked.is_empty()) {
+                        (true, true) => " takes nothing".to_string(),
+                        (true, false) => format!(": {}", marked.join("; ")),
+                        (false, true) => format!(" takes {taken}"),
+                        (false, false) => format!(" takes {taken}; {}", marked.join("; ")),
+                    };
                     let text = match rule {
                         RuleRef::DropCapture { .. } => {
-                            format!("as a piece falls in {}: capture {taken}", self.label(*at))
+                            format!("as a piece falls in {}: capture{taken}", self.label(*at))
                         }
-                        RuleRef::LiftCapture { .. } => format!("before {} is lifted: capture {taken}", self.label(*at)),
-                        _ => format!("last in {}: capture {taken}", self.label(*at)),
+                        RuleRef::LiftCapture { .. } => format!("before {} is lifted: capture{taken}", self.label(*at)),
+                        _ => format!("last in {}: capture{taken}", self.label(*at)),
                     };
                     out.push(self.step("capture", text, vec![*at], Some(*rule)));
                 }
@@ -207,7 +224,7 @@ impl Teller<'_> {
                 Event::Relay { rule, pit } => {
                     // The lift that follows a relay is the relay's.
                     let mut text = format!("relay from {}", self.label(*pit));
-                    if let Some(Traced { event: Event::Lift { from, .. }, counts }) = traced.get(i + 1) {
+                    if let Some(Traced { event: Event::Lift { from, .. }, counts, .. }) = traced.get(i + 1) {
                         text.push_str(&format!(": lift {}", self.pieces_left(&t.counts, counts, *from)));
                         prev = counts;
                         i += 2;
@@ -224,6 +241,47 @@ impl Teller<'_> {
                     let text =
                         if *held { "end rule holds: the game ends" } else { "end rule tested: it does not hold" };
                     out.push(self.step("end_rule", text.into(), vec![], Some(*rule)));
+                }
+                Event::NotHeld { rule, at } => {
+                    let what = match rule {
+                        RuleRef::Capture { .. } => "capture",
+                        _ => "relay",
+                    };
+                    // One short line each: the rule's head elided, without its sentence.
+                    let text = format!("last in {}: {what} tested: it does not hold", self.label(*at));
+                    let mut step = self.step("not_held", text, vec![*at], Some(*rule));
+                    if let Some(r) = &mut step.rule {
+                        r.doc = None;
+                        r.text = elide(&r.text, NOT_HELD_CHARS, "…");
+                    }
+                    out.push(step);
+                }
+                Event::ThenTake { rule, .. } => {
+                    // The pits one `then` take takes from follow one another: one step for them all.
+                    let run: Vec<&Traced> = traced[i..]
+                        .iter()
+                        .take_while(|n| matches!(&n.event, Event::ThenTake { rule: r, .. } if r == rule))
+                        .collect();
+                    let end = traced.get(i + run.len()).map_or(&after.counts[..], |n| &n.counts[..]);
+                    let pits: Vec<PlaceId> = run
+                        .iter()
+                        .filter_map(|n| match n.event {
+                            Event::ThenTake { pit, .. } => Some(pit),
+                            _ => None,
+                        })
+                        .collect();
+                    let taken = self.moved(&t.counts, end);
+                    let text =
+                        if taken.is_empty() { "then take nothing".to_string() } else { format!("then take {taken}") };
+                    out.push(self.step("then_take", text, pits, Some(*rule)));
+                    i += run.len();
+                    prev = &run[run.len() - 1].counts;
+                    continue;
+                }
+                Event::ThenMark { rule, mark, pits, player } => {
+                    let names: Vec<String> = pits.iter().map(|&p| self.label(p)).collect();
+                    let text = format!("then mark {} as {}", list(&names), self.mark_name(*mark, *player));
+                    out.push(self.step("then_mark", text, pits.clone(), Some(*rule)));
                 }
                 Event::Sweep { rule } => {
                     let swept = self.moved(&t.counts, next);
@@ -305,14 +363,12 @@ impl Teller<'_> {
         }
     }
 
-    /// Where a rule stands in the file, its first line, and its sentence.
+    /// Where a rule stands in the file, its head (elided past `RULE_CHARS`), and its sentence.
     fn rule_text(&self, rule: RuleRef) -> Option<RuleText> {
         let src = self.engine.rules.source(rule)?;
-        let text = self.source.get(src.span.start..src.span.end)?;
-        let first = text.lines().next().unwrap_or("").trim();
-        let first = first.strip_suffix('{').unwrap_or(first).trim_end();
+        let head = rule_head(self.source, src.span)?;
         let (line, _) = crate::diag::line_column(self.source, src.span.start);
-        Some(RuleText { line, text: first.to_string(), doc: src.doc.clone() })
+        Some(RuleText { line, text: elide(&head, RULE_CHARS, "…"), doc: src.doc.clone() })
     }
 
     fn is_sowing(&self, rule: RuleRef) -> bool {
@@ -331,6 +387,52 @@ impl Teller<'_> {
         let RuleRef::Action { phase, action } = rule else { return String::new() };
         let action = self.engine.rules.phases.get(phase as usize).and_then(|p| p.actions.get(action as usize));
         action.map_or_else(String::new, |a| a.name.clone())
+    }
+
+    /// A mark by its declared name, with the player it is carried for (seat from 0): `made`, `player 1's
+    /// tuzdyk`.
+    fn mark_name(&self, mark: u8, player: Option<u8>) -> String {
+        let name = self.engine.rules.marks.get(mark as usize).map_or_else(|| mark.to_string(), |m| m.name.clone());
+        match player {
+            Some(seat) => format!("player {}'s {name}", seat as u32 + 1),
+            None => name,
+        }
+    }
+
+    /// The marks that changed from one position's marks to the next's, in words: `A and K become made`,
+    /// `c is no longer made`.
+    fn marks_changed(&self, from: &[u8], to: &[u8]) -> Vec<String> {
+        let rules = &self.engine.rules;
+        let n = rules.n_pits;
+        let mut out = Vec::new();
+        for (m, info) in rules.marks.iter().enumerate() {
+            // The pits that took each new value of the mark (0: unmarked), in board order.
+            let mut changes: Vec<(u8, Vec<String>)> = Vec::new();
+            for p in 0..n {
+                let (Some(&was), Some(&now)) = (from.get(m * n + p), to.get(m * n + p)) else { continue };
+                if was == now {
+                    continue;
+                }
+                let label = self.label(p as PlaceId);
+                match changes.iter_mut().find(|(v, _)| *v == now) {
+                    Some((_, pits)) => pits.push(label),
+                    None => changes.push((now, vec![label])),
+                }
+            }
+            for (now, pits) in changes {
+                let several = pits.len() > 1;
+                let pits = list(&pits);
+                let player = (info.per_player && now != 0).then(|| now - 1);
+                let name = self.mark_name(m as u8, player);
+                out.push(match (now, several) {
+                    (0, false) => format!("{pits} is no longer {}", info.name),
+                    (0, true) => format!("{pits} are no longer {}", info.name),
+                    (_, false) => format!("{pits} becomes {name}"),
+                    (_, true) => format!("{pits} become {name}"),
+                });
+            }
+        }
+        out
     }
 
     /// How many pieces left `place` from one position to the next.
@@ -360,6 +462,52 @@ impl Teller<'_> {
     fn label(&self, p: PlaceId) -> String {
         self.engine.rules.places.get(p as usize).map_or_else(|| p.to_string(), |i| i.label.clone())
     }
+}
+
+/// The most characters of a rule quoted in a step; a longer one ends with "…".
+const RULE_CHARS: usize = 240;
+/// The most characters of a capture or relay rule quoted where it did not hold.
+const NOT_HELD_CHARS: usize = 80;
+
+/// The head of the rule at `span` of `source` as one line: the statement up to the `{` that opens its block
+/// (a `{` ending a line), or the whole statement, its lines (which `mancala fmt` wraps past 100 columns)
+/// joined, comments left out and spaces collapsed.
+pub fn rule_head(source: &str, span: crate::ast::Span) -> Option<String> {
+    let text = source.get(span.start..span.end)?;
+    let mut words: Vec<&str> = Vec::new();
+    for line in text.lines() {
+        let line = without_comment(line).trim_end();
+        match line.strip_suffix('{') {
+            Some(head) => {
+                words.extend(head.split_whitespace());
+                break;
+            }
+            None => words.extend(line.split_whitespace()),
+        }
+    }
+    Some(words.join(" "))
+}
+
+/// A line without its `#` comment (a `#` in a string is not one).
+fn without_comment(line: &str) -> &str {
+    let mut quoted = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '#' if !quoted => return &line[..i],
+            _ => {}
+        }
+    }
+    line
+}
+
+/// `text` cut to at most `most` characters, ending with `ellipsis` when cut.
+pub fn elide(text: &str, most: usize, ellipsis: &str) -> String {
+    if text.chars().count() <= most {
+        return text.to_string();
+    }
+    let keep = most.saturating_sub(ellipsis.chars().count());
+    format!("{}{ellipsis}", text.chars().take(keep).collect::<String>().trim_end())
 }
 
 /// `a`, `a and b`, `a, b and c`.

@@ -983,3 +983,56 @@ fn the_docs_code_blocks_are_closed() {
         assert!(open.is_none(), "{}: the code block of line {} is never closed", page.display(), open.unwrap_or(0));
     }
 }
+
+#[test]
+fn simulate_counts_then_takes_and_then_marks() {
+    // Lamlameta's only capture is a `then must take`, and its pairs are marked by a `then mark`: both fire.
+    let o = run(&["simulate", "tests/data/unseen/lamlameta.mancala", "--games", "20", "--seed", "1", "--threads", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let fired = |line: &str| {
+        out.lines()
+            .find(|l| l.trim_start().starts_with(&format!("line {line} ")))
+            .and_then(|l| l.split_whitespace().last()?.parse::<u64>().ok())
+    };
+    assert!(fired("67").is_some_and(|n| n > 0), "{out}");
+    assert!(fired("70").is_some_and(|n| n > 0), "{out}");
+    assert!(!out.contains("note: the `then"), "{out}");
+    // The captures line says what it counts: a `then` take is not a capture.
+    assert!(out.contains("`then` takes are not captures"), "{out}");
+
+    // A `then` take and a `then mark` that never happen are noted as such.
+    let dir = temp_dir("simulate-then");
+    let text = std::fs::read_to_string(root().join("games/kalah.mancala")).unwrap().replacen(
+        "    again when last = store(mover)\n",
+        "    again when last = store(mover)\n    then must take from pits where count = 99 to store(mover)\n    \
+         then mark pits as gone where count = 99\n",
+        1,
+    );
+    let text = text.replacen("pieces seeds\n", "pieces seeds\nmark gone\n", 1);
+    std::fs::write(dir.join("k.mancala"), text).unwrap();
+    let o = run_in(&dir, &["simulate", "k.mancala", "--games", "5", "--seed", "1", "--threads", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("note: the `then` take at line 28 (then must take from pits where count = 99 to store(mover)) never happened in 5 games"), "{out}");
+    assert!(
+        out.contains(
+            "note: the `then mark` at line 29 (then mark pits as gone where count = 99) never happened in 5 games"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn simulate_from_a_position_over_already_shows_it_as_given() {
+    // South's row is empty: the game ends as it starts and the sweep moves North's seeds, but the `from`
+    // line is the position given.
+    let args = ["simulate", "games/kalah.mancala", "--position", "A4 B2 store(1)=10", "--games", "3", "--threads", "1"];
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let from = "a0 b0 c0 d0 e0 f0 A4 B2 C0 D0 E0 F0 store(1)=10 store(2)=0 to_move=1";
+    assert!(stdout(&o).contains(&format!("  from            {from}\n")), "{}", stdout(&o));
+    let o = run(&[&args[..], &["--json"]].concat());
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json["position"], from);
+}

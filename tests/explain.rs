@@ -99,3 +99,83 @@ fn a_take_before_the_sowing_cites_its_own_line() {
     assert!(lines[1].starts_with("  1. take at A") && lines[1].contains(": take { 1 from"), "{told}");
     assert!(lines[2].contains(": from pits(mover)"), "{told}");
 }
+
+/// The text of `explain` for the ply `ply` of the file `path` (from the crate's root) from `position`.
+fn told_from_file(path: &str, position: &str, ply: &str) -> String {
+    let text = std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    told(&text, position, ply)
+}
+
+fn told(text: &str, position: &str, ply: &str) -> String {
+    let engine = mancala::compile(text, None, None).unwrap();
+    let st = mancala::notation::parse_start_position(&engine, position).unwrap();
+    let moves = mancala::notation::parse_ply(&engine, &st, ply).unwrap();
+    render(&explain(&engine, text, &st, &moves))
+}
+
+#[test]
+fn a_then_take_is_told_with_its_line() {
+    // Lamlameta's only capture is a `then must take`: each pair taken, and where to.
+    let t = told_from_file("tests/data/unseen/lamlameta.mancala", "a1 c3 K2 A2 C1 moves=3,3", "a");
+    assert!(t.contains(". then take 2 from A and 2 from K to captured(1) (line 67: then must take from"), "{t}");
+    // Gulek's parking, a `then may take` chosen pit by pit.
+    let gulek = mancala::shipped::find("gulek-solo").unwrap();
+    let t = told(gulek.text, "1=1 3=2 4=1 9=3", "3cw take 4");
+    assert!(t.contains(". then take 2 from 4 to removed (line 20: then may take from pits where count = 2"), "{t}");
+}
+
+#[test]
+fn a_then_mark_is_told_with_the_pits_it_marks() {
+    let t = told_from_file("tests/data/unseen/lamlameta.mancala", "l2 A1 B23 moves=3,3", "l");
+    assert!(t.contains(". then mark b, d, f, h, j and l as pair (line 70: then mark pits(mover) as pair"), "{t}");
+}
+
+#[test]
+fn a_capture_that_marks_says_what_it_marked() {
+    // Lamlameta's capture at every drop only marks the pit: it does not "take nothing".
+    let t = told_from_file("tests/data/unseen/lamlameta.mancala", "l2 A1 B23 moves=3,3", "l");
+    assert!(t.contains("  3. as a piece falls in A: capture: A becomes made (line 59:"), "{t}");
+    assert!(!t.contains("takes nothing"), "{t}");
+    // Toguz kumalak's capture takes and marks: both are told.
+    let toguz = mancala::shipped::find("toguz-kumalak").unwrap();
+    let t = told(toguz.text, "a10 A2 C5 moves=3,3", "a");
+    assert!(t.contains("last in A: capture takes 3 from A to kazan(1); A becomes player 1's tuzdyk (line"), "{t}");
+}
+
+#[test]
+fn a_wrapped_rule_is_quoted_whole() {
+    // `mancala fmt` wraps Omweso's capture over two lines: its `and direction = ccw` is quoted too, so that
+    // its two captures do not look the same.
+    let omweso = mancala::shipped::find("omweso").unwrap();
+    let t = told(omweso.text, "o7=2 i8=1 I1=2 O1=3 o1=2", "o7");
+    assert!(
+        t.contains("(line 48: capture when here in inner(mover) and before >= 1 and all facing(here)(count > 0) and direction = ccw)"),
+        "{t}"
+    );
+    // A rule too long to quote whole ends with "…".
+    let kalah = mancala::shipped::find("kalah").unwrap();
+    let long = format!("count = 1{}", " and count(opposite) > 0".repeat(12));
+    let text = kalah.text.replacen("count = 1 and count(opposite) > 0", &long, 1);
+    let t = told(&text, "a1 f2 A1 E1 F1 store(1)=22 store(2)=20", "a");
+    let quoted = t.lines().find(|l| l.contains("capture takes")).unwrap();
+    assert!(quoted.ends_with(" and count(opposite) > 0…)"), "{quoted}");
+    let rule = quoted.split_once("(line 23: ").unwrap().1;
+    assert!(rule.chars().count() <= 241, "{quoted}");
+}
+
+#[test]
+fn the_capture_and_relay_rules_that_did_not_hold_at_the_last_pit_are_listed() {
+    // Why did it not capture? Each capture and relay rule of the sowing whose condition failed at the last
+    // pit, in one short line with its line number.
+    let kalah = mancala::shipped::find("kalah").unwrap();
+    let t = told(kalah.text, "a4 A1 E1 F1", "a");
+    assert!(
+        t.contains("  3. last in e: capture tested: it does not hold (line 23: capture when here in pits(mover) and count = 1 and count(opposite) > 0)\n"),
+        "{t}"
+    );
+    let t = told_from_file("tests/data/unseen/lamlameta.mancala", "a1 c3 K3 A2 C1 moves=3,3", "a");
+    assert!(t.contains("  3. last in b: relay tested: it does not hold (line 64: relay when before > 0)\n"), "{t}");
+    // Not where the rule held: a capture made is not listed as failing.
+    let t = told(kalah.text, "a1 f2 A1 E1 F1 store(1)=22 store(2)=20", "a");
+    assert!(!t.contains("does not hold (line 23"), "{t}");
+}

@@ -106,3 +106,13 @@ fn a_claiming_refill_without_a_sentence_is_told_in_words() {
     assert!(dump.contains("refill pits from store(player) with 2 claim from corner(player) else mark out"), "{dump}");
     insta::assert_snapshot!("rules-claim-without-sentence", mancala::summary::summarize(&engine));
 }
+
+#[test]
+fn a_mark_made_as_a_piece_falls_is_told_of_that_pit() {
+    // Lamlameta's capture at every drop marks the pit the piece fell into, not the last pit.
+    let path = format!("{}/tests/data/unseen/lamlameta.mancala", env!("CARGO_MANIFEST_DIR"));
+    let engine = mancala::compile(&std::fs::read_to_string(path).unwrap(), None, None).unwrap();
+    let text = mancala::summary::summarize(&engine).replace('\n', " ");
+    assert!(!text.contains("the last pit becomes made"), "{text}");
+    assert!(text.contains("it becomes made at once"), "{text}");
+}

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use indicatif::{ProgressBar, ProgressStyle};
 use mancala::ai::{seat_kinds, AiKind, Arena, Budget, SeatAi};
 use mancala::engine::{Engine, State};
-use mancala::notation::{format_ply, format_position, parse_start_position};
+use mancala::notation::{format_ply, format_position, parse_start_position, read_position};
 use mancala::playout::{game_rng, reason_name, reason_words, Playout, Ply, Summary};
 use rayon::prelude::*;
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -21,10 +21,12 @@ use std::collections::BTreeMap;
 ///
 /// Every seat chooses uniformly at random among the legal moves, unless `--ai` puts a computer player
 /// there. Prints who played each seat, the wins per seat (players numbered from 1), draws (won and lost for a
-/// solitaire), the mean and longest game in plies, captures per game, the share of the plies begun with each
+/// solitaire), the mean and longest game in plies, captures per game (plies in which a `capture` rule took
+/// pieces; a `then` take is not a capture), the share of the plies begun with each
 /// action (when there are several), the games cut by the ply limit, and how the games ended: for random
 /// games from the start, also the end rule that ended them (its line in the file), how often each rule fired
-/// (each action, capture, relay, extra turn, end rule, sweep), and the rules that never did, the commonest
+/// (each action, capture, relay, extra turn, end rule, sweep, pit taken by a `then` take, `then mark` that
+/// marked a pit), and the rules that never did, the commonest
 /// sign of a mistake. Following the rules makes the games take the general road of the engine, a few times
 /// slower than `bench`'s: `--no-rules` plays them at full speed without the counts. The games are
 /// played on every core (`--threads` to choose): the same seed gives the same games at any number of
@@ -237,6 +239,14 @@ pub fn run(args: Args) -> Result<Status, Failure> {
         }
         None => None,
     };
+    // The position as given, for the summary's `from`: before the end rules and sweeps that reading it as a
+    // turn's start may run (a position already over is swept). A JSON position is read as it is.
+    let given = match (&args.position, &start) {
+        (Some(text), Some(st)) if !text.trim_start().starts_with('{') => {
+            Some(read_position(&engine, text).unwrap_or_else(|_| st.clone()))
+        }
+        _ => start.clone(),
+    };
     if kinds.iter().any(|k| matches!(k, AiKind::Mcts(Budget::Time(_)))) {
         eprintln!(
             "note: a time budget makes the games depend on the machine's speed: the same seed may give other \
@@ -299,7 +309,7 @@ pub fn run(args: Args) -> Result<Status, Failure> {
         t.finish()?;
     }
 
-    let position = start.as_ref().map(|st| format_position(&engine, st));
+    let position = given.as_ref().map(|st| format_position(&engine, st));
     if args.json {
         let seats = kinds.iter().map(AiKind::to_string).collect();
         let rules = plan.count_rules.then(|| rule_rows(&engine, &source, &rules));
@@ -308,7 +318,8 @@ pub fn run(args: Args) -> Result<Status, Failure> {
             serde_json::to_string_pretty(&report).map_err(|e| Failure::usage(format!("cannot write JSON: {e}")))?;
         println!("{json}");
     } else {
-        print!("{}", summary_text(&summary, args.seed, &kinds, position.as_deref(), threads));
+        let then_takes = engine.rules.sources.iter().any(|s| matches!(s.rule, RuleRef::Then { .. }));
+        print!("{}", summary_text(&summary, args.seed, &kinds, position.as_deref(), threads, then_takes));
         if plan.count_rules {
             print!("{}", rules_text(&rule_rows(&engine, &source, &rules), summary.games));
         }
@@ -323,7 +334,8 @@ struct Report<'a> {
     summary: &'a Summary,
     /// The kind of player at each seat, seat 1 first (`random`, `greedy`, `mcts:2000`, ...).
     seats: Vec<String>,
-    /// The `--position` the games started from, in the position format.
+    /// The `--position` the games started from, as given (before any end rule or sweep ran), in the position
+    /// format.
     #[serde(skip_serializing_if = "Option::is_none")]
     position: Option<String>,
     /// How many threads played the games (the games are the same at any number).
@@ -340,7 +352,7 @@ struct RuleRow {
     text: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     doc: Option<String>,
-    /// `action`, `capture`, `answer`, `relay`, `again`, `end_rule` or `sweep`.
+    /// `action`, `capture`, `answer`, `relay`, `again`, `end_rule`, `sweep`, `then_take` or `then_mark`.
     kind: &'static str,
     fired: u64,
     ended: u64,
@@ -361,10 +373,11 @@ fn rule_rows(engine: &Engine, source: &str, tally: &RuleTally) -> Vec<RuleRow> {
                 RuleRef::Again { .. } | RuleRef::PhaseAgain { .. } => "again",
                 RuleRef::End { .. } => "end_rule",
                 RuleRef::Sweep { .. } => "sweep",
+                RuleRef::Then { .. } => "then_take",
+                RuleRef::ThenMark { .. } => "then_mark",
                 RuleRef::Lift { .. } | RuleRef::TakeFirst { .. } => return None,
             };
-            let text = source.get(s.span.start..s.span.end)?.lines().next()?.trim();
-            let text = text.strip_suffix('{').unwrap_or(text).trim_end().to_string();
+            let text = mancala::explain::rule_head(source, s.span)?;
             let (line, _) = mancala::diag::line_column(source, s.span.start);
             let fired = tally.fired.get(&s.rule).copied().unwrap_or(0);
             let ended = tally.ended.get(&s.rule).copied().unwrap_or(0);
@@ -379,13 +392,7 @@ fn rule_rows(engine: &Engine, source: &str, tally: &RuleTally) -> Vec<RuleRow> {
 /// The rules' counts as a person reads them, and the rules that never fired.
 fn rules_text(rows: &[RuleRow], games: u64) -> String {
     let mut out = String::new();
-    let short = |t: &str| {
-        if t.chars().count() > 60 {
-            format!("{}...", t.chars().take(57).collect::<String>())
-        } else {
-            t.to_string()
-        }
-    };
+    let short = |t: &str| mancala::explain::elide(t, 60, "...");
     if rows.iter().any(|r| r.ended > 0) {
         let _ = writeln!(out, "  the end rules that ended them");
         for r in rows.iter().filter(|r| r.ended > 0) {
@@ -406,6 +413,8 @@ fn rules_text(rows: &[RuleRow], games: u64) -> String {
         let kind = match r.kind {
             "end_rule" => "end rule",
             "again" => "extra turn",
+            "then_take" => "`then` take",
+            "then_mark" => "`then mark`",
             other => other,
         };
         let _ = writeln!(
@@ -420,8 +429,15 @@ fn rules_text(rows: &[RuleRow], games: u64) -> String {
 }
 
 /// The summary as a person reads it. `kinds` is the player at each seat, `position` the start when it was
-/// not the game's own, `threads` how many played the games.
-pub fn summary_text(s: &Summary, seed: u64, kinds: &[AiKind], position: Option<&str>, threads: usize) -> String {
+/// not the game's own, `threads` how many played the games, `then_takes` whether the game has a `then` take.
+pub fn summary_text(
+    s: &Summary,
+    seed: u64,
+    kinds: &[AiKind],
+    position: Option<&str>,
+    threads: usize,
+    then_takes: bool,
+) -> String {
     let mut out = String::new();
     let game = if s.variant == "default" { s.game.clone() } else { format!("{} (variant {})", s.game, s.variant) };
     let who = if s.players == 1 { "solitaire".to_string() } else { format!("{} players", s.players) };
@@ -473,7 +489,14 @@ pub fn summary_text(s: &Summary, seed: u64, kinds: &[AiKind], position: Option<&
             .collect();
         let _ = writeln!(out, "  {:<16}{}", "rounds won", shares.join(", "));
     }
-    let _ = writeln!(out, "  {:<16}mean {:.2} per game", "captures", s.mean_captures);
+    // A capture is a ply in which a `capture` rule took pieces (as for `captures(PLAYER)`): a `then` take is
+    // not one (it is counted among the rules), which a game with one is told.
+    let then = if then_takes { "; `then` takes are not captures" } else { "" };
+    let _ = writeln!(
+        out,
+        "  {:<16}mean {:.2} per game (plies in which a `capture` rule took{then})",
+        "captures", s.mean_captures
+    );
     // The share of each kind of move, when the game has more than one.
     let played: Vec<(&str, u64)> = s.actions.played().collect();
     if played.len() > 1 {

@@ -206,6 +206,9 @@ impl Engine {
             st.stage = Stage::Start;
             return;
         }
+        if self.trace.is_some() && !st.diverted {
+            self.note_not_held(st, action, sow);
+        }
         let cx = Ctx::new(st.to_move).at(st.last);
         st.again = !st.diverted && sow.again.as_ref().is_some_and(|c| self.test(st, cx, c));
         if st.again && self.trace.is_some() {
@@ -252,6 +255,9 @@ impl Engine {
     }
 
     pub(super) fn then_take(&self, st: &mut State, then: &ThenRule, p: PlaceId) {
+        if self.trace.is_some() {
+            self.note_then_take(st, then, p);
+        }
         let cx = Ctx::new(st.to_move).at(p);
         let mask = self.kind_mask(st, cx, &then.kinds);
         if let Some(to) = self.place(st, cx, &then.to) {

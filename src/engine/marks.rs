@@ -157,7 +157,7 @@ impl Engine {
     /// `threats` is worked out once per rule (`probe::ThreatsMemo`).
     pub(super) fn then_marks(&self, st: &mut State, sow: &Sow) {
         let n = self.rules.n_pits;
-        for rule in &sow.then_marks {
+        for (index, rule) in sow.then_marks.iter().enumerate() {
             let cx = Ctx::new(st.to_move).at(st.last);
             let picks = {
                 let _memo = super::probe::ThreatsMemo::open();
@@ -171,6 +171,9 @@ impl Engine {
                 picks
             };
             let cell = rule.player.as_ref().map_or(1, |w| self.player(st, cx, w).wrapping_add(1));
+            if self.trace.is_some() && picks != 0 {
+                self.note_then_mark(st, sow, index, picks, cell);
+            }
             let mut bits = picks;
             while bits != 0 {
                 let p = bits.trailing_zeros() as PlaceId;

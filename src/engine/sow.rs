@@ -688,7 +688,7 @@ impl Engine {
     /// place after it; only a pit that holds pieces (a piece taken as it fell leaves nothing to lift). A lap
     /// that ends in a store never relays, of either kind: the sowing ends there.
     #[inline]
-    fn relay_pit(&self, st: &State, cx: Ctx, sow: &Sow) -> Option<PlaceId> {
+    pub(super) fn relay_pit(&self, st: &State, cx: Ctx, sow: &Sow) -> Option<PlaceId> {
         let cond = sow.relay.as_ref()?;
         if st.last as usize >= self.rules.n_pits {
             return None;

@@ -3,7 +3,7 @@
 //!
 //! An engine `with_trace` plays every ply through the general stages (as `without_fast_paths`), and where
 //! a step is made (a lap lifted, a piece dropped, a capture, the opponent's answer, a relay, another turn, an
-//! end rule tested, a sweep) it writes down an [`Event`]. Only the position that `trace` names is followed, so the copies that
+//! end rule tested, a sweep, a `then` take, a `then mark`) it writes down an [`Event`]. Only the position that `trace` names is followed, so the copies that
 //! look-ahead plays write nothing. In play the engine has no trace: each of these places costs a test of
 //! one field that is `None`.
 
@@ -48,14 +48,26 @@ pub enum Event {
     EndRule { rule: RuleRef, held: bool },
     /// A sweep at the end: what it moves is what changes from here to the next step.
     Sweep { rule: RuleRef },
+    /// A capture or relay rule of the sowing whose condition did not hold at `at`, the last pit of the move
+    /// (told when nothing happened there after the last drop).
+    NotHeld { rule: RuleRef, at: PlaceId },
+    /// A sowing's `then may take` or `then must take` takes from `pit`: what it takes (and where to) is
+    /// what changes from here to the next step. One step per pit taken.
+    ThenTake { rule: RuleRef, pit: PlaceId },
+    /// A sowing's `then mark` marks `pits` (those of its set that passed its condition), as mark `mark`,
+    /// for seat `player` (from 0) when the mark is carried for a player.
+    ThenMark { rule: RuleRef, mark: MarkId, pits: Vec<PlaceId>, player: Option<u8> },
 }
 
-/// A step and the pieces everywhere when it was written down (`State::counts`).
+/// A step and the pieces everywhere when it was written down (`State::counts`), and the marks of the pits
+/// (`State::marks`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Traced {
     #[serde(flatten)]
     pub event: Event,
     pub counts: Vec<u8>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<u8>,
 }
 
 /// The steps written down, and the position they are written for (its address: a copy made to look ahead
@@ -70,7 +82,8 @@ pub(crate) struct Trace {
 }
 
 /// How often each rule fired in the plies followed (`Engine::with_rule_counts`): each action begun, capture,
-/// answer made, relay, another turn, end rule that held and sweep; and the end rule that ended the game, if one did.
+/// answer made, relay, another turn, end rule that held, sweep, pit taken by a `then` take and `then mark`
+/// that marked a pit; and the end rule that ended the game, if one did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RuleCounts {
     pub fired: std::collections::BTreeMap<RuleRef, u64>,
@@ -133,7 +146,7 @@ impl Engine {
             return;
         }
         if !t.counting {
-            return t.steps.push(Traced { event, counts: st.counts.clone() });
+            return t.steps.push(Traced { event, counts: st.counts.clone(), marks: st.marks.clone() });
         }
         let fired = match event {
             Event::Begin { rule, .. }
@@ -142,7 +155,9 @@ impl Engine {
             | Event::Relay { rule, .. }
             | Event::Again { rule }
             | Event::EndRule { rule, held: true }
-            | Event::Sweep { rule } => rule,
+            | Event::Sweep { rule }
+            | Event::ThenTake { rule, .. }
+            | Event::ThenMark { rule, .. } => rule,
             _ => return,
         };
         *t.counts.fired.entry(fired).or_default() += 1;
@@ -185,6 +200,60 @@ impl Engine {
         let actions = &self.phase(st).actions;
         let i = actions.iter().position(|a| matches!(&a.kind, ActionKind::Sow(s) if std::ptr::eq(s, sow)));
         i.unwrap_or(0) as u8
+    }
+
+    /// As a sowing ends, when nothing happened at its last pit after the last drop: its capture and relay
+    /// rules whose condition does not hold there, as steps (why it did not capture or relay). Only when steps
+    /// are written down (not when rules are counted).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn note_not_held(&self, st: &State, action: u8, sow: &Sow) {
+        {
+            let Some(Ok(t)) = self.trace.as_ref().map(|t| t.lock()) else { return };
+            let last_is_drop = matches!(t.steps.last(), Some(Traced { event: Event::Drop { .. }, .. }));
+            if t.counting || t.target != st as *const State as usize || !last_is_drop {
+                return;
+            }
+        }
+        let (phase, at) = (st.phase, st.last);
+        let cx = super::Ctx::new(st.to_move).at(at);
+        for (index, rule) in sow.captures.iter().enumerate() {
+            if !self.test(st, cx, &rule.when) {
+                let rule = RuleRef::Capture { phase, action, index: index as u8 };
+                self.note(st, Event::NotHeld { rule, at });
+            }
+        }
+        let on_board = (at as usize) < self.rules.n_pits;
+        if sow.relay_may.as_ref().is_some_and(|r| !on_board || !self.test(st, cx, r)) {
+            self.note(st, Event::NotHeld { rule: RuleRef::RelayMay { phase, action }, at });
+        }
+        if sow.relay.is_some() && self.relay_pit(st, cx, sow).is_none() {
+            self.note(st, Event::NotHeld { rule: RuleRef::Relay { phase, action }, at });
+        }
+    }
+
+    /// A `then` take from `p` about to be made, as a step. Its sowing is found by the address of its rule.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn note_then_take(&self, st: &State, then: &ThenRule, p: PlaceId) {
+        let actions = &self.phase(st).actions;
+        let action = actions.iter().position(
+            |a| matches!(&a.kind, ActionKind::Sow(s) if s.then.as_ref().is_some_and(|t| std::ptr::eq(t, then))),
+        );
+        let rule = RuleRef::Then { phase: st.phase, action: action.unwrap_or(0) as u8 };
+        self.note(st, Event::ThenTake { rule, pit: p });
+    }
+
+    /// The `then mark` number `index` of `sow` just made, marking the pits of `picks` for `cell` (the seat
+    /// plus one, or 1 for a mark carried for nobody), as a step.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn note_then_mark(&self, st: &State, sow: &Sow, index: usize, picks: PitSet, cell: u8) {
+        let rule = RuleRef::ThenMark { phase: st.phase, action: self.action_of(st, sow), index: index as u8 };
+        let mark = sow.then_marks[index].mark;
+        let pits = (0..self.rules.n_pits as PlaceId).filter(|&p| picks & (1 << p) != 0).collect();
+        let player = sow.then_marks[index].player.as_ref().map(|_| cell.wrapping_sub(1));
+        self.note(st, Event::ThenMark { rule, mark, pits, player });
     }
 
     /// The lift of a lap from pit `p` about to be made, as a step: from where, by which rule (`otherwise`

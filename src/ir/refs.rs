@@ -29,6 +29,10 @@ pub enum RuleRef {
     Again { phase: u8, action: u8 },
     /// A phase's `again when`.
     PhaseAgain { phase: u8 },
+    /// A sowing's `then may take` or `then must take`.
+    Then { phase: u8, action: u8 },
+    /// `then_marks[index]` of a sowing (`then mark`).
+    ThenMark { phase: u8, action: u8, index: u8 },
     /// `end.items[index]` of a phase, or of the game (`phase: None`).
     End { phase: Option<u8>, index: u8 },
     /// `end.sweeps[index]` of a phase, or of the game (`phase: None`).

@@ -363,7 +363,7 @@ impl Words<'_> {
             None => {}
         }
         for step in &s.lift_steps {
-            let _ = write!(text, "; as a pit is lifted, {}", self.step(step));
+            let _ = write!(text, "; as a pit is lifted, {}", self.step(step, Here::Each));
         }
         for (mark, to) in &s.divert {
             let _ = write!(
@@ -407,7 +407,7 @@ impl Words<'_> {
     fn capture(&self, c: &CaptureRule) -> String {
         let mut takes: Vec<String> = c.takes.iter().map(|t| self.take(t, Here::Last)).collect();
         for step in c.steps.iter().rev() {
-            takes.insert((step.before as usize).min(takes.len()), self.step(&step.action));
+            takes.insert((step.before as usize).min(takes.len()), self.step(&step.action, Here::Last));
         }
         let when = match c.when {
             Cond::True => "After every sowing".to_string(),
@@ -455,7 +455,7 @@ impl Words<'_> {
     fn drop_capture(&self, c: &CaptureRule) -> String {
         let mut takes: Vec<String> = c.takes.iter().map(|t| self.take(t, Here::Each)).collect();
         for step in c.steps.iter().rev() {
-            takes.insert((step.before as usize).min(takes.len()), self.step(&step.action));
+            takes.insert((step.before as usize).min(takes.len()), self.step(&step.action, Here::Each));
         }
         let when = match c.when {
             Cond::True => "As each piece falls".to_string(),
@@ -469,7 +469,7 @@ impl Words<'_> {
     fn answer(&self, c: &CaptureRule) -> String {
         let mut takes: Vec<String> = c.takes.iter().map(|t| self.take(t, Here::Last)).collect();
         for step in c.steps.iter().rev() {
-            takes.insert((step.before as usize).min(takes.len()), self.step(&step.action));
+            takes.insert((step.before as usize).min(takes.len()), self.step(&step.action, Here::Last));
         }
         if let Some(t) = &c.pick {
             takes.push(format!("{} (a pit of his choice)", self.picked(t)));
@@ -484,7 +484,7 @@ impl Words<'_> {
     fn lift_capture(&self, c: &CaptureRule) -> String {
         let mut takes: Vec<String> = c.takes.iter().map(|t| self.take(t, Here::Each)).collect();
         for step in c.steps.iter().rev() {
-            takes.insert((step.before as usize).min(takes.len()), self.step(&step.action));
+            takes.insert((step.before as usize).min(takes.len()), self.step(&step.action, Here::Each));
         }
         if let Some(t) = &c.pick {
             takes.push(format!("{} (a pit of your choice)", self.picked(t)));
@@ -538,18 +538,20 @@ impl Words<'_> {
         self.rules.marks.get(m as usize).map_or("?", |m| m.name.as_str())
     }
 
-    fn step(&self, s: &MarkStep) -> String {
+    /// A capture's step; `here` is the pit the capture looks at (the last pit, or the pit a piece falls into
+    /// or that is about to be lifted).
+    fn step(&self, s: &MarkStep, here: Here) -> String {
         match s {
             MarkStep::Mark { place, mark, player } => {
                 let whose = player.as_ref().map_or(String::new(), |w| format!("{} ", self.whose(w)));
-                format!("{} becomes {whose}{}", self.place(place, Here::Last), self.mark_name(*mark))
+                format!("{} becomes {whose}{}", self.place(place, here), self.mark_name(*mark))
             }
             MarkStep::Unmark { place, mark: Some(m) } => {
-                format!("{} is no longer {}", self.place(place, Here::Last), self.mark_name(*m))
+                format!("{} is no longer {}", self.place(place, here), self.mark_name(*m))
             }
-            MarkStep::Unmark { place, mark: None } => format!("{} loses its marks", self.place(place, Here::Last)),
+            MarkStep::Unmark { place, mark: None } => format!("{} loses its marks", self.place(place, here)),
             MarkStep::Give { place, to } => {
-                format!("{} becomes {}", self.place(place, Here::Last), self.whose_own(to))
+                format!("{} becomes {}", self.place(place, here), self.whose_own(to))
             }
         }
     }

@@ -484,6 +484,8 @@ impl<'g> Lowerer<'g> {
                     lap_dir = Some(&d.node.when);
                 }
                 ast::SowItem::Then(t) => {
+                    let (phase, action) = self.at();
+                    self.note(RuleRef::Then { phase, action }, t.span);
                     let kinds = t.node.kind.as_ref().map_or(KindSel::All, |k| self.kind_sel(k, false));
                     let set = self.set(&t.node.set, after);
                     let filter = t.node.filter.as_ref().map_or(Cond::True, |f| self.cond(f, after.here()));
@@ -492,6 +494,8 @@ impl<'g> Lowerer<'g> {
                 }
                 ast::SowItem::ThenMark(t) => {
                     if let Some(mut mark) = self.lower_then_mark(&t.node, after) {
+                        let (phase, action) = self.at();
+                        self.note(RuleRef::ThenMark { phase, action, index: out.then_marks.len() as u8 }, t.span);
                         mark.doc = self.doc(t.span);
                         out.then_marks.push(mark);
                     }

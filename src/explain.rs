@@ -247,12 +247,12 @@ impl Teller<'_> {
                         RuleRef::Capture { .. } => "capture",
                         _ => "relay",
                     };
-                    // One short line each: the rule's head elided, without its sentence.
+                    // One line each: the rule's head, without its sentence.
                     let text = format!("last in {}: {what} tested: it does not hold", self.label(*at));
                     let mut step = self.step("not_held", text, vec![*at], Some(*rule));
                     if let Some(r) = &mut step.rule {
                         r.doc = None;
-                        r.text = elide(&r.text, NOT_HELD_CHARS, "…");
+                        r.text = elide(&r.text, RULE_CHARS, "…");
                     }
                     out.push(step);
                 }
@@ -466,8 +466,6 @@ impl Teller<'_> {
 
 /// The most characters of a rule quoted in a step; a longer one ends with "…".
 const RULE_CHARS: usize = 240;
-/// The most characters of a capture or relay rule quoted where it did not hold.
-const NOT_HELD_CHARS: usize = 80;
 
 /// The head of the rule at `span` of `source` as one line: the statement up to the `{` that opens its block
 /// (a `{` ending a line), or the whole statement, its lines (which `mancala fmt` wraps past 100 columns)

@@ -199,8 +199,12 @@ impl Engine {
             return;
         }
         // The end rules have read the last move's drops; the new move has dropped nothing yet, so `before`
-        // in its `from ... where` is a pit's count now (§13).
+        // in its `from ... where` is a pit's count now (§13). So with the marks for one ply: the end rules
+        // have seen the last ply's, and the next is chosen and played without them (§5).
         self.forget_drops(st);
+        if self.ply_marks {
+            self.clear_ply_marks(st);
+        }
         st.endless = false;
         if st.ply >= self.phase_plan(st).limit {
             return self.finish(st, EndReason::Limit);

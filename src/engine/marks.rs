@@ -201,7 +201,7 @@ impl Engine {
         }
     }
 
-    /// Clears the marks that last one ply, as a new ply starts.
+    /// Clears the marks that last one ply, once the end rules after the ply have seen them.
     pub(super) fn clear_ply_marks(&self, st: &mut State) {
         let from = self.rules.lasting_marks() * self.rules.n_pits;
         if let Some(cells) = st.marks.get_mut(from..) {

@@ -59,9 +59,6 @@ impl Engine {
         let (Stage::Start, Move::Begin { action: 0, place }) = (st.stage, mv) else { return false };
         let phase = st.phase as usize;
         let Some(plan) = self.phases.get(phase).and_then(|p| p.ply_plan.as_ref()) else { return false };
-        if self.ply_marks {
-            self.clear_ply_marks(st);
-        }
         self.whole_ply(st, plan, place);
         true
     }
@@ -181,8 +178,11 @@ impl Engine {
                 return self.finish(st, reason);
             }
         }
-        // As `begin_turn`: the new move has dropped nothing yet.
+        // As `begin_turn`: the new move has dropped nothing yet, nor made a mark for one ply.
         self.forget_drops(st);
+        if self.ply_marks {
+            self.clear_ply_marks(st);
+        }
         st.endless = false;
         if st.ply >= plan.limit {
             return self.finish(st, EndReason::Limit);

@@ -123,6 +123,10 @@ fn the_known_engine_bugs_are_found_by_the_differential_check() {
 /// Constructed positions of the rule files of `tests/data/reference/` that random games from the start do not
 /// reach, as (file, position, the ply to play first: `None` for a random one).
 const FILE_POSITIONS: &[(&str, &str, Option<&str>)] = &[
+    // §5 a mark for one ply typed in a position is the coming ply's: South may not sow b, and his laps pass
+    // over it.
+    ("mark-for-one-ply", "a2 b2 c2 d2 A2 B2 C2 D2 raided=b to_move=1", None),
+    ("mark-for-one-ply", "a1 b3 c0 d2 A2 B1 C2 D3 raided=c to_move=2", None),
     // §10 `when nobody can move` with an offer waiting: North must answer, so the game goes on; accepted, the
     // offered pit is his, filled, and he sows it; declined, nobody can move.
     ("nobody-can-move-with-an-offer-waiting", "a1 A1 captured(1)=2 captured(2)=2 offered=b to_move=2", Some("accept")),

@@ -178,11 +178,9 @@ impl Engine {
                 return self.finish(st, reason);
             }
         }
-        // As `begin_turn`: the new move has dropped nothing yet, nor made a mark for one ply.
+        // As `begin_turn`: the new move has dropped nothing yet (and there are no marks for one ply: no plan
+        // is made where the rules have them, `plan.rs`).
         self.forget_drops(st);
-        if self.ply_marks {
-            self.clear_ply_marks(st);
-        }
         st.endless = false;
         if st.ply >= plan.limit {
             return self.finish(st, EndReason::Limit);

@@ -130,6 +130,10 @@ const FILE_POSITIONS: &[(&str, &str, Option<&str>)] = &[
     ("endless-sweep-to-the-mover", "a1 b0 c1 d3 e1 f0 A1 B0 C1 D0 E1 F2 store(1)=21 store(2)=16 to_move=1", Some("d")),
     // §9.2: accepted, c is North's and among `pits(opponent)`, whence its 3 seeds come: it is passed over.
     ("take-to-a-place-among-its-sources", "a2 b0 c5 A0 B2 C0 captured(2)=9 offered=c to_move=2", Some("accept")),
+    // §5 a mark for one ply typed in a position is the coming ply's: South may not sow b, and his laps pass
+    // over it.
+    ("mark-for-one-ply", "a2 b2 c2 d2 A2 B2 C2 D2 raided=b to_move=1", None),
+    ("mark-for-one-ply", "a1 b3 c0 d2 A2 B1 C2 D3 raided=c to_move=2", None),
     // §10 `when nobody can move` with an offer waiting: North must answer, so the game goes on; accepted, the
     // offered pit is his, filled, and he sows it; declined, nobody can move.
     ("nobody-can-move-with-an-offer-waiting", "a1 A1 captured(1)=2 captured(2)=2 offered=b to_move=2", Some("accept")),

@@ -180,3 +180,15 @@ fn the_shipped_games_are_formatted() {
         .collect();
     assert!(unformatted.is_empty(), "run `mancala fmt games/*.mancala`: {unformatted:?}");
 }
+
+/// A mark's life and `until empty` may come in either order (a new author wrote `until empty for 2 plies`);
+/// `fmt` writes the life first.
+#[test]
+fn a_marks_parts_in_either_order_format_to_the_life_first() {
+    let source = "game \"Marks\"\nplayers 2\nboard two_rows 6\npieces seeds\nmark pair until empty for 2 plies\n\
+                  mark made until empty for one ply\n";
+    let formatted = format_source(source).unwrap_or_else(|d| panic!("{d:?}"));
+    assert!(formatted.contains("mark pair for 2 plies until empty\n"), "{formatted}");
+    assert!(formatted.contains("mark made for one ply until empty\n"), "{formatted}");
+    assert_eq!(ast_of(source), ast_of(&formatted));
+}

@@ -721,3 +721,91 @@ fn a_piece_symbol_that_is_also_a_pit_label_reads_back() {
     assert!(text.contains("store(1)=R*4BB"), "{text}");
     check_position(&e, &st, "a blue symbol beside pit B");
 }
+
+// ---------------------------------------------------------------- marks in a position (§14)
+
+/// Lamlameta, written from the docs by a new author: `pair` lasts 2 plies and `made` one, both `until empty`.
+fn lamlameta() -> Engine {
+    engine("tests/data/unseen/lamlameta", None, None)
+}
+
+/// Plays a ply written in move notation.
+fn play(engine: &Engine, st: &State, ply: &str) -> State {
+    let mut next = st.clone();
+    for m in parse_ply(engine, st, ply).unwrap_or_else(|e| panic!("`{ply}`: {e}")) {
+        engine.apply(&mut next, m).expect("legal");
+    }
+    next
+}
+
+/// A mark for one ply written in a position is the coming ply's: `made=A` says the move about to be made has
+/// made A a pair, so its laps jump A (`skip made`), as `pair=A` makes the opponent's do. It was read, then
+/// cleared before the ply, and did nothing.
+#[test]
+fn a_mark_for_one_ply_in_a_position_lasts_through_the_coming_ply() {
+    let e = lamlameta();
+    let (a, b, d) = (place(&e, "A") as usize, place(&e, "B") as usize, place(&e, "D") as usize);
+    for marks in ["made=A", "made=A/1", "pair=A", "pair=A/1"] {
+        let st = parse_position(&e, &format!("l3 A2 a1 {marks} moves=3,3")).unwrap_or_else(|e| panic!("{marks}: {e}"));
+        let next = play(&e, &st, "l");
+        assert_eq!((next.counts[a], next.counts[b], next.counts[d]), (2, 1, 1), "{marks}: A is jumped");
+    }
+    // Unmarked, the lap sows A (which relays, being occupied).
+    let next = play(&e, &parse_position(&e, "l3 A2 a1 moves=3,3").expect("position"), "l");
+    assert_ne!(next.counts[a], 2, "A is sown");
+    // `made=A` and `made=A/1` are one position, and it writes as `made=A`.
+    let st = parse_position(&e, "l3 A2 a1 made=A/1 moves=3,3").expect("position");
+    assert!(format_position(&e, &st).contains(" made=A "), "{}", format_position(&e, &st));
+    // Once the ply is over (and the end rules have seen them), the marks for one ply are gone: what the
+    // next ply sees is what the position after it writes.
+    let st = parse_position(&e, "l2 A1 B23 moves=3,3").expect("position");
+    let next = play(&e, &st, "l");
+    assert!(!format_position(&e, &next).contains("made="), "{}", format_position(&e, &next));
+}
+
+/// What `/N` a mark takes in a position, and why, each said as it is.
+#[test]
+fn the_plies_a_mark_has_left_are_refused_with_the_range_and_the_reason() {
+    let e = lamlameta();
+    let err = |text: &str| parse_position(&e, text).expect_err(text).to_string();
+    assert_eq!(
+        err("l3 A2 a1 made=A/2 moves=3,3"),
+        "`A/2`: the mark `made` lasts one ply, the ply about to be played: write `made=A` (or `A/1`)"
+    );
+    assert_eq!(
+        err("l3 A2 a1 pair=A/2 moves=3,3"),
+        "`A/2`: the mark `pair` lasts 2 plies, so in a position it has 1 left, the ply about to be played (a \
+         position stands between plies, and the ply that made the mark was the first of its 2): write \
+         `pair=A/1`, or `pair=A`"
+    );
+    assert!(err("l3 A2 a1 pair=A/0 moves=3,3").contains("it has 1 left"));
+    let bao = engine("bao-la-kiswahili", None, None);
+    let err = parse_position(&bao, "i2=2 I1=2 I5=2 takasia(2)=I5/3 phase=mtaji").expect_err("3 of 3").to_string();
+    assert!(err.contains("1 to 2 left") && err.contains("`I5/1` to `I5/2`, or `I5` alone for 2"), "{err}");
+    let err = parse_position(&bao, "i2=2 I1=2 I5=2 nyumba(2)=I5/1 phase=mtaji").expect_err("lasting").to_string();
+    assert_eq!(
+        err,
+        "`I5/1`: the mark `nyumba(2)` is not for a number of plies (it stays until a rule takes it off), so it \
+         has no plies left to write: `nyumba(2)=I5`"
+    );
+}
+
+/// A mark `until empty` on an empty pit: no game of Lamlameta can reach it (its pairs are made on pits of 2,
+/// and lost as they are emptied), so it is refused with the reason. Where a rule may mark an empty pit, it
+/// is a position like any other.
+#[test]
+fn a_mark_until_empty_on_an_empty_pit_no_rule_makes_is_refused() {
+    let e = lamlameta();
+    for marks in ["pair=A", "made=A"] {
+        let err = parse_position(&e, &format!("l3 a1 {marks} moves=3,3")).expect_err(marks).to_string();
+        let name = &marks[..marks.find('=').expect("=")];
+        assert_eq!(
+            err,
+            format!(
+                "A carries the mark `{name}` but is empty: `{name}` is lost when its pit is left empty (`until \
+                 empty`), and no rule of this game makes it on an empty pit, so no game can reach this position"
+            )
+        );
+    }
+    assert!(parse_position(&e, "l3 A2 a1 pair=A moves=3,3").is_ok());
+}

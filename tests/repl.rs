@@ -465,7 +465,7 @@ fn play_help_says_the_computer_thinks_per_decision() {
 
 // ---------------------------------------------------------------- questions in the game's words (issue 24)
 
-const BAO_SAFARI: &str = "i3=1 i5=6 I6=5 I1=1 ghala(1)=5 ghala(2)=5 nyumba(1)=i5 nyumba(2)=I5 phase=namua";
+const BAO_SAFARI: &str = "i3=1 i5=6 I6=5 I1=1 ghala(1)=5 ghala(2)=5 nyumba(1)=i5 phase=namua";
 
 /// Bao's safari and Toguz's tuzdyk are asked in the games' own words, with the `///` sentence of the rule;
 /// `yes`, `no` and the words answer; a direction names the next pit each way; the pit alone starts an entry.

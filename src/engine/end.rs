@@ -198,6 +198,11 @@ impl Engine {
         if ended {
             return;
         }
+        // The end rules have seen the last ply's marks for one ply; the next is chosen and played without
+        // them (§5). (Its drops are forgotten as its moves are looked at: `check_can_move`.)
+        if self.ply_marks {
+            self.clear_ply_marks(st);
+        }
         st.endless = false;
         if st.ply >= self.phase_plan(st).limit {
             return self.finish(st, EndReason::Limit);

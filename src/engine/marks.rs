@@ -204,7 +204,10 @@ impl Engine {
         }
     }
 
-    /// Clears the marks that last one ply, as a new ply starts.
+    /// Clears the marks that last one ply, once the end rules after the ply have seen them. Out of line: few
+    /// games have such marks, and the ends of plies of the others stay small.
+    #[cold]
+    #[inline(never)]
     pub(super) fn clear_ply_marks(&self, st: &mut State) {
         let from = self.rules.lasting_marks() * self.rules.n_pits;
         if let Some(cells) = st.marks.get_mut(from..) {

@@ -132,7 +132,7 @@ impl PhasePlan {
                     && !rules.needs.drops
                     && !rules.needs.passed
                     && !rules.needs.taken_first
-                    && !rules.marks.iter().any(|m| m.plies > 0)
+                    && !rules.marks.iter().any(|m| m.plies > 0 || m.one_ply)
                     && is_plain_sow(sow) =>
             {
                 match sow.dir {

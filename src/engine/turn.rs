@@ -12,9 +12,6 @@ impl Engine {
         if !probe && self.try_whole_ply(st, mv) {
             return;
         }
-        if self.ply_marks && matches!(st.stage, Stage::Start | Stage::Respond) {
-            self.clear_ply_marks(st);
-        }
         if let (Stage::Start, Move::Begin { action: 0, place }) = (st.stage, mv) {
             if let Some(dir) = self.phase_plan(st).plain_sow {
                 return self.plain_ply(st, dir, place, probe);

@@ -100,21 +100,24 @@ fn read_mark_entry(engine: &Engine, st: &mut State, key: &str, value: &str) -> O
         }
     };
     for entry in value.split(',').filter(|s| !s.is_empty() && *s != "-") {
-        // `I3/2`: a mark `for N plies` with the plies it has left; without, as the ply just played made it.
+        // `I3/2`: a mark `for N plies` with the plies it has left, the ply about to be played counting as one;
+        // without, as the ply just played made it. A mark for one ply is the coming ply's: `/1` or nothing.
         let (l, left) = match entry.split_once('/') {
             Some((l, left)) if info.plies > 0 => match left.parse::<u32>() {
                 Ok(left) if left >= 1 && left < info.plies => (l, left),
-                _ => {
-                    return Some(Err(NotationError::new(format!(
-                        "`{entry}`: a mark for {} plies has 1 to {} plies left",
-                        info.plies,
-                        info.plies - 1
-                    ))))
-                }
+                _ => return Some(Err(plies_left_error(entry, key, l, info.plies))),
             },
-            Some(_) => {
+            Some((l, "1")) if info.one_ply => (l, 0),
+            Some((l, _)) if info.one_ply => {
                 return Some(Err(NotationError::new(format!(
-                    "`{entry}`: the mark `{name}` lasts, so it has no plies left to write"
+                    "`{entry}`: the mark `{key}` lasts one ply, the ply about to be played: write `{key}={l}` \
+                     (or `{l}/1`)"
+                ))))
+            }
+            Some((l, _)) => {
+                return Some(Err(NotationError::new(format!(
+                    "`{entry}`: the mark `{key}` is not for a number of plies (it stays until a rule takes it \
+                     off), so it has no plies left to write: `{key}={l}`"
                 ))))
             }
             None => (entry, info.plies.saturating_sub(1)),
@@ -131,6 +134,22 @@ fn read_mark_entry(engine: &Engine, st: &mut State, key: &str, value: &str) -> O
         }
     }
     Some(Ok(()))
+}
+
+/// `pair=A/2` for a mark `for 2 plies`: the plies a mark `for N plies` may have left in a position.
+fn plies_left_error(entry: &str, key: &str, l: &str, plies: u32) -> NotationError {
+    let why = "a position stands between plies, and the ply that made the mark was the first of its";
+    let most = plies - 1;
+    if most == 1 {
+        return NotationError::new(format!(
+            "`{entry}`: the mark `{key}` lasts {plies} plies, so in a position it has 1 left, the ply about to be \
+             played ({why} {plies}): write `{key}={l}/1`, or `{key}={l}`"
+        ));
+    }
+    NotationError::new(format!(
+        "`{entry}`: the mark `{key}` lasts {plies} plies, so in a position it has 1 to {most} left, the ply about \
+         to be played counting as one ({why} {plies}): write `{l}/1` to `{l}/{most}`, or `{l}` alone for {most}"
+    ))
 }
 
 fn place_entry(engine: &Engine, info: &crate::ir::PlaceInfo, counts: &[u32]) -> String {

@@ -2,6 +2,7 @@
 //! offers that cannot happen.
 
 use super::*;
+use crate::ir::MarkId;
 
 /// The most pieces a position may hold: a place counts its pieces in one byte, and since pieces only move,
 /// all of them could come together in one place.
@@ -43,9 +44,11 @@ fn offers_of(phase: &crate::ir::PhaseRules) -> impl Iterator<Item = &crate::ir::
     })
 }
 
-/// Each mark cell holds nobody, or (for a mark per player) one of the players.
+/// Each mark cell holds nobody, or (for a mark per player) one of the players; a mark `until empty` is on an
+/// empty pit only where some rule of the game can make it on one.
 fn check_marks(engine: &Engine, st: &State) -> Result<(), NotationError> {
     let rules = &engine.rules;
+    let k = kinds(engine);
     for (m, info) in rules.marks.iter().enumerate() {
         let most = if info.per_player { rules.players } else { 1 };
         let cells = st.marks.get(m * rules.n_pits..(m + 1) * rules.n_pits).unwrap_or(&[]);
@@ -56,8 +59,91 @@ fn check_marks(engine: &Engine, st: &State) -> Result<(), NotationError> {
                 label(engine, p as PlaceId)
             )));
         }
+        if !info.until_empty {
+            continue;
+        }
+        let empty = |p: usize| st.counts.get(p * k..(p + 1) * k).is_none_or(|c| c.iter().all(|&n| n == 0));
+        if let Some(p) = (0..cells.len()).find(|&p| cells[p] != UNMARKED && empty(p)) {
+            if !may_mark_empty(engine, m as MarkId) {
+                let name = &info.name;
+                return Err(NotationError::new(format!(
+                    "{l} carries the mark `{name}` but is empty: `{name}` is lost when its pit is left empty \
+                     (`until empty`), and no rule of this game makes it on an empty pit, so no game can reach \
+                     this position",
+                    l = label(engine, p as PlaceId)
+                )));
+            }
+        }
     }
     Ok(())
+}
+
+/// Whether some rule could make mark `m` on an empty pit, so that a position may show it there though it is
+/// `until empty`. Said only where it surely cannot: the setup's marks on pits it fills (in a game of one
+/// round), a capture at every drop marking `here` (the pit just sown) before its takes in a sowing without
+/// `divert`, and a `then mark` whose condition asks for pieces in the pit; any other rule marking it may.
+fn may_mark_empty(engine: &Engine, m: MarkId) -> bool {
+    let rules = &engine.rules;
+    let n = rules.n_pits;
+    if let Some(cells) = rules.setup_marks.get(m as usize * n..(m as usize + 1) * n) {
+        if cells.iter().any(|&c| c != UNMARKED) {
+            let setup = engine.setup_state();
+            let k = kinds(engine);
+            let filled = |p: usize| setup.counts.get(p * k..(p + 1) * k).is_some_and(|c| c.iter().any(|&x| x > 0));
+            if rules.rounds.is_some() || (0..n).any(|p| cells[p] != UNMARKED && !filled(p)) {
+                return true;
+            }
+        }
+    }
+    let marks_it = |step: &crate::ir::MarkStep| matches!(step, crate::ir::MarkStep::Mark { mark, .. } if *mark == m);
+    for phase in &rules.phases {
+        for action in &phase.actions {
+            let ActionKind::Sow(sow) = &action.kind else { continue };
+            let at_drop_safe = |rule: &crate::ir::CaptureRule| {
+                rule.steps.iter().filter(|s| marks_it(&s.action)).all(|s| {
+                    sow.divert.is_empty()
+                        && s.before == 0
+                        && matches!(&s.action, crate::ir::MarkStep::Mark { place: crate::ir::PlaceExpr::Here, .. })
+                })
+            };
+            if !sow.drop_captures.iter().all(at_drop_safe) {
+                return true;
+            }
+            let others = sow.captures.iter().chain(&sow.lift_captures).chain(&sow.answers);
+            if others.flat_map(|r| &r.steps).any(|s| marks_it(&s.action)) || sow.lift_steps.iter().any(marks_it) {
+                return true;
+            }
+            if sow.then_marks.iter().any(|t| t.mark == m && !asks_for_pieces(engine, &t.filter)) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether a condition holds only of a pit (`here`) that holds pieces: `count = 2`, `count > 0`, one of
+/// those among the parts of an `and`.
+fn asks_for_pieces(engine: &Engine, c: &crate::ir::Cond) -> bool {
+    use crate::ir::{CmpOp, Cond, KindSel, Num, PlaceExpr, Set};
+    let here_count = |n: &Num| {
+        matches!(
+            n,
+            Num::HereCount | Num::PlaceCount(PlaceExpr::Here) | Num::Count(Set::One(PlaceExpr::Here), KindSel::All)
+        )
+    };
+    match c {
+        Cond::And(parts) => parts.iter().any(|p| asks_for_pieces(engine, p)),
+        Cond::Compiled(i) => engine.compiled.1.get(*i as usize).is_some_and(|c| asks_for_pieces(engine, c)),
+        Cond::Cmp(n, op, Num::Const(v)) if here_count(n) => match op {
+            CmpOp::Eq => *v > 0,
+            CmpOp::Ne => *v == 0,
+            CmpOp::Gt => *v >= 0,
+            CmpOp::Ge => *v >= 1,
+            CmpOp::Lt | CmpOp::Le => false,
+        },
+        Cond::InInts(n, set) if here_count(n) => !set.contains(0),
+        _ => false,
+    }
 }
 
 fn check_owners(engine: &Engine, st: &State) -> Result<(), NotationError> {

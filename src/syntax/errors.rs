@@ -142,6 +142,10 @@ pub(super) fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives
             found.text()
         ));
     }
+    // What the construct at hand takes, where a keyword is not a name being written (`skip pits(...)`).
+    if let Some(h) = construct_hint(source, pos, &words, &found) {
+        help = Some(h);
+    }
     if let Some((word, function)) = misspelt_function(source, pos) {
         help = Some(format!("`{}` is not a function of the language: did you mean `{function}`?", word.node));
         suggestion = Some(Box::new(Suggestion { span: word.span, replacement: function.to_string() }));
@@ -153,6 +157,40 @@ pub(super) fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives
     }
     let help = help.or_else(|| hint(source, pos, positives, &words, found.text()));
     SyntaxError { code: SyntaxCode::Unexpected, message, span, label: label.into(), help, related, suggestion }
+}
+
+/// A hint about the construct the error is in, where the usual hints would mislead: after `skip`, a set or a
+/// condition (`skip pits(opponent) where count = 2`, `skip when ...`), where nothing is being named; `to hand`
+/// outside a capture's take; a `where` in a capture's take.
+fn construct_hint(source: &str, pos: usize, words: &[&str], found: &Found) -> Option<String> {
+    let line_start = source[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let first_word = source[line_start..pos].split_whitespace().next();
+    if first_word == Some("skip") {
+        return Some(
+            "`skip` takes one place, `origin` or a mark's name: `skip origin`, `skip store(opponent)`, `skip burnt` \
+             (every pit carrying the mark `burnt`); a set of pits or a condition cannot follow it. To pass over the \
+             pits that hold 2, mark them (`then mark pits as NAME where count = 2`, or `mark here as NAME` in a \
+             capture) and write `skip NAME`"
+                .into(),
+        );
+    }
+    if found.text() == "hand" && words.contains(&"a place") {
+        return Some(
+            "`to hand` exists only in a capture's `take`, whose pieces its `sow from PLACE` sows on; here the \
+             pieces go to a place, such as `to store(mover)`"
+                .into(),
+        );
+    }
+    if found.text() == "where" && words.contains(&"`else`") && words.contains(&"`to`") {
+        return Some(
+            "a capture's `take` has no `where`: it takes from the places it names (`take from opposite to \
+             store(mover)`). To take from the pits of a set that pass a condition, write `then must take from SET \
+             where CONDITION to PLACE` (or `then may take`, the mover choosing) after the captures, or, for one \
+             pit the mover chooses, a take in braces: `take { from SET where CONDITION to PLACE }`"
+                .into(),
+        );
+    }
+    None
 }
 
 /// An error inside a word: a keyword matched its start and the rest did not fit (`ties draww`, `direction

@@ -137,6 +137,16 @@ impl Reference {
                 EndCheck::GoesOn => break,
             }
         }
+        // §5: a mark for one ply lasts until the ply that made it is over: the end rules after it have seen
+        // it, and the next ply is chosen and played without it. Those of a position typed in (`at_start`) are
+        // the coming ply's.
+        if !at_start {
+            for (m, info) in self.rules.marks.iter().enumerate() {
+                if info.one_ply {
+                    g.marks[m].iter_mut().for_each(|c| *c = None);
+                }
+            }
+        }
         if g.ply >= self.limit(g.phase) {
             return self.finish(g, Reason::Limit);
         }

@@ -366,14 +366,10 @@ impl Reference {
         Ok(Done { mover, next, stop: ply.stop, captured: ply.captured })
     }
 
-    /// A ply starts: the marks for one ply are cleared, and so are the records of the move before; a turn
-    /// that passes to another player forgets what was `passed`.
+    /// A ply starts: the records of the move before are cleared (the marks for one ply already are, after the
+    /// end rules that followed it: `end.rs` `turn_checks`; those of a position typed in are the coming ply's);
+    /// a turn that passes to another player forgets what was `passed`.
     fn start_ply(&self, g: &mut Game) {
-        for (m, info) in self.rules.marks.iter().enumerate() {
-            if info.one_ply {
-                g.marks[m].iter_mut().for_each(|c| *c = None);
-            }
-        }
         g.drops.fill(None);
         g.taken_first.clear();
         if g.last_mover != g.to_move {

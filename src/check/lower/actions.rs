@@ -490,6 +490,12 @@ impl<'g> Lowerer<'g> {
                     let set = self.set(&t.node.set, after);
                     let filter = t.node.filter.as_ref().map_or(Cond::True, |f| self.cond(f, after.here()));
                     let to = self.target_place(&t.node.to, after);
+                    self.refuse_to_here(
+                        &t.node.to,
+                        "the pieces would stay in the pit they are taken from",
+                        "the pit taken from itself",
+                        "in a `then` take's place, `here` is the pit taken from: take the pieces to another place, such as `to store(mover)`",
+                    );
                     out.then = Some(ThenRule { must: t.node.must, kinds, set, filter, to, doc: self.doc(t.span) });
                 }
                 ast::SowItem::ThenMark(t) => {
@@ -977,6 +983,9 @@ impl<'g> Lowerer<'g> {
         } else {
             take.from.iter().map(|group| group.iter().map(|s| self.set(s, scope)).collect()).collect()
         };
+        if let ast::TakeTarget::Place(to) = &take.to {
+            self.take_to_here(take, to, scope);
+        }
         let to = match &take.to {
             ast::TakeTarget::Place(p) => TakeTo::Place(self.target_place(p, scope)),
             ast::TakeTarget::Each(s) => {
@@ -1014,6 +1023,35 @@ impl<'g> Lowerer<'g> {
             );
         }
         TakeRule { count: take.count.as_ref().map(|c| c.node), kinds, chosen: take.chosen, from, to }
+    }
+
+    /// A capture's take `to here` that takes from `here` (no `from`, or `here` among the places): those pieces
+    /// would stay where they are. Taking other places into `here` (`take from opposite to here`) is a take.
+    fn take_to_here(&mut self, take: &ast::Take, to: &ast::Place, scope: Scope) {
+        if !scope.here || !matches!(to.node, ast::PlaceKind::Here) {
+            return;
+        }
+        let is_here = |s: &&ast::SetExpr| matches!(&s.node, ast::SetKind::Place(p) if matches!(p.node, ast::PlaceKind::Here));
+        if take.from.is_empty() {
+            self.error(
+                "check::bad_context",
+                "the pieces would stay in the pit they are taken from",
+                to.span,
+                "a take without `from` takes from `here`",
+                Some("take them to another place, such as `to store(mover)`; to gather other pits into this one, name them: `take from opposite to here`".into()),
+            );
+        } else if let Some(from) = take.from.iter().flatten().find(is_here) {
+            self.push(
+                Diagnostic::error(
+                    "check::bad_context",
+                    "the pieces of `here` would stay where they are",
+                    to.span,
+                    "taken to `here`",
+                )
+                .with_related(from.span, "taken from `here`")
+                .with_help("leave `here` out of `from` (`take from opposite to here`), or take to another place, such as `to store(mover)`"),
+            );
+        }
     }
 
     /// `take [NAME] { ... }`, a turn's action: the chosen pit is `here` in its condition and its place.

@@ -81,6 +81,12 @@ impl<'g> Lowerer<'g> {
                 ast::EndItem::Sweep(s) => {
                     let set = self.set(&s.node.set, Scope::default());
                     let to = self.target_place(&s.node.to, Scope::default().here());
+                    self.refuse_to_here(
+                        &s.node.to,
+                        "the pieces would stay in the place they are swept from",
+                        "the place swept itself",
+                        "in a sweep's place, `here` is the place swept: sweep the pieces to another place, such as `to store(owner)` (the store of the pit's owner)",
+                    );
                     end.sweeps.push((set, to));
                     if let Some(a) = s.node.after.as_ref().filter(|a| a.node == ast::Ending::Repetition) {
                         self.sweeps_after_repetition.push(a.span);

@@ -234,6 +234,12 @@ impl<'g> Lowerer<'g> {
     pub(super) fn lower_divert(&mut self, d: &ast::Divert) -> Option<(MarkId, PlaceExpr)> {
         let mark = self.mark_id(&d.mark);
         let to = self.target_place(&d.to, Scope::default().here());
+        self.refuse_to_here(
+            &d.to,
+            "a piece diverted to `here` would stay in the pit it fell into",
+            "the marked pit itself",
+            "in a divert's place, `here` is the marked pit the piece fell into: divert it to another place, such as `to store(owner)`",
+        );
         Some((mark?, to))
     }
 

@@ -363,7 +363,13 @@ impl<'g> Lowerer<'g> {
         match &p.node {
             ast::PlaceKind::Here => {
                 if !scope.here {
-                    self.no_here(p.span);
+                    self.error(
+                        "check::bad_context",
+                        "there is no `here` at this point",
+                        p.span,
+                        "no pit is being looked at",
+                        Some("`here` is the pit a rule looks at: in a `where`, a capture, a quantifier such as `all pits(...)`, and the place of a take, a sweep or a divert; where no pit is looked at, name the place you mean".into()),
+                    );
                 }
                 Typed::Place(PlaceExpr::Here)
             }
@@ -578,6 +584,14 @@ impl<'g> Lowerer<'g> {
         };
         self.unknown_with(&name.node, name.span, what, candidates, Some(declare));
         Typed::Bad
+    }
+
+    /// `to here` where `here` is the very place the pieces leave, so that they would stay where they are:
+    /// refused with `message`, the label at `here`, and `help`. Whether it is so is the caller's to say.
+    pub(super) fn refuse_to_here(&mut self, to: &ast::Place, message: &str, label: &str, help: &str) {
+        if matches!(to.node, ast::PlaceKind::Here) {
+            self.error("check::bad_context", message, to.span, label, Some(help.into()));
+        }
     }
 
     /// A place pieces are moved to.

@@ -59,9 +59,6 @@ impl Engine {
         let (Stage::Start, Move::Begin { action: 0, place }) = (st.stage, mv) else { return false };
         let phase = st.phase as usize;
         let Some(plan) = self.phases.get(phase).and_then(|p| p.ply_plan.as_ref()) else { return false };
-        if self.ply_marks {
-            self.clear_ply_marks(st);
-        }
         self.whole_ply(st, plan, place);
         true
     }
@@ -181,7 +178,8 @@ impl Engine {
                 return self.finish(st, reason);
             }
         }
-        // As `begin_turn`: the new move has dropped nothing yet.
+        // As `begin_turn`: the new move has dropped nothing yet (and there are no marks for one ply: no plan
+        // is made where the rules have them, `plan.rs`).
         self.forget_drops(st);
         st.endless = false;
         if st.ply >= plan.limit {

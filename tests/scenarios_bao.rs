@@ -578,8 +578,9 @@ fn bao11_the_position_format_writes_the_plies_a_block_has_left() {
     assert!(show(&e, &position(&e, text)).contains("takasia(2)=I5/2"));
     let err = |text: &str| mancala::notation::parse_position(&e, text).err().map(|e| e.to_string());
     assert!(err("i2=2 I1=2 I5=2 takasia(2)=I5/3 phase=mtaji").is_some_and(|m| m.contains("it has 1 to 2 left")));
-    assert!(err("i2=2 I1=2 I5=2 nyumba(2)=I5/1 phase=mtaji")
-        .is_some_and(|m| m.contains("is not for a number of plies")));
+    assert!(
+        err("i2=2 I1=2 I5=2 nyumba(2)=I5/1 phase=mtaji").is_some_and(|m| m.contains("is not for a number of plies"))
+    );
     // The plies left are part of the position a repetition compares.
     let two = position(&e, "i2=2 I1=2 I5=2 takasia(2)=I5/2 phase=mtaji");
     let one = position(&e, "i2=2 I1=2 I5=2 takasia(2)=I5/1 phase=mtaji");

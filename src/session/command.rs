@@ -164,8 +164,8 @@ pub(super) fn shadowed_command(text: &str) -> Option<&'static str> {
 }
 
 pub(super) const COMMANDS: &[&str] = &[
-    "moves", "history", "explain", "undo", "redo", "show", "position", "rules", "hint", "ai", "cancel", "save", "load", "new",
-    "help", "quit",
+    "moves", "history", "explain", "undo", "redo", "show", "position", "rules", "hint", "ai", "cancel", "save", "load",
+    "new", "help", "quit",
 ];
 
 pub(super) const HELP: &str = "\

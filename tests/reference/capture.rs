@@ -209,7 +209,14 @@ impl Reference {
     }
 
     /// The places of the first group that holds a piece of these kinds (none when no group does).
-    fn first_group(&self, g: &Game, cx: Cx, take: &TakeRule, kinds: &[KindId], target: Option<PlaceId>) -> Vec<PlaceId> {
+    fn first_group(
+        &self,
+        g: &Game,
+        cx: Cx,
+        take: &TakeRule,
+        kinds: &[KindId],
+        target: Option<PlaceId>,
+    ) -> Vec<PlaceId> {
         let holds =
             |places: &Vec<PlaceId>| places.iter().any(|&p| kinds.iter().any(|&k| g.pieces[p as usize][k as usize] > 0));
         self.groups(g, cx, take, target).into_iter().find(holds).unwrap_or_default()

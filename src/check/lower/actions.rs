@@ -1031,7 +1031,8 @@ impl<'g> Lowerer<'g> {
         if !scope.here || !matches!(to.node, ast::PlaceKind::Here) {
             return;
         }
-        let is_here = |s: &&ast::SetExpr| matches!(&s.node, ast::SetKind::Place(p) if matches!(p.node, ast::PlaceKind::Here));
+        let is_here =
+            |s: &&ast::SetExpr| matches!(&s.node, ast::SetKind::Place(p) if matches!(p.node, ast::PlaceKind::Here));
         if take.from.is_empty() {
             self.error(
                 "check::bad_context",

@@ -604,23 +604,11 @@ fn a_whole_piece_order_at_the_piece_prompt() {
 /// the pit chosen is marked while the move waits for a decision.
 #[test]
 fn a_terminal_gets_wrapped_text_colour_and_the_pit_marked() {
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("skipped: no `script` to run the REPL on a pty");
-        return;
-    }
     let command = format!(
         "stty cols 60 rows 60; {} play games/bao-la-kiswahili.mancala --human 2 --position '{BAO_SAFARI}'",
         env!("CARGO_BIN_EXE_mancala")
     );
-    let mut child = Command::new("script")
-        .args(["-qfec", &command, "/dev/null"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("NO_COLOR")
-        .env("TERM", "xterm")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("script runs");
+    let Some(mut child) = on_a_pty(&command, true) else { return };
     let mut stdin = child.stdin.take().expect("stdin");
     // A line at a time, as a person types, so that the line editor reads each at its prompt.
     for line in ["i3", "cw", "help", "safari", "quit"] {
@@ -653,20 +641,8 @@ fn a_terminal_gets_wrapped_text_colour_and_the_pit_marked() {
 /// dropped. Before, the line editor read them all at its first prompt and dropped all but the first.
 #[test]
 fn lines_typed_ahead_on_a_terminal_are_each_played() {
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("skipped: no `script` to run the REPL on a pty");
-        return;
-    }
     let command = format!("{} play games/kalah.mancala --human 2", env!("CARGO_BIN_EXE_mancala"));
-    let mut child = Command::new("script")
-        .args(["-qfec", &command, "/dev/null"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .env("TERM", "xterm")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("script runs");
+    let Some(mut child) = on_a_pty(&command, false) else { return };
     let mut stdin = child.stdin.take().expect("stdin");
     std::thread::sleep(std::time::Duration::from_millis(700));
     // One write: the terminal hands the editor all of it at once.
@@ -679,6 +655,23 @@ fn lines_typed_ahead_on_a_terminal_are_each_played() {
     for played in ["player 1 played c:", "player 1 played d:", "player 2 played A:"] {
         assert!(plain.contains(played), "{played:?} missing: {plain}");
     }
+}
+
+/// `command` run on a pty (through `script`), with or without colour; `None`, said, where there is no
+/// `script`.
+fn on_a_pty(command: &str, colour: bool) -> Option<std::process::Child> {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` to run the REPL on a pty");
+        return None;
+    }
+    let mut script = Command::new("script");
+    script.args(["-qfec", command, "/dev/null"]).current_dir(env!("CARGO_MANIFEST_DIR")).env("TERM", "xterm");
+    if colour {
+        script.env_remove("NO_COLOR");
+    } else {
+        script.env("NO_COLOR", "1");
+    }
+    Some(script.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("script runs"))
 }
 
 /// Text without ANSI escapes and carriage returns.

@@ -126,6 +126,8 @@ fn the_known_engine_bugs_are_found_by_the_differential_check() {
 /// Constructed positions of the rule files of `tests/data/reference/` that random games from the start do not
 /// reach, as (file, position, the ply to play first: `None` for a random one).
 const FILE_POSITIONS: &[(&str, &str, Option<&str>)] = &[
+    // §13 `threats`: South's only capturing start fails its `require`, so it threatens nothing: no takasia.
+    ("threats-of-moves-that-can-be-made", "o1=0 o2=2 o3=1 o4=0 o5=0 o6=0 o7=0 o8=1 i1=2 i2=0 i3=2 i4=0 i5=1 i6=0 i7=0 i8=1 O1=1 O2=1 O3=1 O4=1 O5=0 O6=0 O7=0 O8=0 I1=1 I2=1 I3=1 I4=0 I5=1 I6=0 I7=1 I8=1 ghala(1)=22 ghala(2)=22 to_move=1", Some("takasa i3cw")),
     // §10 `draw when endless`: South's d relays for ever; the sweeps after it see South as `mover`.
     ("endless-sweep-to-the-mover", "a1 b0 c1 d3 e1 f0 A1 B0 C1 D0 E1 F2 store(1)=21 store(2)=16 to_move=1", Some("d")),
     // §9.2: accepted, c is North's and among `pits(opponent)`, whence its 3 seeds come: it is passed over.

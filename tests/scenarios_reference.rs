@@ -119,3 +119,14 @@ fn the_sweeps_after_an_endless_move_see_its_mover_as_mover() {
     play(&e, &mut st, "d");
     assert_over(&st, &[], &[32, 16], EndReason::Endless);
 }
+
+#[test]
+fn threats_count_only_the_starts_that_can_be_made() {
+    // §13 `threats(PLAYER)`: after South's takasa i3cw, his one capturing start (o2cw, which would first take
+    // I8) fails `require before(last) > 0` at its last lap, so it is no move he could make: no threat, and no
+    // takasia on I8. The reference tried every start by its own rules and marked one (a fuzz finding).
+    let e = file("threats-of-moves-that-can-be-made");
+    let mut st = position(&e, "o1=0 o2=2 o3=1 o4=0 o5=0 o6=0 o7=0 o8=1 i1=2 i2=0 i3=2 i4=0 i5=1 i6=0 i7=0 i8=1 O1=1 O2=1 O3=1 O4=1 O5=0 O6=0 O7=0 O8=0 I1=1 I2=1 I3=1 I4=0 I5=1 I6=0 I7=1 I8=1 ghala(1)=22 ghala(2)=22 to_move=1");
+    play(&e, &mut st, "takasa i3cw");
+    assert!(!show(&e, &st).contains("takasia"), "{}", show(&e, &st));
+}

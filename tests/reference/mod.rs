@@ -113,13 +113,15 @@ pub struct Reference {
     pub board: board::Board,
     /// While a `then mark` is made: each player's `threats`, worked out once for it (§13).
     threats_made: std::cell::RefCell<Option<Vec<Option<Vec<PlaceId>>>>>,
+    /// While `threats` is worked out: the moves it tries to see which can be made never ask it again (§13).
+    threats_busy: std::cell::Cell<bool>,
 }
 
 impl Reference {
     /// The reference of the rules as lowered (`check::lower`), before any optimisation.
     pub fn new(rules: Rules) -> Reference {
         let board = board::Board::new(&rules);
-        Reference { rules, board, threats_made: Default::default() }
+        Reference { rules, board, threats_made: Default::default(), threats_busy: Default::default() }
     }
 
     pub fn kinds(&self) -> usize {

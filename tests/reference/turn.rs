@@ -532,14 +532,24 @@ impl Reference {
     }
 
     fn work_out_threats(&self, g: &Game, p: Player) -> Vec<PlaceId> {
+        // The moves tried below (to see which can be made, and how far) never ask for threats again; should
+        // one, it sees none (§13).
+        if self.threats_busy.replace(true) {
+            return Vec::new();
+        }
         let mut h = g.clone();
         h.to_move = p;
         h.obliged = false;
         h.offer = None;
         let phase = &self.rules.phases[h.phase];
+        // The starts he could make: those a complete move follows (a `require` met, a `must capture` too).
         let mut per_action: Vec<Vec<Decision>> = (0..phase.actions.len())
             .map(|a| match phase.actions[a].kind {
-                ActionKind::Sow(_) => self.candidates(&h, a),
+                ActionKind::Sow(_) => self
+                    .candidates(&h, a)
+                    .into_iter()
+                    .filter(|d| self.completable(&h, &[*d], &mut MAX_PROBE_STEPS.clone()))
+                    .collect(),
                 _ => Vec::new(),
             })
             .collect();
@@ -549,6 +559,7 @@ impl Reference {
         for start in per_action.into_iter().flatten() {
             self.trial(&h, &[start], &mut pits, &mut budget);
         }
+        self.threats_busy.set(false);
         pits.into_iter().collect()
     }
 

@@ -252,7 +252,6 @@ impl Teller<'_> {
                     let mut step = self.step("not_held", text, vec![*at], Some(*rule));
                     if let Some(r) = &mut step.rule {
                         r.doc = None;
-                        r.text = elide(&r.text, RULE_CHARS, "…");
                     }
                     out.push(step);
                 }
@@ -474,7 +473,7 @@ pub fn rule_head(source: &str, span: crate::ast::Span) -> Option<String> {
     let text = source.get(span.start..span.end)?;
     let mut words: Vec<&str> = Vec::new();
     for line in text.lines() {
-        let line = without_comment(line).trim_end();
+        let line = line[..crate::syntax::comment_start(line).unwrap_or(line.len())].trim_end();
         match line.strip_suffix('{') {
             Some(head) => {
                 words.extend(head.split_whitespace());
@@ -484,19 +483,6 @@ pub fn rule_head(source: &str, span: crate::ast::Span) -> Option<String> {
         }
     }
     Some(words.join(" "))
-}
-
-/// A line without its `#` comment (a `#` in a string is not one).
-fn without_comment(line: &str) -> &str {
-    let mut quoted = false;
-    for (i, c) in line.char_indices() {
-        match c {
-            '"' => quoted = !quoted,
-            '#' if !quoted => return &line[..i],
-            _ => {}
-        }
-    }
-    line
 }
 
 /// `text` cut to at most `most` characters, ending with `ellipsis` when cut.

@@ -343,7 +343,7 @@ fn trim_end(mut text: &str) -> &str {
 }
 
 /// Where a comment starts in one line, outside strings.
-fn comment_start(line: &str) -> Option<usize> {
+pub(crate) fn comment_start(line: &str) -> Option<usize> {
     let mut in_string = false;
     for (i, c) in line.char_indices() {
         match c {

@@ -76,6 +76,8 @@ pub enum Status {
     Invalid,
     /// Exit 2: an argument was wrong or a file could not be read or written (already reported).
     Usage,
+    /// Exit 3: a search stopped at its bound before it could answer (`solve`).
+    Incomplete,
 }
 
 impl From<Status> for ExitCode {
@@ -84,6 +86,7 @@ impl From<Status> for ExitCode {
             Status::Ok => 0,
             Status::Invalid => 1,
             Status::Usage => 2,
+            Status::Incomplete => 3,
         })
     }
 }

@@ -127,10 +127,12 @@ fn check_shards(objects: &[(&str, &Map<String, Value>)]) -> Result<(), String> {
         let (index, count, games) = (field("index")?, field("count")?, field("run_games")?);
         match run {
             None => run = Some((count, games)),
-            Some(r) if r != (count, games) => return Err(format!(
+            Some(r) if r != (count, games) => {
+                return Err(format!(
                 "{name}: a part of another run ({games} games in {count} parts, where the first file says {} in {})",
                 r.1, r.0
-            )),
+            ))
+            }
             Some(_) => {}
         }
         if seen.contains(&index) {

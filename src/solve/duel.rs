@@ -16,7 +16,7 @@
 //! ([`DuelResult::limit_reached`]). A position that comes back on the line being searched, in rules
 //! without a `repetition` rule to end such a game, stops the search ([`DuelError::Cycle`]).
 
-use super::{Clock, Keys, Limit, SolveOptions, Symmetry, Watch};
+use super::{for_each_ply, Clock, Keys, Limit, SolveOptions, Symmetry, Watch};
 use crate::engine::{EndReason, Engine, Move, Stage, State};
 
 /// The value of a position, and how it was found.
@@ -315,30 +315,13 @@ impl<'e, 'w> Search<'e, 'w> {
     }
 
     /// The plies from `st`, each with its decisions and the position after it.
-    fn plies_of(&mut self, st: &State) -> Vec<(Vec<Move>, State)> {
+    fn plies_of(&self, st: &State) -> Vec<(Vec<Move>, State)> {
         let mut out = Vec::new();
-        let mut path = Vec::new();
-        self.collect_plies(st, st.ply, &mut path, &mut out);
+        let _ = for_each_ply::<()>(self.engine, st, &mut |moves, next| {
+            out.push((moves.to_vec(), next));
+            Ok(())
+        });
         out
-    }
-
-    fn collect_plies(&mut self, st: &State, ply: u32, path: &mut Vec<Move>, out: &mut Vec<(Vec<Move>, State)>) {
-        let mut moves = Vec::new();
-        self.engine.legal_moves(st, &mut moves);
-        for mv in moves {
-            let mut next = st.clone();
-            self.engine.apply_unchecked(&mut next, mv);
-            if next.illegal {
-                continue;
-            }
-            path.push(mv);
-            if next.ply != ply || next.result.is_some() {
-                out.push((path.clone(), next));
-            } else {
-                self.collect_plies(&next, ply, path, out);
-            }
-            path.pop();
-        }
     }
 
     /// A line of perfect play from `st`, whose value is `value`: at each position a ply that keeps it.

@@ -334,6 +334,41 @@ fn finish(mut h: u64) -> u64 {
     h ^ (h >> 33)
 }
 
+/// Calls `each` with every complete ply from `st` (a position at a ply boundary): its decisions, and the
+/// position after it. Stops at the first error `each` returns.
+pub(crate) fn for_each_ply<E>(
+    engine: &Engine,
+    st: &State,
+    each: &mut impl FnMut(&[Move], State) -> Result<(), E>,
+) -> Result<(), E> {
+    fn go<E>(
+        engine: &Engine,
+        st: &State,
+        ply: u32,
+        path: &mut Vec<Move>,
+        each: &mut impl FnMut(&[Move], State) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut moves = Vec::new();
+        engine.legal_moves(st, &mut moves);
+        for mv in moves {
+            let mut next = st.clone();
+            engine.apply_unchecked(&mut next, mv);
+            if next.illegal {
+                continue;
+            }
+            path.push(mv);
+            if next.ply != ply || next.result.is_some() {
+                each(path, next)?;
+            } else {
+                go(engine, &next, ply, path, each)?;
+            }
+            path.pop();
+        }
+        Ok(())
+    }
+    go(engine, st, st.ply, &mut Vec::new(), each)
+}
+
 /// How many plies are tried between looks at the clock, the cancel flag and the progress function.
 const CHECK_EVERY: u64 = 1 << 12;
 /// How often progress is reported.

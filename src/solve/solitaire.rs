@@ -16,7 +16,9 @@
 
 use std::time::Instant;
 
-use super::{closeness, Clock, Fingerprint, Keys, Limit, Shorten, SolveOptions, SolveResult, Table, Verdict, Watch};
+use super::{
+    closeness, for_each_ply, Clock, Fingerprint, Keys, Limit, Shorten, SolveOptions, SolveResult, Table, Verdict, Watch,
+};
 use crate::engine::{Engine, Move, State};
 
 /// Searches the positions reachable from `start` for one where the game is won (see the module docs),
@@ -191,34 +193,16 @@ impl Search<'_, '_> {
     fn frame(&mut self, moves: Vec<Move>, st: &State, budget: u16, key: Fingerprint) -> Result<Frame, Limit> {
         self.expanded += 1;
         let mut children = Vec::new();
-        let mut path = Vec::new();
-        self.plies(st, st.ply, &mut path, &mut children)?;
+        let (engine, clock, table) = (self.engine, &mut self.clock, &self.table);
+        for_each_ply(engine, st, &mut |moves, state| {
+            clock.tick(table.len(), table.bytes())?;
+            let promise = promise(engine, &state);
+            children.push(Child { moves: moves.to_vec(), state, promise });
+            Ok(())
+        })?;
         // A winning ply goes last, to be taken first; then the most promising.
         children.sort_by_key(|c| (c.state.result.as_ref().is_some_and(|o| o.winners != 0), c.promise));
         Ok(Frame { moves, children, budget, key })
-    }
-
-    /// The plies from `st` (in the middle of the ply that started at `ply`, after the decisions `path`).
-    fn plies(&mut self, st: &State, ply: u32, path: &mut Vec<Move>, out: &mut Vec<Child>) -> Result<(), Limit> {
-        let mut moves = Vec::new();
-        self.engine.legal_moves(st, &mut moves);
-        for mv in moves {
-            let mut next = st.clone();
-            self.engine.apply_unchecked(&mut next, mv);
-            if next.illegal {
-                continue;
-            }
-            path.push(mv);
-            if next.ply != ply || next.result.is_some() {
-                self.clock.tick(self.table.len(), self.table.bytes())?;
-                let promise = promise(self.engine, &next);
-                out.push(Child { moves: path.clone(), state: next, promise });
-            } else {
-                self.plies(&next, ply, path, out)?;
-            }
-            path.pop();
-        }
-        Ok(())
     }
 
     /// The line of the path, if the last position entered has a winning ply (its children are sorted so).

@@ -1061,3 +1061,35 @@ fn a_flood_of_idle_connections_closes_its_own_first() {
     assert_eq!(failed, 0);
     assert!(s.alive());
 }
+
+/// Dakon on 26 places (twelve holes a side and two stores, ten seeds a hole), as a page posts an edited
+/// text: `alphabeta:8` takes 3 to 6 s a ply on it.
+fn big_dakon_text() -> String {
+    let dakon = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("games/dakon.mancala")).unwrap();
+    let dakon = dakon.replacen("board two_rows 7 with stores", "board two_rows 12 with stores", 1);
+    dakon.replacen("every pit: 7", "every pit: 10", 1)
+}
+
+/// The think limit stops alpha-beta (issue 34 §1.2): `alphabeta:8` on a posted 26-place board plays each
+/// ply within the limit (1 s) and a little more, and the thinkers are free again for the other games.
+/// Before, it searched to the end, 3 to 6 s a ply here (minutes on larger texts), holding a thinker.
+#[test]
+fn the_think_limit_stops_a_deep_alphabeta() {
+    let s = serve_with("deep", "true", &["--think-limit", "1"]);
+    let view = start(&s, json!({ "text": big_dakon_text(), "name": "big", "seats": ["alphabeta:8", "alphabeta:8"] }));
+    let id = view["id"].as_str().unwrap().to_string();
+    for ply in 1..=3 {
+        let started = std::time::Instant::now();
+        let (status, v) = post(&s, &format!("/api/sessions/{id}/computer"), json!({}));
+        let took = started.elapsed();
+        eprintln!("alphabeta:8 on 26 places, ply {ply}: {took:?}");
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["history"].as_array().map(Vec::len), Some(ply), "{v}");
+        assert!(took < Duration::from_millis(2500), "{took:?}");
+    }
+    // Both thinkers are free: another game's computer is not busy.
+    let view = start(&s, json!({ "game": "kalah", "seats": ["mcts:200", "human"] }));
+    let id = view["id"].as_str().unwrap().to_string();
+    let (status, v) = post(&s, &format!("/api/sessions/{id}/computer"), json!({}));
+    assert_eq!(status, 200, "{v}");
+}

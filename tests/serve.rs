@@ -464,22 +464,24 @@ fn bad_requests_get_json_errors_and_the_server_goes_on() {
     assert_eq!(get(&s, &format!("/api/sessions/{id}")).0, 200);
 }
 
-/// The cap on live games is fair: a game played in the last ten minutes is never dropped to make room for
-/// another, so one client starting games without end cannot take the others' games away; it is told
-/// that the server is full instead (issue 23).
+/// The cap on live games is fair: one client keeps at most `MAX_GAMES_PER_CLIENT` games, its own game
+/// left alone longest making room for its next, and no other client's game is dropped for it (issue 23,
+/// issue 34 §1.5).
 #[test]
-fn live_games_are_bounded_and_no_recent_game_is_dropped() {
+fn live_games_are_bounded_per_client_and_no_other_game_is_dropped() {
     let s = serve("bounded");
     let first = start(&s, json!({ "game": "kalah" }))["id"].as_str().unwrap().to_string();
-    for _ in 1..mancala::web::MAX_GAMES {
-        start(&s, json!({ "game": "kalah" }));
+    let mut ids = vec![first.clone()];
+    for _ in 1..mancala::web::MAX_GAMES_PER_CLIENT {
+        ids.push(start(&s, json!({ "game": "kalah" }))["id"].as_str().unwrap().to_string());
     }
-    let (status, e) = post(&s, "/api/sessions", json!({ "game": "kalah" }));
-    assert_eq!((status, error_kind(&e)), (503, "full"), "{e}");
+    // The first is played again: the second is now the one left alone longest, and goes.
     assert_eq!(get(&s, &format!("/api/sessions/{first}")).0, 200);
-    // Deleting a game makes room.
-    assert_eq!(request(&s, "DELETE", &format!("/api/sessions/{first}"), None).0, 200);
     start(&s, json!({ "game": "kalah" }));
+    assert_eq!(get(&s, &format!("/api/sessions/{}", ids[1])).0, 404);
+    for id in ids.iter().filter(|id| **id != ids[1]) {
+        assert_eq!(get(&s, &format!("/api/sessions/{id}")).0, 200);
+    }
 }
 
 #[test]
@@ -1092,4 +1094,73 @@ fn the_think_limit_stops_a_deep_alphabeta() {
     let id = view["id"].as_str().unwrap().to_string();
     let (status, v) = post(&s, &format!("/api/sessions/{id}/computer"), json!({}));
     assert_eq!(status, 200, "{v}");
+}
+
+/// A request from `127.0.0.N` (see [`connect_from`]): the status and the body as JSON.
+#[cfg(unix)]
+fn request_from(server: &Server, n: u8, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
+    let mut stream = connect_from(server, n);
+    let body = body.map(Value::to_string);
+    let body_part = match &body {
+        Some(b) => format!("Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{b}", b.len()),
+        None => "\r\n".to_string(),
+    };
+    let text = server.head(&format!("{method} {path}")) + "Connection: close\r\n" + &body_part;
+    stream.write_all(text.as_bytes()).unwrap();
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let split = response.windows(4).position(|w| w == b"\r\n\r\n").expect("a whole response");
+    let head = String::from_utf8_lossy(&response[..split]).to_string();
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status");
+    let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
+    let body = if chunked { unchunk(&response[split + 4..]) } else { response[split + 4..].to_vec() };
+    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+}
+
+/// Many games started by a few clients lock nobody out (issue 34 §1.5): one client starting 80 games
+/// keeps 16 (its own idlest dropped), four more filling the cap share it, each losing its idlest games to
+/// a newcomer with fewer rather than the newcomer being refused, and a visitor's game is kept throughout; a client starting
+/// games without pause is told to slow down (429) past its burst. Before, 64 starts refused every new
+/// game (503) for ten minutes.
+#[cfg(unix)]
+#[test]
+fn many_games_from_a_few_clients_lock_nobody_out() {
+    let s = serve("creations");
+    let kalah = json!({ "game": "kalah" });
+    let visitor = start(&s, kalah.clone())["id"].as_str().unwrap().to_string();
+    for _ in 0..80 {
+        let (status, v) = request_from(&s, 2, "POST", "/api/sessions", Some(&kalah));
+        assert_eq!(status, 201, "{v}");
+    }
+    // Four more clients fill the cap (64): each gets as many games as the one with the most, less one.
+    for n in 3..=6 {
+        let mut started = 0;
+        for _ in 0..mancala::web::MAX_GAMES_PER_CLIENT {
+            let (status, v) = request_from(&s, n, "POST", "/api/sessions", Some(&kalah));
+            match status {
+                201 => started += 1,
+                _ => assert_eq!((status, error_kind(&v)), (503, "full"), "{v}"),
+            }
+        }
+        assert!(started >= 11, "127.0.0.{n} started {started}");
+    }
+    // The cap (64) is full; a new visitor's game is made room for, and the first visitor's is kept.
+    let (status, v) = request_from(&s, 7, "POST", "/api/sessions", Some(&kalah));
+    assert_eq!(status, 201, "{v}");
+    assert_eq!(get(&s, &format!("/api/sessions/{visitor}")).0, 200);
+    assert_eq!(start(&s, kalah.clone())["position"]["result"], Value::Null);
+    // Starts without pause (of a game that is not there, so that the cap does not answer first): past
+    // the burst, 429.
+    let mut refused = None;
+    for i in 0..=mancala::web::CREATION_BURST {
+        let (status, v) = request_from(&s, 8, "POST", "/api/sessions", Some(&json!({ "game": "nothing" })));
+        if status != 404 {
+            refused = Some((i, status, v));
+            break;
+        }
+    }
+    let (i, status, v) = refused.expect("a client starting games without pause is refused at last");
+    assert_eq!((status, error_kind(&v)), (429, "too_many"), "{v}");
+    assert!(i >= mancala::web::CREATION_BURST - 40, "refused after {i}");
+    assert_eq!(get(&s, &format!("/api/sessions/{visitor}")).0, 200);
 }

@@ -218,11 +218,13 @@ async fn serve(listener: std::net::TcpListener, shared: Arc<Shared>) {
 /// Serves the requests of one connection until it closes, times out or is closed to make room.
 async fn connection(stream: tokio::net::TcpStream, slot: Slot, shared: Arc<Shared>) {
     let id = slot.id;
+    let client: Arc<str> = stream.peer_addr().map_or_else(|_| "unknown".into(), |a| client_name(a.ip()).into());
     let service = hyper::service::service_fn(move |request| {
         let shared = shared.clone();
+        let client = client.clone();
         async move {
             let busy = shared.connections.busy(id, has_body(&request));
-            Ok::<_, Infallible>(answer(request, &shared, &busy).await)
+            Ok::<_, Infallible>(answer(request, &shared, &busy, &client).await)
         }
     });
     let mut http = hyper::server::conn::http1::Builder::new();
@@ -259,6 +261,21 @@ fn refuse(mut stream: tokio::net::TcpStream, shared: &Arc<Shared>) {
     });
 }
 
+/// A client as the playground counts its games: its address, or for IPv6 its network (the first 64 bits),
+/// which one machine may fill with addresses.
+fn client_name(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        },
+    }
+}
+
 /// Whether a request says a body follows (a length above 0, or chunks).
 fn has_body(request: &Request<Incoming>) -> bool {
     let length = request.headers().get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
@@ -266,18 +283,18 @@ fn has_body(request: &Request<Incoming>) -> bool {
 }
 
 /// The answer to one request: refused by [`admit`], or the playground's.
-async fn answer(request: Request<Incoming>, shared: &Shared, busy: &Busy<'_>) -> Response<Full<Bytes>> {
+async fn answer(request: Request<Incoming>, shared: &Shared, busy: &Busy<'_>, client: &str) -> Response<Full<Bytes>> {
     let (reply, close) = match admit(&request, &shared.hosts) {
         // The body is not read: the connection is closed after the answer.
         Err(reply) => (reply, true),
         // A body that did not come whole, or not in time: what is left of it is not read.
-        Ok(()) => reply_to(request, shared, busy).await,
+        Ok(()) => reply_to(request, shared, busy, client).await,
     };
     response(reply, close)
 }
 
 /// The playground's answer, and whether the request's body was left unread.
-async fn reply_to(request: Request<Incoming>, shared: &Shared, busy: &Busy<'_>) -> (Reply, bool) {
+async fn reply_to(request: Request<Incoming>, shared: &Shared, busy: &Busy<'_>, client: &str) -> (Reply, bool) {
     let method = request.method().as_str().to_string();
     let path = request.uri().path_and_query().map_or("/", |p| p.as_str()).to_string();
     if let Some(reply) = mancala::web::fixed(&method, &path) {
@@ -289,12 +306,12 @@ async fn reply_to(request: Request<Incoming>, shared: &Shared, busy: &Busy<'_>) 
         Err(reply) => return (reply, true),
     };
     busy.answering();
-    let reply = ask_playground(method, path, body, shared).await;
+    let reply = ask_playground(Work::Begin { client: client.to_string(), method, path, body }, shared).await;
     (reply, false)
 }
 
-async fn ask_playground(method: String, path: String, body: Vec<u8>, shared: &Shared) -> Reply {
-    match ask(&shared.playground, Work::Begin { method, path, body }).await {
+async fn ask_playground(work: Work, shared: &Shared) -> Reply {
+    match ask(&shared.playground, work).await {
         Answered::Reply(reply) => reply,
         Answered::Think(thinking) => think(thinking, shared).await,
     }
@@ -375,7 +392,7 @@ async fn finish(playground: &mpsc::Sender<Job>, thought: Thought) -> Reply {
 
 /// What the playground's thread is asked to do.
 enum Work {
-    Begin { method: String, path: String, body: Vec<u8> },
+    Begin { client: String, method: String, path: String, body: Vec<u8> },
     Finish(Thought),
 }
 
@@ -407,10 +424,12 @@ fn spawn_playground(dir: PathBuf, seed: u64, thinking_budget: Duration) -> mpsc:
         for job in receive {
             // A bug that panics answers its own request with a 500 and leaves the other games playing.
             let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match job.work {
-                Work::Begin { method, path, body } => match playground.begin(&method, &path, &body) {
-                    Step::Done(reply) => Answered::Reply(reply),
-                    Step::Think(thinking) => Answered::Think(thinking),
-                },
+                Work::Begin { client, method, path, body } => {
+                    match playground.begin_for(Some(&client), &method, &path, &body) {
+                        Step::Done(reply) => Answered::Reply(reply),
+                        Step::Think(thinking) => Answered::Think(thinking),
+                    }
+                }
                 Work::Finish(thought) => Answered::Reply(playground.finish(thought)),
             }));
             let answered = handled.unwrap_or_else(|_| {

@@ -10,9 +10,13 @@
 //! holds can make the server panic or think without bound (the computer's budgets are capped, and its
 //! thinking runs away from the other games: [`Playground::begin`], `think.rs`).
 //!
-//! Live games are bounded by [`MAX_GAMES`], fairly: a game used in the last [`KEEP_IDLE`] is never dropped
-//! to make room, so that no client can take the others' games away by starting many; past the cap, the
-//! game left alone longest beyond that time makes room, and when there is none a new game is refused (503).
+//! Live games are bounded by [`MAX_GAMES`], fairly. A client (as the server names it: an address) keeps
+//! at most [`MAX_GAMES_PER_CLIENT`] games: a new one past that drops its own game left alone longest, and
+//! it may start [`CREATION_BURST`] games at once and [`CREATIONS_PER_MINUTE`] a minute after that (else
+//! 429). Past the cap of all games, the game left alone longest beyond [`KEEP_IDLE`] makes room; else the
+//! game left alone longest of the client with the most games, when that client has more than the one
+//! asking (so that no client can take the others' games away by starting many, nor lock them out); and
+//! when there is none, a new game is refused (503).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -39,8 +43,18 @@ pub const MAX_BODY_BYTES: usize = 1 << 20;
 /// How many games may be in progress at once; a new game beyond it drops the one left alone longest, if
 /// that one was left alone for [`KEEP_IDLE`] at least.
 pub const MAX_GAMES: usize = 64;
-/// How long a game is kept for its players whatever the number of games started since.
+/// How long a game is kept for its players whatever the number of games started since, unless its
+/// client has more games than another that asks for one.
 pub const KEEP_IDLE: Duration = Duration::from_secs(10 * 60);
+/// How many games one client may have in progress; a new one beyond it drops the client's own game left
+/// alone longest.
+pub const MAX_GAMES_PER_CLIENT: usize = 16;
+/// How many games a client may start at once, and then how many a minute.
+pub const CREATION_BURST: u32 = 120;
+pub const CREATIONS_PER_MINUTE: u32 = 60;
+/// The most clients whose starts are counted; past it, those whose count is back to the full burst are
+/// forgotten.
+const MAX_COUNTED_CLIENTS: usize = 4096;
 /// The longest game name a request may use (a file name in `DIR` without `.mancala`).
 const MAX_NAME_CHARS: usize = 64;
 /// The longest move text `play` reads.
@@ -115,6 +129,8 @@ struct Live {
     log: Vec<LogLine>,
     /// When it was last used, to drop the oldest game past [`MAX_GAMES`].
     used: Instant,
+    /// Who started it, as the server names a client (an address); `None` without a server.
+    client: Option<String>,
 }
 
 /// The most lines a game's log keeps.
@@ -155,6 +171,9 @@ pub struct Playground {
     rng: SmallRng,
     max_games: usize,
     keep_idle: Duration,
+    max_per_client: usize,
+    /// Per client: the starts it may still make at once, and when that was counted.
+    creations: HashMap<String, (f64, Instant)>,
     thinking_budget: Duration,
 }
 
@@ -215,6 +234,8 @@ impl Playground {
             rng: SmallRng::seed_from_u64(seed),
             max_games: MAX_GAMES,
             keep_idle: KEEP_IDLE,
+            max_per_client: MAX_GAMES_PER_CLIENT,
+            creations: HashMap::new(),
             thinking_budget: THINKING_BUDGET,
         }
     }
@@ -232,22 +253,39 @@ impl Playground {
         self
     }
 
+    /// The same, keeping at most `per_client` games (at least one) for each client.
+    pub fn with_client_limit(mut self, per_client: usize) -> Playground {
+        self.max_per_client = per_client.max(1);
+        self
+    }
+
     /// Answers one request. `path` may carry a query, which is ignored; `body` is the request's body.
     /// The computer's thinking is done here, before the answer; a server runs it elsewhere with [`begin`].
     ///
     /// [`begin`]: Playground::begin
     pub fn handle(&mut self, method: &str, path: &str, body: &[u8]) -> Reply {
+        self.handle_for(None, method, path, body)
+    }
+
+    /// Answers a request of `client` (as the server names it: an address), whose games and starts are
+    /// counted apart from the others'.
+    pub fn handle_for(&mut self, client: Option<&str>, method: &str, path: &str, body: &[u8]) -> Reply {
         if let Some(reply) = fixed(method, path) {
             return reply;
         }
         let parts = path_parts(path);
-        self.route(method, &parts, body).unwrap_or_else(|e| e)
+        self.route(client, method, &parts, body).unwrap_or_else(|e| e)
     }
 
     /// Answers a request as [`handle`](Playground::handle) does, except that the computer's thinking
     /// (`computer`, `hint`) is handed back as a [`Thinking`], to run on another thread and to end in
     /// [`finish`](Playground::finish). Meanwhile the game is away: see `think.rs`.
     pub fn begin(&mut self, method: &str, path: &str, body: &[u8]) -> Step {
+        self.begin_for(None, method, path, body)
+    }
+
+    /// [`begin`](Playground::begin) for a request of `client` (see [`handle_for`](Playground::handle_for)).
+    pub fn begin_for(&mut self, client: Option<&str>, method: &str, path: &str, body: &[u8]) -> Step {
         let parts = path_parts(path);
         if let ("POST", ["api", "sessions", id, action]) = (method, parts.as_slice()) {
             if let Some(task) = think::Task::from_action(action) {
@@ -264,7 +302,7 @@ impl Playground {
                 };
             }
         }
-        Step::Done(self.handle(method, path, body))
+        Step::Done(self.handle_for(client, method, path, body))
     }
 
     /// Puts a game back after its thinking, and answers the request that began it.
@@ -299,7 +337,7 @@ impl Playground {
         }
     }
 
-    fn route(&mut self, method: &str, parts: &[&str], body: &[u8]) -> Answer {
+    fn route(&mut self, client: Option<&str>, method: &str, parts: &[&str], body: &[u8]) -> Answer {
         match (method, parts) {
             ("GET", ["api", "games"]) => Ok(Reply::ok(json!({ "games": self.list_games() }))),
             ("GET", ["api", "games", name]) => self.game_file(name),
@@ -307,7 +345,7 @@ impl Playground {
             ("POST", ["api", "check"]) => Ok(check_text(&parse_body::<Text>(body)?.text)),
             ("POST", ["api", "hover"]) => Ok(editor::hover(parse_body(body)?)),
             ("POST", ["api", "complete"]) => Ok(editor::complete(parse_body(body)?)),
-            ("POST", ["api", "sessions"]) => self.start(parse_body(body)?),
+            ("POST", ["api", "sessions"]) => self.start(client, parse_body(body)?),
             ("GET", ["api", "sessions", id]) => match self.away.get(*id) {
                 Some(away) => Ok(Reply::ok(away.view())),
                 None => self.with(id, |live| Ok(Reply::ok(view::game(id, live)))),
@@ -506,7 +544,8 @@ impl Playground {
 
     // ------------------------------------------------------------ games in progress
 
-    fn start(&mut self, request: NewGame) -> Answer {
+    fn start(&mut self, client: Option<&str>, request: NewGame) -> Answer {
+        self.count_creation(client)?;
         let (name, text, origin) = match (&request.game, &request.text) {
             (Some(game), None) => {
                 let (text, origin) = self.read_rules(game)?;
@@ -535,24 +574,83 @@ impl Playground {
         if let Some(position) = &request.position {
             session.start_from(position).map_err(|e| Reply::error(400, "position", format!("position: {e}")))?;
         }
-        self.make_room()?;
+        self.make_room(client)?;
         let id = format!("{:016x}", self.rng.gen::<u64>());
-        let live = Live { session, name, origin, text, log: Vec::new(), used: Instant::now() };
+        let client = client.map(str::to_string);
+        let live = Live { session, name, origin, text, log: Vec::new(), used: Instant::now(), client };
         let reply = Reply::json(201, &view::game(&id, &live));
         self.games.insert(id, live);
         Ok(reply)
     }
 
-    /// Makes room for one more game: drops the games left alone longest, but none used in the last
-    /// `keep_idle` (nor any the computer is thinking about); refuses the new game when that is not enough.
-    fn make_room(&mut self) -> Result<(), Reply> {
+    /// Counts a start of `client`'s: refused (429) past its burst and rate.
+    fn count_creation(&mut self, client: Option<&str>) -> Result<(), Reply> {
+        let Some(client) = client else { return Ok(()) };
+        let burst = CREATION_BURST as f64;
+        let refill = |(left, since): (f64, Instant)| {
+            (burst.min(left + since.elapsed().as_secs_f64() * CREATIONS_PER_MINUTE as f64 / 60.0), Instant::now())
+        };
+        if self.creations.len() >= MAX_COUNTED_CLIENTS && !self.creations.contains_key(client) {
+            self.creations.retain(|_, counted| refill(*counted).0 < burst);
+        }
+        let counted = self.creations.get(client).copied().map_or((burst, Instant::now()), refill);
+        if counted.0 < 1.0 {
+            self.creations.insert(client.to_string(), counted);
+            return Err(Reply::error(
+                429,
+                "too_many",
+                format!("too many games started from here; at most {CREATIONS_PER_MINUTE} a minute: try again soon"),
+            ));
+        }
+        self.creations.insert(client.to_string(), (counted.0 - 1.0, counted.1));
+        Ok(())
+    }
+
+    /// The games in progress of `client` (not those away with the computer), left alone longest first.
+    fn games_of(&self, client: Option<&str>) -> Vec<(Instant, String)> {
+        let mut games: Vec<(Instant, String)> = self
+            .games
+            .iter()
+            .filter(|(_, g)| g.client.as_deref() == client)
+            .map(|(id, g)| (g.used, id.clone()))
+            .collect();
+        games.sort();
+        games
+    }
+
+    /// Makes room for one more game of `client`'s. Its own game left alone longest goes when it has its
+    /// share already. Past the cap of all games: the game left alone longest, if it was for `keep_idle`
+    /// at least; else the game left alone longest of the client with the most games, if that one has more
+    /// than `client` (none the computer is thinking about); when that is not enough, the new game is
+    /// refused.
+    fn make_room(&mut self, client: Option<&str>) -> Result<(), Reply> {
+        let own = self.games_of(client);
+        if own.len() >= self.max_per_client {
+            for (_, id) in &own[..=own.len() - self.max_per_client] {
+                self.games.remove(id);
+            }
+        }
         while self.games.len() + self.away.len() >= self.max_games {
             let oldest = self.games.iter().min_by_key(|(_, g)| g.used).map(|(id, g)| (id.clone(), g.used));
-            match oldest {
-                Some((id, used)) if used.elapsed() >= self.keep_idle => {
+            if let Some((id, _)) = oldest.filter(|(_, used)| used.elapsed() >= self.keep_idle) {
+                self.games.remove(&id);
+                continue;
+            }
+            let mut held: HashMap<Option<&str>, usize> = HashMap::new();
+            for g in self.games.values() {
+                *held.entry(g.client.as_deref()).or_default() += 1;
+            }
+            let mine = held.get(&client).copied().unwrap_or(0);
+            let most = held.into_iter().max_by_key(|(_, n)| *n).filter(|(_, n)| *n > mine + 1);
+            let victim = most.and_then(|(holder, _)| {
+                let holder = holder.map(str::to_string);
+                self.games_of(holder.as_deref()).first().map(|(_, id)| id.clone())
+            });
+            match victim {
+                Some(id) => {
                     self.games.remove(&id);
                 }
-                _ => {
+                None => {
                     return Err(Reply::error(
                         503,
                         "full",

@@ -9,8 +9,11 @@
 //! Threads: the runtime's one thread reads and writes every connection; one thread owns the playground and
 //! answers requests one at a time (a game's session is not shared between threads); the computer thinks
 //! on threads of its own, at most [`THINKERS`] at once, each game for `--think-limit` seconds (10)
-//! before it is asked to decide now (see `web/think.rs`). The page and its files are answered on the
-//! runtime's thread, so a busy playground never holds them up.
+//! before it is asked to decide now (see `web/think.rs`). The long work of a rule text, the editor's
+//! check, hover and completion and the compile of a new game (`web/start.rs`), runs on the runtime's
+//! blocking pool, at most [`WORKERS`] at once, so that a large text posted again and again holds up no
+//! game. The page and its files are answered on the runtime's thread, so a busy playground never holds
+//! them up.
 //!
 //! Limits, so that no client can stop the server or hold it up for the others:
 //! - a request's head: at most [`MAX_HEAD_BYTES`] bytes and [`MAX_HEADERS`] headers (else 431), read
@@ -74,6 +77,10 @@ const MAX_REFUSING: usize = 16;
 const THINKERS: usize = 2;
 /// How long a request for the computer waits for a thinker before it is answered 503.
 const THINKER_WAIT: Duration = Duration::from_secs(20);
+/// The most rule texts checked or compiled at once, away from the playground's thread; more wait, for at
+/// most [`WORKER_WAIT`].
+const WORKERS: usize = 2;
+const WORKER_WAIT: Duration = Duration::from_secs(10);
 /// How long past its budget the computer may take to decide, before the request is answered without it.
 const THINKING_GRACE: Duration = Duration::from_secs(5);
 
@@ -167,6 +174,7 @@ pub fn run(args: Args) -> Result<Status, Failure> {
         hosts,
         connections: Connections::new(cap),
         thinkers: Arc::new(Semaphore::new(THINKERS)),
+        workers: Arc::new(Semaphore::new(WORKERS)),
         refusing: AtomicUsize::new(0),
     });
     runtime.block_on(serve(listener, shared));
@@ -179,6 +187,7 @@ struct Shared {
     hosts: Hosts,
     connections: Arc<Connections>,
     thinkers: Arc<Semaphore>,
+    workers: Arc<Semaphore>,
     refusing: AtomicUsize,
 }
 
@@ -306,14 +315,44 @@ async fn reply_to(request: Request<Incoming>, shared: &Shared, busy: &Busy<'_>, 
         Err(reply) => return (reply, true),
     };
     busy.answering();
-    let reply = ask_playground(Work::Begin { client: client.to_string(), method, path, body }, shared).await;
+    if mancala::web::is_editor_request(&method, &path) {
+        let reply = work_off_thread(shared, move || mancala::web::editor_request(&path, &body)).await;
+        return (reply.unwrap_or_else(|busy| busy), false);
+    }
+    let reply = match ask(&shared.playground, Work::Begin { client: client.to_string(), method, path, body }).await {
+        Answered::Reply(reply) => reply,
+        Answered::Think(thinking) => think(thinking, shared).await,
+        Answered::Start(starting) => match work_off_thread(shared, move || starting.run()).await {
+            Ok(started) => match ask(&shared.playground, Work::Started(started)).await {
+                Answered::Reply(reply) => reply,
+                _ => Reply::error(500, "internal", "the playground answered a new game with more work; this is a bug"),
+            },
+            Err(busy) => busy,
+        },
+    };
     (reply, false)
 }
 
-async fn ask_playground(work: Work, shared: &Shared) -> Reply {
-    match ask(&shared.playground, work).await {
-        Answered::Reply(reply) => reply,
-        Answered::Think(thinking) => think(thinking, shared).await,
+/// Runs the long work of a rule text (a check, a compile) on a thread of the runtime's blocking pool, at
+/// most [`WORKERS`] at once; a request that waits longer than [`WORKER_WAIT`] for one is answered 503.
+async fn work_off_thread<T: Send + 'static>(
+    shared: &Shared,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, Reply> {
+    let busy = || Reply::error(503, "busy", "the server is busy with other rule texts; try again");
+    let permit = match tokio::time::timeout(WORKER_WAIT, shared.workers.clone().acquire_owned()).await {
+        Ok(Ok(permit)) => permit,
+        _ => return Err(busy()),
+    };
+    let done = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        // A bug that panics answers its own request with a 500.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+    })
+    .await;
+    match done {
+        Ok(Ok(value)) => Ok(value),
+        _ => Err(Reply::error(500, "internal", "the server failed on this request; this is a bug")),
     }
 }
 
@@ -384,7 +423,7 @@ async fn think(thinking: mancala::web::Thinking, shared: &Shared) -> Reply {
 async fn finish(playground: &mpsc::Sender<Job>, thought: Thought) -> Reply {
     match ask(playground, Work::Finish(thought)).await {
         Answered::Reply(reply) => reply,
-        Answered::Think(_) => Reply::error(500, "internal", "the playground answered a thought with more thinking"),
+        _ => Reply::error(500, "internal", "the playground answered a thought with more work; this is a bug"),
     }
 }
 
@@ -394,11 +433,13 @@ async fn finish(playground: &mpsc::Sender<Job>, thought: Thought) -> Reply {
 enum Work {
     Begin { client: String, method: String, path: String, body: Vec<u8> },
     Finish(Thought),
+    Started(mancala::web::Started),
 }
 
 enum Answered {
     Reply(Reply),
     Think(mancala::web::Thinking),
+    Start(mancala::web::Starting),
 }
 
 struct Job {
@@ -428,9 +469,11 @@ fn spawn_playground(dir: PathBuf, seed: u64, thinking_budget: Duration) -> mpsc:
                     match playground.begin_for(Some(&client), &method, &path, &body) {
                         Step::Done(reply) => Answered::Reply(reply),
                         Step::Think(thinking) => Answered::Think(thinking),
+                        Step::Start(starting) => Answered::Start(starting),
                     }
                 }
                 Work::Finish(thought) => Answered::Reply(playground.finish(thought)),
+                Work::Started(started) => Answered::Reply(playground.started(started)),
             }));
             let answered = handled.unwrap_or_else(|_| {
                 Answered::Reply(Reply::error(500, "internal", "the server failed on this request; this is a bug"))

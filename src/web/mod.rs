@@ -20,6 +20,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
@@ -29,13 +30,15 @@ use serde_json::{json, Value};
 
 use crate::ai::{AiKind, Budget};
 use crate::diag::Diagnostic;
-use crate::session::{Command, HintLimits, Seat, Session, SessionError};
+use crate::session::{Command, Seat, Session, SessionError};
 
 pub mod assets;
 mod editor;
+mod start;
 mod think;
 mod view;
 
+pub use start::{Started, Starting, MAX_RULE_BYTES};
 pub use think::{Thinking, Thought, Watch, THINKING_BUDGET};
 
 /// The largest request body: a rule file (at most [`crate::syntax::MAX_SOURCE_BYTES`]) in JSON, or a save.
@@ -124,7 +127,8 @@ struct Live {
     /// The rule file's name (a game of the picker, or the name the page gave an edited text).
     name: String,
     origin: Origin,
-    text: String,
+    /// The rules' text, shared with the session and the other games of the same text.
+    text: Arc<str>,
     /// What the players were told, newest last: narrations, the computer's plies, answers to commands.
     log: Vec<LogLine>,
     /// When it was last used, to drop the oldest game past [`MAX_GAMES`].
@@ -148,6 +152,10 @@ struct LogLine {
 }
 
 impl Live {
+    fn new(session: Session, name: String, origin: Origin, text: Arc<str>, client: Option<String>) -> Live {
+        Live { session, name, origin, text, log: Vec::new(), used: Instant::now(), client }
+    }
+
     /// Says `line`; `ply`, the number of the ply it tells (the page asks why it did what it did).
     fn tell(&mut self, line: impl Into<String>, ply: Option<usize>) {
         let text = line.into();
@@ -174,6 +182,8 @@ pub struct Playground {
     max_per_client: usize,
     /// Per client: the starts it may still make at once, and when that was counted.
     creations: HashMap<String, (f64, Instant)>,
+    /// The rule sets of the games in progress, shared by the games of one text.
+    rule_sets: start::RuleSets,
     thinking_budget: Duration,
 }
 
@@ -181,6 +191,9 @@ pub struct Playground {
 pub enum Step {
     Done(Reply),
     Think(Thinking),
+    /// A game to start: compile it elsewhere ([`Starting::run`]) and hand it to
+    /// [`Playground::started`].
+    Start(Starting),
 }
 
 /// `POST /api/sessions`: which game, and how to play it.
@@ -236,6 +249,7 @@ impl Playground {
             keep_idle: KEEP_IDLE,
             max_per_client: MAX_GAMES_PER_CLIENT,
             creations: HashMap::new(),
+            rule_sets: start::RuleSets::new(),
             thinking_budget: THINKING_BUDGET,
         }
     }
@@ -287,6 +301,12 @@ impl Playground {
     /// [`begin`](Playground::begin) for a request of `client` (see [`handle_for`](Playground::handle_for)).
     pub fn begin_for(&mut self, client: Option<&str>, method: &str, path: &str, body: &[u8]) -> Step {
         let parts = path_parts(path);
+        if let ("POST", ["api", "sessions"]) = (method, parts.as_slice()) {
+            return match self.begin_start(client, body) {
+                Ok(starting) => Step::Start(starting),
+                Err(reply) => Step::Done(reply),
+            };
+        }
         if let ("POST", ["api", "sessions", id, action]) = (method, parts.as_slice()) {
             if let Some(task) = think::Task::from_action(action) {
                 let task = match task {
@@ -342,10 +362,11 @@ impl Playground {
             ("GET", ["api", "games"]) => Ok(Reply::ok(json!({ "games": self.list_games() }))),
             ("GET", ["api", "games", name]) => self.game_file(name),
             ("PUT", ["api", "games", name]) => self.save_rules(name, parse_body(body)?),
-            ("POST", ["api", "check"]) => Ok(check_text(&parse_body::<Text>(body)?.text)),
-            ("POST", ["api", "hover"]) => Ok(editor::hover(parse_body(body)?)),
-            ("POST", ["api", "complete"]) => Ok(editor::complete(parse_body(body)?)),
-            ("POST", ["api", "sessions"]) => self.start(client, parse_body(body)?),
+            ("POST", ["api", "check" | "hover" | "complete"]) => editor_answer(&parts[1], body),
+            ("POST", ["api", "sessions"]) => {
+                let starting = self.begin_start(client, body)?;
+                Ok(self.started(starting.run()))
+            }
             ("GET", ["api", "sessions", id]) => match self.away.get(*id) {
                 Some(away) => Ok(Reply::ok(away.view())),
                 None => self.with(id, |live| Ok(Reply::ok(view::game(id, live)))),
@@ -544,8 +565,11 @@ impl Playground {
 
     // ------------------------------------------------------------ games in progress
 
-    fn start(&mut self, client: Option<&str>, request: NewGame) -> Answer {
+    /// The first half of starting a game, on the playground's thread: the request read, the rule file
+    /// found, the rules of a game of the same text looked for.
+    fn begin_start(&mut self, client: Option<&str>, body: &[u8]) -> Result<Starting, Reply> {
         self.count_creation(client)?;
+        let request: NewGame = parse_body(body)?;
         let (name, text, origin) = match (&request.game, &request.text) {
             (Some(game), None) => {
                 let (text, origin) = self.read_rules(game)?;
@@ -563,24 +587,61 @@ impl Playground {
             }
             _ => return Err(Reply::error(400, "bad_request", "give either `game` (a name) or `text` (the rules)")),
         };
-        let engine = compile(&name, &text, request.variant.as_deref(), request.players)?;
-        let seats = seats(engine.rules.players, request.seats.as_deref())?;
         let seed = request.seed.unwrap_or_else(|| self.rng.gen());
-        let mut session = Session::new(engine, &name, &text, seats, seed).map_err(session_error)?;
-        session.set_hint_limits(HintLimits {
-            time: Duration::from_secs(2),
-            search: crate::solve::SolveOptions { max_bytes: 64 << 20, ..crate::solve::SolveOptions::default() },
-        });
-        if let Some(position) = &request.position {
-            session.start_from(position).map_err(|e| Reply::error(400, "position", format!("position: {e}")))?;
+        Ok(Starting::new(client, (name, Arc::from(text), origin), request, seed, &self.rule_sets))
+    }
+
+    /// Keeps a game that [`Starting::run`] made, making room for it, and answers the request that
+    /// began it.
+    pub fn started(&mut self, started: Started) -> Reply {
+        let Started { client, key, variant, players, game } = started;
+        let live = match game {
+            Ok(live) => live,
+            Err(reply) => return reply,
+        };
+        let client = client.as_deref();
+        if let Err(reply) = self.make_room(client).and_then(|()| self.make_rule_room(&live)) {
+            return reply;
         }
-        self.make_room(client)?;
+        self.rule_sets.keep(key, &live, variant.as_deref(), players);
         let id = format!("{:016x}", self.rng.gen::<u64>());
-        let client = client.map(str::to_string);
-        let live = Live { session, name, origin, text, log: Vec::new(), used: Instant::now(), client };
         let reply = Reply::json(201, &view::game(&id, &live));
         self.games.insert(id, live);
-        Ok(reply)
+        reply
+    }
+
+    /// Makes room for the rules of `live`, unless a game holds them already: while the text of the
+    /// distinct rule sets held would pass [`MAX_RULE_BYTES`], the client holding the most of it loses its
+    /// game left alone longest (none the computer is thinking about); when none is left to lose, the new
+    /// game is refused.
+    fn make_rule_room(&mut self, live: &Live) -> Result<(), Reply> {
+        let engine = &live.session.engine;
+        if self.games.values().any(|g| Arc::ptr_eq(&g.session.engine, engine)) {
+            return Ok(());
+        }
+        while start::rule_bytes(self.games.values()) + live.text.len() > MAX_RULE_BYTES {
+            let mut clients: Vec<Option<&str>> = self.games.values().map(|g| g.client.as_deref()).collect();
+            clients.sort();
+            clients.dedup();
+            let heaviest = clients
+                .into_iter()
+                .max_by_key(|c| start::rule_bytes(self.games.values().filter(|g| g.client.as_deref() == *c)))
+                .map(|c| c.map(str::to_string));
+            let victim = heaviest.and_then(|c| self.games_of(c.as_deref()).first().map(|(_, id)| id.clone()));
+            match victim {
+                Some(id) => {
+                    self.games.remove(&id);
+                }
+                None => {
+                    return Err(Reply::error(
+                        503,
+                        "full",
+                        "the games in progress hold as many large rule files as this server keeps; try again later",
+                    ))
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Counts a start of `client`'s: refused (429) past its burst and rate.
@@ -739,6 +800,30 @@ pub fn fixed(method: &str, path: &str) -> Option<Reply> {
         }
         ("GET", ["api", "language"]) => Some(Reply::ok(json!({ "keywords": assets::keywords() }))),
         _ => None,
+    }
+}
+
+/// Whether a request is the editor's (`check`, `hover`, `complete`): answered from its body alone, with no
+/// game, so that a server may answer it on a thread of its own ([`editor_request`]).
+pub fn is_editor_request(method: &str, path: &str) -> bool {
+    matches!((method, path_parts(path).as_slice()), ("POST", ["api", "check" | "hover" | "complete"]))
+}
+
+/// The answer to a request of the editor (see [`is_editor_request`]): the text's diagnostics, a hover, the
+/// completions. Long for a large text.
+pub fn editor_request(path: &str, body: &[u8]) -> Reply {
+    match path_parts(path).as_slice() {
+        ["api", what] => editor_answer(what, body).unwrap_or_else(|e| e),
+        _ => Reply::not_found("no such page"),
+    }
+}
+
+fn editor_answer(what: &str, body: &[u8]) -> Answer {
+    match what {
+        "check" => Ok(check_text(&parse_body::<Text>(body)?.text)),
+        "hover" => Ok(editor::hover(parse_body(body)?)),
+        "complete" => Ok(editor::complete(parse_body(body)?)),
+        _ => Err(Reply::not_found("no such page")),
     }
 }
 

@@ -1060,4 +1060,39 @@ mod tests {
         let view: Value = serde_json::from_slice(&reply.body).unwrap();
         assert_eq!(view["history"].as_array().unwrap().len(), 1);
     }
+
+    fn start_for(playground: &mut Playground, client: &str, body: &[u8]) -> Reply {
+        playground.handle_for(Some(client), "POST", "/api/sessions", body)
+    }
+
+    #[test]
+    fn games_of_one_text_share_its_rules_and_its_text() {
+        let mut playground = Playground::new(PathBuf::from("no-such-dir"), 1);
+        let (a, b) = (id(&start(&mut playground)), id(&start(&mut playground)));
+        let body = br#"{"game": "kalah", "variant": "empty-capture"}"#;
+        let c = id(&playground.handle("POST", "/api/sessions", body));
+        let (a, b, c) = (&playground.games[&a], &playground.games[&b], &playground.games[&c]);
+        assert!(Arc::ptr_eq(&a.session.engine, &b.session.engine));
+        assert!(Arc::ptr_eq(&a.text, &b.text));
+        assert!(!Arc::ptr_eq(&a.session.engine, &c.session.engine), "another variant, other rules");
+    }
+
+    #[test]
+    fn a_client_with_many_games_gives_way_to_one_with_fewer() {
+        let mut playground =
+            Playground::new(PathBuf::from("no-such-dir"), 1).with_game_limits(4, KEEP_IDLE).with_client_limit(3);
+        let kalah = br#"{"game": "kalah"}"#;
+        let mine = id(&start_for(&mut playground, "a", kalah));
+        // b keeps three, its own idlest dropped for its next.
+        let first_of_b = id(&start_for(&mut playground, "b", kalah));
+        for _ in 0..4 {
+            assert_eq!(start_for(&mut playground, "b", kalah).status, 201);
+        }
+        assert_eq!(playground.handle("GET", &format!("/api/sessions/{first_of_b}"), b"").status, 404);
+        // Full (a 1, b 3): c gets room from b, then b has no more than c and c is refused.
+        assert_eq!(start_for(&mut playground, "c", kalah).status, 201);
+        assert_eq!(start_for(&mut playground, "c", kalah).status, 503);
+        assert_eq!(playground.handle("GET", &format!("/api/sessions/{mine}"), b"").status, 200);
+        assert_eq!(playground.games_of(Some("b")).len(), 2);
+    }
 }

@@ -10,7 +10,8 @@
 //! answers requests one at a time (a game's session is not shared between threads); the computer thinks
 //! on threads of its own, at most [`THINKERS`] at once, each game for `--think-limit` seconds (10)
 //! before it is asked to decide now (see `web/think.rs`). The long work of a rule text, the editor's
-//! check, hover and completion and the compile of a new game (`web/start.rs`), runs on the runtime's
+//! check, hover and completion, a rule file's variants and players (`Step::Work`) and the compile of a new
+//! game (`web/start.rs`), runs on the runtime's
 //! blocking pool, at most [`WORKERS`] at once, so that a large text posted again and again holds up no
 //! game. The page and its files are answered on the runtime's thread, so a busy playground never holds
 //! them up.
@@ -322,6 +323,7 @@ async fn reply_to(request: Request<Incoming>, shared: &Shared, busy: &Busy<'_>, 
     let reply = match ask(&shared.playground, Work::Begin { client: client.to_string(), method, path, body }).await {
         Answered::Reply(reply) => reply,
         Answered::Think(thinking) => think(thinking, shared).await,
+        Answered::Work(work) => work_off_thread(shared, work).await.unwrap_or_else(|busy| busy),
         Answered::Start(starting) => match work_off_thread(shared, move || starting.run()).await {
             Ok(started) => match ask(&shared.playground, Work::Started(started)).await {
                 Answered::Reply(reply) => reply,
@@ -440,6 +442,7 @@ enum Answered {
     Reply(Reply),
     Think(mancala::web::Thinking),
     Start(mancala::web::Starting),
+    Work(mancala::web::Work),
 }
 
 struct Job {
@@ -470,6 +473,7 @@ fn spawn_playground(dir: PathBuf, seed: u64, thinking_budget: Duration) -> mpsc:
                         Step::Done(reply) => Answered::Reply(reply),
                         Step::Think(thinking) => Answered::Think(thinking),
                         Step::Start(starting) => Answered::Start(starting),
+                        Step::Work(work) => Answered::Work(work),
                     }
                 }
                 Work::Finish(thought) => Answered::Reply(playground.finish(thought)),

@@ -194,7 +194,13 @@ pub enum Step {
     /// A game to start: compile it elsewhere ([`Starting::run`]) and hand it to
     /// [`Playground::started`].
     Start(Starting),
+    /// Long work that needs no game (a rule file's parse and compile): run it elsewhere, and its reply
+    /// is the answer.
+    Work(Work),
 }
+
+/// Work of a [`Step::Work`].
+pub type Work = Box<dyn FnOnce() -> Reply + Send>;
 
 /// `POST /api/sessions`: which game, and how to play it.
 #[derive(Debug, Default, Deserialize)]
@@ -304,6 +310,12 @@ impl Playground {
         if let ("POST", ["api", "sessions"]) = (method, parts.as_slice()) {
             return match self.begin_start(client, body) {
                 Ok(starting) => Step::Start(starting),
+                Err(reply) => Step::Done(reply),
+            };
+        }
+        if let ("GET", ["api", "games", name]) = (method, parts.as_slice()) {
+            return match self.begin_game_file(name) {
+                Ok(work) => Step::Work(work),
                 Err(reply) => Step::Done(reply),
             };
         }
@@ -511,17 +523,26 @@ impl Playground {
     }
 
     fn game_file(&self, name: &str) -> Answer {
+        Ok(self.begin_game_file(name)?())
+    }
+
+    /// `GET /api/games/NAME` in two halves: the file read here, and its parse and compile (for its variants
+    /// and players), long for a large file, in the work returned.
+    fn begin_game_file(&self, name: &str) -> Result<Work, Reply> {
         let (text, origin) = self.read_rules(name)?;
-        let variants = crate::syntax::parse(&text).map(|f| crate::check::variant_names(&f)).unwrap_or_default();
-        // The base game's number of players, for the page's seats; none when the file has errors.
-        let players = crate::compile(&text, None, None).ok().map(|e| e.rules.players);
-        Ok(Reply::ok(json!({
-            "name": name,
-            "origin": origin.as_str(),
-            "text": text,
-            "variants": variants,
-            "players": players,
-        })))
+        let name = name.to_string();
+        Ok(Box::new(move || {
+            let variants = crate::syntax::parse(&text).map(|f| crate::check::variant_names(&f)).unwrap_or_default();
+            // The base game's number of players, for the page's seats; none when the file has errors.
+            let players = crate::compile(&text, None, None).ok().map(|e| e.rules.players);
+            Reply::ok(json!({
+                "name": name,
+                "origin": origin.as_str(),
+                "text": text,
+                "variants": variants,
+                "players": players,
+            }))
+        }))
     }
 
     /// Writes a rule file into `DIR` under a plain name: never elsewhere, never over a file unless asked.

@@ -1036,3 +1036,60 @@ fn simulate_from_a_position_over_already_shows_it_as_given() {
     let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(json["position"], from);
 }
+
+// ---------------------------------------------------------------- parts of a run (issue 32, item 4)
+
+/// `simulate --shard I/N` plays the I-th part of a run's games with the seeds the whole run gives them, and
+/// `merge` adds the parts' summaries up into exactly the whole run's (but `threads`): for plain random games
+/// (with the rules' counts) and for a match of rounds with computer players.
+#[test]
+fn parts_of_a_run_merge_into_the_whole_run() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    let runs: [&[&str]; 2] = [
+        &["simulate", "kalah", "--games", "301", "--seed", "4", "--json"],
+        &["simulate", "dakon", "--rounds", "1", "--games", "13", "--ai", "2=greedy", "--json"],
+    ];
+    for whole_args in runs {
+        let mut whole = json(whole_args);
+        let mut parts = Vec::new();
+        for i in 1..=4 {
+            let shard = format!("{i}/4");
+            let mut args = whole_args.to_vec();
+            args.extend(["--shard", &shard]);
+            let part = json(&args);
+            assert_eq!(part["shard"]["index"], i);
+            let path = dir.path().join(format!("part-{i}.json"));
+            std::fs::write(&path, serde_json::to_string(&part).expect("JSON")).expect("written");
+            parts.push(path.to_string_lossy().into_owned());
+        }
+        let mut args = vec!["merge", "--json"];
+        args.extend(parts.iter().map(String::as_str));
+        let mut merged = json(&args);
+        for v in [&mut whole, &mut merged] {
+            v.as_object_mut().expect("an object").remove("threads");
+        }
+        assert_eq!(merged, whole, "{whole_args:?}");
+
+        // A part missing, or given twice, is an error that says which.
+        let out = run(&["merge", &parts[0], &parts[1], &parts[3]]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("the parts 3/4 are missing"));
+        let out = run(&["merge", &parts[0], &parts[0], &parts[1], &parts[2], &parts[3]]);
+        assert!(String::from_utf8_lossy(&out.stderr).contains("part 1/4 is given twice"));
+    }
+    // Parts of runs of other seeds do not add up.
+    let other = json(&["simulate", "kalah", "--games", "301", "--seed", "5", "--json", "--shard", "2/2"]);
+    let first = json(&["simulate", "kalah", "--games", "301", "--seed", "4", "--json", "--shard", "1/2"]);
+    let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+    std::fs::write(&a, first.to_string()).expect("written");
+    std::fs::write(&b, other.to_string()).expect("written");
+    let out = run(&["merge", &a.to_string_lossy(), &b.to_string_lossy()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`seed` differs"), "{out:?}");
+    let out = run(&["simulate", "kalah", "--shard", "5/4"]);
+    assert_eq!(out.status.code(), Some(2));
+}

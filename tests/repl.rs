@@ -115,9 +115,13 @@ fn solve_finds_the_lines_of_the_rules() {
     };
     for variant in ["default", "v1", "v2", "v3"] {
         let three_one = solve(variant, "1=3 2=1");
-        assert_eq!(three_one.starts_with("solvable"), variant == "default", "{variant}: {three_one}");
+        assert_eq!(three_one.starts_with("a win in"), variant == "default", "{variant}: {three_one}");
+        if variant != "default" {
+            assert!(three_one.starts_with("no line wins: every reachable position was searched"), "{three_one}");
+        }
         let five_three = solve(variant, "1=5 6=3");
-        assert!(five_three.starts_with("solvable"), "{variant}: {five_three}");
+        assert!(five_three.starts_with("a win in"), "{variant}: {five_three}");
+        assert!(five_three.contains("(shortest)"), "{variant}: {five_three}");
     }
 }
 
@@ -414,10 +418,11 @@ fn new_and_quit_ask_before_dropping_a_game() {
 fn a_hint_that_gives_up_names_the_most_promising_move() {
     use mancala::session::{HintLimits, Seat, Session};
     use mancala::solve::SolveOptions;
-    let (single, source) = engine("gulek-single.mancala", None);
-    let mut s = Session::new(single, "gulek-single.mancala", &source, vec![Seat::Human], 1).expect("session");
+    // Gulek Solo's V1 needs some 2,000 positions before its first win.
+    let (solo, source) = engine("gulek-solo.mancala", Some("v1"));
+    let mut s = Session::new(solo, "gulek-solo.mancala", &source, vec![Seat::Human], 1).expect("session");
     let limits =
-        HintLimits { search: SolveOptions { max_states: 2000, ..SolveOptions::default() }, ..HintLimits::default() };
+        HintLimits { search: SolveOptions { max_states: 500, ..SolveOptions::default() }, ..HintLimits::default() };
     s.set_hint_limits(limits);
     let lines = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let seen = lines.clone();
@@ -427,16 +432,16 @@ fn a_hint_that_gives_up_names_the_most_promising_move() {
     let hint = run(&mut s, "hint");
     assert!(
         hint.starts_with(
-            "no win found yet: the search stopped after 2000 positions, as the limit of 2000 positions was reached; \
+            "no win found yet: the search stopped after 500 positions, as the limit of 500 positions was reached; \
              the most promising move found is "
         ),
         "{hint}"
     );
     let memory =
-        HintLimits { search: SolveOptions { max_bytes: 1 << 20, ..SolveOptions::default() }, ..HintLimits::default() };
+        HintLimits { search: SolveOptions { max_bytes: 16 << 10, ..SolveOptions::default() }, ..HintLimits::default() };
     s.set_hint_limits(memory);
     let hint = run(&mut s, "hint");
-    assert!(hint.contains("as the limit of 1 MiB of memory was reached; the most promising move found is "), "{hint}");
+    assert!(hint.contains("as the limit of 16 KiB of memory was reached; the most promising move found is "), "{hint}");
     // The move named plays.
     let ply = hint.split("found is ").nth(1).and_then(|r| r.split(" (").next()).expect("a move");
     assert!(run(&mut s, ply).starts_with("you played"), "{ply}");
@@ -446,12 +451,29 @@ fn a_hint_that_gives_up_names_the_most_promising_move() {
 #[test]
 fn solve_says_when_its_memory_bound_stops_it() {
     let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(["solve", "games/gulek-single.mancala", "--max-memory", "4"])
+        .args(["solve", "games/gulek-single.mancala", "--max-memory", "4", "--shortest"])
         .output()
         .expect("the binary runs");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("unknown: gave up after"), "{text}");
-    assert!(text.contains("positions: the limit of 4 MiB of memory was reached (raise --max-memory)"), "{text}");
+    // A win is found at once; the search for a shorter one fills the memory.
+    assert!(text.starts_with("a win in"), "{text}");
+    assert!(text.contains("(not proven shortest)"), "{text}");
+    assert!(
+        text.contains(
+            "the search for a shorter line stopped: the limit of 4 MiB of memory was reached (raise --max-memory)"
+        ),
+        "{text}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["solve", "games/gulek-solo.mancala", "--variant", "v1", "--max-states", "100"])
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert!(
+        text.contains("unknown: gave up, as the limit of 100 positions was reached (raise --max-states)"),
+        "{text}"
+    );
 }
 
 /// `play --help` says how long the computer thinks: per decision, not per move (issue 8, item 18).
@@ -816,4 +838,33 @@ fn load_refuses_a_fifo_at_once() {
     assert!(out.contains("error: cannot read pipe.json: it is a FIFO, not a regular file"), "{out}");
     assert!(out.contains("took back c"), "the game was kept: {out}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// After a mistake, a solitaire's hint says so and names the last ply played from a position that could
+/// still be won (issue 32).
+#[test]
+fn a_hint_after_a_mistake_names_the_last_winnable_position() {
+    use mancala::session::{Seat, Session};
+    use mancala::solve::{solve, Verdict};
+    let (solo, source) = engine("gulek-solo.mancala", Some("v1"));
+    // A ply from (5, _, _, _, _, 3) after which no line wins: found by the solver itself.
+    let start = mancala::notation::parse_position(&solo, "1=5 6=3").expect("a position");
+    let after = |moves: &[mancala::engine::Move]| {
+        let mut st = start.clone();
+        moves.iter().for_each(|&mv| solo.apply_unchecked(&mut st, mv));
+        st
+    };
+    let losing = mancala::notation::enumerate_plies(&solo, &start, 100)
+        .plies
+        .into_iter()
+        .find(|moves| solve(&solo, &after(moves), 1_000_000).verdict == Verdict::Unsolvable)
+        .map(|moves| mancala::notation::format_ply(&solo, &start, &moves))
+        .expect("a ply that loses");
+    let mut s = Session::new(solo, "gulek-solo.mancala", &source, vec![Seat::Human], 1).expect("session");
+    s.start_from("1=5 6=3").expect("the position");
+    assert!(run(&mut s, "hint").starts_with("play "));
+    assert!(run(&mut s, &losing).starts_with("you played"), "{losing}");
+    let hint = run(&mut s, "hint");
+    assert!(hint.starts_with("no line wins from here"), "{hint}");
+    assert!(hint.ends_with("the last winnable position was before ply 1 (`undo` goes back)"), "{hint}");
 }

@@ -16,6 +16,7 @@ mod check;
 mod explain;
 mod fmt;
 mod lsp;
+mod merge;
 mod play;
 mod serve;
 mod simulate;
@@ -35,15 +36,18 @@ Examples:
   mancala simulate games/kalah.mancala --games 1000 --seed 7
   mancala simulate games/kalah.mancala --ai 1=greedy --ai 2=mcts:2000 --games 20
   mancala simulate games/gulek.mancala --players 4 --json
+  mancala simulate kalah --games 100000 --shard 2/4 --json   (a part of a run; `mancala merge` adds them)
   mancala bench games/oware.mancala --seconds 5
   mancala solve games/gulek-solo.mancala --position '1=3 2=1'
+  mancala solve kalah --position 'a2 b1 A1 B2' --moves   (two players: the value under perfect play)
   mancala serve                       (the web playground: open the printed address)
   mancala lsp                         (the language server, for editors: see the README)
 
 A FILE may also name a game shipped with the tool: a file name of games/ without `.mancala`. It works
 from any directory, also after `cargo install`; a file of that name, where there is one, wins.
 
-Exit status: 0 success, 1 a rule file has errors, 2 a usage or I/O error.";
+Exit status: 0 success, 1 a rule file has errors, 2 a usage or I/O error, 3 a search stopped before it
+could answer (`solve`).";
 
 /// Write the rules of a mancala game as text, check them, and play them.
 #[derive(Debug, Parser)]
@@ -61,6 +65,7 @@ enum Command {
     Variants(variants::Args),
     Play(play::PlayArgs),
     Simulate(simulate::Args),
+    Merge(merge::Args),
     Bench(bench::Args),
     Solve(solve::Args),
     Serve(serve::Args),
@@ -76,6 +81,8 @@ pub enum Status {
     Invalid,
     /// Exit 2: an argument was wrong or a file could not be read or written (already reported).
     Usage,
+    /// Exit 3: a search stopped at its bound before it could answer (`solve`).
+    Incomplete,
 }
 
 impl From<Status> for ExitCode {
@@ -84,6 +91,7 @@ impl From<Status> for ExitCode {
             Status::Ok => 0,
             Status::Invalid => 1,
             Status::Usage => 2,
+            Status::Incomplete => 3,
         })
     }
 }
@@ -130,6 +138,7 @@ pub fn main() -> ExitCode {
         Command::Explain(args) => explain::run(args),
         Command::Variants(args) => variants::run(args),
         Command::Simulate(args) => simulate::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Serve(args) => serve::run(args),

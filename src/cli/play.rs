@@ -284,6 +284,9 @@ fn repl(session: &mut Session, input: &mut dyn Input, colour: bool, interactive:
     if let Some(position) = session.position() {
         say(input, &format!("Starting from the position {position}"));
     }
+    if let Some(goal) = mancala::summary::goal(&session.engine) {
+        say(input, &format!("{goal} `hint` searches for a winning line."));
+    }
     let mut show_board = true;
     loop {
         for line in session.computer_turns() {

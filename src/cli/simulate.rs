@@ -39,6 +39,7 @@ Examples:
   mancala simulate games/kalah.mancala --variant empty-capture --games 10000 --seed 42
   mancala simulate games/kalah.mancala --games 100000 --threads 2
   mancala simulate games/gulek.mancala --players 4 --json
+  mancala simulate kalah --games 1000000 --shard 3/8 --json > part-3.json   (then: mancala merge part-*.json)
   mancala simulate games/kalah.mancala --ai 1=greedy --ai 2=mcts:500 --games 20
   mancala simulate games/oware.mancala --ai 2=alphabeta:4 --position 'a1 c2 f1 A3 D1 F2 captured(1)=20 captured(2)=18'
   mancala simulate games/oware.mancala --games 3 --trace oware.jsonl
@@ -91,6 +92,38 @@ pub struct Args {
     /// players can run for millions of plies.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: Option<u32>,
+    /// Play only the I-th of N equal parts of the games (I from 1 to N): the same games, with the same seeds,
+    /// as the whole run plays there. `mancala merge` adds the parts' `--json` summaries into the whole run's.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+}
+
+/// One of N equal parts of a run's games (`--shard I/N`, I from 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let bad = || format!("`{text}` is not a part: write I/N, with I from 1 to N (e.g. 3/8)");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (i.trim().parse::<u64>().map_err(|_| bad())?, n.trim().parse::<u64>().map_err(|_| bad())?);
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    /// The games of this part of a run of `games`: the I-th of N ranges as equal as can be.
+    pub fn games(self, games: u64) -> Range<u64> {
+        let at = |i: u64| (u128::from(games) * u128::from(i) / u128::from(self.count)) as u64;
+        at(self.index - 1)..at(self.index)
+    }
 }
 
 /// How the games of a run are played: shared by the threads.
@@ -206,10 +239,11 @@ impl Plan<'_> {
 
 /// The ranges of game numbers handed to the threads: several per thread, so that a slow range does not keep
 /// the others waiting; small ones with a trace, whose lines wait in memory until their turn to be written.
-fn ranges(games: u64, threads: usize, trace: bool) -> Vec<Range<u64>> {
+fn ranges(games: Range<u64>, threads: usize, trace: bool) -> Vec<Range<u64>> {
     let most = if trace { 16 } else { 1024 };
-    let size = games.div_ceil(threads as u64 * 8).clamp(1, most);
-    (0..games).step_by(size as usize).map(|a| a..(a + size).min(games)).collect()
+    let size = (games.end - games.start).div_ceil(threads as u64 * 8).clamp(1, most);
+    let end = games.end;
+    games.step_by(size as usize).map(|a| a..(a + size).min(end)).collect()
 }
 
 /// The same game with each match stopped after `n` rounds at most (`--rounds`).
@@ -263,7 +297,8 @@ pub fn run(args: Args) -> Result<Status, Failure> {
             .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
                 let _ = write!(w, "{:.0} games/s", state.per_sec());
             });
-        ProgressBar::new(args.games).with_style(style)
+        ProgressBar::new(args.shard.map_or(args.games, |shard| shard.games(args.games).count() as u64))
+            .with_style(style)
     } else {
         ProgressBar::hidden()
     };
@@ -289,7 +324,8 @@ pub fn run(args: Args) -> Result<Status, Failure> {
     };
     let mut rules = RuleTally::default();
     let mut summary = Summary::new(&engine);
-    let ranges = ranges(args.games, threads, trace.is_some());
+    let games = args.shard.map_or(0..args.games, |shard| shard.games(args.games));
+    let ranges = ranges(games, threads, trace.is_some());
     // The ranges go to the threads a few at a time and come back in order, so that the trace is written in
     // the order of the games and holds only a few ranges in memory.
     for wave in ranges.chunks(threads * 4) {
@@ -313,13 +349,27 @@ pub fn run(args: Args) -> Result<Status, Failure> {
     if args.json {
         let seats = kinds.iter().map(AiKind::to_string).collect();
         let rules = plan.count_rules.then(|| rule_rows(&engine, &source, &rules));
-        let report = Report { summary: &summary, seats, position, threads, rules };
+        let shard =
+            args.shard.map(|shard| ShardReport { index: shard.index, count: shard.count, run_games: args.games });
+        let report = Report { summary: &summary, seats, position, threads, rules, seed: args.seed, shard };
         let json =
             serde_json::to_string_pretty(&report).map_err(|e| Failure::usage(format!("cannot write JSON: {e}")))?;
         println!("{json}");
     } else {
         let then_takes = engine.rules.sources.iter().any(|s| matches!(s.rule, RuleRef::Then { .. }));
         print!("{}", summary_text(&summary, args.seed, &kinds, position.as_deref(), threads, then_takes));
+        if let Some(shard) = args.shard {
+            let games = shard.games(args.games);
+            println!(
+                "  {:<16}part {} of {} of a run of {} games: games {} to {}",
+                "shard",
+                shard.index,
+                shard.count,
+                args.games,
+                games.start + 1,
+                games.end
+            );
+        }
         if plan.count_rules {
             print!("{}", rules_text(&rule_rows(&engine, &source, &rules), summary.games));
         }
@@ -343,6 +393,20 @@ struct Report<'a> {
     /// Each rule that can fire: where it stands, how often it fired, how many games it ended.
     #[serde(skip_serializing_if = "Option::is_none")]
     rules: Option<Vec<RuleRow>>,
+    /// The seed of the run.
+    seed: u64,
+    /// With `--shard`: which part of which run these games are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<ShardReport>,
+}
+
+/// A part of a run, in the JSON summary (`mancala merge` reads it).
+#[derive(serde::Serialize)]
+struct ShardReport {
+    index: u64,
+    count: u64,
+    /// The games of the whole run.
+    run_games: u64,
 }
 
 /// A rule of the file and what it did in the games played.

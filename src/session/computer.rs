@@ -57,6 +57,9 @@ impl Session {
     pub(super) fn solve_hint(&mut self) -> Result<String, SessionError> {
         let options = crate::solve::SolveOptions {
             deadline: Some(std::time::Instant::now() + self.hint_limits.time),
+            // A fifth of the time for a shorter line than the first found: the hint's line is one to follow.
+            shorten: crate::solve::Shorten::For(self.hint_limits.time / 5),
+            symmetry: crate::solve::Symmetry::Ring,
             ..self.hint_limits.search
         };
         let cancel = self.cancel.clone();
@@ -84,7 +87,14 @@ impl Session {
                 let plies = crate::plural(line.len() as u64, "ply", "plies");
                 format!("play {first} ({plies} to win; {states} searched)")
             }
-            (crate::solve::Verdict::Unsolvable, _) => format!("no line wins from here ({states} searched)"),
+            (crate::solve::Verdict::Unsolvable, _) => {
+                let back = match self.last_winnable(&options) {
+                    Some(0) => "; none of the positions played could be won".to_string(),
+                    Some(ply) => format!("; the last winnable position was before ply {ply} (`undo` goes back)"),
+                    None => String::new(),
+                };
+                format!("no line wins from here ({states} searched){back}")
+            }
             _ => {
                 let why = result.limit.map_or_else(|| "it stopped".to_string(), |l| l.describe(&options));
                 let advice = match &result.best {
@@ -100,6 +110,21 @@ impl Session {
                 format!("no win found yet: the search stopped after {states}, as {why}; {advice}")
             }
         })
+    }
+
+    /// After a mistake: the number (from 1) of the last ply played from a position that could still be won,
+    /// 0 when none could, or `None` when the search could not tell within the hint's time.
+    fn last_winnable(&self, options: &crate::solve::SolveOptions) -> Option<usize> {
+        let options = crate::solve::SolveOptions { shorten: crate::solve::Shorten::No, ..*options };
+        for (i, record) in self.plies.iter().enumerate().rev() {
+            let r = crate::solve::solve_with(&self.engine, &record.before, &options);
+            match r.verdict {
+                crate::solve::Verdict::Solved(_) => return Some(i + 1),
+                crate::solve::Verdict::Unsolvable => {}
+                crate::solve::Verdict::Unknown => return None,
+            }
+        }
+        Some(0)
     }
 
     /// A ply from the current position as a person types it: in notation, with `take none` where the

@@ -6,7 +6,7 @@ mod dump;
 mod words;
 
 pub use dump::dump;
-pub use words::{summarize, summarize_width};
+pub use words::{goal, summarize, summarize_width};
 
 use crate::ir::*;
 

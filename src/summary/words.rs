@@ -11,6 +11,15 @@ pub fn summarize(engine: &Engine) -> String {
     summarize_width(engine, 78)
 }
 
+/// A solitaire's goal in one sentence ("You win when every pit holds no piece."), or `None` for a game
+/// without one.
+pub fn goal(engine: &Engine) -> Option<String> {
+    let r = &engine.lowered;
+    let w = Words { rules: r };
+    let goal = r.goal.as_ref()?;
+    Some(doc_or(&r.goal_doc, || format!("You win when {}.", w.cond(goal, Here::Each))))
+}
+
 /// A summary of the rules for a player, in plain words, wrapped to `width` columns. A rule with a sentence
 /// of its own in the rule file (a `///` line before it) is told in that sentence.
 pub fn summarize_width(engine: &Engine, width: usize) -> String {

@@ -390,3 +390,68 @@ end {
     // second. The bound is loose on purpose: it tells a hang from a busy machine, not fast from slow.
     assert!(took < Duration::from_secs(30), "8 playouts took {took:?}");
 }
+
+/// Kalah on 26 places (twelve pits a side and two stores), six seeds a pit: a board where a deep search
+/// takes minutes.
+fn big_kalah() -> Engine {
+    let path = format!("{}/games/kalah.mancala", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&path).unwrap();
+    let source = source.replace("board two_rows 6 with stores", "board two_rows 12 with stores");
+    let source = source.replace("every pit: 4", "every pit: 6");
+    mancala::compile(&source, None, None).unwrap_or_else(|d| panic!("{d:?}"))
+}
+
+/// Every computer player honours its cancel flag (the playground's think limit, the REPL's Ctrl-C) inside
+/// its search: set 300 ms into a search that would take minutes, the player chooses a legal decision
+/// within a second. Before, `alphabeta:12` on this board ignored the flag and searched for minutes.
+#[test]
+fn every_player_decides_soon_after_its_cancel_flag_is_set() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{mpsc, Arc};
+    let engine = Arc::new(big_kalah());
+    assert_eq!(engine.rules.places.len(), 26);
+    for kind in [AiKind::AlphaBeta(12), AiKind::Mcts(Budget::Playouts(100_000_000)), AiKind::Greedy] {
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut player = kind.player_seeded(&engine, 5).unwrap();
+        player.set_cancel(flag.clone());
+        let (send, receive) = mpsc::channel();
+        let engine2 = engine.clone();
+        std::thread::spawn(move || {
+            let st = engine2.initial_state();
+            let _ = send.send(player.choose(&engine2, &st));
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        let set = Instant::now();
+        flag.store(true, Ordering::Relaxed);
+        let chosen = receive.recv_timeout(Duration::from_secs(5)).unwrap_or_else(|_| panic!("{kind} went on"));
+        let waited = set.elapsed();
+        let mv = chosen.unwrap();
+        let st = engine.initial_state();
+        let mut legal = Vec::new();
+        engine.legal_moves(&st, &mut legal);
+        assert!(legal.contains(&mv), "{kind}: {mv:?}");
+        assert!(waited < Duration::from_secs(1), "{kind} took {waited:?} to stop");
+    }
+}
+
+/// The deepening that makes `alphabeta` stoppable does not change its choice: with a flag that is never set
+/// it chooses what it chooses without one, for the same seed.
+#[test]
+fn alphabeta_with_a_flag_never_set_chooses_as_without_one() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let engine = game("kalah", None, None);
+    let mut st = engine.initial_state();
+    let mut rng = SmallRng::seed_from_u64(9);
+    for _ in 0..30 {
+        if st.result.is_some() {
+            break;
+        }
+        let mut plain = AiKind::AlphaBeta(5).player_seeded(&engine, 3).unwrap();
+        let mut watched = AiKind::AlphaBeta(5).player_seeded(&engine, 3).unwrap();
+        watched.set_cancel(Arc::new(AtomicBool::new(false)));
+        assert_eq!(plain.choose(&engine, &st).unwrap(), watched.choose(&engine, &st).unwrap());
+        let mv = ai::random_choose(&engine, &st, &mut rng).unwrap();
+        engine.apply(&mut st, mv).unwrap();
+    }
+}

@@ -5,6 +5,16 @@
 //! a child decided by the opponent with the window negated and swapped and its value negated. A position
 //! is valued for the player who decides there: his score minus the opponent's, a finished game by its
 //! outcome (a win above any score, sooner wins preferred).
+//!
+//! Given a cancel flag ([`Player::set_cancel`]: the REPL's Ctrl-C, the playground's think limit), the
+//! search deepens one decision at a time up to its depth, and looks at the flag at every position it
+//! searches: once the flag is set, it stops where it is and plays the best decision of the deepest search
+//! it finished. Every search keeps the same order of the root's decisions, so the last one, when none is
+//! stopped, chooses what a single search to the full depth does. Without a flag (`simulate`, the arena)
+//! it searches to the full depth at once.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -25,6 +35,12 @@ pub struct AlphaBeta {
     states: Vec<Option<State>>,
     /// Positions searched by the last `choose`.
     pub nodes: u64,
+    /// Set: decide now with what the search has found.
+    cancel: Option<Arc<AtomicBool>>,
+    /// The search in progress was stopped by the flag: its values are not to be trusted.
+    stopped: bool,
+    /// The depth of the search in progress.
+    limit: u32,
 }
 
 /// Searches `depth` decisions deep and returns the best decision (ties broken at random). Fails on a game
@@ -49,12 +65,17 @@ impl AlphaBeta {
             moves: vec![Vec::new(); depth as usize + 1],
             states: vec![None; depth as usize + 1],
             nodes: 0,
+            cancel: None,
+            stopped: false,
+            limit: depth,
         })
     }
 
-    /// The best decision at `st`.
+    /// The best decision at `st`: of the full depth, or, when the cancel flag stops the search, of the
+    /// deepest search it finished (at depth 1 unfinished, the best of the decisions it valued).
     pub fn search(&mut self, engine: &Engine, st: &State) -> Result<Move, AiError> {
         self.nodes = 0;
+        self.stopped = false;
         let mut root_moves = std::mem::take(&mut self.moves[0]);
         root_moves.clear();
         engine.legal_moves(st, &mut root_moves);
@@ -66,20 +87,44 @@ impl AlphaBeta {
         // Random order: among equal values the first searched is kept, so ties are broken at random.
         root_moves.shuffle(&mut self.rng);
         let me = engine.decider(st);
-        let mut best = root_moves[0];
-        let mut alpha = -INF;
+        let mut chosen = root_moves[0];
         let mut child = st.clone();
-        for &mv in &root_moves {
-            child.clone_from(st);
-            engine.apply_unchecked(&mut child, mv);
-            let v = self.child_value(engine, &child, me, 1, alpha, INF);
-            if v > alpha {
-                alpha = v;
-                best = mv;
+        let first = if self.cancel.is_some() { 1 } else { self.depth };
+        for limit in first..=self.depth {
+            self.limit = limit;
+            let mut best = root_moves[0];
+            let mut alpha = -INF;
+            for &mv in &root_moves {
+                child.clone_from(st);
+                engine.apply_unchecked(&mut child, mv);
+                let v = self.child_value(engine, &child, me, 1, alpha, INF);
+                if self.stopped {
+                    break;
+                }
+                if v > alpha {
+                    alpha = v;
+                    best = mv;
+                }
+            }
+            // A stopped search's best is kept only where it is the first: it valued some decisions at
+            // depth 1, which is better than none.
+            if !self.stopped || limit == 1 {
+                chosen = best;
+            }
+            if self.stopped {
+                break;
             }
         }
         self.moves[0] = root_moves;
-        Ok(best)
+        Ok(chosen)
+    }
+
+    /// Whether the search is to stop now (the flag is set), remembered for the rest of the search.
+    fn stop_now(&mut self) -> bool {
+        if !self.stopped && self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            self.stopped = true;
+        }
+        self.stopped
     }
 
     /// The value of `child` for `me`, who decided the move into it, searched with window `(alpha, beta)` for
@@ -95,19 +140,22 @@ impl AlphaBeta {
     /// The value of `st` for the player who decides there (`Engine::decider`), `ply` decisions below the root.
     fn negamax(&mut self, engine: &Engine, st: &State, ply: usize, mut alpha: i64, beta: i64) -> i64 {
         self.nodes += 1;
+        if self.stop_now() {
+            return 0;
+        }
         let me = engine.decider(st);
         if let Some(_o) = &st.result {
             let v = heuristic(engine, st, me);
             // Sooner wins (and later losses) are better.
             return if v >= WIN / 2 {
-                v + (self.depth as i64 - ply as i64)
+                v + (self.limit as i64 - ply as i64)
             } else if v <= -WIN / 2 {
-                v - (self.depth as i64 - ply as i64)
+                v - (self.limit as i64 - ply as i64)
             } else {
                 v
             };
         }
-        if ply >= self.depth as usize {
+        if ply >= self.limit as usize {
             return heuristic(engine, st, me);
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
@@ -129,7 +177,7 @@ impl AlphaBeta {
             if v > alpha {
                 alpha = v;
             }
-            if alpha >= beta {
+            if alpha >= beta || self.stopped {
                 break;
             }
         }
@@ -145,5 +193,8 @@ impl Player for AlphaBeta {
     }
     fn describe(&self) -> String {
         AiKind::AlphaBeta(self.depth).to_string()
+    }
+    fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = Some(flag);
     }
 }

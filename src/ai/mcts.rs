@@ -99,18 +99,23 @@ impl Search {
         self.rewards.resize(engine.rules.players.max(1) as usize, 0.0);
 
         let mut st = self.state.take().unwrap_or_else(|| root.clone());
-        let start = Instant::now();
+        let stop = Stop {
+            cancel,
+            deadline: Some(config.budget).and_then(|b| match b {
+                Budget::Time(d) => Instant::now().checked_add(d),
+                Budget::Playouts(_) => None,
+            }),
+        };
         let mut iterations = 0u32;
         loop {
             match config.budget {
                 Budget::Playouts(n) if iterations >= n.max(1) => break,
-                Budget::Time(d) if iterations > 0 && start.elapsed() >= d => break,
-                _ if iterations > 0 && cancel.is_some_and(|c| c.load(Ordering::Relaxed)) => break,
+                _ if stop.now() => break,
                 _ => {}
             }
             iterations += 1;
             st.clone_from(root);
-            self.iterate(engine, &mut st, config.exploration, rng);
+            self.iterate(engine, &mut st, config.exploration, rng, &stop);
         }
         self.state = Some(st);
 
@@ -136,8 +141,8 @@ impl Search {
         n.expanded = true;
     }
 
-    /// One selection, expansion, playout and backup.
-    fn iterate(&mut self, engine: &Engine, st: &mut State, c: f64, rng: &mut SmallRng) {
+    /// One selection, expansion, playout and backup; no backup when `stop` cuts the playout.
+    fn iterate(&mut self, engine: &Engine, st: &mut State, c: f64, rng: &mut SmallRng, stop: &Stop) {
         self.path.clear();
         self.path.push(0);
         let mut node = 0u32;
@@ -167,7 +172,9 @@ impl Search {
                 break;
             }
         }
-        self.playout(engine, st, rng);
+        if !self.playout(engine, st, rng, stop) {
+            return;
+        }
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
             n.n += 1;
@@ -196,11 +203,15 @@ impl Search {
         best
     }
 
-    /// Plays at random to the end and sets `self.rewards`.
-    fn playout(&mut self, engine: &Engine, st: &mut State, rng: &mut SmallRng) {
+    /// Plays at random to the end and sets `self.rewards`; false, and no rewards, when `stop` says to stop
+    /// first (it is asked every [`STOP_EVERY`] decisions: one playout of a large game can be long).
+    fn playout(&mut self, engine: &Engine, st: &mut State, rng: &mut SmallRng, stop: &Stop) -> bool {
         let mut steps = 0u32;
         let horizon = st.ply.saturating_add(PLAYOUT_PLIES);
         while st.result.is_none() && st.ply < horizon && steps < PLAYOUT_PLIES * DECISIONS_PER_PLY {
+            if steps % STOP_EVERY == STOP_EVERY - 1 && stop.now() {
+                return false;
+            }
             self.moves.clear();
             engine.legal_moves(st, &mut self.moves);
             if self.moves.is_empty() {
@@ -220,6 +231,22 @@ impl Search {
             // Cut at the horizon: nobody learns anything from it.
             None => self.rewards.fill(if players > 1 { 0.5 } else { 0.0 }),
         }
+        true
+    }
+}
+
+/// How often a playout asks whether to stop, in decisions.
+const STOP_EVERY: u32 = 16;
+
+/// When a search stops before its budget of playouts: its cancel flag is set, or its time is up.
+struct Stop<'a> {
+    cancel: Option<&'a AtomicBool>,
+    deadline: Option<Instant>,
+}
+
+impl Stop<'_> {
+    fn now(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 

@@ -47,8 +47,10 @@ pub trait Player: Send {
     /// What kind of player this is, as text (`mcts:2000`).
     fn describe(&self) -> String;
 
-    /// A flag that, once set, asks the player to decide now with what it has found so far (a Ctrl-C).
-    /// Players that think only briefly ignore it.
+    /// A flag that, once set, asks the player to decide now with what it has found so far (a Ctrl-C, the
+    /// playground's think limit). Every player that searches looks at it inside its search, not only
+    /// between its rounds: `alphabeta` at every position, `mcts` at every decision of a playout, `greedy`
+    /// at every option and every step of finishing a turn. `random` has nothing to stop.
     fn set_cancel(&mut self, _flag: Arc<AtomicBool>) {}
 }
 
@@ -148,7 +150,7 @@ impl AiKind {
         let rng = SmallRng::seed_from_u64(seed);
         Ok(match *self {
             AiKind::Random => Box::new(RandomPlayer { rng }),
-            AiKind::Greedy => Box::new(GreedyPlayer { rng }),
+            AiKind::Greedy => Box::new(GreedyPlayer::new(rng)),
             AiKind::Mcts(budget) => Box::new(Mcts::new(MctsConfig { budget, ..MctsConfig::default() }, rng)),
             AiKind::AlphaBeta(depth) => Box::new(AlphaBeta::new(engine, depth, rng)?),
         })
@@ -422,6 +424,17 @@ impl Player for RandomPlayer {
 /// the rest of the turn finished with one-step greedy choices, then the position is valued by the mover's
 /// score minus the best other score (a finished game by its outcome first). Ties are broken at random.
 pub fn greedy_choose<R: Rng + ?Sized>(engine: &Engine, st: &State, rng: &mut R) -> Result<Move, AiError> {
+    greedy_watched(engine, st, rng, None)
+}
+
+/// [`greedy_choose`], which, once `cancel` is set, values no more options and chooses the best of those
+/// valued (the first, if none was).
+fn greedy_watched<R: Rng + ?Sized>(
+    engine: &Engine,
+    st: &State,
+    rng: &mut R,
+    cancel: Option<&AtomicBool>,
+) -> Result<Move, AiError> {
     let moves = legal(engine, st);
     match moves.as_slice() {
         [] => return Err(AiError::NoDecision),
@@ -437,9 +450,12 @@ pub fn greedy_choose<R: Rng + ?Sized>(engine: &Engine, st: &State, rng: &mut R) 
     let mut scratch = st.clone();
     let mut buf = Vec::new();
     for &mv in &moves {
+        if cancelled(cancel) {
+            break;
+        }
         scratch.clone_from(st);
         engine.apply_unchecked(&mut scratch, mv);
-        finish_turn_greedily(engine, &mut scratch, ply, mover, &mut buf, rng);
+        finish_turn_greedily(engine, &mut scratch, ply, mover, &mut buf, rng, cancel);
         let v = heuristic(engine, &scratch, me);
         // Reservoir sampling over the best: a uniform choice among ties in one pass.
         if v > best {
@@ -456,8 +472,14 @@ pub fn greedy_choose<R: Rng + ?Sized>(engine: &Engine, st: &State, rng: &mut R) 
     Ok(choice)
 }
 
+/// Whether a player's cancel flag, if it has one, is set.
+fn cancelled(cancel: Option<&AtomicBool>) -> bool {
+    cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+}
+
 /// Plays on until ply `ply` is over, each time taking the decision with the best immediate value for the
-/// player who makes it (the mover `_mover`, or his opponent where he answers).
+/// player who makes it (the mover `_mover`, or his opponent where he answers); once `cancel` is set, stops
+/// where it is (the position is valued mid-ply).
 fn finish_turn_greedily<R: Rng + ?Sized>(
     engine: &Engine,
     st: &mut State,
@@ -465,10 +487,11 @@ fn finish_turn_greedily<R: Rng + ?Sized>(
     _mover: u8,
     buf: &mut Vec<Move>,
     rng: &mut R,
+    cancel: Option<&AtomicBool>,
 ) {
     let mut next = st.clone();
     let mut guard = 0u32;
-    while st.result.is_none() && st.ply == ply && !st.illegal && guard < 100_000 {
+    while st.result.is_none() && st.ply == ply && !st.illegal && guard < 100_000 && !cancelled(cancel) {
         guard += 1;
         buf.clear();
         engine.legal_moves(st, buf);
@@ -504,20 +527,24 @@ fn finish_turn_greedily<R: Rng + ?Sized>(
 #[derive(Debug, Clone)]
 pub struct GreedyPlayer {
     rng: SmallRng,
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl GreedyPlayer {
     pub fn new(rng: SmallRng) -> GreedyPlayer {
-        GreedyPlayer { rng }
+        GreedyPlayer { rng, cancel: None }
     }
 }
 
 impl Player for GreedyPlayer {
     fn choose(&mut self, engine: &Engine, st: &State) -> Result<Move, AiError> {
-        greedy_choose(engine, st, &mut self.rng)
+        greedy_watched(engine, st, &mut self.rng, self.cancel.as_deref())
     }
     fn describe(&self) -> String {
         AiKind::Greedy.to_string()
+    }
+    fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = Some(flag);
     }
 }
 

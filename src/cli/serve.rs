@@ -9,18 +9,27 @@
 //! Threads: the runtime's one thread reads and writes every connection; one thread owns the playground and
 //! answers requests one at a time (a game's session is not shared between threads); the computer thinks
 //! on threads of its own, at most [`THINKERS`] at once, each game for `--think-limit` seconds (10)
-//! before it is asked to decide now (see `web/think.rs`). The page and its files are answered on the
-//! runtime's thread, so a busy playground never holds them up.
+//! before it is asked to decide now (see `web/think.rs`). The long work of a rule text, the editor's
+//! check, hover and completion, a rule file's variants and players (`Step::Work`) and the compile of a new
+//! game (`web/start.rs`), runs on the runtime's
+//! blocking pool, at most [`WORKERS`] at once, so that a large text posted again and again holds up no
+//! game. The page and its files are answered on the runtime's thread, so a busy playground never holds
+//! them up.
 //!
 //! Limits, so that no client can stop the server or hold it up for the others:
 //! - a request's head: at most [`MAX_HEAD_BYTES`] bytes and [`MAX_HEADERS`] headers (else 431), read
 //!   within [`HEAD_TIMEOUT`], which is also how long a connection may wait idle for its next request;
 //! - its body: a declared length over [`MAX_BODY_BYTES`] is refused (413) before a byte is read or
 //!   kept, and the connection is closed without reading it; a body sent in chunks is cut at the same
-//!   size; the body must come within [`BODY_TIMEOUT`];
-//! - connections: at most [`MAX_CONNECTIONS`], fewer where the limit on open files is lower. A new one
-//!   past the cap closes the one that has waited longest for its next request (or for its answer to be
-//!   read), or, when every one is in the middle of a request, is answered 503 and closed. Errors of
+//!   size; the body must start within [`BODY_START`] and keep up [`MIN_BODY_RATE`] (else 408, and the
+//!   connection is closed);
+//! - connections: at most [`MAX_CONNECTIONS`], fewer where the limit on open files is lower. Each is
+//!   waiting for a request (never sent one, or kept alive after an answer), receiving a body, or being
+//!   answered (`Phase`). A new one past the cap closes, oldest first, one that never sent a request, else
+//!   one whose body is still coming, else one kept alive, so that a flood of idle connections closes its
+//!   own before a browser's; when every one is being answered, it is answered 503 and closed. At most
+//!   half the cap ([`RECEIVING_SHARE`]) may be receiving bodies: past it, the one receiving longest is
+//!   closed, so bodies that never come cannot keep out clients that send whole requests. Errors of
 //!   `accept` (too many open files) are waited out, never fatal. A connection that has not sent a request
 //!   for [`IDLE_TIMEOUT`] is closed, one that does not read its answer too.
 
@@ -50,8 +59,13 @@ const MAX_HEAD_BYTES: usize = 16 << 10;
 const MAX_HEADERS: usize = 64;
 /// How long a request's head may take to come, and how long a connection may wait for its next request.
 const HEAD_TIMEOUT: Duration = Duration::from_secs(15);
-/// How long a request's body may take to come.
-const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a request's body may take to come: this, and a second more for each [`MIN_BODY_RATE`] bytes
+/// (a whole body of [`MAX_BODY_BYTES`] within 21 s).
+const BODY_START: Duration = Duration::from_secs(5);
+const MIN_BODY_RATE: u64 = 64 << 10;
+/// The share of the connections that may be receiving bodies at once (a half): the rest is kept for
+/// clients that send whole requests.
+const RECEIVING_SHARE: (usize, usize) = (1, 2);
 /// A connection with no request in hand for this long is closed (it does not read its answer, say).
 const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 /// The most connections open at once, where the limit on open files allows.
@@ -64,6 +78,10 @@ const MAX_REFUSING: usize = 16;
 const THINKERS: usize = 2;
 /// How long a request for the computer waits for a thinker before it is answered 503.
 const THINKER_WAIT: Duration = Duration::from_secs(20);
+/// The most rule texts checked or compiled at once, away from the playground's thread; more wait, for at
+/// most [`WORKER_WAIT`].
+const WORKERS: usize = 2;
+const WORKER_WAIT: Duration = Duration::from_secs(10);
 /// How long past its budget the computer may take to decide, before the request is answered without it.
 const THINKING_GRACE: Duration = Duration::from_secs(5);
 
@@ -157,6 +175,7 @@ pub fn run(args: Args) -> Result<Status, Failure> {
         hosts,
         connections: Connections::new(cap),
         thinkers: Arc::new(Semaphore::new(THINKERS)),
+        workers: Arc::new(Semaphore::new(WORKERS)),
         refusing: AtomicUsize::new(0),
     });
     runtime.block_on(serve(listener, shared));
@@ -169,6 +188,7 @@ struct Shared {
     hosts: Hosts,
     connections: Arc<Connections>,
     thinkers: Arc<Semaphore>,
+    workers: Arc<Semaphore>,
     refusing: AtomicUsize,
 }
 
@@ -208,11 +228,13 @@ async fn serve(listener: std::net::TcpListener, shared: Arc<Shared>) {
 /// Serves the requests of one connection until it closes, times out or is closed to make room.
 async fn connection(stream: tokio::net::TcpStream, slot: Slot, shared: Arc<Shared>) {
     let id = slot.id;
+    let client: Arc<str> = stream.peer_addr().map_or_else(|_| "unknown".into(), |a| client_name(a.ip()).into());
     let service = hyper::service::service_fn(move |request| {
         let shared = shared.clone();
+        let client = client.clone();
         async move {
-            let _busy = shared.connections.busy(id);
-            Ok::<_, Infallible>(answer(request, &shared).await)
+            let busy = shared.connections.busy(id, has_body(&request));
+            Ok::<_, Infallible>(answer(request, &shared, &busy, &client).await)
         }
     });
     let mut http = hyper::server::conn::http1::Builder::new();
@@ -249,40 +271,113 @@ fn refuse(mut stream: tokio::net::TcpStream, shared: &Arc<Shared>) {
     });
 }
 
+/// A client as the playground counts its games: its address, or for IPv6 its network (the first 64 bits),
+/// which one machine may fill with addresses.
+fn client_name(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        },
+    }
+}
+
+/// Whether a request says a body follows (a length above 0, or chunks).
+fn has_body(request: &Request<Incoming>) -> bool {
+    let length = request.headers().get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
+    length.is_some_and(|n| n > 0) || request.headers().contains_key(TRANSFER_ENCODING)
+}
+
 /// The answer to one request: refused by [`admit`], or the playground's.
-async fn answer(request: Request<Incoming>, shared: &Shared) -> Response<Full<Bytes>> {
+async fn answer(request: Request<Incoming>, shared: &Shared, busy: &Busy<'_>, client: &str) -> Response<Full<Bytes>> {
     let (reply, close) = match admit(&request, &shared.hosts) {
         // The body is not read: the connection is closed after the answer.
         Err(reply) => (reply, true),
-        Ok(()) => (reply_to(request, shared).await, false),
+        // A body that did not come whole, or not in time: what is left of it is not read.
+        Ok(()) => reply_to(request, shared, busy, client).await,
     };
     response(reply, close)
 }
 
-async fn reply_to(request: Request<Incoming>, shared: &Shared) -> Reply {
+/// The playground's answer, and whether the request's body was left unread.
+async fn reply_to(request: Request<Incoming>, shared: &Shared, busy: &Busy<'_>, client: &str) -> (Reply, bool) {
     let method = request.method().as_str().to_string();
     let path = request.uri().path_and_query().map_or("/", |p| p.as_str()).to_string();
     if let Some(reply) = mancala::web::fixed(&method, &path) {
-        return reply;
+        busy.answering();
+        return (reply, false);
     }
     let body = match read_body(request.into_body()).await {
         Ok(body) => body,
-        Err(reply) => return reply,
+        Err(reply) => return (reply, true),
     };
-    match ask(&shared.playground, Work::Begin { method, path, body }).await {
+    busy.answering();
+    if mancala::web::is_editor_request(&method, &path) {
+        let reply = work_off_thread(shared, move || mancala::web::editor_request(&path, &body)).await;
+        return (reply.unwrap_or_else(|busy| busy), false);
+    }
+    let reply = match ask(&shared.playground, Work::Begin { client: client.to_string(), method, path, body }).await {
         Answered::Reply(reply) => reply,
         Answered::Think(thinking) => think(thinking, shared).await,
+        Answered::Work(work) => work_off_thread(shared, work).await.unwrap_or_else(|busy| busy),
+        Answered::Start(starting) => match work_off_thread(shared, move || starting.run()).await {
+            Ok(started) => match ask(&shared.playground, Work::Started(started)).await {
+                Answered::Reply(reply) => reply,
+                _ => Reply::error(500, "internal", "the playground answered a new game with more work; this is a bug"),
+            },
+            Err(busy) => busy,
+        },
+    };
+    (reply, false)
+}
+
+/// Runs the long work of a rule text (a check, a compile) on a thread of the runtime's blocking pool, at
+/// most [`WORKERS`] at once; a request that waits longer than [`WORKER_WAIT`] for one is answered 503.
+async fn work_off_thread<T: Send + 'static>(
+    shared: &Shared,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, Reply> {
+    let busy = || Reply::error(503, "busy", "the server is busy with other rule texts; try again");
+    let permit = match tokio::time::timeout(WORKER_WAIT, shared.workers.clone().acquire_owned()).await {
+        Ok(Ok(permit)) => permit,
+        _ => return Err(busy()),
+    };
+    let done = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        // A bug that panics answers its own request with a 500.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+    })
+    .await;
+    match done {
+        Ok(Ok(value)) => Ok(value),
+        _ => Err(Reply::error(500, "internal", "the server failed on this request; this is a bug")),
     }
 }
 
-/// The body, at most [`MAX_BODY_BYTES`] and within [`BODY_TIMEOUT`].
+/// The body, at most [`MAX_BODY_BYTES`], coming at least as fast as [`BODY_START`] and [`MIN_BODY_RATE`]
+/// allow: by any moment, all but the bytes of that rate since [`BODY_START`] must have come.
 async fn read_body(body: Incoming) -> Result<Vec<u8>, Reply> {
     let too_large = || Reply::error(413, "too_large", format!("the body is larger than {MAX_BODY_BYTES} bytes"));
-    match tokio::time::timeout(BODY_TIMEOUT, Limited::new(body, MAX_BODY_BYTES).collect()).await {
-        Err(_) => Err(Reply::error(408, "timeout", "the body did not come in time")),
-        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
-        Ok(Err(e)) => Err(Reply::error(400, "body", format!("cannot read the body: {e}"))),
-        Ok(Ok(collected)) => Ok(collected.to_bytes().to_vec()),
+    let start = tokio::time::Instant::now();
+    let mut body = Limited::new(body, MAX_BODY_BYTES);
+    let mut got: Vec<u8> = Vec::new();
+    loop {
+        let deadline = start + BODY_START + Duration::from_millis(got.len() as u64 * 1000 / MIN_BODY_RATE);
+        match tokio::time::timeout_at(deadline, body.frame()).await {
+            Err(_) => return Err(Reply::error(408, "timeout", "the body did not come in time")),
+            Ok(None) => return Ok(got),
+            Ok(Some(Err(e))) if e.is::<http_body_util::LengthLimitError>() => return Err(too_large()),
+            Ok(Some(Err(e))) => return Err(Reply::error(400, "body", format!("cannot read the body: {e}"))),
+            Ok(Some(Ok(frame))) => {
+                if let Ok(data) = frame.into_data() {
+                    got.extend_from_slice(&data);
+                }
+            }
+        }
     }
 }
 
@@ -330,7 +425,7 @@ async fn think(thinking: mancala::web::Thinking, shared: &Shared) -> Reply {
 async fn finish(playground: &mpsc::Sender<Job>, thought: Thought) -> Reply {
     match ask(playground, Work::Finish(thought)).await {
         Answered::Reply(reply) => reply,
-        Answered::Think(_) => Reply::error(500, "internal", "the playground answered a thought with more thinking"),
+        _ => Reply::error(500, "internal", "the playground answered a thought with more work; this is a bug"),
     }
 }
 
@@ -338,13 +433,16 @@ async fn finish(playground: &mpsc::Sender<Job>, thought: Thought) -> Reply {
 
 /// What the playground's thread is asked to do.
 enum Work {
-    Begin { method: String, path: String, body: Vec<u8> },
+    Begin { client: String, method: String, path: String, body: Vec<u8> },
     Finish(Thought),
+    Started(mancala::web::Started),
 }
 
 enum Answered {
     Reply(Reply),
     Think(mancala::web::Thinking),
+    Start(mancala::web::Starting),
+    Work(mancala::web::Work),
 }
 
 struct Job {
@@ -370,11 +468,16 @@ fn spawn_playground(dir: PathBuf, seed: u64, thinking_budget: Duration) -> mpsc:
         for job in receive {
             // A bug that panics answers its own request with a 500 and leaves the other games playing.
             let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match job.work {
-                Work::Begin { method, path, body } => match playground.begin(&method, &path, &body) {
-                    Step::Done(reply) => Answered::Reply(reply),
-                    Step::Think(thinking) => Answered::Think(thinking),
-                },
+                Work::Begin { client, method, path, body } => {
+                    match playground.begin_for(Some(&client), &method, &path, &body) {
+                        Step::Done(reply) => Answered::Reply(reply),
+                        Step::Think(thinking) => Answered::Think(thinking),
+                        Step::Start(starting) => Answered::Start(starting),
+                        Step::Work(work) => Answered::Work(work),
+                    }
+                }
                 Work::Finish(thought) => Answered::Reply(playground.finish(thought)),
+                Work::Started(started) => Answered::Reply(playground.started(started)),
             }));
             let answered = handled.unwrap_or_else(|_| {
                 Answered::Reply(Reply::error(500, "internal", "the server failed on this request; this is a bug"))
@@ -471,8 +574,8 @@ fn response(reply: Reply, close: bool) -> Response<Full<Bytes>> {
 
 // ------------------------------------------------------------ connections
 
-/// The open connections, with which of them are waiting (for a request, or for their answer to be read)
-/// and since when, so that the one waiting longest can be closed to make room.
+/// The open connections, with what each is doing (waiting for a request, receiving a body, being
+/// answered) and since when, so that the one that holds a place for least good can be closed to make room.
 struct Connections {
     cap: usize,
     table: Mutex<Table>,
@@ -485,9 +588,33 @@ struct Table {
 }
 
 struct Open {
-    /// When it last finished a request (or opened); `None` while a request is in hand.
-    idle_since: Option<Instant>,
+    phase: Phase,
     abort: Option<AbortHandle>,
+}
+
+/// What a connection is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Waiting for a request, since then; `served` once it has had an answer (a browser's keep-alive).
+    Waiting { since: Instant, served: bool },
+    /// A request's head came and its body is coming, since then.
+    Receiving { since: Instant },
+    /// A whole request is being answered.
+    Answering,
+}
+
+impl Phase {
+    /// The order in which connections are closed to make room, lowest first, and among equals the oldest:
+    /// those that never sent a request, then those whose body has not come yet, then a client's idle
+    /// connection kept alive after an answer. A connection being answered is never closed for another.
+    fn closing_rank(self) -> Option<(u8, Instant)> {
+        match self {
+            Phase::Waiting { since, served: false } => Some((0, since)),
+            Phase::Receiving { since } => Some((1, since)),
+            Phase::Waiting { since, served: true } => Some((2, since)),
+            Phase::Answering => None,
+        }
+    }
 }
 
 /// A connection's place in [`Connections`], given up when dropped.
@@ -502,17 +629,22 @@ impl Drop for Slot {
     }
 }
 
-/// A request in hand on a connection; it waits again when dropped.
+/// A request in hand on a connection; the connection waits again, served, when dropped.
 struct Busy<'a> {
     id: u64,
     connections: &'a Connections,
 }
 
+impl Busy<'_> {
+    /// The body has come (or none was to come): the request is being answered.
+    fn answering(&self) {
+        self.connections.set_phase(self.id, Phase::Answering);
+    }
+}
+
 impl Drop for Busy<'_> {
     fn drop(&mut self) {
-        if let Some(open) = self.connections.lock().open.get_mut(&self.id) {
-            open.idle_since = Some(Instant::now());
-        }
+        self.connections.set_phase(self.id, Phase::Waiting { since: Instant::now(), served: true });
     }
 }
 
@@ -526,24 +658,22 @@ impl Connections {
         self.table.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// A place for a new connection: within the cap, or made by closing the connection that has waited
-    /// longest; `None` when every connection has a request in hand.
+    /// A place for a new connection: within the cap, or made by closing the connection that holds its
+    /// place for least good ([`Phase::closing_rank`]); `None` when every connection is being answered.
     fn admit(self: &Arc<Connections>) -> Option<Slot> {
         let mut table = self.lock();
         if table.open.len() >= self.cap {
-            let oldest = table
+            let victim = table
                 .open
                 .iter()
-                .filter_map(|(id, open)| open.idle_since.map(|since| (since, *id)))
+                .filter_map(|(id, open)| open.phase.closing_rank().map(|rank| (rank, *id)))
                 .min()
                 .map(|(_, id)| id)?;
-            if let Some(abort) = table.open.remove(&oldest).and_then(|open| open.abort) {
-                abort.abort();
-            }
+            table.close(victim);
         }
         table.next += 1;
         let id = table.next;
-        table.open.insert(id, Open { idle_since: Some(Instant::now()), abort: None });
+        table.open.insert(id, Open { phase: Phase::Waiting { since: Instant::now(), served: false }, abort: None });
         Some(Slot { id, connections: self.clone() })
     }
 
@@ -555,21 +685,59 @@ impl Connections {
         }
     }
 
-    fn busy(&self, id: u64) -> Busy<'_> {
+    fn set_phase(&self, id: u64, phase: Phase) {
         if let Some(open) = self.lock().open.get_mut(&id) {
-            open.idle_since = None;
+            open.phase = phase;
+        }
+    }
+
+    /// A request's head has come: its body is to be received (`body`), or it is answered at once. The
+    /// connections receiving bodies keep to their share of the cap ([`RECEIVING_SHARE`]): past it, the
+    /// one receiving longest is closed, so that clients that send whole requests always find room.
+    fn busy(&self, id: u64, body: bool) -> Busy<'_> {
+        let mut table = self.lock();
+        if body {
+            let share = (self.cap * RECEIVING_SHARE.0 / RECEIVING_SHARE.1).max(1);
+            let receiving = table.open.values().filter(|o| matches!(o.phase, Phase::Receiving { .. })).count();
+            if receiving >= share {
+                let oldest = table
+                    .open
+                    .iter()
+                    .filter_map(|(other, o)| match o.phase {
+                        Phase::Receiving { since } if *other != id => Some((since, *other)),
+                        _ => None,
+                    })
+                    .min()
+                    .map(|(_, other)| other);
+                if let Some(oldest) = oldest {
+                    table.close(oldest);
+                }
+            }
+        }
+        let phase = if body { Phase::Receiving { since: Instant::now() } } else { Phase::Answering };
+        if let Some(open) = table.open.get_mut(&id) {
+            open.phase = phase;
         }
         Busy { id, connections: self }
     }
 }
 
-/// Closes, now and then, the connections that have waited longer than [`IDLE_TIMEOUT`].
+impl Table {
+    /// Closes a connection: its task is ended and its place given up.
+    fn close(&mut self, id: u64) {
+        if let Some(abort) = self.open.remove(&id).and_then(|open| open.abort) {
+            abort.abort();
+        }
+    }
+}
+
+/// Closes, now and then, the connections that have waited longer than [`IDLE_TIMEOUT`] for a request.
 async fn sweep(connections: Arc<Connections>) {
     loop {
         tokio::time::sleep(Duration::from_secs(5)).await;
         let mut table = connections.lock();
-        table.open.retain(|_, open| match (open.idle_since, &open.abort) {
-            (Some(since), Some(abort)) if since.elapsed() > IDLE_TIMEOUT => {
+        table.open.retain(|_, open| match (open.phase, &open.abort) {
+            (Phase::Waiting { since, .. }, Some(abort)) if since.elapsed() > IDLE_TIMEOUT => {
                 abort.abort();
                 false
             }

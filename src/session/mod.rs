@@ -46,14 +46,14 @@ struct PlyRecord {
 
 /// The game being played, and how to play it.
 pub struct Session {
-    pub engine: Engine,
+    pub engine: Arc<Engine>,
     rules_path: String,
     /// What the rules mean (see [`rules_hash`]), and the hash of the rule file's text that saves before it
     /// held, still accepted.
     rules_hash: String,
     text_hash: String,
     /// The rule file's text, for the lines of the rules that `explain` names.
-    source: String,
+    source: Arc<str>,
     variant: String,
     seed: u64,
     /// Where the game starts: the game's own start, or a given position (its text in `position`).
@@ -117,6 +117,17 @@ impl Session {
         seats: Vec<Seat>,
         seed: u64,
     ) -> Result<Session, SessionError> {
+        Session::new_shared(Arc::new(engine), rules_path, Arc::from(source), seats, seed)
+    }
+
+    /// A new game of rules shared with other games (the playground's games of one text share them).
+    pub fn new_shared(
+        engine: Arc<Engine>,
+        rules_path: &str,
+        source: Arc<str>,
+        seats: Vec<Seat>,
+        seed: u64,
+    ) -> Result<Session, SessionError> {
         let mut seats = seats;
         seats.resize(engine.rules.players as usize, Seat::Human);
         let mut rng = SmallRng::seed_from_u64(seed);
@@ -140,8 +151,8 @@ impl Session {
             engine,
             rules_path: rules_path.to_string(),
             rules_hash,
-            text_hash: source_hash(source),
-            source: source.to_string(),
+            text_hash: source_hash(&source),
+            source,
             seed,
             start: state.clone(),
             position: None,

@@ -10,12 +10,17 @@
 //! holds can make the server panic or think without bound (the computer's budgets are capped, and its
 //! thinking runs away from the other games: [`Playground::begin`], `think.rs`).
 //!
-//! Live games are bounded by [`MAX_GAMES`], fairly: a game used in the last [`KEEP_IDLE`] is never dropped
-//! to make room, so that no client can take the others' games away by starting many; past the cap, the
-//! game left alone longest beyond that time makes room, and when there is none a new game is refused (503).
+//! Live games are bounded by [`MAX_GAMES`], fairly. A client (as the server names it: an address) keeps
+//! at most [`MAX_GAMES_PER_CLIENT`] games: a new one past that drops its own game left alone longest, and
+//! it may start [`CREATION_BURST`] games at once and [`CREATIONS_PER_MINUTE`] a minute after that (else
+//! 429). Past the cap of all games, the game left alone longest beyond [`KEEP_IDLE`] makes room; else the
+//! game left alone longest of the client with the most games, when that client has more than the one
+//! asking (so that no client can take the others' games away by starting many, nor lock them out); and
+//! when there is none, a new game is refused (503).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
@@ -25,13 +30,15 @@ use serde_json::{json, Value};
 
 use crate::ai::{AiKind, Budget};
 use crate::diag::Diagnostic;
-use crate::session::{Command, HintLimits, Seat, Session, SessionError};
+use crate::session::{Command, Seat, Session, SessionError};
 
 pub mod assets;
 mod editor;
+mod start;
 mod think;
 mod view;
 
+pub use start::{Started, Starting, MAX_RULE_BYTES};
 pub use think::{Thinking, Thought, Watch, THINKING_BUDGET};
 
 /// The largest request body: a rule file (at most [`crate::syntax::MAX_SOURCE_BYTES`]) in JSON, or a save.
@@ -39,8 +46,18 @@ pub const MAX_BODY_BYTES: usize = 1 << 20;
 /// How many games may be in progress at once; a new game beyond it drops the one left alone longest, if
 /// that one was left alone for [`KEEP_IDLE`] at least.
 pub const MAX_GAMES: usize = 64;
-/// How long a game is kept for its players whatever the number of games started since.
+/// How long a game is kept for its players whatever the number of games started since, unless its
+/// client has more games than another that asks for one.
 pub const KEEP_IDLE: Duration = Duration::from_secs(10 * 60);
+/// How many games one client may have in progress; a new one beyond it drops the client's own game left
+/// alone longest.
+pub const MAX_GAMES_PER_CLIENT: usize = 16;
+/// How many games a client may start at once, and then how many a minute.
+pub const CREATION_BURST: u32 = 120;
+pub const CREATIONS_PER_MINUTE: u32 = 60;
+/// The most clients whose starts are counted; past it, those whose count is back to the full burst are
+/// forgotten.
+const MAX_COUNTED_CLIENTS: usize = 4096;
 /// The longest game name a request may use (a file name in `DIR` without `.mancala`).
 const MAX_NAME_CHARS: usize = 64;
 /// The longest move text `play` reads.
@@ -110,11 +127,14 @@ struct Live {
     /// The rule file's name (a game of the picker, or the name the page gave an edited text).
     name: String,
     origin: Origin,
-    text: String,
+    /// The rules' text, shared with the session and the other games of the same text.
+    text: Arc<str>,
     /// What the players were told, newest last: narrations, the computer's plies, answers to commands.
     log: Vec<LogLine>,
     /// When it was last used, to drop the oldest game past [`MAX_GAMES`].
     used: Instant,
+    /// Who started it, as the server names a client (an address); `None` without a server.
+    client: Option<String>,
 }
 
 /// The most lines a game's log keeps.
@@ -132,6 +152,10 @@ struct LogLine {
 }
 
 impl Live {
+    fn new(session: Session, name: String, origin: Origin, text: Arc<str>, client: Option<String>) -> Live {
+        Live { session, name, origin, text, log: Vec::new(), used: Instant::now(), client }
+    }
+
     /// Says `line`; `ply`, the number of the ply it tells (the page asks why it did what it did).
     fn tell(&mut self, line: impl Into<String>, ply: Option<usize>) {
         let text = line.into();
@@ -155,6 +179,11 @@ pub struct Playground {
     rng: SmallRng,
     max_games: usize,
     keep_idle: Duration,
+    max_per_client: usize,
+    /// Per client: the starts it may still make at once, and when that was counted.
+    creations: HashMap<String, (f64, Instant)>,
+    /// The rule sets of the games in progress, shared by the games of one text.
+    rule_sets: start::RuleSets,
     thinking_budget: Duration,
 }
 
@@ -162,7 +191,16 @@ pub struct Playground {
 pub enum Step {
     Done(Reply),
     Think(Thinking),
+    /// A game to start: compile it elsewhere ([`Starting::run`]) and hand it to
+    /// [`Playground::started`].
+    Start(Starting),
+    /// Long work that needs no game (a rule file's parse and compile): run it elsewhere, and its reply
+    /// is the answer.
+    Work(Work),
 }
+
+/// Work of a [`Step::Work`].
+pub type Work = Box<dyn FnOnce() -> Reply + Send>;
 
 /// `POST /api/sessions`: which game, and how to play it.
 #[derive(Debug, Default, Deserialize)]
@@ -215,6 +253,9 @@ impl Playground {
             rng: SmallRng::seed_from_u64(seed),
             max_games: MAX_GAMES,
             keep_idle: KEEP_IDLE,
+            max_per_client: MAX_GAMES_PER_CLIENT,
+            creations: HashMap::new(),
+            rule_sets: start::RuleSets::new(),
             thinking_budget: THINKING_BUDGET,
         }
     }
@@ -232,23 +273,52 @@ impl Playground {
         self
     }
 
+    /// The same, keeping at most `per_client` games (at least one) for each client.
+    pub fn with_client_limit(mut self, per_client: usize) -> Playground {
+        self.max_per_client = per_client.max(1);
+        self
+    }
+
     /// Answers one request. `path` may carry a query, which is ignored; `body` is the request's body.
     /// The computer's thinking is done here, before the answer; a server runs it elsewhere with [`begin`].
     ///
     /// [`begin`]: Playground::begin
     pub fn handle(&mut self, method: &str, path: &str, body: &[u8]) -> Reply {
+        self.handle_for(None, method, path, body)
+    }
+
+    /// Answers a request of `client` (as the server names it: an address), whose games and starts are
+    /// counted apart from the others'.
+    pub fn handle_for(&mut self, client: Option<&str>, method: &str, path: &str, body: &[u8]) -> Reply {
         if let Some(reply) = fixed(method, path) {
             return reply;
         }
         let parts = path_parts(path);
-        self.route(method, &parts, body).unwrap_or_else(|e| e)
+        self.route(client, method, &parts, body).unwrap_or_else(|e| e)
     }
 
     /// Answers a request as [`handle`](Playground::handle) does, except that the computer's thinking
     /// (`computer`, `hint`) is handed back as a [`Thinking`], to run on another thread and to end in
     /// [`finish`](Playground::finish). Meanwhile the game is away: see `think.rs`.
     pub fn begin(&mut self, method: &str, path: &str, body: &[u8]) -> Step {
+        self.begin_for(None, method, path, body)
+    }
+
+    /// [`begin`](Playground::begin) for a request of `client` (see [`handle_for`](Playground::handle_for)).
+    pub fn begin_for(&mut self, client: Option<&str>, method: &str, path: &str, body: &[u8]) -> Step {
         let parts = path_parts(path);
+        if let ("POST", ["api", "sessions"]) = (method, parts.as_slice()) {
+            return match self.begin_start(client, body) {
+                Ok(starting) => Step::Start(starting),
+                Err(reply) => Step::Done(reply),
+            };
+        }
+        if let ("GET", ["api", "games", name]) = (method, parts.as_slice()) {
+            return match self.begin_game_file(name) {
+                Ok(work) => Step::Work(work),
+                Err(reply) => Step::Done(reply),
+            };
+        }
         if let ("POST", ["api", "sessions", id, action]) = (method, parts.as_slice()) {
             if let Some(task) = think::Task::from_action(action) {
                 let task = match task {
@@ -264,7 +334,7 @@ impl Playground {
                 };
             }
         }
-        Step::Done(self.handle(method, path, body))
+        Step::Done(self.handle_for(client, method, path, body))
     }
 
     /// Puts a game back after its thinking, and answers the request that began it.
@@ -299,15 +369,16 @@ impl Playground {
         }
     }
 
-    fn route(&mut self, method: &str, parts: &[&str], body: &[u8]) -> Answer {
+    fn route(&mut self, client: Option<&str>, method: &str, parts: &[&str], body: &[u8]) -> Answer {
         match (method, parts) {
             ("GET", ["api", "games"]) => Ok(Reply::ok(json!({ "games": self.list_games() }))),
             ("GET", ["api", "games", name]) => self.game_file(name),
             ("PUT", ["api", "games", name]) => self.save_rules(name, parse_body(body)?),
-            ("POST", ["api", "check"]) => Ok(check_text(&parse_body::<Text>(body)?.text)),
-            ("POST", ["api", "hover"]) => Ok(editor::hover(parse_body(body)?)),
-            ("POST", ["api", "complete"]) => Ok(editor::complete(parse_body(body)?)),
-            ("POST", ["api", "sessions"]) => self.start(parse_body(body)?),
+            ("POST", ["api", "check" | "hover" | "complete"]) => editor_answer(&parts[1], body),
+            ("POST", ["api", "sessions"]) => {
+                let starting = self.begin_start(client, body)?;
+                Ok(self.started(starting.run()))
+            }
             ("GET", ["api", "sessions", id]) => match self.away.get(*id) {
                 Some(away) => Ok(Reply::ok(away.view())),
                 None => self.with(id, |live| Ok(Reply::ok(view::game(id, live)))),
@@ -452,17 +523,26 @@ impl Playground {
     }
 
     fn game_file(&self, name: &str) -> Answer {
+        Ok(self.begin_game_file(name)?())
+    }
+
+    /// `GET /api/games/NAME` in two halves: the file read here, and its parse and compile (for its variants
+    /// and players), long for a large file, in the work returned.
+    fn begin_game_file(&self, name: &str) -> Result<Work, Reply> {
         let (text, origin) = self.read_rules(name)?;
-        let variants = crate::syntax::parse(&text).map(|f| crate::check::variant_names(&f)).unwrap_or_default();
-        // The base game's number of players, for the page's seats; none when the file has errors.
-        let players = crate::compile(&text, None, None).ok().map(|e| e.rules.players);
-        Ok(Reply::ok(json!({
-            "name": name,
-            "origin": origin.as_str(),
-            "text": text,
-            "variants": variants,
-            "players": players,
-        })))
+        let name = name.to_string();
+        Ok(Box::new(move || {
+            let variants = crate::syntax::parse(&text).map(|f| crate::check::variant_names(&f)).unwrap_or_default();
+            // The base game's number of players, for the page's seats; none when the file has errors.
+            let players = crate::compile(&text, None, None).ok().map(|e| e.rules.players);
+            Reply::ok(json!({
+                "name": name,
+                "origin": origin.as_str(),
+                "text": text,
+                "variants": variants,
+                "players": players,
+            }))
+        }))
     }
 
     /// Writes a rule file into `DIR` under a plain name: never elsewhere, never over a file unless asked.
@@ -506,7 +586,11 @@ impl Playground {
 
     // ------------------------------------------------------------ games in progress
 
-    fn start(&mut self, request: NewGame) -> Answer {
+    /// The first half of starting a game, on the playground's thread: the request read, the rule file
+    /// found, the rules of a game of the same text looked for.
+    fn begin_start(&mut self, client: Option<&str>, body: &[u8]) -> Result<Starting, Reply> {
+        self.count_creation(client)?;
+        let request: NewGame = parse_body(body)?;
         let (name, text, origin) = match (&request.game, &request.text) {
             (Some(game), None) => {
                 let (text, origin) = self.read_rules(game)?;
@@ -524,35 +608,131 @@ impl Playground {
             }
             _ => return Err(Reply::error(400, "bad_request", "give either `game` (a name) or `text` (the rules)")),
         };
-        let engine = compile(&name, &text, request.variant.as_deref(), request.players)?;
-        let seats = seats(engine.rules.players, request.seats.as_deref())?;
         let seed = request.seed.unwrap_or_else(|| self.rng.gen());
-        let mut session = Session::new(engine, &name, &text, seats, seed).map_err(session_error)?;
-        session.set_hint_limits(HintLimits {
-            time: Duration::from_secs(2),
-            search: crate::solve::SolveOptions { max_bytes: 64 << 20, ..crate::solve::SolveOptions::default() },
-        });
-        if let Some(position) = &request.position {
-            session.start_from(position).map_err(|e| Reply::error(400, "position", format!("position: {e}")))?;
-        }
-        self.make_room()?;
-        let id = format!("{:016x}", self.rng.gen::<u64>());
-        let live = Live { session, name, origin, text, log: Vec::new(), used: Instant::now() };
-        let reply = Reply::json(201, &view::game(&id, &live));
-        self.games.insert(id, live);
-        Ok(reply)
+        Ok(Starting::new(client, (name, Arc::from(text), origin), request, seed, &self.rule_sets))
     }
 
-    /// Makes room for one more game: drops the games left alone longest, but none used in the last
-    /// `keep_idle` (nor any the computer is thinking about); refuses the new game when that is not enough.
-    fn make_room(&mut self) -> Result<(), Reply> {
-        while self.games.len() + self.away.len() >= self.max_games {
-            let oldest = self.games.iter().min_by_key(|(_, g)| g.used).map(|(id, g)| (id.clone(), g.used));
-            match oldest {
-                Some((id, used)) if used.elapsed() >= self.keep_idle => {
+    /// Keeps a game that [`Starting::run`] made, making room for it, and answers the request that
+    /// began it.
+    pub fn started(&mut self, started: Started) -> Reply {
+        let Started { client, key, variant, players, game } = started;
+        let live = match game {
+            Ok(live) => live,
+            Err(reply) => return reply,
+        };
+        let client = client.as_deref();
+        if let Err(reply) = self.make_room(client).and_then(|()| self.make_rule_room(&live)) {
+            return reply;
+        }
+        self.rule_sets.keep(key, &live, variant.as_deref(), players);
+        let id = format!("{:016x}", self.rng.gen::<u64>());
+        let reply = Reply::json(201, &view::game(&id, &live));
+        self.games.insert(id, live);
+        reply
+    }
+
+    /// Makes room for the rules of `live`, unless a game holds them already: while the text of the
+    /// distinct rule sets held would pass [`MAX_RULE_BYTES`], the client holding the most of it loses its
+    /// game left alone longest (none the computer is thinking about); when none is left to lose, the new
+    /// game is refused.
+    fn make_rule_room(&mut self, live: &Live) -> Result<(), Reply> {
+        let engine = &live.session.engine;
+        if self.games.values().any(|g| Arc::ptr_eq(&g.session.engine, engine)) {
+            return Ok(());
+        }
+        while start::rule_bytes(self.games.values()) + live.text.len() > MAX_RULE_BYTES {
+            let mut clients: Vec<Option<&str>> = self.games.values().map(|g| g.client.as_deref()).collect();
+            clients.sort();
+            clients.dedup();
+            let heaviest = clients
+                .into_iter()
+                .max_by_key(|c| start::rule_bytes(self.games.values().filter(|g| g.client.as_deref() == *c)))
+                .map(|c| c.map(str::to_string));
+            let victim = heaviest.and_then(|c| self.games_of(c.as_deref()).first().map(|(_, id)| id.clone()));
+            match victim {
+                Some(id) => {
                     self.games.remove(&id);
                 }
-                _ => {
+                None => {
+                    return Err(Reply::error(
+                        503,
+                        "full",
+                        "the games in progress hold as many large rule files as this server keeps; try again later",
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts a start of `client`'s: refused (429) past its burst and rate.
+    fn count_creation(&mut self, client: Option<&str>) -> Result<(), Reply> {
+        let Some(client) = client else { return Ok(()) };
+        let burst = CREATION_BURST as f64;
+        let refill = |(left, since): (f64, Instant)| {
+            (burst.min(left + since.elapsed().as_secs_f64() * CREATIONS_PER_MINUTE as f64 / 60.0), Instant::now())
+        };
+        if self.creations.len() >= MAX_COUNTED_CLIENTS && !self.creations.contains_key(client) {
+            self.creations.retain(|_, counted| refill(*counted).0 < burst);
+        }
+        let counted = self.creations.get(client).copied().map_or((burst, Instant::now()), refill);
+        if counted.0 < 1.0 {
+            self.creations.insert(client.to_string(), counted);
+            return Err(Reply::error(
+                429,
+                "too_many",
+                format!("too many games started from here; at most {CREATIONS_PER_MINUTE} a minute: try again soon"),
+            ));
+        }
+        self.creations.insert(client.to_string(), (counted.0 - 1.0, counted.1));
+        Ok(())
+    }
+
+    /// The games in progress of `client` (not those away with the computer), left alone longest first.
+    fn games_of(&self, client: Option<&str>) -> Vec<(Instant, String)> {
+        let mut games: Vec<(Instant, String)> = self
+            .games
+            .iter()
+            .filter(|(_, g)| g.client.as_deref() == client)
+            .map(|(id, g)| (g.used, id.clone()))
+            .collect();
+        games.sort();
+        games
+    }
+
+    /// Makes room for one more game of `client`'s. Its own game left alone longest goes when it has its
+    /// share already. Past the cap of all games: the game left alone longest, if it was for `keep_idle`
+    /// at least; else the game left alone longest of the client with the most games, if that one has more
+    /// than `client` (none the computer is thinking about); when that is not enough, the new game is
+    /// refused.
+    fn make_room(&mut self, client: Option<&str>) -> Result<(), Reply> {
+        let own = self.games_of(client);
+        if own.len() >= self.max_per_client {
+            for (_, id) in &own[..=own.len() - self.max_per_client] {
+                self.games.remove(id);
+            }
+        }
+        while self.games.len() + self.away.len() >= self.max_games {
+            let oldest = self.games.iter().min_by_key(|(_, g)| g.used).map(|(id, g)| (id.clone(), g.used));
+            if let Some((id, _)) = oldest.filter(|(_, used)| used.elapsed() >= self.keep_idle) {
+                self.games.remove(&id);
+                continue;
+            }
+            let mut held: HashMap<Option<&str>, usize> = HashMap::new();
+            for g in self.games.values() {
+                *held.entry(g.client.as_deref()).or_default() += 1;
+            }
+            let mine = held.get(&client).copied().unwrap_or(0);
+            let most = held.into_iter().max_by_key(|(_, n)| *n).filter(|(_, n)| *n > mine + 1);
+            let victim = most.and_then(|(holder, _)| {
+                let holder = holder.map(str::to_string);
+                self.games_of(holder.as_deref()).first().map(|(_, id)| id.clone())
+            });
+            match victim {
+                Some(id) => {
+                    self.games.remove(&id);
+                }
+                None => {
                     return Err(Reply::error(
                         503,
                         "full",
@@ -641,6 +821,30 @@ pub fn fixed(method: &str, path: &str) -> Option<Reply> {
         }
         ("GET", ["api", "language"]) => Some(Reply::ok(json!({ "keywords": assets::keywords() }))),
         _ => None,
+    }
+}
+
+/// Whether a request is the editor's (`check`, `hover`, `complete`): answered from its body alone, with no
+/// game, so that a server may answer it on a thread of its own ([`editor_request`]).
+pub fn is_editor_request(method: &str, path: &str) -> bool {
+    matches!((method, path_parts(path).as_slice()), ("POST", ["api", "check" | "hover" | "complete"]))
+}
+
+/// The answer to a request of the editor (see [`is_editor_request`]): the text's diagnostics, a hover, the
+/// completions. Long for a large text.
+pub fn editor_request(path: &str, body: &[u8]) -> Reply {
+    match path_parts(path).as_slice() {
+        ["api", what] => editor_answer(what, body).unwrap_or_else(|e| e),
+        _ => Reply::not_found("no such page"),
+    }
+}
+
+fn editor_answer(what: &str, body: &[u8]) -> Answer {
+    match what {
+        "check" => Ok(check_text(&parse_body::<Text>(body)?.text)),
+        "hover" => Ok(editor::hover(parse_body(body)?)),
+        "complete" => Ok(editor::complete(parse_body(body)?)),
+        _ => Err(Reply::not_found("no such page")),
     }
 }
 
@@ -876,5 +1080,40 @@ mod tests {
         assert_eq!(reply.status, 200);
         let view: Value = serde_json::from_slice(&reply.body).unwrap();
         assert_eq!(view["history"].as_array().unwrap().len(), 1);
+    }
+
+    fn start_for(playground: &mut Playground, client: &str, body: &[u8]) -> Reply {
+        playground.handle_for(Some(client), "POST", "/api/sessions", body)
+    }
+
+    #[test]
+    fn games_of_one_text_share_its_rules_and_its_text() {
+        let mut playground = Playground::new(PathBuf::from("no-such-dir"), 1);
+        let (a, b) = (id(&start(&mut playground)), id(&start(&mut playground)));
+        let body = br#"{"game": "kalah", "variant": "empty-capture"}"#;
+        let c = id(&playground.handle("POST", "/api/sessions", body));
+        let (a, b, c) = (&playground.games[&a], &playground.games[&b], &playground.games[&c]);
+        assert!(Arc::ptr_eq(&a.session.engine, &b.session.engine));
+        assert!(Arc::ptr_eq(&a.text, &b.text));
+        assert!(!Arc::ptr_eq(&a.session.engine, &c.session.engine), "another variant, other rules");
+    }
+
+    #[test]
+    fn a_client_with_many_games_gives_way_to_one_with_fewer() {
+        let mut playground =
+            Playground::new(PathBuf::from("no-such-dir"), 1).with_game_limits(4, KEEP_IDLE).with_client_limit(3);
+        let kalah = br#"{"game": "kalah"}"#;
+        let mine = id(&start_for(&mut playground, "a", kalah));
+        // b keeps three, its own idlest dropped for its next.
+        let first_of_b = id(&start_for(&mut playground, "b", kalah));
+        for _ in 0..4 {
+            assert_eq!(start_for(&mut playground, "b", kalah).status, 201);
+        }
+        assert_eq!(playground.handle("GET", &format!("/api/sessions/{first_of_b}"), b"").status, 404);
+        // Full (a 1, b 3): c gets room from b, then b has no more than c and c is refused.
+        assert_eq!(start_for(&mut playground, "c", kalah).status, 201);
+        assert_eq!(start_for(&mut playground, "c", kalah).status, 503);
+        assert_eq!(playground.handle("GET", &format!("/api/sessions/{mine}"), b"").status, 200);
+        assert_eq!(playground.games_of(Some("b")).len(), 2);
     }
 }

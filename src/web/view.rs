@@ -45,7 +45,7 @@ pub fn game(id: &str, live: &Live) -> Value {
         "id": id,
         "name": live.name,
         "origin": live.origin.as_str(),
-        "text": live.text,
+        "text": &*live.text,
         "game": rules.game,
         "variant": rules.variant,
         "players": rules.players,

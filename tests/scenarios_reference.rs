@@ -130,3 +130,13 @@ fn threats_count_only_the_starts_that_can_be_made() {
     play(&e, &mut st, "takasa i3cw");
     assert!(!show(&e, &st).contains("takasia"), "{}", show(&e, &st));
 }
+
+#[test]
+fn a_sowing_that_would_lift_nothing_is_no_move() {
+    // §9.1 `lift`: each lap lifts one seed from the mover's store. With his store empty, a start would lift
+    // nothing and drop nothing (a pass in disguise, which the engine used to offer): no start is a move, and
+    // he passes. With one seed there, every non-empty pit of his is a start again.
+    let e = file("lift-from-an-empty-place");
+    assert_eq!(legal(&e, "a2 b2 A2 B2 store(1)=0 store(2)=1 to_move=1"), ["pass"]);
+    assert_eq!(legal(&e, "a2 b2 A2 B2 store(1)=1 store(2)=1 to_move=1"), ["a", "b"]);
+}

@@ -200,6 +200,9 @@ pub struct SetupLine {
     /// `mark TARGETS as NAME`: the targets carry this mark at the start (and `contents` is empty).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mark: Option<Name>,
+    /// `TARGETS: exactly CONTENTS`: what the lines before put on the targets is taken off first.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exactly: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -95,6 +95,7 @@ pub const KEYWORDS: &[Keyword] = &[
     kw("end", "`end { ... }`: the end rules (when the game, or a round, is over); in `must ... else end`, the game ends when no move meets the obligation.", "end { when count(pits(mover)) = 0 }"),
     kw("endless", "`draw when endless`, `eliminate when endless`, `cut when endless`: what happens to a move that would never end.", "draw when endless"),
     kw("every", "`every pit` / `every NAME` in a setup; `at every drop` (a capture), `at every lap` (an end rule).", "every pit: 4"),
+    ctx("exactly", "`TARGETS: exactly CONTENTS` in a setup: the places hold just these contents, whatever the lines before put there (setup lines otherwise add up).", "a, A: exactly 0"),
     kw("extends", "`variant \"NAME\" extends \"OTHER\"`: the variant starts from another variant instead of the base game.", "variant \"short\" extends \"empty-capture\" { setup { every pit: 3 } }"),
     kw("facing", "`facing` or `facing(PLACE)`: every pit across the middle of the board in the column of `here` (or of the place).", "take from facing(here) to here"),
     ctx("first", "`first winner|loser|alternate` in `rounds { ... }`: who starts the next round.", "first winner"),

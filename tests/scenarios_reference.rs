@@ -140,3 +140,11 @@ fn a_sowing_that_would_lift_nothing_is_no_move() {
     assert_eq!(legal(&e, "a2 b2 A2 B2 store(1)=0 store(2)=1 to_move=1"), ["pass"]);
     assert_eq!(legal(&e, "a2 b2 A2 B2 store(1)=1 store(2)=1 to_move=1"), ["a", "b"]);
 }
+
+#[test]
+fn a_setup_line_with_exactly_sets_what_a_place_holds() {
+    // §7: lines add up, and `exactly` sets: a and A are emptied, b holds 5, c 2 + 1.
+    let e = file("setup-exactly");
+    let st = e.initial_state();
+    assert!(show(&e, &st).starts_with("a0 b5 c3 d2 A0 B2 C2 D2 "), "{}", show(&e, &st));
+}

@@ -802,6 +802,7 @@ pub(super) fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::shared => &["shared"],
         Rule::seeds => &["seeds"],
         Rule::every => &["every"],
+        Rule::exactly => &["exactly"],
         Rule::sow => &["sow"],
         Rule::put => &["put"],
         Rule::take_action | Rule::sow_take | Rule::capture_take => &["take"],

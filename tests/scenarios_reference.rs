@@ -148,3 +148,12 @@ fn a_setup_line_with_exactly_sets_what_a_place_holds() {
     let st = e.initial_state();
     assert!(show(&e, &st).starts_with("a0 b5 c3 d2 A0 B2 C2 D2 "), "{}", show(&e, &st));
 }
+
+#[test]
+fn a_group_whose_starts_all_fail_require_hands_over_to_the_next() {
+    // §9.1 `else`: c (3 seeds) is the only pit of the first group, and its last seed falls on North's side,
+    // which `require last in pits(mover)` refuses: the group has no legal start, so the next group's pits
+    // are the starts, and b (its last seed into c) is one. Only a pass was offered before.
+    let e = file("else-after-a-group-that-fails-require");
+    assert_eq!(legal(&e, "b1 c3 A2 to_move=1"), ["b"]);
+}

@@ -157,3 +157,24 @@ fn a_group_whose_starts_all_fail_require_hands_over_to_the_next() {
     let e = file("else-after-a-group-that-fails-require");
     assert_eq!(legal(&e, "b1 c3 A2 to_move=1"), ["b"]);
 }
+
+#[test]
+fn the_setups_marks_for_plies_are_the_first_plies() {
+    // §5, §7: the setup is read as a position typed in. `blocked` (for 2 plies) has one ply left: the first
+    // ply may not start from a, the second may; `fresh` (for one ply) is the first ply's, and gives South
+    // another turn after it, not after the second.
+    let e = file("setup-marks-for-plies");
+    let mut st = e.initial_state();
+    let text = show(&e, &st);
+    assert!(text.contains("blocked=a/1,A/1 fresh=b "), "{text}");
+    let back = mancala::notation::parse_position(&e, &text).expect("the start position reads back");
+    assert_eq!((&back.marks, &back.mark_lives, show(&e, &back)), (&st.marks, &st.mark_lives, text.clone()));
+    let mut first = plies(&e, &st);
+    first.sort();
+    assert_eq!(first, ["b", "c", "d"]);
+    play(&e, &mut st, "b");
+    assert_eq!(to_move(&st), 1);
+    assert!(plies(&e, &st).contains(&"a".to_string()), "{}", show(&e, &st));
+    play(&e, &mut st, "a");
+    assert_eq!(to_move(&st), 2);
+}

@@ -199,8 +199,10 @@ impl Engine {
             return;
         }
         // The end rules have seen the last ply's marks for one ply; the next is chosen and played without
-        // them (§5). (Its drops are forgotten as its moves are looked at: `check_can_move`.)
-        if self.ply_marks {
+        // them (§5). Before the first ply, those of the setup are the first ply's, as those of a position
+        // typed in are the coming ply's. (Its drops are forgotten as its moves are looked at:
+        // `check_can_move`.)
+        if self.ply_marks && st.ply > 0 {
             self.clear_ply_marks(st);
         }
         st.endless = false;

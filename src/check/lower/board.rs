@@ -553,16 +553,6 @@ impl<'g> Lowerer<'g> {
     /// pit's owner).
     fn setup_mark(&mut self, mark: &ast::Name, targets: &[(PlaceId, u8)], span: Span) {
         let Some(id) = self.mark_id(mark) else { return };
-        if self.marks[id as usize].one_ply {
-            self.error(
-                "check::bad_context",
-                format!("the mark `{}` lasts one ply: it would be cleared before the first move", mark.node),
-                mark.span,
-                "a mark for one ply",
-                Some(format!("declare `mark {}` without `for one ply` to set it at the setup", mark.node)),
-            );
-            return;
-        }
         let n = self.n_pits;
         if self.setup_marks.is_empty() {
             self.setup_marks = vec![UNMARKED; self.marks.len() * n];

@@ -131,7 +131,7 @@ pub struct MarkDecl {
     pub name: Name,
     /// The mark is carried for one player (`tuzdyk(mover)`), not just carried.
     pub per_player: bool,
-    /// The mark is cleared when the next ply starts.
+    /// The mark lasts until the ply that made it is over (the end rules after it see it).
     pub one_ply: bool,
     /// `for N plies`: each pit's mark is cleared when the Nth ply after the one that made it starts.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -135,7 +135,7 @@ pub const KEYWORDS: &[Keyword] = &[
     kw("offer", "`offer [NAME] { choose ... require ... on accept { ... } }`: the mover offers pits, which the opponent accepts or not.", "offer { choose 1..3 from pits(mover), keeping 1 on accept { give offered to opponent } }"),
     kw("offered", "The pits of the offer being made (inside an `offer` only).", "require count(captured(opponent)) >= 6 * size(offered)"),
     kw("on", "`on accept { ... }` in an offer: what happens when the opponent accepts.", "on accept { give offered to opponent }"),
-    ctx("one", "`mark NAME for one ply`: the mark is cleared when the next ply starts.", "mark raided for one ply"),
+    ctx("one", "`mark NAME for one ply`: the mark lasts until the ply that made it is over (the end rules after it see it).", "mark raided for one ply"),
     kw("opponent", "The next player after the mover, in seat order, who is still in the game; `opponent may [when CONDITION] { ... }` in a sowing: the opponent's answer in the middle of the move, which he makes or lets be.", "opponent may when all facing(here)(count > 0) { take from opposite to behind(opposite) }"),
     kw("opposite", "`opposite` or `opposite(PLACE)`: the nearest pit across the middle of the board, in the column of `here` (or of the place).", "take from here, opposite to store(mover)"),
     kw("or", "Joins two conditions: either may hold. `direction ccw or cw when ...`: a direction per lap.", "when count = 2 or count = 3"),

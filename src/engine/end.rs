@@ -483,6 +483,9 @@ impl Engine {
         self.sweep(st, reason);
         let scores = self.scores(st);
         let winners = self.winners(st, reason, &scores);
+        if self.trace.is_some() {
+            self.note(st, super::Event::RoundEnds { round: u32::from(st.round), scores: scores.clone() });
+        }
         st.rounds.push(RoundResult { winners, scores, reason });
         if rounds.limit.is_some_and(|n| st.rounds.len() >= n as usize) {
             return self.finish_game(st, EndReason::RoundLimit);
@@ -506,7 +509,10 @@ impl Engine {
     fn refill(&self, st: &mut State, rounds: &RoundRules) {
         let marks = self.initial_marks();
         st.marks.clone_from(&marks);
-        for refill in &rounds.refills {
+        for (index, refill) in rounds.refills.iter().enumerate() {
+            if self.trace.is_some() {
+                self.note(st, super::Event::Refill { rule: RuleRef::Refill { index: index as u8 } });
+            }
             match &refill.claim {
                 Some(start) => self.claim_refill(st, refill, start),
                 None => self.own_refill(st, refill),
@@ -658,6 +664,9 @@ impl Engine {
         st.round_start_ply = st.ply;
         self.forget_drops(st);
         self.advance_phase(st);
+        if self.trace.is_some() {
+            self.note(st, super::Event::NextRound { round: u32::from(st.round), starter });
+        }
         // The end rules look at the new round's first position as at any other turn's start (a rule about
         // repetitions records it there).
         if self.check_end_rules(st) {

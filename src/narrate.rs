@@ -194,6 +194,15 @@ impl Narrator<'_> {
     /// dealt, each in words: read off the ply played again by an engine that writes its steps down (a round's
     /// end is rare enough).
     fn sweep_and_refill(&self, before: &State, moves: &[Move]) -> (String, String) {
+        let Some((at_end, after_sweeps, dealt)) = self.round_counts(before, moves) else { return Default::default() };
+        let with_counts = |counts: Vec<u8>| State { counts, ..before.clone() };
+        let (at_end, after_sweeps, dealt) = (with_counts(at_end), with_counts(after_sweeps), with_counts(dealt));
+        (self.moved("at the round's end, swept", &at_end, &after_sweeps), self.dealt(&after_sweeps, &dealt))
+    }
+
+    /// The pieces everywhere as the round the ply ended ends (before its sweeps), after its sweeps, and after
+    /// the refills of the next round: read off the ply played again by an engine that writes its steps down.
+    fn round_counts(&self, before: &State, moves: &[Move]) -> Option<(Vec<u8>, Vec<u8>, Vec<u8>)> {
         use crate::engine::Event;
         let tracer = self.engine.clone().with_trace();
         let mut st = before.clone();
@@ -203,14 +212,11 @@ impl Narrator<'_> {
         }
         let steps = tracer.take_trace();
         let at = |f: &dyn Fn(&Event) -> bool| steps.iter().position(|t| f(&t.event));
-        let Some(ends) = at(&|e| matches!(e, Event::RoundEnds { .. })) else { return Default::default() };
+        let ends = at(&|e| matches!(e, Event::RoundEnds { .. }))?;
         let swept_from = at(&|e| matches!(e, Event::Sweep { .. })).filter(|&i| i < ends).unwrap_or(ends);
-        let with_counts = |counts: &[u8]| State { counts: counts.to_vec(), ..before.clone() };
-        let before_sweeps = with_counts(&steps[swept_from].counts);
-        let after_sweeps = with_counts(&steps[ends].counts);
         let next = at(&|e| matches!(e, Event::NextRound { .. }));
-        let dealt = with_counts(next.map_or(&st.counts, |i| &steps[i].counts));
-        (self.moved("at the round's end, swept", &before_sweeps, &after_sweeps), self.dealt(&after_sweeps, &dealt))
+        let dealt = next.map_or_else(|| st.counts.clone(), |i| steps[i].counts.clone());
+        Some((steps[swept_from].counts.clone(), steps[ends].counts.clone(), dealt))
     }
 
     /// What the refills dealt, player by player where each player's pieces went into his own places (`7 from
@@ -283,7 +289,12 @@ impl Narrator<'_> {
             _ => false,
         };
         let verb = if has_captures { "captured" } else { "took" };
-        clauses.push(self.moved(verb, &sown, captured));
+        // Where the ply ended a round, what follows the sowing is told up to the round's sweeps: the refills
+        // of the next round are told with the round's end.
+        match self.round_counts(before, moves).filter(|_| ended_round(before, captured)) {
+            Some((at_end, _, _)) => clauses.push(self.moved(verb, &sown, &State { counts: at_end, ..sown.clone() })),
+            None => clauses.push(self.moved(verb, &sown, captured)),
+        }
         // A ply that ends a round tells its marks and owners after the round's result (`round_end`).
         if !ended_round(before, captured) {
             clauses.extend(self.marks_changed(&sown, captured));

@@ -110,8 +110,9 @@ impl Engine {
                 // Ways to check or groups after `else`: the long way, out of the common loop below.
                 if sow.ways_checked() || !sow.from_else.is_empty() {
                     // §9.1 `else`: where starts are probed, a group none of whose starts completes into a
-                    // legal ply hands over to the next, as `prefer` does to the next action.
-                    if !sow.from_else.is_empty() && (sow.lookahead || st.obliged) {
+                    // legal ply hands over to the next, as `prefer` does to the next action. (Probing plays the
+                    // player to move: another player's starts are asked for only where nothing is probed.)
+                    if !sow.from_else.is_empty() && mover == st.to_move && (sow.lookahead || st.obliged) {
                         return self.completing_group_starts(st, mover, a, sow, &mut emit);
                     }
                     return self.ranked_sow_starts(st, mover, a, sow, 0, &mut emit).0;

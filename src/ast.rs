@@ -131,7 +131,7 @@ pub struct MarkDecl {
     pub name: Name,
     /// The mark is carried for one player (`tuzdyk(mover)`), not just carried.
     pub per_player: bool,
-    /// The mark is cleared when the next ply starts.
+    /// The mark lasts until the ply that made it is over (the end rules after it see it).
     pub one_ply: bool,
     /// `for N plies`: each pit's mark is cleared when the Nth ply after the one that made it starts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -200,6 +200,9 @@ pub struct SetupLine {
     /// `mark TARGETS as NAME`: the targets carry this mark at the start (and `contents` is empty).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mark: Option<Name>,
+    /// `TARGETS: exactly CONTENTS`: what the lines before put on the targets is taken off first.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exactly: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

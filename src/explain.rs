@@ -238,8 +238,12 @@ impl Teller<'_> {
                     out.push(self.step("again", text, vec![], Some(*rule)));
                 }
                 Event::EndRule { rule, held } => {
-                    let text =
-                        if *held { "end rule holds: the game ends" } else { "end rule tested: it does not hold" };
+                    // In a match, an end rule ends the round; the outcome tells the end of the match.
+                    let text = match (*held, self.engine.rules.rounds.is_some()) {
+                        (true, true) => "end rule holds: the round ends",
+                        (true, false) => "end rule holds: the game ends",
+                        (false, _) => "end rule tested: it does not hold",
+                    };
                     out.push(self.step("end_rule", text.into(), vec![], Some(*rule)));
                 }
                 Event::NotHeld { rule, at } => {
@@ -284,9 +288,29 @@ impl Teller<'_> {
                 }
                 Event::Sweep { rule } => {
                     let swept = self.moved(&t.counts, next);
+                    let when = if self.engine.rules.rounds.is_some() { "at the round's end" } else { "at the end" };
                     if !swept.is_empty() {
-                        out.push(self.step("sweep", format!("at the end, sweep {swept}"), vec![], Some(*rule)));
+                        out.push(self.step("sweep", format!("{when}, sweep {swept}"), vec![], Some(*rule)));
                     }
+                }
+                Event::RoundEnds { round, scores } => {
+                    let scores: Vec<String> = scores.iter().map(i32::to_string).collect();
+                    let text = format!("round {round} is over: scores {}", scores.join("-"));
+                    out.push(self.step("round_ends", text, vec![], None));
+                }
+                Event::Refill { rule } => {
+                    // Each refill on its own line, with what it alone moved (a sweep that it undoes included).
+                    let dealt = self.moved(&t.counts, next);
+                    let text = if dealt.is_empty() {
+                        "for the next round, refill: nothing moves".to_string()
+                    } else {
+                        format!("for the next round, refill {dealt}")
+                    };
+                    out.push(self.step("refill", text, vec![], Some(*rule)));
+                }
+                Event::NextRound { round, starter } => {
+                    let text = format!("round {round} begins: player {} moves first", starter + 1);
+                    out.push(self.step("next_round", text, vec![], None));
                 }
             }
             prev = &t.counts;

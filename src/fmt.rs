@@ -980,7 +980,8 @@ fn setup_line(line: &SetupLine) -> String {
     }
     let contents: Vec<String> =
         line.contents.iter().map(|c| format!("{}{}", c.node.count.node, kind_suffix(&c.node.kind))).collect();
-    format!("{targets}: {}", contents.join(" + "))
+    let exactly = if line.exactly { "exactly " } else { "" };
+    format!("{targets}: {exactly}{}", contents.join(" + "))
 }
 
 fn take(t: &Take) -> String {

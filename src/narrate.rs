@@ -142,7 +142,7 @@ impl Narrator<'_> {
         }
         clauses.extend(self.answers(moves, &states));
         if ended_round(before, after) {
-            clauses.extend(self.round_end(before, after));
+            clauses.extend(self.round_end(before, moves, after));
         } else if after.result.is_some() {
             let swept = self.moved("at the end,", &end_of_ply, after);
             if !swept.is_empty() {
@@ -161,10 +161,12 @@ impl Narrator<'_> {
         told
     }
 
-    /// In a match of rounds, the round this ply ended: who won it and by how much, then what the refill
-    /// marked (`a becomes burnt`, `c is no longer burnt`) and the pits that changed hands, and who starts
-    /// the next round.
-    fn round_end(&self, before: &State, after: &State) -> Vec<String> {
+    /// In a match of rounds, the round this ply ended: what its sweeps moved, who won it and by how much,
+    /// then what the refills dealt, what they marked (`a becomes burnt`, `c is no longer burnt`) and the
+    /// pits that changed hands, and who starts the next round. The sweeps and the refills are told apart,
+    /// even where one undoes the other.
+    fn round_end(&self, before: &State, moves: &[Move], after: &State) -> Vec<String> {
+        let (swept, dealt) = self.sweep_and_refill(before, moves);
         let Some(round) = after.rounds.last() else { return Vec::new() };
         let number = after.rounds.len();
         let scores: Vec<String> = round.scores.iter().map(|s| s.to_string()).collect();
@@ -179,13 +181,66 @@ impl Narrator<'_> {
             ),
             ws => format!("{} share round {number}, {score}", self.list(ws.iter().map(|&w| self.name(w)))),
         };
-        let mut out = vec![verdict];
+        let mut out = vec![swept, verdict, dealt];
         out.extend(self.marks_changed(before, after));
         out.extend(self.owners_changed(before, after));
         if after.result.is_none() {
             out.push(format!("round {} begins, {} to move", after.round, self.name(after.to_move)));
         }
         out
+    }
+
+    /// What the sweeps at the end of the round the ply ended moved, and what the refills of the next round
+    /// dealt, each in words: read off the ply played again by an engine that writes its steps down (a round's
+    /// end is rare enough).
+    fn sweep_and_refill(&self, before: &State, moves: &[Move]) -> (String, String) {
+        let Some((at_end, after_sweeps, dealt)) = self.round_counts(before, moves) else { return Default::default() };
+        let with_counts = |counts: Vec<u8>| State { counts, ..before.clone() };
+        let (at_end, after_sweeps, dealt) = (with_counts(at_end), with_counts(after_sweeps), with_counts(dealt));
+        (self.moved("at the round's end, swept", &at_end, &after_sweeps), self.dealt(&after_sweeps, &dealt))
+    }
+
+    /// The pieces everywhere as the round the ply ended ends (before its sweeps), after its sweeps, and after
+    /// the refills of the next round: read off the ply played again by an engine that writes its steps down.
+    fn round_counts(&self, before: &State, moves: &[Move]) -> Option<(Vec<u8>, Vec<u8>, Vec<u8>)> {
+        use crate::engine::Event;
+        let tracer = self.engine.clone().with_trace();
+        let mut st = before.clone();
+        tracer.trace(&st);
+        for &mv in moves {
+            tracer.apply_unchecked(&mut st, mv);
+        }
+        let steps = tracer.take_trace();
+        let at = |f: &dyn Fn(&Event) -> bool| steps.iter().position(|t| f(&t.event));
+        let ends = at(&|e| matches!(e, Event::RoundEnds { .. }))?;
+        let swept_from = at(&|e| matches!(e, Event::Sweep { .. })).filter(|&i| i < ends).unwrap_or(ends);
+        let next = at(&|e| matches!(e, Event::NextRound { .. }));
+        let dealt = next.map_or_else(|| st.counts.clone(), |i| steps[i].counts.clone());
+        Some((steps[swept_from].counts.clone(), steps[ends].counts.clone(), dealt))
+    }
+
+    /// What the refills dealt, player by player where each player's pieces went into his own places (`7 from
+    /// store(1) into each of a, b and c`), else as one move.
+    fn dealt(&self, from: &State, to: &State) -> String {
+        let (k, rules) = (self.engine.kinds(), &self.engine.rules);
+        let owner = |p: usize| if p < rules.n_pits { to.owner[p] } else { rules.places[p].owner };
+        let mut parts = Vec::new();
+        let mut covered = from.counts.clone();
+        for player in 0..rules.players {
+            let mut part = from.clone();
+            for p in (0..rules.places.len()).filter(|&p| owner(p) == player) {
+                part.counts[p * k..(p + 1) * k].copy_from_slice(&to.counts[p * k..(p + 1) * k]);
+                covered[p * k..(p + 1) * k].copy_from_slice(&to.counts[p * k..(p + 1) * k]);
+            }
+            let text = self.moved("", from, &part);
+            if !text.is_empty() {
+                parts.push(text);
+            }
+        }
+        if covered != to.counts || parts.is_empty() {
+            return self.moved("for the next round, dealt", from, to);
+        }
+        format!("for the next round, dealt {}", parts.join(" and "))
     }
 
     /// A sowing: where from, how many, relays, where it ended; then captures, pits taken, another turn.
@@ -234,7 +289,12 @@ impl Narrator<'_> {
             _ => false,
         };
         let verb = if has_captures { "captured" } else { "took" };
-        clauses.push(self.moved(verb, &sown, captured));
+        // Where the ply ended a round, what follows the sowing is told up to the round's sweeps: the refills
+        // of the next round are told with the round's end.
+        match self.round_counts(before, moves).filter(|_| ended_round(before, captured)) {
+            Some((at_end, _, _)) => clauses.push(self.moved(verb, &sown, &State { counts: at_end, ..sown.clone() })),
+            None => clauses.push(self.moved(verb, &sown, captured)),
+        }
         // A ply that ends a round tells its marks and owners after the round's result (`round_end`).
         if !ended_round(before, captured) {
             clauses.extend(self.marks_changed(&sown, captured));

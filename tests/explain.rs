@@ -179,3 +179,48 @@ fn the_capture_and_relay_rules_that_did_not_hold_at_the_last_pit_are_listed() {
     let t = told(kalah.text, "a1 f2 A1 E1 F1 store(1)=22 store(2)=20", "a");
     assert!(!t.contains("does not hold (line 23"), "{t}");
 }
+
+#[test]
+fn a_rounds_end_is_told_step_by_step_with_the_next_rounds_deal() {
+    // South's last seed ends the round, not the game: the sweep is told with what it alone moved (North's
+    // seeds into his store), then the round's result, each refill on its own line with what it dealt (back
+    // out of the stores), and the next round's start. It used to say "the game ends" and tell sweep and
+    // refill as one net move, in the wrong direction, under the sweep's line.
+    let t = told_from_file("tests/data/rounds/match.mancala", "a0 b0 c1 A1 B1 C0 store(1)=5 store(2)=4 to_move=1", "c");
+    let expected = "  3. end rule holds: the round ends (line 24: when any players(count(pits(player)) = 0))
+  4. at the round's end, sweep 1 from A and 1 from B to store(2) (line 25: sweep pits to store(owner))
+  5. round 1 is over: scores 6-6
+  6. for the next round, refill 6 from store(1) and 6 from store(2) to a, b, c, A, B and C (line 29: refill pits(player) from store(player) with 2 backward else mark burnt)
+  7. round 2 begins: player 2 moves first
+";
+    assert!(t.contains(expected), "{t}");
+    assert!(!t.contains("the game ends"), "{t}");
+}
+
+#[test]
+fn play_tells_a_rounds_sweep_and_the_next_rounds_deal_apart() {
+    // The same ply as told in `play`: North's A and B are swept into his store, which the refill deals out
+    // again (into A, B and C): the two partly undo each other, and neither was told before; what the refill
+    // dealt was told as taken by the sowing.
+    let path = format!("{}/tests/data/rounds/match.mancala", env!("CARGO_MANIFEST_DIR"));
+    let engine = mancala::compile(&std::fs::read_to_string(path).unwrap(), None, None).unwrap();
+    let before =
+        mancala::notation::parse_start_position(&engine, "a0 b0 c1 A1 B1 C0 store(1)=5 store(2)=4 to_move=1").unwrap();
+    let moves = mancala::notation::parse_ply(&engine, &before, "c").unwrap();
+    let mut after = before.clone();
+    for &mv in &moves {
+        engine.apply(&mut after, mv).unwrap();
+    }
+    let names = vec!["player 1".to_string(), "player 2".to_string()];
+    let told = mancala::narrate::ply(&engine, &before, &moves, &after, &names).text;
+    assert!(
+        told.starts_with(
+            "sowed 1 from c, ending in store(1); at the round's end, swept 2 (1 each from A and B) to store(2); "
+        ),
+        "{told}"
+    );
+    assert!(
+        told.contains("for the next round, dealt 2 from store(1) into each of a, b and c and 2 from store(2) into each of A, B and C"),
+        "{told}"
+    );
+}

@@ -51,6 +51,14 @@ fn legal_sorted(engine: &Engine, st: &State) -> Vec<Move> {
 /// The position round-trips through its text (board, owners, mover, phase, eliminations, offer, legal moves)
 /// and through its JSON (exactly).
 fn check_position(engine: &Engine, st: &State, what: &str) {
+    check_text_position(engine, st, what);
+    let json = serde_json::to_string(st).expect("a state serializes");
+    let back = parse_position(engine, &json).unwrap_or_else(|e| panic!("{what}: JSON does not parse: {e}"));
+    assert_eq!(&back, st, "{what}: JSON");
+}
+
+/// The position round-trips through its text, as `--position` reads what the tool prints.
+fn check_text_position(engine: &Engine, st: &State, what: &str) {
     let text = format_position(engine, st);
     let back = parse_position(engine, &text).unwrap_or_else(|e| panic!("{what}: `{text}` does not parse: {e}"));
     // The end rules judge a position read anew, as before a first ply: where a finished game ended on what the
@@ -72,9 +80,6 @@ fn check_position(engine: &Engine, st: &State, what: &str) {
         assert_eq!(back.obliged, st.obliged, "{what}: obligation of `{text}`");
         assert_eq!(legal_sorted(engine, &back), legal_sorted(engine, st), "{what}: legal moves of `{text}`");
     }
-    let json = serde_json::to_string(st).expect("a state serializes");
-    let back = parse_position(engine, &json).unwrap_or_else(|e| panic!("{what}: JSON does not parse: {e}"));
-    assert_eq!(&back, st, "{what}: JSON");
 }
 
 /// Every enumerated ply is distinct and round-trips; the played ply is among them when the list is complete.
@@ -150,6 +155,54 @@ fn takes_before_the_sowing_round_trip() {
     // the pieces of the pit sown from after the take (`grab a,a:RBR`).
     for stem in ["sowing", "must-capture", "direction-where", "else", "order-choose"] {
         round_trip(&format!("tests/data/reference/take-before-{stem}"), None, GAMES);
+    }
+}
+
+#[test]
+fn setup_marks_for_plies_round_trip() {
+    // The start position of a setup with marks for one ply and for N plies is written as it is read.
+    round_trip("tests/data/reference/setup-marks-for-plies", None, 20);
+}
+
+/// Every position of random games of every shipped game and variant is written so that `--position` reads
+/// it back: the same board, marks, mover and legal moves, and the same text printed again.
+#[test]
+fn every_position_of_every_shipped_game_reads_back() {
+    const GAMES_EACH: usize = 3;
+    const MOST_PLIES: u32 = 300;
+    let dir = format!("{}/games", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("games/")
+        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mancala").map(str::to_string))
+        .collect();
+    names.sort();
+    for name in names {
+        for variant in variants(&name) {
+            let engine = engine(&name, Some(&variant), None);
+            let mut rng = SmallRng::seed_from_u64(seed(&format!("every/{name}/{variant}")));
+            let mut buf = Vec::new();
+            for game in 0..GAMES_EACH {
+                let mut st = engine.initial_state();
+                while st.result.is_none() && st.ply < MOST_PLIES {
+                    if matches!(st.stage, Stage::Start | Stage::Respond) {
+                        check_text_position(&engine, &st, &format!("{name}/{variant} game {game} ply {}", st.ply));
+                    }
+                    buf.clear();
+                    engine.legal_moves(&st, &mut buf);
+                    assert!(!buf.is_empty(), "{name}/{variant}: no legal move and no result");
+                    let mv = buf[rng.gen_range(0..buf.len())];
+                    engine.apply_unchecked(&mut st, mv);
+                }
+                // A finished game's position is judged anew when read (a match's round ends again, §14): it
+                // need only read.
+                if st.result.as_ref().is_some_and(|r| r.reason != EndReason::LastStanding) {
+                    let text = format_position(&engine, &st);
+                    if let Err(e) = parse_position(&engine, &text) {
+                        panic!("{name}/{variant} game {game}: the end: `{text}` does not parse: {e}");
+                    }
+                }
+            }
+        }
     }
 }
 

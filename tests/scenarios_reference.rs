@@ -130,3 +130,51 @@ fn threats_count_only_the_starts_that_can_be_made() {
     play(&e, &mut st, "takasa i3cw");
     assert!(!show(&e, &st).contains("takasia"), "{}", show(&e, &st));
 }
+
+#[test]
+fn a_sowing_that_would_lift_nothing_is_no_move() {
+    // §9.1 `lift`: each lap lifts one seed from the mover's store. With his store empty, a start would lift
+    // nothing and drop nothing (a pass in disguise, which the engine used to offer): no start is a move, and
+    // he passes. With one seed there, every non-empty pit of his is a start again.
+    let e = file("lift-from-an-empty-place");
+    assert_eq!(legal(&e, "a2 b2 A2 B2 store(1)=0 store(2)=1 to_move=1"), ["pass"]);
+    assert_eq!(legal(&e, "a2 b2 A2 B2 store(1)=1 store(2)=1 to_move=1"), ["a", "b"]);
+}
+
+#[test]
+fn a_setup_line_with_exactly_sets_what_a_place_holds() {
+    // §7: lines add up, and `exactly` sets: a and A are emptied, b holds 5, c 2 + 1.
+    let e = file("setup-exactly");
+    let st = e.initial_state();
+    assert!(show(&e, &st).starts_with("a0 b5 c3 d2 A0 B2 C2 D2 "), "{}", show(&e, &st));
+}
+
+#[test]
+fn a_group_whose_starts_all_fail_require_hands_over_to_the_next() {
+    // §9.1 `else`: c (3 seeds) is the only pit of the first group, and its last seed falls on North's side,
+    // which `require last in pits(mover)` refuses: the group has no legal start, so the next group's pits
+    // are the starts, and b (its last seed into c) is one. Only a pass was offered before.
+    let e = file("else-after-a-group-that-fails-require");
+    assert_eq!(legal(&e, "b1 c3 A2 to_move=1"), ["b"]);
+}
+
+#[test]
+fn the_setups_marks_for_plies_are_the_first_plies() {
+    // §5, §7: the setup is read as a position typed in. `blocked` (for 2 plies) has one ply left: the first
+    // ply may not start from a, the second may; `fresh` (for one ply) is the first ply's, and gives South
+    // another turn after it, not after the second.
+    let e = file("setup-marks-for-plies");
+    let mut st = e.initial_state();
+    let text = show(&e, &st);
+    assert!(text.contains("blocked=a/1,A/1 fresh=b "), "{text}");
+    let back = mancala::notation::parse_position(&e, &text).expect("the start position reads back");
+    assert_eq!((&back.marks, &back.mark_lives, show(&e, &back)), (&st.marks, &st.mark_lives, text.clone()));
+    let mut first = plies(&e, &st);
+    first.sort();
+    assert_eq!(first, ["b", "c", "d"]);
+    play(&e, &mut st, "b");
+    assert_eq!(to_move(&st), 1);
+    assert!(plies(&e, &st).contains(&"a".to_string()), "{}", show(&e, &st));
+    play(&e, &mut st, "a");
+    assert_eq!(to_move(&st), 2);
+}

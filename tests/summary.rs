@@ -116,3 +116,21 @@ fn a_mark_made_as_a_piece_falls_is_told_of_that_pit() {
     assert!(!text.contains("the last pit becomes made"), "{text}");
     assert!(text.contains("it becomes made at once"), "{text}");
 }
+
+#[test]
+fn a_mark_that_lasts_is_not_told_with_the_life_of_another() {
+    // A lasting mark beside one for one ply: each is said on its own, and only `raided` lasts one move (the
+    // list used to read "burnt and raided, until the next move", of both).
+    let source = std::fs::read_to_string(format!(
+        "{}/tests/data/reference/mark-for-one-ply.mancala",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("the fixture")
+    .replace("mark raided for one ply", "mark burnt\nmark raided for one ply");
+    let engine = mancala::compile(&source, None, None).unwrap_or_else(|d| panic!("{d:?}"));
+    let text = mancala::summary::summarize(&engine).replace('\n', " ");
+    assert!(
+        text.contains("Pits can be marked burnt. Pits can be marked raided, for the move that marks a pit only."),
+        "{text}"
+    );
+}

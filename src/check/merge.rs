@@ -489,9 +489,7 @@ fn override_item(game: &mut Game, item: &Item, diags: &mut Vec<Diagnostic>) {
         Item::Players(p) => game.players = Some(p.clone()),
         Item::Setup(s) => game.setup = Some(s.clone()),
         Item::End(e) => {
-            if let Some(d) = dropped_limit(game.end.as_ref().map(|b| &b.node[..]), &e.node, head(e.span, "end")) {
-                diags.push(d);
-            }
+            diags.extend(dropped_guards(game.end.as_ref().map(|b| &b.node[..]), &e.node, head(e.span, "end")));
             game.end = Some(e.clone());
         }
         Item::Rounds(r) => game.rounds = Some(r.clone()),
@@ -563,9 +561,7 @@ fn merge_phase(base: &mut Phase, over: &Phase, diags: &mut Vec<Diagnostic>) {
         match base.items.iter_mut().find(|i| phase_key(i) == key) {
             Some(slot) => {
                 if let (PhaseItem::End(old), PhaseItem::End(new)) = (&*slot, item) {
-                    if let Some(d) = dropped_limit(Some(&old.node[..]), &new.node, head(new.span, "end")) {
-                        diags.push(d);
-                    }
+                    diags.extend(dropped_guards(Some(&old.node[..]), &new.node, head(new.span, "end")));
                 }
                 *slot = item.clone();
             }
@@ -574,25 +570,84 @@ fn merge_phase(base: &mut Phase, over: &Phase, diags: &mut Vec<Diagnostic>) {
     }
 }
 
-/// A variant's `end` block replaces the base's whole, so a `limit N plies` of the base's block is lost
-/// unless the variant writes it again: said as a warning, for it is seldom meant.
-fn dropped_limit(old: Option<&[EndItem]>, new: &[EndItem], at: Span) -> Option<Diagnostic> {
+/// A variant's `end` block replaces the base's whole, so the guards of the base's block (its `limit N
+/// plies`, its rule on a position that comes back, its rule on a move that never ends) are lost unless the
+/// variant writes them again: said as a warning each, for it is seldom meant.
+fn dropped_guards(old: Option<&[EndItem]>, new: &[EndItem], at: Span) -> Vec<Diagnostic> {
+    let Some(old) = old else { return Vec::new() };
+    let mut out = Vec::new();
     let limit =
         |items: &[EndItem]| items.iter().find_map(|i| if let EndItem::Limit(n) = i { Some(n.clone()) } else { None });
-    let kept = limit(old?)?;
-    if limit(new).is_some() {
-        return None;
+    if let (Some(kept), None) = (limit(old), limit(new)) {
+        out.push(
+            Diagnostic::warning(
+                "check::limit_dropped",
+                format!("this `end` block replaces one with `limit {} plies`, and has no limit of its own", kept.node),
+                at,
+                "replaces the whole `end` block",
+            )
+            .with_related(kept.span, "the limit it drops")
+            .with_help(format!("write `limit {} plies` in this block too to keep it", kept.node)),
+        );
     }
-    Some(
-        Diagnostic::warning(
-            "check::limit_dropped",
-            format!("this `end` block replaces one with `limit {} plies`, and has no limit of its own", kept.node),
-            at,
-            "replaces the whole `end` block",
-        )
-        .with_related(kept.span, "the limit it drops")
-        .with_help(format!("write `limit {} plies` in this block too to keep it", kept.node)),
-    )
+    for guard in [Guard::Repetition, Guard::Endless] {
+        let Some((text, span)) = old.iter().find_map(|i| guard.rule(i)) else { continue };
+        if new.iter().any(|i| guard.rule(i).is_some()) {
+            continue;
+        }
+        out.push(
+            Diagnostic::warning(
+                "check::guard_dropped",
+                format!("this `end` block replaces one with `{text}`, and has no rule on {} of its own", guard.what()),
+                at,
+                "replaces the whole `end` block",
+            )
+            .with_related(span, "the rule it drops")
+            .with_help(format!("write `{text}` in this block too to keep it: without it, {}", guard.without())),
+        );
+    }
+    out
+}
+
+/// The rules of an `end` block that keep a game from going on for ever, besides its limit.
+#[derive(Clone, Copy)]
+enum Guard {
+    /// `when repetition`, `draw when repetition`.
+    Repetition,
+    /// `draw when endless`, `eliminate when endless`, `cut when endless`.
+    Endless,
+}
+
+impl Guard {
+    /// The rule of this kind that `item` is, as written, with its span.
+    fn rule(self, item: &EndItem) -> Option<(&'static str, Span)> {
+        match (self, item) {
+            (Guard::Repetition, EndItem::When(w)) if matches!(w.node, EndWhen::Repetition) => {
+                Some(("when repetition", w.span))
+            }
+            (Guard::Repetition, EndItem::DrawRepetition(s)) => Some(("draw when repetition", *s)),
+            (Guard::Endless, EndItem::Endless(s)) => Some(("draw when endless", *s)),
+            (Guard::Endless, EndItem::CutEndless(s)) => Some(("cut when endless", *s)),
+            (Guard::Endless, EndItem::Eliminate(e)) if matches!(e.node, Eliminate::Endless) => {
+                Some(("eliminate when endless", e.span))
+            }
+            _ => None,
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Guard::Repetition => "a position that comes back",
+            Guard::Endless => "a move that never ends",
+        }
+    }
+
+    fn without(self) -> &'static str {
+        match self {
+            Guard::Repetition => "a position that comes back plays on, and a game may never end",
+            Guard::Endless => "a move that would never end is not allowed, whatever the base game said",
+        }
+    }
 }
 
 /// The name of an action as written, for `pass when cannot NAME` and notation.

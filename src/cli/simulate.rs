@@ -439,7 +439,7 @@ fn rule_rows(engine: &Engine, source: &str, tally: &RuleTally) -> Vec<RuleRow> {
                 RuleRef::Sweep { .. } => "sweep",
                 RuleRef::Then { .. } => "then_take",
                 RuleRef::ThenMark { .. } => "then_mark",
-                RuleRef::Lift { .. } | RuleRef::TakeFirst { .. } => return None,
+                RuleRef::Lift { .. } | RuleRef::TakeFirst { .. } | RuleRef::Refill { .. } => return None,
             };
             let text = mancala::explain::rule_head(source, s.span)?;
             let (line, _) = mancala::diag::line_column(source, s.span.start);

@@ -199,8 +199,10 @@ impl Engine {
             return;
         }
         // The end rules have seen the last ply's marks for one ply; the next is chosen and played without
-        // them (§5). (Its drops are forgotten as its moves are looked at: `check_can_move`.)
-        if self.ply_marks {
+        // them (§5). Before the first ply, those of the setup are the first ply's, as those of a position
+        // typed in are the coming ply's. (Its drops are forgotten as its moves are looked at:
+        // `check_can_move`.)
+        if self.ply_marks && st.ply > 0 {
             self.clear_ply_marks(st);
         }
         st.endless = false;
@@ -481,6 +483,9 @@ impl Engine {
         self.sweep(st, reason);
         let scores = self.scores(st);
         let winners = self.winners(st, reason, &scores);
+        if self.trace.is_some() {
+            self.note(st, super::Event::RoundEnds { round: u32::from(st.round), scores: scores.clone() });
+        }
         st.rounds.push(RoundResult { winners, scores, reason });
         if rounds.limit.is_some_and(|n| st.rounds.len() >= n as usize) {
             return self.finish_game(st, EndReason::RoundLimit);
@@ -504,7 +509,10 @@ impl Engine {
     fn refill(&self, st: &mut State, rounds: &RoundRules) {
         let marks = self.initial_marks();
         st.marks.clone_from(&marks);
-        for refill in &rounds.refills {
+        for (index, refill) in rounds.refills.iter().enumerate() {
+            if self.trace.is_some() {
+                self.note(st, super::Event::Refill { rule: RuleRef::Refill { index: index as u8 } });
+            }
             match &refill.claim {
                 Some(start) => self.claim_refill(st, refill, start),
                 None => self.own_refill(st, refill),
@@ -656,6 +664,9 @@ impl Engine {
         st.round_start_ply = st.ply;
         self.forget_drops(st);
         self.advance_phase(st);
+        if self.trace.is_some() {
+            self.note(st, super::Event::NextRound { round: u32::from(st.round), starter });
+        }
         // The end rules look at the new round's first position as at any other turn's start (a rule about
         // repetitions records it there).
         if self.check_end_rules(st) {

@@ -84,7 +84,9 @@ impl Engine {
         }
     }
 
-    /// The lives of the marks `for N plies` in a new state: those the setup makes have all their plies.
+    /// The lives of the marks `for N plies` in a new state: those the setup makes have N - 1 plies left, as
+    /// a position typed in without them says (§5: as if the move that led to it had made them), so that the
+    /// start position is written as it is read.
     pub(super) fn start_mark_lives(&self, st: &mut State) {
         if self.timed_marks.is_empty() {
             return;
@@ -94,7 +96,7 @@ impl Engine {
         for (t, &(m, plies)) in self.timed_marks.iter().enumerate() {
             for p in 0..n {
                 if st.marks.get(m as usize * n + p).is_some_and(|&c| c != UNMARKED) {
-                    st.mark_lives[t * n + p] = plies.min(u8::MAX as u32) as u8;
+                    st.mark_lives[t * n + p] = plies.saturating_sub(1).min(u8::MAX as u32) as u8;
                 }
             }
         }

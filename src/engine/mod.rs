@@ -197,12 +197,13 @@ impl Engine {
         let written: Vec<plan::Written> = (0..rules.phases.len()).map(|p| plan::Written::of(&rules, p)).collect();
         // Under a rule about never-ending moves a sowing that would never end is played (and cut) instead of
         // being illegal, so a relay or a capture that sows on no longer makes the legality of a start depend
-        // on how it plays out: only a `require` still does, and a take before the sowing, which is offered only
-        // where a sowing can follow it (§9.2); only they are looked ahead.
+        // on how it plays out: only a `require` still does, a take before the sowing, which is offered only
+        // where a sowing can follow it (§9.2), and a lift from another place, which may lift nothing (§9.1);
+        // only they are looked ahead.
         for (phase, _) in rules.phases.iter_mut().zip(&written).filter(|(_, w)| w.endless_played()) {
             for action in &mut phase.actions {
                 if let ActionKind::Sow(sow) = &mut action.kind {
-                    sow.lookahead &= sow.require.is_some() || sow.take_first.is_some();
+                    sow.lookahead &= sow.require.is_some() || sow.take_first.is_some() || sow.may_lift_nothing();
                 }
             }
         }

@@ -109,7 +109,13 @@ impl Engine {
                 }
                 // Ways to check or groups after `else`: the long way, out of the common loop below.
                 if sow.ways_checked() || !sow.from_else.is_empty() {
-                    return self.ranked_sow_starts(st, mover, a, sow, &mut emit);
+                    // §9.1 `else`: where starts are probed, a group none of whose starts completes into a
+                    // legal ply hands over to the next, as `prefer` does to the next action. (Probing plays the
+                    // player to move: another player's starts are asked for only where nothing is probed.)
+                    if !sow.from_else.is_empty() && mover == st.to_move && (sow.lookahead || st.obliged) {
+                        return self.completing_group_starts(st, mover, a, sow, &mut emit);
+                    }
+                    return self.ranked_sow_starts(st, mover, a, sow, 0, &mut emit).0;
                 }
                 go = self.sow_pits(st, mover, sow, |p| emit(Move::Begin { action: a, place: p }));
             }
@@ -169,37 +175,79 @@ impl Engine {
     }
 
     /// The starts of a sowing whose ways are checked (`direction ... where`, `must capture`) or whose `from`
-    /// has groups after `else`: the pits of the first group with any start, each with a way it may go.
-    /// Where every first lap is found without sowing (`ways::WayPlan::unsown`), no copy is made to try
-    /// them on. Returns false when `emit` stopped early.
+    /// has groups after `else`: the pits of the first group from `first_group` on with any start, each with
+    /// a way it may go. Where every first lap is found without sowing (`ways::WayPlan::unsown`), no copy is
+    /// made to try them on. Returns false when `emit` stopped early, and the group whose starts it emitted.
     #[inline(never)]
-    fn ranked_sow_starts(&self, st: &State, mover: u8, a: u8, sow: &Sow, emit: &mut impl FnMut(Move) -> bool) -> bool {
+    fn ranked_sow_starts(
+        &self,
+        st: &State,
+        mover: u8,
+        a: u8,
+        sow: &Sow,
+        first_group: usize,
+        emit: &mut impl FnMut(Move) -> bool,
+    ) -> (bool, Option<usize>) {
         if let Some(plan) = self.unsown_plan(st, a) {
-            return self.sow_starts_by(st, mover, sow, a, emit, |p| {
+            return self.sow_starts_by(st, mover, sow, a, first_group, emit, |p| {
                 Self::ways(sow).iter().any(|&d| self.unsown_way_ok(st, plan, mover, a, sow, p, d))
             });
         }
         self.with_trial(st, mover, a, sow, |trial| {
-            self.sow_starts_by(st, mover, sow, a, emit, |p| self.some_way_ok_in(st, trial, mover, a, sow, p))
+            self.sow_starts_by(st, mover, sow, a, first_group, emit, |p| {
+                self.some_way_ok_in(st, trial, mover, a, sow, p)
+            })
         })
+    }
+
+    /// The starts of a probed sowing with groups after `else`: those of the first group, by its own rules,
+    /// of which one start at least completes into a legal ply (its `require` met, its obligation, a relay
+    /// that ends), as `prefer` ranks actions. The group's starts are found on a first pass and played out
+    /// after it (not inside the trial of ways), then emitted again in their order.
+    #[inline(never)]
+    fn completing_group_starts(
+        &self,
+        st: &State,
+        mover: u8,
+        a: u8,
+        sow: &Sow,
+        emit: &mut impl FnMut(Move) -> bool,
+    ) -> bool {
+        let mut group = 0;
+        loop {
+            let mut pits: PitSet = 0;
+            let (_, used) = self.ranked_sow_starts(st, mover, a, sow, group, &mut |m| {
+                if let Move::Begin { place, .. } = m {
+                    pits |= pit_bit(place);
+                }
+                true
+            });
+            let Some(used) = used else { return true };
+            if pits_of(pits).any(|place| self.completable(st, Move::Begin { action: a, place })) {
+                return self.ranked_sow_starts(st, mover, a, sow, used, emit).0;
+            }
+            group = used + 1;
+        }
     }
 
     /// `ranked_sow_starts` with `some_way(pit)` saying whether a pit has a way it may go.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn sow_starts_by(
         &self,
         st: &State,
         mover: u8,
         sow: &Sow,
         a: u8,
+        first_group: usize,
         emit: &mut impl FnMut(Move) -> bool,
         mut some_way: impl FnMut(PlaceId) -> bool,
-    ) -> bool {
+    ) -> (bool, Option<usize>) {
         let cx = Ctx::new(mover);
         let own = self.colour_mask(mover);
         let ways = sow.ways_checked();
         let groups = std::iter::once((&sow.from, &sow.filter)).chain(sow.from_else.iter().map(|(s, f)| (s, f)));
-        for (set, filter) in groups {
+        for (g, (set, filter)) in groups.enumerate().skip(first_group) {
             let (mut any, mut go) = (false, true);
             self.for_each_in_set(st, cx, set, |p| {
                 if (p as usize) < self.rules.n_pits
@@ -214,10 +262,10 @@ impl Engine {
                 go
             });
             if any || !go {
-                return go;
+                return (go, any.then_some(g));
             }
         }
-        true
+        (true, None)
     }
 
     /// The starts of a phase of plain starts: the mover's non-empty pits.
@@ -243,7 +291,7 @@ impl Engine {
             Stage::SowFrom { action } => {
                 let sow = self.sow_rule(st, action);
                 if sow.ways_checked() || !sow.from_else.is_empty() {
-                    self.ranked_sow_starts(st, mover, action, sow, &mut |m| {
+                    self.ranked_sow_starts(st, mover, action, sow, 0, &mut |m| {
                         if let Move::Begin { place, .. } = m {
                             out.push(Move::Pick(place));
                         }

@@ -336,6 +336,12 @@ impl Engine {
             st.hand[k] = st.hand[k].saturating_add(n);
             left -= n;
         }
+        // §9.1 `lift`: a move moves at least one piece, so a first lap that lifts nothing (its place empty),
+        // after no capture as it was lifted nor a take before the sowing, makes no move. Such a sowing is
+        // probed (`Sow::lookahead`), so the start is not offered.
+        if st.lap <= 1 && left == rule.count.min(u8::MAX as u32) as u8 && !st.captured && sow.take_first.is_none() {
+            st.illegal = true;
+        }
         if !self.empty_marks.is_empty() {
             self.emptied(st, from);
         }

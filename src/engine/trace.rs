@@ -3,7 +3,8 @@
 //!
 //! An engine `with_trace` plays every ply through the general stages (as `without_fast_paths`), and where
 //! a step is made (a lap lifted, a piece dropped, a capture, the opponent's answer, a relay, another turn, an
-//! end rule tested, a sweep, a `then` take, a `then mark`) it writes down an [`Event`]. Only the position that `trace` names is followed, so the copies that
+//! end rule tested, a sweep, a round's end, a refill, the next round, a `then` take, a `then mark`) it writes
+//! down an [`Event`]. Only the position that `trace` names is followed, so the copies that
 //! look-ahead plays write nothing. In play the engine has no trace: each of these places costs a test of
 //! one field that is `None`.
 
@@ -48,6 +49,12 @@ pub enum Event {
     EndRule { rule: RuleRef, held: bool },
     /// A sweep at the end: what it moves is what changes from here to the next step.
     Sweep { rule: RuleRef },
+    /// A round of a match is over, its sweeps made: round `round` (from 1), with these scores.
+    RoundEnds { round: u32, scores: Vec<i32> },
+    /// A refill between two rounds: what it moves is what changes from here to the next step.
+    Refill { rule: RuleRef },
+    /// The next round begins, `starter` (from 0) to move: round `round` (from 1).
+    NextRound { round: u32, starter: u8 },
     /// A capture or relay rule of the sowing whose condition did not hold at `at`, the last pit of the move
     /// (told when nothing happened there after the last drop).
     NotHeld { rule: RuleRef, at: PlaceId },
@@ -156,6 +163,7 @@ impl Engine {
             | Event::Again { rule }
             | Event::EndRule { rule, held: true }
             | Event::Sweep { rule }
+            | Event::Refill { rule }
             | Event::ThenTake { rule, .. }
             | Event::ThenMark { rule, .. } => rule,
             _ => return,

@@ -647,7 +647,9 @@ fn mark_detail(m: &MarkDecl) -> String {
         if m.per_player { "a mark carried for one player (`NAME(PLAYER)`)" } else { "a mark a pit carries or not" };
     let mut lifetime = Vec::new();
     if m.one_ply {
-        lifetime.push("cleared when the next ply starts (for one ply)".to_string());
+        lifetime.push(
+            "gone once the ply that made it is over and the end rules after it have seen it (for one ply)".to_string(),
+        );
     }
     if let Some(n) = &m.plies {
         lifetime.push(format!(

@@ -37,6 +37,8 @@ pub enum RuleRef {
     End { phase: Option<u8>, index: u8 },
     /// `end.sweeps[index]` of a phase, or of the game (`phase: None`).
     Sweep { phase: Option<u8>, index: u8 },
+    /// `rounds.refills[index]`: a refill between two rounds.
+    Refill { index: u8 },
 }
 
 /// Where a rule stands in the file, and its `///` sentence.

@@ -141,6 +141,12 @@ pub struct LiftRule {
 }
 
 impl Sow {
+    /// Whether a first lap may lift nothing: a `lift` from another place, which may be empty (§9.1: such a
+    /// start is no move, found by playing it out).
+    pub fn may_lift_nothing(&self) -> bool {
+        self.lifts.iter().any(|l| l.from.is_some())
+    }
+
     /// Whether which ways a start may go depends on more than the direction rule: a filter on the
     /// direction, or the first lap's capture.
     pub fn ways_checked(&self) -> bool {

@@ -505,24 +505,32 @@ impl Words<'_> {
         format!("{when}, {}.", and_list(&takes))
     }
 
-    /// The marks, each said once: `Pits can be marked tuzdyk, for one player.`
+    /// The marks, each said once: the plain ones in one sentence (`Pits can be marked burnt and out.`), each
+    /// with more to say in its own (`Pits can be marked raided, for the move that marks a pit only.`), so that
+    /// what is said of one mark is never read of the marks listed beside it.
     fn marks(&self) -> String {
-        let said: Vec<String> = self
-            .rules
-            .marks
-            .iter()
-            .map(|m| {
-                let per = if m.per_player { ", for one player" } else { "" };
-                let ply = match (m.one_ply, m.plies) {
-                    (true, _) => ", until the next move".to_string(),
-                    (false, 0) => String::new(),
-                    (false, n) => format!(", for {n} plies (the move that marks a pit and the {} after it)", n - 1),
-                };
-                let empty = if m.until_empty { ", until its pit is emptied" } else { "" };
-                format!("{}{per}{ply}{empty}", m.name)
-            })
-            .collect();
-        let mut text = format!("Pits can be marked {}.", and_list(&said));
+        let mut plain = Vec::new();
+        let mut own = Vec::new();
+        for m in &self.rules.marks {
+            let per = if m.per_player { ", for one player" } else { "" };
+            let ply = match (m.one_ply, m.plies) {
+                (true, _) => ", for the move that marks a pit only".to_string(),
+                (false, 0) => String::new(),
+                (false, n) => format!(", for {n} plies (the move that marks a pit and the {} after it)", n - 1),
+            };
+            let empty = if m.until_empty { ", until its pit is emptied" } else { "" };
+            if per.is_empty() && ply.is_empty() && empty.is_empty() {
+                plain.push(m.name.clone());
+            } else {
+                own.push(format!("Pits can be marked {}{per}{ply}{empty}.", m.name));
+            }
+        }
+        let mut said = Vec::new();
+        if !plain.is_empty() {
+            said.push(format!("Pits can be marked {}.", and_list(&plain)));
+        }
+        said.extend(own);
+        let mut text = said.join(" ");
         let n = self.rules.n_pits;
         for (m, info) in self.rules.marks.iter().enumerate() {
             let Some(cells) = self.rules.setup_marks.get(m * n..m * n + n) else { continue };

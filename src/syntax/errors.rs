@@ -160,8 +160,9 @@ pub(super) fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives
 }
 
 /// A hint about the construct the error is in, where the usual hints would mislead: after `skip`, a set or a
-/// condition (`skip pits(opponent) where count = 2`, `skip when ...`), where nothing is being named; `to hand`
-/// outside a capture's take; a `where` in a capture's take.
+/// condition (`skip pits(opponent) where count = 2`, `skip when ...`), where nothing is being named; after
+/// `draw when`, a condition, which only `when` takes; `to hand` outside a capture's take; a `where` in a
+/// capture's take.
 fn construct_hint(source: &str, pos: usize, words: &[&str], found: &Found) -> Option<String> {
     let line_start = source[..pos].rfind('\n').map_or(0, |i| i + 1);
     let first_word = source[line_start..pos].split_whitespace().next();
@@ -171,6 +172,14 @@ fn construct_hint(source: &str, pos: usize, words: &[&str], found: &Found) -> Op
              (every pit carrying the mark `burnt`); a set of pits or a condition cannot follow it. To pass over the \
              pits that hold 2, mark them (`then mark pits as NAME where count = 2`, or `mark here as NAME` in a \
              capture) and write `skip NAME`"
+                .into(),
+        );
+    }
+    if first_word == Some("draw") && source[line_start..pos].split_whitespace().nth(1) == Some("when") {
+        return Some(
+            "`draw when` takes `endless`, `repetition` or `no capture for N rounds` (or `turns`): the game is then \
+             drawn whatever the scores. To end the game when a condition holds, write `when CONDITION`: the scores \
+             decide, and equal scores are a draw under `winner most score, ties draw`"
                 .into(),
         );
     }
@@ -802,6 +811,7 @@ pub(super) fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::shared => &["shared"],
         Rule::seeds => &["seeds"],
         Rule::every => &["every"],
+        Rule::exactly => &["exactly"],
         Rule::sow => &["sow"],
         Rule::put => &["put"],
         Rule::take_action | Rule::sow_take | Rule::capture_take => &["take"],

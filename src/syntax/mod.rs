@@ -541,8 +541,10 @@ fn build_setup_line(pair: Pair<Rule>) -> Result<SetupLine, SyntaxError> {
         .collect::<Result<_, SyntaxError>>()?;
     if is_mark {
         let mark = name_of(&next_pair(&mut inner, "setup mark")?);
-        return Ok(SetupLine { targets, contents: Vec::new(), span, mark: Some(mark) });
+        return Ok(SetupLine { targets, contents: Vec::new(), span, mark: Some(mark), exactly: false });
     }
+    let mut inner = inner.peekable();
+    let exactly = inner.next_if(|p| p.as_rule() == Rule::exactly).is_some();
     let contents = inner
         .map(|c| {
             let cspan = span_of(&c);
@@ -552,7 +554,7 @@ fn build_setup_line(pair: Pair<Rule>) -> Result<SetupLine, SyntaxError> {
             Ok(Spanned::new(Content { count, kind }, cspan))
         })
         .collect::<Result<_, SyntaxError>>()?;
-    Ok(SetupLine { targets, contents, span, mark: None })
+    Ok(SetupLine { targets, contents, span, mark: None, exactly })
 }
 
 /// `mark PLACE as NAME[(PLAYER)]`, in a capture or a sowing.

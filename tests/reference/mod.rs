@@ -133,7 +133,9 @@ impl Reference {
         self.rules.marks.iter().filter(|m| !m.one_ply).count()
     }
 
-    /// The marks of the setup (`mark TARGETS as NAME`).
+    /// The marks of the setup (`mark TARGETS as NAME`). §5, §7: the setup is a position as one typed in
+    /// without plies left: a mark `for N plies` has N - 1 left (the first N - 1 plies carry it), and a mark
+    /// for one ply is the first ply's.
     pub fn setup_marks(&self) -> Table<Option<MarkCell>> {
         let n = self.board.n_pits;
         let rows = (0..self.rules.marks.len())
@@ -144,7 +146,7 @@ impl Reference {
                         v => {
                             let info = &self.rules.marks[m];
                             let player = info.per_player.then_some(v - 1);
-                            Some(MarkCell { player, lives: info.plies })
+                            Some(MarkCell { player, lives: info.plies.saturating_sub(1) })
                         }
                     })
                     .collect()

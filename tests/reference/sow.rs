@@ -391,6 +391,11 @@ impl Reference {
             left -= n as u32;
             lifted += n as u32;
         }
+        // §9.1 `lift`: a move moves at least one piece; a first lap that lifts nothing, after no capture as
+        // it was lifted nor a take before the sowing, is no move.
+        if lap.number == 1 && lifted == 0 && !ply.captured && sow.take_first.is_none() {
+            return Err(Halt::Illegal);
+        }
         self.lose_if_emptied(g, source);
         if let Some(s) = g.sowing.as_mut() {
             s.lifted = lifted;

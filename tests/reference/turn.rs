@@ -214,14 +214,8 @@ impl Reference {
             return vec![Decision::Accept, Decision::Decline];
         }
         let phase = &self.rules.phases[g.phase];
-        let mut per_action: Vec<Vec<Decision>> = (0..phase.actions.len())
-            .map(|a| {
-                self.candidates(g, a)
-                    .into_iter()
-                    .filter(|d| self.completable(g, &[*d], &mut MAX_PROBE_STEPS.clone()))
-                    .collect()
-            })
-            .collect();
+        let mut per_action: Vec<Vec<Decision>> =
+            (0..phase.actions.len()).map(|a| self.completing_starts(g, a)).collect();
         let cannot: Vec<bool> = per_action.iter().map(Vec::is_empty).collect();
         rank(&phase.prefer, &mut per_action);
         let mut out: Vec<Decision> = per_action.into_iter().flatten().collect();
@@ -240,6 +234,27 @@ impl Reference {
         h.obliged = false;
         h.offer = None;
         self.starts(&h).iter().any(|d| matches!(d, Decision::Begin { .. }))
+    }
+
+    /// An action's starts that complete into a legal ply. §9.1 `else`: a sowing's group none of whose starts
+    /// completes hands over to the next group, as `prefer` hands over to the next action.
+    fn completing_starts(&self, g: &Game, action: usize) -> Vec<Decision> {
+        let completes = |d: &Decision| self.completable(g, &[*d], &mut MAX_PROBE_STEPS.clone());
+        match &self.rules.phases[g.phase].actions[action].kind {
+            ActionKind::Sow(sow @ Sow { take_first: None, .. }) if !sow.from_else.is_empty() => {
+                let mut group = 0;
+                while let Some((pits, used)) = self.sow_group_pits(g, action, sow, group) {
+                    let starts: Vec<Decision> =
+                        pits.into_iter().map(|place| Decision::Begin { action, place }).filter(completes).collect();
+                    if !starts.is_empty() {
+                        return starts;
+                    }
+                    group = used + 1;
+                }
+                Vec::new()
+            }
+            _ => self.candidates(g, action).into_iter().filter(completes).collect(),
+        }
     }
 
     /// An action's starts by its own rules, before look-ahead: a sowing's pits (`from ... where`, the groups
@@ -288,10 +303,15 @@ impl Reference {
 
     /// The pits a sowing may start from: `from ... where`, the groups of `else` in turn, a way to go, `last own`.
     fn sow_pits(&self, g: &Game, action: usize, sow: &Sow) -> Vec<PlaceId> {
+        self.sow_group_pits(g, action, sow, 0).map_or_else(Vec::new, |(pits, _)| pits)
+    }
+
+    /// `sow_pits` from the group `first` on: the pits of the first group that has any, and that group.
+    fn sow_group_pits(&self, g: &Game, action: usize, sow: &Sow, first: usize) -> Option<(Vec<PlaceId>, usize)> {
         let mover = g.to_move;
         let cx = Cx::mover(mover);
         let groups = std::iter::once((&sow.from, &sow.filter)).chain(sow.from_else.iter().map(|(s, c)| (s, c)));
-        for (set, filter) in groups {
+        for (i, (set, filter)) in groups.enumerate().skip(first) {
             let pits: Vec<PlaceId> = self
                 .set(g, cx, set)
                 .into_iter()
@@ -301,10 +321,10 @@ impl Reference {
                 .filter(|&p| !self.ways(g, g.phase, action, p, mover).is_empty())
                 .collect();
             if !pits.is_empty() {
-                return pits;
+                return Some((pits, i));
             }
         }
-        Vec::new()
+        None
     }
 
     fn own_pieces(&self, g: &Game, p: PlaceId, mover: Player) -> u32 {
@@ -545,11 +565,7 @@ impl Reference {
         // The starts he could make: those a complete move follows (a `require` met, a `must capture` too).
         let mut per_action: Vec<Vec<Decision>> = (0..phase.actions.len())
             .map(|a| match phase.actions[a].kind {
-                ActionKind::Sow(_) => self
-                    .candidates(&h, a)
-                    .into_iter()
-                    .filter(|d| self.completable(&h, &[*d], &mut MAX_PROBE_STEPS.clone()))
-                    .collect(),
+                ActionKind::Sow(_) => self.completing_starts(&h, a),
                 _ => Vec::new(),
             })
             .collect();

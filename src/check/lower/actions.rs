@@ -574,7 +574,9 @@ impl<'g> Lowerer<'g> {
             self.check_lift_pick(sow);
         }
         // A take before the sowing is offered only where a sowing can follow it: found by playing it out.
-        out.lookahead = out.require.is_some() || relays || resows || out.take_first.is_some();
+        // A lap that lifts from another place may find it empty, and a first lap that lifts nothing is no
+        // move: found by playing it out.
+        out.lookahead = out.require.is_some() || relays || resows || out.take_first.is_some() || out.may_lift_nothing();
         out
     }
 

@@ -496,6 +496,24 @@ impl<'g> Lowerer<'g> {
                 self.setup_mark(mark, &targets, line.span);
                 continue;
             }
+            if line.exactly {
+                for &(place, _) in &targets {
+                    counts[place as usize * k..(place as usize + 1) * k].fill(0);
+                }
+            } else if line.contents.iter().all(|c| c.node.count.node == 0) {
+                self.push(
+                    Diagnostic::warning(
+                        "check::setup_adds_nothing",
+                        "this setup line adds nothing",
+                        line.span,
+                        "adds 0",
+                    )
+                    .with_help(
+                        "setup lines add up, so this leaves these places as the lines before made them; to empty \
+                         them, write `exactly 0` after the colon (or leave them out of the line that fills them)",
+                    ),
+                );
+            }
             for content in &line.contents {
                 for &(place, owner) in &targets {
                     if let Some(kind) = self.setup_kind(content, owner) {
@@ -535,16 +553,6 @@ impl<'g> Lowerer<'g> {
     /// pit's owner).
     fn setup_mark(&mut self, mark: &ast::Name, targets: &[(PlaceId, u8)], span: Span) {
         let Some(id) = self.mark_id(mark) else { return };
-        if self.marks[id as usize].one_ply {
-            self.error(
-                "check::bad_context",
-                format!("the mark `{}` lasts one ply: it would be cleared before the first move", mark.node),
-                mark.span,
-                "a mark for one ply",
-                Some(format!("declare `mark {}` without `for one ply` to set it at the setup", mark.node)),
-            );
-            return;
-        }
         let n = self.n_pits;
         if self.setup_marks.is_empty() {
             self.setup_marks = vec![UNMARKED; self.marks.len() * n];

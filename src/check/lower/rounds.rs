@@ -27,6 +27,7 @@ impl<'g> Lowerer<'g> {
                 ast::RoundsItem::Refill(r) => {
                     rounds.refill_docs.push(self.doc(r.span));
                     if let Some(refill) = self.lower_refill(&r.node) {
+                        self.note(RuleRef::Refill { index: rounds.refills.len() as u8 }, r.span);
                         rounds.refills.push(refill);
                     }
                 }

@@ -146,8 +146,14 @@ impl Analysis {
             return Some(format!("**pit** `{name}`\n\n{}", pit_words(*owner, *number)));
         }
         let mut out = format!("**{}** `{name}`", decls[0].kind.word());
+        // A name declared again alike (an action a variant replaces) is described once.
+        let mut blocks = Vec::new();
         for d in &decls {
-            out.push_str(&format!("\n\n{}\n\n```mancala\n{}\n```", d.detail, self.first_line(d.item)));
+            let block = format!("\n\n{}\n\n```mancala\n{}\n```", d.detail, self.first_line(d.item));
+            if !blocks.contains(&block) {
+                out.push_str(&block);
+                blocks.push(block);
+            }
         }
         Some(out)
     }
@@ -213,7 +219,7 @@ impl Analysis {
                 label,
                 kind: CompletionKind::Name,
                 detail: d.kind.word().into(),
-                documentation: self.describe_name(d.kind.namespace(), &d.name).unwrap_or_default(),
+                documentation: self.describe_name(d.ns, &d.name).unwrap_or_default(),
             });
         }
         if matches!(slot, Slot::Place | Slot::Label) {
@@ -269,8 +275,27 @@ impl Analysis {
     pub fn rename(&self, offset: usize, new_name: &str) -> Result<Vec<(Span, String)>, String> {
         let (_, ns, name) = self.rename_target(offset)?;
         valid_new_name(ns, new_name)?;
-        if new_name != name && self.symbols.decls_of(ns, new_name).next().is_some() {
-            return Err(format!("`{new_name}` is already declared in this file"));
+        if new_name == name {
+            return Ok(Vec::new());
+        }
+        if let Some(d) = self.symbols.decls_of(ns, new_name).next() {
+            let whose = match ns {
+                Namespace::Action(_) => format!(" in {}", self.symbols.phase_words(ns)),
+                _ => String::new(),
+            };
+            return Err(format!("`{new_name}` is already the name of a {}{whose}", d.kind.word()));
+        }
+        if ns == Namespace::Place {
+            if self.pits.iter().any(|(label, _, _)| label == new_name) {
+                return Err(format!("`{new_name}` is a pit of the board: a name cannot be a pit's label"));
+            }
+            // An undeclared name where a place stands is a pit's label (or a mistake `check` reports):
+            // renaming onto it would make the two one.
+            if self.symbols.uses.iter().any(|u| u.ns == ns && u.name == new_name) {
+                return Err(format!(
+                    "`{new_name}` is already written in this file where a place stands (a pit's label?)"
+                ));
+            }
         }
         Ok(self.symbols.occurrences(ns, &name).into_iter().map(|s| (s, new_name.to_string())).collect())
     }

@@ -75,3 +75,45 @@ fn a_misspelt_name_gets_a_fix() {
     assert_eq!(fixes.len(), 1, "{fixes:?}");
     assert_eq!(fixes[0].replacement, "store");
 }
+
+const TOGUZ: &str = include_str!("../../games/toguz-kumalak.mancala");
+const BAO: &str = include_str!("../../games/bao-la-kiswahili.mancala");
+
+#[test]
+fn a_new_name_that_is_taken_a_keyword_or_a_pit_is_refused() {
+    let a = Analysis::new(TOGUZ);
+    let kazan = at(TOGUZ, "kazan per player");
+    // `a` is a pit of the board: the rename made 13 edits and a broken file.
+    let refused = a.rename(kazan, "a").unwrap_err();
+    assert!(refused.contains("pit of the board"), "{refused}");
+    let refused = a.rename(kazan, "tuzdyk").unwrap_err();
+    assert!(refused.contains("already the name of a mark"), "{refused}");
+    assert!(a.rename(kazan, "capture").unwrap_err().contains("keyword"));
+    assert!(a.rename(kazan, "bank").is_ok());
+}
+
+#[test]
+fn actions_are_named_within_their_phase() {
+    let a = Analysis::new(BAO);
+    // The action `mtaji` of the phase `namua` is not the action `mtaji` of the phase `mtaji`.
+    let namua_mtaji = at(BAO, "sow mtaji {") + 4;
+    let edits = a.rename(namua_mtaji, "kamata").expect("a rename");
+    let prefer = at(BAO, "prefer mtaji") + 7;
+    let spans: Vec<usize> = edits.iter().map(|(s, _)| s.start).collect();
+    assert_eq!(spans, [namua_mtaji, prefer], "{edits:?}");
+    // The phase `mtaji`'s action, and the variants' that replace it, are one action.
+    let mtaji_phase = at(BAO, "phase mtaji {");
+    let mtaji_mtaji = mtaji_phase + BAO[mtaji_phase..].find("sow mtaji {").unwrap() + 4;
+    let edits = a.rename(mtaji_mtaji, "kamata").expect("a rename");
+    let variant = at(BAO, "variant \"nyumba-until-first-capture\"");
+    assert!(edits.iter().any(|(s, _)| s.start > variant), "{edits:?}");
+    assert!(edits.iter().all(|(s, _)| s.start > mtaji_phase), "{edits:?}");
+    // Hover says which phase, once.
+    let hover = a.hover(mtaji_mtaji).expect("a hover").markdown;
+    assert_eq!(hover.matches("a sowing of the phase `mtaji`").count(), 1, "{hover}");
+    let hover = a.hover(namua_mtaji).expect("a hover").markdown;
+    assert!(hover.contains("a sowing of the phase `namua`"), "{hover}");
+    // A name taken by an action of another phase is free in this one; of the same phase it is not.
+    let refused = a.rename(namua_mtaji, "takasa").unwrap_err();
+    assert!(refused.contains("action in the phase `namua`"), "{refused}");
+}

@@ -125,13 +125,14 @@ impl Analysis {
 
     /// What the word at `offset` is: a declared name's declaration, a pit, or a keyword's meaning.
     pub fn hover(&self, offset: usize) -> Option<Hover> {
-        if in_comment_or_string(&self.source, offset) {
-            return None;
-        }
+        // A variant's name is a string: it is found before strings are passed over.
         if let Some((ns, name, span)) = self.symbols.at(offset) {
             if let Some(markdown) = self.describe_name(ns, name) {
                 return Some(Hover { span, markdown });
             }
+        }
+        if in_comment_or_string(&self.source, offset) {
+            return None;
         }
         let span = word_at(&self.source, offset)?;
         let entry = keywords::lookup(&self.source[span.start..span.end])?;
@@ -177,7 +178,7 @@ impl Analysis {
         let start = word_start(&self.source, offset);
         let span = Span::new(start, offset);
         if in_comment_or_string(&self.source, offset) {
-            return Completions { span, items: Vec::new() };
+            return self.variant_completions(offset);
         }
         let expected = syntax::expected_at(&self.source, start)
             .unwrap_or_else(|| syntax::Expected { keywords: keywords::RELATIONS.to_vec(), slots: vec![Slot::Place] });
@@ -197,6 +198,32 @@ impl Analysis {
         }
         let mut seen = std::collections::BTreeSet::new();
         items.retain(|c| seen.insert(c.label.clone()));
+        Completions { span, items }
+    }
+
+    /// Inside the string after `extends`: the names of the file's variants, as the string's text.
+    fn variant_completions(&self, offset: usize) -> Completions {
+        let line_start = self.source[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let line = &self.source[line_start..offset];
+        let Some(quote) = line.rfind('"') else {
+            return Completions { span: Span::new(offset, offset), items: vec![] };
+        };
+        let span = Span::new(line_start + quote + 1, offset);
+        if !line[..quote].trim_end().ends_with("extends") {
+            return Completions { span, items: Vec::new() };
+        }
+        let items = self
+            .symbols
+            .decls
+            .iter()
+            .filter(|d| d.kind == SymbolKind::Variant)
+            .map(|d| Completion {
+                label: d.name.clone(),
+                kind: CompletionKind::Name,
+                detail: d.kind.word().into(),
+                documentation: self.describe_name(d.ns, &d.name).unwrap_or_default(),
+            })
+            .collect();
         Completions { span, items }
     }
 

@@ -682,8 +682,9 @@ fn mark_detail(m: &MarkDecl) -> String {
     }
     if let Some(n) = &m.plies {
         lifetime.push(format!(
-            "cleared when the {}th ply after the one that made it starts (for {} plies)",
-            n.node, n.node
+            "cleared when the {} ply after the one that made it starts (for {} plies)",
+            ordinal(n.node),
+            n.node
         ));
     }
     if m.until_empty {
@@ -704,4 +705,25 @@ fn phase_detail(p: &Phase) -> String {
         if actions == 1 { "" } else { "s" },
         if until { ", until its condition holds" } else { ", to the end of the game" }
     )
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, `11th`, `12th`, `13th`, `21st`, ...
+fn ordinal(n: impl std::fmt::Display) -> String {
+    let digits = n.to_string();
+    let last_two = digits.len().checked_sub(2).map_or(digits.as_str(), |i| &digits[i..]);
+    let suffix = match (last_two, digits.chars().last()) {
+        ("11" | "12" | "13", _) => "th",
+        (_, Some('1')) => "st",
+        (_, Some('2')) => "nd",
+        (_, Some('3')) => "rd",
+        _ => "th",
+    };
+    format!("{digits}{suffix}")
+}
+
+#[cfg(test)]
+#[test]
+fn ordinals_read_as_english() {
+    let words: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].iter().map(ordinal).collect();
+    assert_eq!(words, ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th"]);
 }

@@ -117,3 +117,40 @@ fn actions_are_named_within_their_phase() {
     let refused = a.rename(namua_mtaji, "takasa").unwrap_err();
     assert!(refused.contains("action in the phase `namua`"), "{refused}");
 }
+
+fn labels_at_end(text: &str) -> Vec<String> {
+    Analysis::new(text).completions(text.len()).items.into_iter().map(|c| c.label).collect()
+}
+
+#[test]
+fn completion_after_ties_take_and_inside_extends() {
+    let labels = labels_at_end("game \"G\"\nboard two_rows 6\nwinner most score, ties ");
+    for word in ["draw", "shared", "last"] {
+        assert!(labels.contains(&word.to_string()), "{word} in {labels:?}");
+    }
+    let text = "game \"G\"\nboard two_rows 6 with stores\npieces {\n  stone \"0\"\n  gem \"1\" value 1\n}\nsetup { every pit: 4 }\nturn {\n  sow {\n    from pits(mover) where count > 0\n    capture when count = 1 {\n      take ";
+    let labels = labels_at_end(text);
+    for word in ["own", "foreign", "from", "to", "gem", "chosen"] {
+        assert!(labels.contains(&word.to_string()), "{word} in {labels:?}");
+    }
+    let text = "game \"G\"\nboard two_rows 6\nvariant \"slow\" { }\nvariant \"fast\" extends \"s";
+    let c = Analysis::new(text).completions(text.len());
+    let labels: Vec<&str> = c.items.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(labels, ["slow"]);
+    assert_eq!(c.span, Span::new(text.len() - 1, text.len()), "the string's text is replaced, not its quote");
+}
+
+#[test]
+fn a_variant_name_has_a_hover() {
+    let text = "game \"G\"\nboard two_rows 6\nsetup { every pit: 4 }\nturn { sow { from pits(mover) where count > 0 } }\nend { when count(pits(mover)) = 0 }\nvariant \"slow\" { }\nvariant \"fast\" extends \"slow\" { }\n";
+    let a = Analysis::new(text);
+    let hover = a.hover(text.rfind("slow").unwrap() + 1).expect("a hover on the variant's name").markdown;
+    assert!(hover.contains("**variant** `slow`"), "{hover}");
+}
+
+#[test]
+fn a_mark_for_three_plies_says_third() {
+    let text = "game \"G\"\nboard two_rows 6\nmark hot for 3 plies\n";
+    let hover = Analysis::new(text).hover(at(text, "hot") + 1).expect("a hover").markdown;
+    assert!(hover.contains("the 3rd ply after"), "{hover}");
+}

@@ -231,6 +231,15 @@ fn a_session_of_an_editor() {
         playing["children"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
     assert_eq!(actions, ["sow", "enter"]);
 
+    // Folding: the phases, their actions and captures, each from its first line to its last.
+    let folds = c.call("textDocument/foldingRange", json!({ "textDocument": { "uri": URI } }));
+    let starts: Vec<u64> = folds.as_array().unwrap().iter().map(|f| f["startLine"].as_u64().unwrap()).collect();
+    for needle in ["phase playing", "capture {", "setup {"] {
+        let line = position(GULEK, needle, 0)["line"].as_u64().unwrap();
+        assert!(starts.contains(&line), "a fold at {needle} (line {line}) in {folds}");
+    }
+    assert!(folds.as_array().unwrap().iter().all(|f| f["endLine"].as_u64() > f["startLine"].as_u64()), "{folds}");
+
     // Formatting: `mancala fmt`'s layout as one edit of the whole text; none for a file laid out so.
     let untidy = GULEK.replacen("place centre shared", "place   centre\n   shared", 1);
     c.notify(

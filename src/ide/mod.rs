@@ -341,6 +341,15 @@ impl Analysis {
         }
     }
 
+    /// What an editor may fold: every block over more than one line (the setup, phases, their actions and
+    /// captures, end rules, variants, rounds, kinds of pieces), outermost first.
+    pub fn folding_ranges(&self) -> Vec<Span> {
+        let mut spans = Vec::new();
+        fold_items(&self.file.items, &mut spans);
+        spans.retain(|s| self.source.get(s.start..s.end).is_some_and(|t| t.trim_end().contains('\n')));
+        spans
+    }
+
     /// The phases with their actions, the variants with the phases they change, and the declarations.
     pub fn outline(&self) -> Vec<Outline> {
         outline_of(&self.file.items, &self.symbols)
@@ -445,6 +454,42 @@ fn pits_of(file: &File) -> Vec<(String, u8, u8)> {
             (p.label.clone(), owner, rules.number.get(i).copied().unwrap_or(0))
         })
         .collect()
+}
+
+fn fold_items(items: &[Item], spans: &mut Vec<Span>) {
+    for item in items {
+        match item {
+            Item::Setup(s) => spans.push(s.span),
+            Item::End(e) => spans.push(e.span),
+            Item::Rounds(r) => spans.push(r.span),
+            Item::Pieces(p) => spans.push(p.span),
+            Item::Variant(v) => {
+                spans.push(v.span);
+                fold_items(&v.node.items, spans);
+            }
+            Item::Phase(p) => {
+                spans.push(p.span);
+                for item in &p.node.items {
+                    match item {
+                        PhaseItem::Sow(s) => {
+                            spans.push(s.span);
+                            for item in &s.node.items {
+                                if let crate::ast::SowItem::Capture(c) = item {
+                                    spans.push(c.span);
+                                }
+                            }
+                        }
+                        PhaseItem::Put(x) => spans.push(x.span),
+                        PhaseItem::Take(x) => spans.push(x.span),
+                        PhaseItem::Offer(x) => spans.push(x.span),
+                        PhaseItem::End(x) => spans.push(x.span),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Whether a new name can be written where the old one stands.

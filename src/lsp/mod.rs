@@ -22,19 +22,20 @@ use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
-    PrepareRenameRequest, References, Rename, Request as _,
+    CodeActionRequest, Completion, DocumentSymbolRequest, FoldingRangeRequest, Formatting, GotoDefinition,
+    HoverRequest, PrepareRenameRequest, References, Rename, Request as _,
 };
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, CompletionItem,
     CompletionItemKind, CompletionOptions, CompletionParams, CompletionResponse, CompletionTextEdit,
     DiagnosticRelatedInformation, DiagnosticSeverity, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidOpenTextDocumentParams, DocumentFormattingParams, DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse,
-    Documentation, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents, HoverParams,
-    HoverProviderCapability, InitializeParams, Location, MarkupContent, MarkupKind, NumberOrString, OneOf, Position,
-    PositionEncodingKind, PrepareRenameResponse, PublishDiagnosticsParams, Range, ReferenceParams, RenameOptions,
-    RenameParams, ServerCapabilities, SymbolKind, TextDocumentPositionParams, TextDocumentSyncCapability,
-    TextDocumentSyncKind, TextEdit, Uri, WorkspaceEdit,
+    Documentation, FoldingRange, FoldingRangeKind, FoldingRangeParams, FoldingRangeProviderCapability,
+    GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents, HoverParams, HoverProviderCapability,
+    InitializeParams, Location, MarkupContent, MarkupKind, NumberOrString, OneOf, Position, PositionEncodingKind,
+    PrepareRenameResponse, PublishDiagnosticsParams, Range, ReferenceParams, RenameOptions, RenameParams,
+    ServerCapabilities, SymbolKind, TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextEdit, Uri, WorkspaceEdit,
 };
 use serde_json::Value;
 
@@ -136,6 +137,7 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         document_symbol_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
+        folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         ..ServerCapabilities::default()
     }
 }
@@ -370,6 +372,7 @@ impl Server {
             DocumentSymbolRequest::METHOD => to_value(self.outline(parse(params)?)),
             CodeActionRequest::METHOD => to_value(self.code_actions(parse(params)?)),
             Formatting::METHOD => to_value(self.format(parse(params)?)),
+            FoldingRangeRequest::METHOD => to_value(self.folding(parse(params)?)),
             _ => return Err((ErrorCode::MethodNotFound, format!("`{method}` is not supported"))),
         };
         value
@@ -477,6 +480,27 @@ impl Server {
         Ok(Some(formatted.map_or_else(Vec::new, |new_text| {
             vec![TextEdit { range: doc.lines.range(&doc.text, whole, encoding), new_text }]
         })))
+    }
+
+    /// The blocks an editor may fold, by lines.
+    fn folding(&mut self, p: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>, Failure> {
+        let encoding = self.encoding;
+        let doc = self.doc(&p.text_document.uri)?;
+        let spans = doc.analysis().folding_ranges();
+        let ranges = spans
+            .into_iter()
+            .map(|span| {
+                let range = doc.lines.range(&doc.text, span, encoding);
+                FoldingRange {
+                    start_line: range.start.line,
+                    end_line: range.end.line,
+                    kind: Some(FoldingRangeKind::Region),
+                    ..FoldingRange::default()
+                }
+            })
+            .filter(|r| r.end_line > r.start_line)
+            .collect();
+        Ok(Some(ranges))
     }
 
     fn code_actions(&mut self, p: CodeActionParams) -> Result<Option<Vec<CodeActionOrCommand>>, Failure> {

@@ -7,7 +7,10 @@
 //! there, so the memory used is bounded by the limit whatever the path names.
 //!
 //! [`write_atomic`] writes a new file beside the old one, syncs it, then renames it over the old one: a
-//! full disk, an I/O error or a kill midway leaves the old file as it was.
+//! full disk, an I/O error or a kill midway leaves the old file as it was. A kill leaves the new file
+//! behind too (hidden, named after the old one); the next write or load of the same file removes such
+//! leftovers ([`remove_stale_temporaries`]), each writer holding a lock on its own so that a write under
+//! way in another process is never taken for one.
 
 use std::fmt;
 use std::fs::{File, OpenOptions};
@@ -94,19 +97,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// [`write_atomic`] with the writing done by `write`, which tests use to fail midway.
 pub fn write_atomic_with(path: &Path, write: impl FnOnce(&mut File) -> std::io::Result<()>) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    // A hidden name that no listing of rule files or saves picks up while it is written.
-    let prefix = format!(".{name}.");
+    let (dir, prefix) = temporary_prefix(path);
+    remove_stale_temporaries(path);
     let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
+    builder.prefix(&prefix).suffix(TEMPORARY_SUFFIX).rand_bytes(TEMPORARY_RANDOM_CHARS);
     // As a plain write would make it (the umask applies), not only for its owner as a temporary file is.
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut temp = builder.tempfile_in(dir)?;
+    let mut temp = locked_temporary(&builder, dir)?;
     // A file replaced keeps its permissions.
     if let Ok(old) = std::fs::metadata(path) {
         let _ = temp.as_file().set_permissions(old.permissions());
@@ -121,6 +119,106 @@ pub fn write_atomic_with(path: &Path, write: impl FnOnce(&mut File) -> std::io::
         let _ = folder.sync_all();
     }
     Ok(())
+}
+
+/// Removes the temporary files that writes of `path` by [`write_atomic`] left behind when they were killed
+/// midway: hidden files in the same folder named `.NAME.XXXXXX.tmp`, that no writer holds (on Unix, no
+/// process holds the lock that every writer takes on its own file; elsewhere, untouched for ten minutes).
+/// Files of other names are never touched, and a failure to remove one is no error: the next write or
+/// load tries again.
+pub fn remove_stale_temporaries(path: &Path) {
+    let (dir, prefix) = temporary_prefix(path);
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(random) = name.strip_prefix(prefix.as_str()).and_then(|rest| rest.strip_suffix(TEMPORARY_SUFFIX))
+        else {
+            continue;
+        };
+        if random.len() != TEMPORARY_RANDOM_CHARS || !random.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            continue;
+        }
+        let stale = entry.path();
+        if is_abandoned(&stale) {
+            let _ = std::fs::remove_file(&stale);
+        }
+    }
+}
+
+const TEMPORARY_SUFFIX: &str = ".tmp";
+const TEMPORARY_RANDOM_CHARS: usize = 6;
+
+/// The folder of `path` and the start of the names of its temporary files: a hidden name that no listing
+/// of rule files or saves picks up while it is written.
+fn temporary_prefix(path: &Path) -> (&Path, String) {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    (dir, format!(".{name}."))
+}
+
+/// A new temporary file in `dir`, locked for as long as it is open, so that [`remove_stale_temporaries`]
+/// in another process leaves it alone. A cleaner could take the file between its creation and the lock;
+/// the lock is therefore taken first and the name checked after: if it no longer names this file, another
+/// one is made.
+fn locked_temporary(builder: &tempfile::Builder, dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    let mut tries = 0;
+    loop {
+        let temp = builder.tempfile_in(dir)?;
+        if lock(temp.as_file()) && still_named(&temp) {
+            return Ok(temp);
+        }
+        tries += 1;
+        if tries == 3 {
+            // Where locks are not to be had (some network file systems), the write goes on without one.
+            return builder.tempfile_in(dir);
+        }
+    }
+}
+
+#[cfg(unix)]
+fn lock(file: &File) -> bool {
+    use std::os::unix::io::AsRawFd;
+    // SAFETY: flock on a descriptor this function's caller owns; it touches no memory.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
+#[cfg(not(unix))]
+fn lock(_file: &File) -> bool {
+    true
+}
+
+#[cfg(unix)]
+fn still_named(temp: &tempfile::NamedTempFile) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (temp.as_file().metadata(), std::fs::metadata(temp.path())) {
+        (Ok(open), Ok(named)) => open.dev() == named.dev() && open.ino() == named.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn still_named(_temp: &tempfile::NamedTempFile) -> bool {
+    true
+}
+
+/// Whether no writer holds the temporary file at `path`: on Unix its lock can be taken (a killed
+/// writer's lock went with it); elsewhere it is ten minutes old.
+#[cfg(unix)]
+fn is_abandoned(path: &Path) -> bool {
+    match OpenOptions::new().read(true).open(path) {
+        Ok(file) => lock(&file),
+        Err(_) => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn is_abandoned(path: &Path) -> bool {
+    let age = std::fs::metadata(path).and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
+    age.is_some_and(|age| age > std::time::Duration::from_secs(600))
 }
 
 /// [`read_limited`] over any reader: at most `limit + 1` bytes are read.
@@ -211,6 +309,47 @@ mod tests {
             read_limited(Path::new("/dev/zero"), 10).unwrap_err().to_string(),
             "it is a device, not a regular file"
         );
+    }
+
+    /// A write killed midway leaves its temporary file; the next write of the same file removes it, but
+    /// neither a write under way (its file locked) nor files of other names.
+    #[cfg(unix)]
+    #[test]
+    fn a_killed_write_leaves_nothing_for_good() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.json");
+        let names =
+            [".game.json.aB3dE9.tmp", ".game.json.Zz0000.tmp", ".game.json.notes.tmp", ".other.json.aB3dE9.tmp"];
+        for name in names {
+            std::fs::write(dir.path().join(name), "half a save").unwrap();
+        }
+        let under_way = File::open(dir.path().join(names[1])).unwrap();
+        assert!(lock(&under_way));
+        write_atomic(&path, b"new").unwrap();
+        let mut left: Vec<String> =
+            std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        left.sort();
+        assert_eq!(left, [".game.json.Zz0000.tmp", ".game.json.notes.tmp", ".other.json.aB3dE9.tmp", "game.json"]);
+        // Once its writer is gone, a load (or the next write) removes it too.
+        drop(under_way);
+        remove_stale_temporaries(&path);
+        assert!(!dir.path().join(names[1]).exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_killed_writer_process_leaves_nothing_after_the_next_write() {
+        // A real kill: a child holds a temporary file of the save, locked as a writer does, and dies.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.json");
+        let temp = dir.path().join(".game.json.Kil1ed.tmp");
+        let script = format!("exec 9>'{}'; flock 9; kill -9 $$", temp.display());
+        let status = std::process::Command::new("sh").arg("-c").arg(script).status().unwrap();
+        assert!(!status.success());
+        assert!(temp.exists());
+        write_atomic(&path, b"new").unwrap();
+        assert!(!temp.exists(), "the killed writer's file is removed");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]

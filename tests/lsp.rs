@@ -231,6 +231,15 @@ fn a_session_of_an_editor() {
         playing["children"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
     assert_eq!(actions, ["sow", "enter"]);
 
+    // Folding: the phases, their actions and captures, each from its first line to its last.
+    let folds = c.call("textDocument/foldingRange", json!({ "textDocument": { "uri": URI } }));
+    let starts: Vec<u64> = folds.as_array().unwrap().iter().map(|f| f["startLine"].as_u64().unwrap()).collect();
+    for needle in ["phase playing", "capture {", "setup {"] {
+        let line = position(GULEK, needle, 0)["line"].as_u64().unwrap();
+        assert!(starts.contains(&line), "a fold at {needle} (line {line}) in {folds}");
+    }
+    assert!(folds.as_array().unwrap().iter().all(|f| f["endLine"].as_u64() > f["startLine"].as_u64()), "{folds}");
+
     // Formatting: `mancala fmt`'s layout as one edit of the whole text; none for a file laid out so.
     let untidy = GULEK.replacen("place centre shared", "place   centre\n   shared", 1);
     c.notify(
@@ -267,4 +276,137 @@ fn columns_count_utf16_units_and_a_closed_file_loses_its_diagnostics() {
     c.notify("textDocument/didClose", json!({ "textDocument": { "uri": URI } }));
     assert_eq!(c.diagnostics(), Vec::<Value>::new());
     shutdown(c);
+}
+
+impl Client {
+    /// Writes raw bytes to the server's input, as a client that does not follow the protocol would.
+    fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The next message the server sends that is not a notification (an answer, with or without an id).
+    fn answer(&mut self) -> Value {
+        loop {
+            let message = self.receive();
+            if message.get("method").is_none() {
+                return message;
+            }
+            self.notifications.push(message);
+        }
+    }
+
+    /// Closes the server's input and waits for it to exit; its exit code.
+    fn close(self) -> Option<i32> {
+        let Client { mut child, stdin, .. } = self;
+        drop(stdin);
+        child.wait().unwrap().code()
+    }
+}
+
+#[test]
+fn a_declared_length_past_the_limit_is_refused_without_reading_it() {
+    // 10^11 aborted the server (it allocated the length first), 2^63 panicked ("capacity overflow").
+    for length in ["100000000000", "9223372036854775808"] {
+        let mut c = initialized();
+        c.send_raw(format!("Content-Length: {length}\r\n\r\n{{}}").as_bytes());
+        let answer = c.answer();
+        assert_eq!(answer["id"], Value::Null, "{answer}");
+        assert_eq!(answer["error"]["code"], -32600, "{answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.contains("more than the 1.1 MiB the server reads"), "{message}");
+        // The client goes without `shutdown`: exit 1, as the protocol says, not a crash.
+        assert_eq!(c.close(), Some(1), "length {length}");
+    }
+}
+
+#[test]
+fn a_frame_that_is_not_json_is_answered_and_the_server_reads_on() {
+    let mut c = initialized();
+    let garbage = "garbage ".repeat(100_000);
+    c.send_raw(format!("Content-Length: {}\r\n\r\n{garbage}", garbage.len()).as_bytes());
+    let answer = c.answer();
+    assert_eq!(answer["id"], Value::Null, "{answer}");
+    assert_eq!(answer["error"]["code"], -32700, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.len() < 200 && message.contains("garbage"), "a short quote: {message}");
+    // JSON that is no message is answered too, with its id.
+    c.send(&json!({ "jsonrpc": "2.0", "id": 99, "params": 3 }));
+    let answer = c.answer();
+    assert_eq!((answer["id"].clone(), answer["error"]["code"].clone()), (json!(99), json!(-32600)), "{answer}");
+    // And the server still serves.
+    open(&mut c, GULEK);
+    let hover = c.call("textDocument/hover", at(GULEK, "capture {", 1));
+    assert!(hover["contents"]["value"].as_str().unwrap().contains("**`capture`**"), "{hover}");
+    shutdown(c);
+}
+
+#[test]
+fn requests_after_shutdown_are_refused_and_exit_without_shutdown_is_exit_1() {
+    let mut c = initialized();
+    assert_eq!(c.call("shutdown", Value::Null), Value::Null);
+    let refused = c.request("textDocument/hover", at(GULEK, "capture {", 1));
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    assert!(refused["error"]["message"].as_str().unwrap().contains("shut down"), "{refused}");
+    c.notify("exit", Value::Null);
+    assert_eq!(c.close(), Some(0), "exit after shutdown");
+
+    let mut c = initialized();
+    c.notify("exit", Value::Null);
+    assert_eq!(c.close(), Some(1), "exit without shutdown");
+
+    // Before `initialize`, a request is refused, and the server still initializes after it.
+    let mut c = Client::start();
+    let refused = c.request("textDocument/hover", at(GULEK, "capture {", 1));
+    assert_eq!(refused["error"]["code"], -32002, "{refused}");
+    c.call("initialize", json!({ "processId": null, "rootUri": null, "capabilities": {} }));
+    c.notify("initialized", json!({}));
+    shutdown(c);
+}
+
+#[test]
+fn a_burst_of_edits_is_checked_once_at_its_latest_text() {
+    let mut c = initialized();
+    // A large file, so that one check takes long enough for the edits behind it to wait.
+    let bao = include_str!("../games/bao-la-kiswahili.mancala");
+    let big: String = std::iter::repeat_n(bao, 1).chain(std::iter::repeat_n("# a comment line\n", 5_000)).collect();
+    open(&mut c, &big);
+    const EDITS: i32 = 60;
+    for version in 2..=EDITS + 1 {
+        // Each edit is the whole text again, with a typo in all but the last.
+        let text = if version == EDITS + 1 { big.clone() } else { format!("{big}\nscore cuont{version}\n") };
+        c.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": URI, "version": version }, "contentChanges": [{ "text": text }] }),
+        );
+    }
+    // A request after the burst: its answer comes after every edit was read.
+    c.call("textDocument/documentSymbol", json!({ "textDocument": { "uri": URI } }));
+    let mut published = Vec::new();
+    loop {
+        let n = c.diagnostics_notification();
+        let version = n["params"]["version"].as_i64().unwrap();
+        published.push(version);
+        if version == i64::from(EDITS + 1) {
+            assert_eq!(n["params"]["diagnostics"], json!([]), "the latest text has no errors");
+            break;
+        }
+    }
+    // Each check was of the latest text then: a few checks, not one for every edit.
+    eprintln!("versions checked: {published:?}");
+    assert!(published.len() <= 5, "checked {} times, versions {published:?}", published.len());
+    shutdown(c);
+}
+
+impl Client {
+    /// The next publishDiagnostics notification, whole.
+    fn diagnostics_notification(&mut self) -> Value {
+        loop {
+            if let Some(i) = self.notifications.iter().position(|n| n["method"] == "textDocument/publishDiagnostics") {
+                return self.notifications.remove(i);
+            }
+            let message = self.receive();
+            self.notifications.push(message);
+        }
+    }
 }

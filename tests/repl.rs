@@ -77,8 +77,12 @@ fn saving_and_loading_round_trip() {
     let save = save.to_str().expect("utf-8 path");
     let first = session(&["games/kalah.mancala", "--ai", "2=random"], &format!("c\nf\nsave {save}\nquit\n"));
     assert!(first.contains("saved to"), "{first}");
+    // A save killed midway left its hidden temporary file; the load removes it.
+    let leftover = dir.join(".game.json.aB3dE9.tmp");
+    std::fs::write(&leftover, "{ half a save").expect("write");
     let second = session(&["games/kalah.mancala", "--ai", "2=random"], &format!("load {save}\nundo\nquit\n"));
     assert!(second.contains("loaded"), "{second}");
+    assert!(!leftover.exists(), "a killed save's temporary file is removed at the next load");
     // The same save file refuses to load into another game.
     let other = session(&["games/oware.mancala", "--ai", "2=random"], &format!("load {save}\nquit\n"));
     assert!(other.contains("saved with other rules"), "{other}");

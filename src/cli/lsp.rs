@@ -14,11 +14,12 @@ pub struct Args {
     pub stdio: bool,
 }
 
+/// Exit 0 after `shutdown` and `exit`, 1 where the client exits (or goes) without `shutdown`, as the
+/// protocol says; 2 where stdin or stdout fails.
 pub fn run(_args: Args) -> Result<Status, Failure> {
-    let (connection, io_threads) = lsp_server::Connection::stdio();
-    mancala::lsp::run(&connection).map_err(|e| Failure::usage(format!("the language server stopped: {e}")))?;
-    // The writer thread ends once every sender is gone.
-    drop(connection);
-    io_threads.join().map_err(|e| Failure::usage(format!("the language server stopped: {e}")))?;
-    Ok(Status::Ok)
+    match mancala::lsp::serve(std::io::stdin(), std::io::stdout()) {
+        Ok(mancala::lsp::Exit::Clean) => Ok(Status::Ok),
+        Ok(mancala::lsp::Exit::Unclean) => Ok(Status::Invalid),
+        Err(e) => Err(Failure::usage(format!("the language server stopped: {e}"))),
+    }
 }

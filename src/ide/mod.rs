@@ -125,13 +125,14 @@ impl Analysis {
 
     /// What the word at `offset` is: a declared name's declaration, a pit, or a keyword's meaning.
     pub fn hover(&self, offset: usize) -> Option<Hover> {
-        if in_comment_or_string(&self.source, offset) {
-            return None;
-        }
+        // A variant's name is a string: it is found before strings are passed over.
         if let Some((ns, name, span)) = self.symbols.at(offset) {
             if let Some(markdown) = self.describe_name(ns, name) {
                 return Some(Hover { span, markdown });
             }
+        }
+        if in_comment_or_string(&self.source, offset) {
+            return None;
         }
         let span = word_at(&self.source, offset)?;
         let entry = keywords::lookup(&self.source[span.start..span.end])?;
@@ -146,8 +147,14 @@ impl Analysis {
             return Some(format!("**pit** `{name}`\n\n{}", pit_words(*owner, *number)));
         }
         let mut out = format!("**{}** `{name}`", decls[0].kind.word());
+        // A name declared again alike (an action a variant replaces) is described once.
+        let mut blocks = Vec::new();
         for d in &decls {
-            out.push_str(&format!("\n\n{}\n\n```mancala\n{}\n```", d.detail, self.first_line(d.item)));
+            let block = format!("\n\n{}\n\n```mancala\n{}\n```", d.detail, self.first_line(d.item));
+            if !blocks.contains(&block) {
+                out.push_str(&block);
+                blocks.push(block);
+            }
         }
         Some(out)
     }
@@ -171,7 +178,7 @@ impl Analysis {
         let start = word_start(&self.source, offset);
         let span = Span::new(start, offset);
         if in_comment_or_string(&self.source, offset) {
-            return Completions { span, items: Vec::new() };
+            return self.variant_completions(offset);
         }
         let expected = syntax::expected_at(&self.source, start)
             .unwrap_or_else(|| syntax::Expected { keywords: keywords::RELATIONS.to_vec(), slots: vec![Slot::Place] });
@@ -194,6 +201,32 @@ impl Analysis {
         Completions { span, items }
     }
 
+    /// Inside the string after `extends`: the names of the file's variants, as the string's text.
+    fn variant_completions(&self, offset: usize) -> Completions {
+        let line_start = self.source[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let line = &self.source[line_start..offset];
+        let Some(quote) = line.rfind('"') else {
+            return Completions { span: Span::new(offset, offset), items: vec![] };
+        };
+        let span = Span::new(line_start + quote + 1, offset);
+        if !line[..quote].trim_end().ends_with("extends") {
+            return Completions { span, items: Vec::new() };
+        }
+        let items = self
+            .symbols
+            .decls
+            .iter()
+            .filter(|d| d.kind == SymbolKind::Variant)
+            .map(|d| Completion {
+                label: d.name.clone(),
+                kind: CompletionKind::Name,
+                detail: d.kind.word().into(),
+                documentation: self.describe_name(d.ns, &d.name).unwrap_or_default(),
+            })
+            .collect();
+        Completions { span, items }
+    }
+
     fn names_for(&self, slot: Slot, before: &str, items: &mut Vec<Completion>) {
         let kinds: &[SymbolKind] = match slot {
             Slot::Place => {
@@ -213,7 +246,7 @@ impl Analysis {
                 label,
                 kind: CompletionKind::Name,
                 detail: d.kind.word().into(),
-                documentation: self.describe_name(d.kind.namespace(), &d.name).unwrap_or_default(),
+                documentation: self.describe_name(d.ns, &d.name).unwrap_or_default(),
             });
         }
         if matches!(slot, Slot::Place | Slot::Label) {
@@ -269,8 +302,27 @@ impl Analysis {
     pub fn rename(&self, offset: usize, new_name: &str) -> Result<Vec<(Span, String)>, String> {
         let (_, ns, name) = self.rename_target(offset)?;
         valid_new_name(ns, new_name)?;
-        if new_name != name && self.symbols.decls_of(ns, new_name).next().is_some() {
-            return Err(format!("`{new_name}` is already declared in this file"));
+        if new_name == name {
+            return Ok(Vec::new());
+        }
+        if let Some(d) = self.symbols.decls_of(ns, new_name).next() {
+            let whose = match ns {
+                Namespace::Action(_) => format!(" in {}", self.symbols.phase_words(ns)),
+                _ => String::new(),
+            };
+            return Err(format!("`{new_name}` is already the name of a {}{whose}", d.kind.word()));
+        }
+        if ns == Namespace::Place {
+            if self.pits.iter().any(|(label, _, _)| label == new_name) {
+                return Err(format!("`{new_name}` is a pit of the board: a name cannot be a pit's label"));
+            }
+            // An undeclared name where a place stands is a pit's label (or a mistake `check` reports):
+            // renaming onto it would make the two one.
+            if self.symbols.uses.iter().any(|u| u.ns == ns && u.name == new_name) {
+                return Err(format!(
+                    "`{new_name}` is already written in this file where a place stands (a pit's label?)"
+                ));
+            }
         }
         Ok(self.symbols.occurrences(ns, &name).into_iter().map(|s| (s, new_name.to_string())).collect())
     }
@@ -287,6 +339,15 @@ impl Analysis {
                 .first()
                 .map_or_else(|| "the file does not parse".to_string(), |d| format!("cannot format: {}", d.message))),
         }
+    }
+
+    /// What an editor may fold: every block over more than one line (the setup, phases, their actions and
+    /// captures, end rules, variants, rounds, kinds of pieces), outermost first.
+    pub fn folding_ranges(&self) -> Vec<Span> {
+        let mut spans = Vec::new();
+        fold_items(&self.file.items, &mut spans);
+        spans.retain(|s| self.source.get(s.start..s.end).is_some_and(|t| t.trim_end().contains('\n')));
+        spans
     }
 
     /// The phases with their actions, the variants with the phases they change, and the declarations.
@@ -393,6 +454,42 @@ fn pits_of(file: &File) -> Vec<(String, u8, u8)> {
             (p.label.clone(), owner, rules.number.get(i).copied().unwrap_or(0))
         })
         .collect()
+}
+
+fn fold_items(items: &[Item], spans: &mut Vec<Span>) {
+    for item in items {
+        match item {
+            Item::Setup(s) => spans.push(s.span),
+            Item::End(e) => spans.push(e.span),
+            Item::Rounds(r) => spans.push(r.span),
+            Item::Pieces(p) => spans.push(p.span),
+            Item::Variant(v) => {
+                spans.push(v.span);
+                fold_items(&v.node.items, spans);
+            }
+            Item::Phase(p) => {
+                spans.push(p.span);
+                for item in &p.node.items {
+                    match item {
+                        PhaseItem::Sow(s) => {
+                            spans.push(s.span);
+                            for item in &s.node.items {
+                                if let crate::ast::SowItem::Capture(c) = item {
+                                    spans.push(c.span);
+                                }
+                            }
+                        }
+                        PhaseItem::Put(x) => spans.push(x.span),
+                        PhaseItem::Take(x) => spans.push(x.span),
+                        PhaseItem::Offer(x) => spans.push(x.span),
+                        PhaseItem::End(x) => spans.push(x.span),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Whether a new name can be written where the old one stands.

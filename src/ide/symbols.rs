@@ -1,8 +1,9 @@
 //! The names of a rule file: where each is declared and where it is used, found by one walk over the AST.
 //!
 //! Names live in four namespaces, as `check` resolves them: the names of places and what is written where
-//! a place may stand (places, regions, rows, marks, kinds, the board's stores and pit labels), actions,
-//! phases and variants. A use is bound to the declarations of its namespace with the same text; a place
+//! a place may stand (places, regions, rows, marks, kinds, the board's stores and pit labels), actions
+//! (one namespace for each phase: two phases may each have an action `mtaji`, and a variant's phase of the
+//! same name shares its base phase's), phases and variants. A use is bound to the declarations of its namespace with the same text; a place
 //! name that nothing declares is a pit's label (or a mistake, which `check` reports).
 
 use crate::ast::*;
@@ -23,15 +24,6 @@ pub enum SymbolKind {
 }
 
 impl SymbolKind {
-    pub fn namespace(self) -> Namespace {
-        match self {
-            SymbolKind::Phase => Namespace::Phase,
-            SymbolKind::Action => Namespace::Action,
-            SymbolKind::Variant => Namespace::Variant,
-            _ => Namespace::Place,
-        }
-    }
-
     /// The word for it in messages and hovers.
     pub fn word(self) -> &'static str {
         match self {
@@ -52,7 +44,8 @@ impl SymbolKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Namespace {
     Place,
-    Action,
+    /// The actions of one phase: an index into [`Symbols::phases`].
+    Action(usize),
     Phase,
     Variant,
 }
@@ -61,6 +54,7 @@ pub enum Namespace {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decl {
     pub kind: SymbolKind,
+    pub ns: Namespace,
     pub name: String,
     pub span: Span,
     pub item: Span,
@@ -83,6 +77,10 @@ pub struct Symbols {
     pub uses: Vec<Use>,
     /// The spans of the `board` items, where pit labels are declared.
     pub boards: Vec<Span>,
+    /// The phases whose actions have a namespace, by name (`None`: the phase without one, `turn`).
+    pub phases: Vec<Option<String>>,
+    /// The namespace of the actions of the phase being walked.
+    actions: usize,
 }
 
 impl Symbols {
@@ -96,7 +94,7 @@ impl Symbols {
 
     /// The declarations a name of a namespace refers to.
     pub fn decls_of<'a>(&'a self, ns: Namespace, name: &'a str) -> impl Iterator<Item = &'a Decl> + 'a {
-        self.decls.iter().filter(move |d| d.kind.namespace() == ns && d.name == name)
+        self.decls.iter().filter(move |d| d.ns == ns && d.name == name)
     }
 
     /// The name at a byte offset (a declaration's or a use's), with its namespace and span.
@@ -105,7 +103,7 @@ impl Symbols {
         self.decls
             .iter()
             .find(|d| !d.span.is_empty() && within(d.span))
-            .map(|d| (d.kind.namespace(), d.name.as_str(), d.span))
+            .map(|d| (d.ns, d.name.as_str(), d.span))
             .or_else(|| self.uses.iter().find(|u| within(u.span)).map(|u| (u.ns, u.name.as_str(), u.span)))
     }
 
@@ -119,7 +117,37 @@ impl Symbols {
     }
 
     fn declare(&mut self, kind: SymbolKind, name: &Name, item: Span, detail: String) {
-        self.decls.push(Decl { kind, name: name.node.clone(), span: name.span, item, detail });
+        let ns = match kind {
+            SymbolKind::Phase => Namespace::Phase,
+            SymbolKind::Action => Namespace::Action(self.actions),
+            SymbolKind::Variant => Namespace::Variant,
+            _ => Namespace::Place,
+        };
+        let detail = if kind == SymbolKind::Action { format!("{detail} of {}", self.phase_words(ns)) } else { detail };
+        self.decls.push(Decl { kind, ns, name: name.node.clone(), span: name.span, item, detail });
+    }
+
+    /// Walks the actions of a phase named `name` in its namespace.
+    fn enter_phase(&mut self, name: Option<&Name>) {
+        let name = name.map(|n| n.node.clone());
+        self.actions = match self.phases.iter().position(|p| *p == name) {
+            Some(i) => i,
+            None => {
+                self.phases.push(name);
+                self.phases.len() - 1
+            }
+        };
+    }
+
+    /// The phase whose actions are the namespace `ns`, in words: "the phase `mtaji`".
+    pub fn phase_words(&self, ns: Namespace) -> String {
+        match ns {
+            Namespace::Action(i) => match self.phases.get(i) {
+                Some(Some(name)) => format!("the phase `{name}`"),
+                _ => "the turn".into(),
+            },
+            _ => String::new(),
+        }
     }
 
     fn use_name(&mut self, ns: Namespace, name: &Name) {
@@ -176,6 +204,7 @@ impl Symbols {
                 let store = Spanned::new("store".to_string(), b.span);
                 self.decls.push(Decl {
                     kind: SymbolKind::Store,
+                    ns: Namespace::Place,
                     name: store.node,
                     span: Span::new(b.span.start, b.span.start),
                     item: b.span,
@@ -239,6 +268,7 @@ impl Symbols {
         if let Some(name) = &p.node.name {
             self.declare(SymbolKind::Phase, name, p.span, phase_detail(&p.node));
         }
+        self.enter_phase(p.node.name.as_ref());
         self.phase_items(&p.node.items);
     }
 
@@ -292,7 +322,7 @@ impl Symbols {
                 }
                 PhaseItem::Pass(p) => {
                     if let Some(action) = &p.node.action {
-                        self.use_name(Namespace::Action, action);
+                        self.use_name(Namespace::Action(self.actions), action);
                     }
                 }
                 PhaseItem::Must(m) => {
@@ -304,7 +334,7 @@ impl Symbols {
                 PhaseItem::Again(c) => self.cond(&c.node),
                 PhaseItem::Prefer(names) => {
                     for name in &names.node {
-                        self.use_name(Namespace::Action, name);
+                        self.use_name(Namespace::Action(self.actions), name);
                     }
                 }
             }
@@ -497,6 +527,7 @@ impl Symbols {
                         let replaced = self.decls_of(Namespace::Phase, &name.node).next().is_some();
                         if replaced {
                             self.use_name(Namespace::Phase, name);
+                            self.enter_phase(Some(name));
                             self.phase_items(&p.node.items);
                             continue;
                         }
@@ -653,8 +684,9 @@ fn mark_detail(m: &MarkDecl) -> String {
     }
     if let Some(n) = &m.plies {
         lifetime.push(format!(
-            "cleared when the {}th ply after the one that made it starts (for {} plies)",
-            n.node, n.node
+            "cleared when the {} ply after the one that made it starts (for {} plies)",
+            ordinal(n.node),
+            n.node
         ));
     }
     if m.until_empty {
@@ -675,4 +707,25 @@ fn phase_detail(p: &Phase) -> String {
         if actions == 1 { "" } else { "s" },
         if until { ", until its condition holds" } else { ", to the end of the game" }
     )
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, `11th`, `12th`, `13th`, `21st`, ...
+fn ordinal(n: impl std::fmt::Display) -> String {
+    let digits = n.to_string();
+    let last_two = digits.len().checked_sub(2).map_or(digits.as_str(), |i| &digits[i..]);
+    let suffix = match (last_two, digits.chars().last()) {
+        ("11" | "12" | "13", _) => "th",
+        (_, Some('1')) => "st",
+        (_, Some('2')) => "nd",
+        (_, Some('3')) => "rd",
+        _ => "th",
+    };
+    format!("{digits}{suffix}")
+}
+
+#[cfg(test)]
+#[test]
+fn ordinals_read_as_english() {
+    let words: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].iter().map(ordinal).collect();
+    assert_eq!(words, ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th"]);
 }

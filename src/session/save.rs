@@ -74,6 +74,8 @@ impl Session {
 
     /// Loads a saved game of these same rules, replacing the game in progress only if it all replays.
     pub(super) fn load(&mut self, path: &Path) -> Result<usize, SessionError> {
+        // What a save killed midway left behind goes now, not only at the next save.
+        crate::io::remove_stale_temporaries(path);
         let text = read_save_text(path, MAX_SAVE_BYTES)?;
         self.load_json(&text, &path.display().to_string())
     }

@@ -56,11 +56,19 @@ pub fn expected_at(source: &str, offset: usize) -> Option<Expected> {
             expected.slots.extend([Slot::Place, Slot::Kind]);
         }
     }
-    // `and` and `or` are plain strings of their rules, which pest leaves out of its expected rules: try them.
-    for word in ["and", "or"] {
+    // Plain strings of a rule (`and`, `or`; `ties draw|shared`; a kind `own|foreign`), which pest leaves out
+    // of its expected rules: try them.
+    for word in ["and", "or", "draw", "shared", "own", "foreign"] {
         if reads_past(before, word) {
             expected.keywords.push(word);
         }
+    }
+    // Right after `take`, pest reports the words after its optional count and kind (`chosen`, `from`), not
+    // the kind: add what a kind may be.
+    let last_word = before.trim_end().rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next();
+    if last_word == Some("take") && expected.keywords.contains(&"from") {
+        expected.keywords.extend(["own", "foreign", "mover", "opponent", "player"]);
+        expected.slots.push(Slot::Kind);
     }
     expected.keywords.sort_unstable();
     expected.keywords.dedup();

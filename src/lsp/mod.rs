@@ -1,31 +1,41 @@
-//! The language server (`mancala lsp`): the Language Server Protocol over a connection, answered by `ide`.
+//! The language server (`mancala lsp`): the Language Server Protocol over a byte stream, answered by `ide`.
 //!
-//! Built on `lsp-server` (the protocol's messages and handshake, as rust-analyzer does) and `lsp-types`.
-//! This module only translates: editor positions (lines and UTF-16 or UTF-8 columns) to byte offsets and
-//! back, and `ide`'s answers to the protocol's types. Documents are synced whole; a document's analysis is
-//! made again after a change, once the messages waiting have been read, so that a burst of keystrokes is
-//! checked once, and its diagnostics are then published.
+//! The protocol's messages are `lsp-server`'s types and `lsp-types`' parameters, but the frames are read
+//! by `frames` (bounded: a declared length is never trusted, a frame that is no message is answered with
+//! an error and the server reads on) and the lifecycle is kept here: requests before `initialize` are
+//! refused, a request after `shutdown` is answered with an error, and `exit` ends the server with 0 after
+//! `shutdown` and 1 without, as the protocol says. This module translates: editor positions (lines and
+//! UTF-16 or UTF-8 columns) to byte offsets and back, and `ide`'s answers to the protocol's types.
+//!
+//! Documents are synced whole. The frames are read on a thread of their own into a queue, and the main
+//! loop handles every message waiting before it checks: a document's latest text is checked once, however
+//! many changes came while the last check ran, and its diagnostics are then published.
+
+mod frames;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io::{BufReader, Read, Write};
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_server::{ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
-    PrepareRenameRequest, References, Rename, Request as _,
+    CodeActionRequest, Completion, DocumentSymbolRequest, FoldingRangeRequest, Formatting, GotoDefinition,
+    HoverRequest, PrepareRenameRequest, References, Rename, Request as _,
 };
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, CompletionItem,
     CompletionItemKind, CompletionOptions, CompletionParams, CompletionResponse, CompletionTextEdit,
     DiagnosticRelatedInformation, DiagnosticSeverity, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidOpenTextDocumentParams, DocumentFormattingParams, DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse,
-    Documentation, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents, HoverParams,
-    HoverProviderCapability, InitializeParams, Location, MarkupContent, MarkupKind, NumberOrString, OneOf, Position,
-    PositionEncodingKind, PrepareRenameResponse, PublishDiagnosticsParams, Range, ReferenceParams, RenameOptions,
-    RenameParams, ServerCapabilities, SymbolKind, TextDocumentPositionParams, TextDocumentSyncCapability,
-    TextDocumentSyncKind, TextEdit, Uri, WorkspaceEdit,
+    Documentation, FoldingRange, FoldingRangeKind, FoldingRangeParams, FoldingRangeProviderCapability,
+    GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents, HoverParams, HoverProviderCapability,
+    InitializeParams, Location, MarkupContent, MarkupKind, NumberOrString, OneOf, Position, PositionEncodingKind,
+    PrepareRenameResponse, PublishDiagnosticsParams, Range, ReferenceParams, RenameOptions, RenameParams,
+    ServerCapabilities, SymbolKind, TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextEdit, Uri, WorkspaceEdit,
 };
 use serde_json::Value;
 
@@ -36,17 +46,59 @@ use crate::ide::{Analysis, CompletionKind, Outline, OutlineKind};
 /// Why the server stopped other than by `shutdown` and `exit`.
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
 
-/// Serves one client on `connection` until it shuts the server down.
-pub fn run(connection: &Connection) -> Result<(), Error> {
-    let (id, params) = connection.initialize_start()?;
-    let params: InitializeParams = serde_json::from_value(params)?;
-    let encoding = negotiate_encoding(&params);
-    let result = serde_json::json!({
-        "capabilities": capabilities(encoding),
-        "serverInfo": { "name": "mancala", "version": env!("CARGO_PKG_VERSION") },
-    });
-    connection.initialize_finish(id, result)?;
-    Server { encoding, docs: BTreeMap::new(), dirty: BTreeSet::new(), closed: Vec::new() }.main_loop(connection)
+/// How the server ended: by `exit` after `shutdown` (exit code 0), or otherwise (1): `exit` without
+/// `shutdown`, or the end of the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    Clean,
+    Unclean,
+}
+
+/// How many frames read ahead wait for the main loop at most (each at most `frames::MAX_MESSAGE_BYTES`).
+const QUEUED_FRAMES: usize = 64;
+
+/// Serves one client, reading its messages from `input` and writing the answers to `output`, until `exit`
+/// or the end of the input. An error is a failure to read or write, not a bad message.
+pub fn serve(input: impl Read + Send + 'static, output: impl Write + Send + 'static) -> Result<Exit, Error> {
+    let (frames_in, incoming) = mpsc::sync_channel(QUEUED_FRAMES);
+    // The reader is not joined: at `exit` it may be waiting for input that never comes.
+    std::thread::Builder::new().name("lsp reader".into()).spawn(move || {
+        let mut reader = frames::Reader::new(BufReader::new(input));
+        loop {
+            let frame = reader.next_frame().transpose();
+            let Some(frame) = frame else { break };
+            let exit = matches!(&frame, Ok(frames::Frame::Message(Message::Notification(n))) if n.method == "exit");
+            if frames_in.send(frame).is_err() || exit {
+                break;
+            }
+        }
+    })?;
+    // Answers are written on a thread of their own, so that a client that writes a long message before it
+    // reads the last answers never waits for the server while the server waits for it.
+    let (out, answers) = mpsc::channel::<Vec<u8>>();
+    let writer = std::thread::Builder::new().name("lsp writer".into()).spawn(move || {
+        let mut output = output;
+        for bytes in answers {
+            output.write_all(&bytes)?;
+            output.flush()?;
+        }
+        Ok::<_, std::io::Error>(())
+    })?;
+    let mut server = Server {
+        state: State::Uninitialized,
+        out,
+        encoding: Encoding::Utf16,
+        docs: BTreeMap::new(),
+        dirty: BTreeSet::new(),
+        closed: Vec::new(),
+    };
+    let result = server.main_loop(&incoming);
+    drop(server);
+    match writer.join() {
+        Ok(written) => written?,
+        Err(_) => return Err("the language server's writer stopped (this is a bug)".into()),
+    }
+    result
 }
 
 /// How columns are counted: UTF-8 when the client can, else the protocol's default, UTF-16.
@@ -85,6 +137,7 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         document_symbol_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
+        folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         ..ServerCapabilities::default()
     }
 }
@@ -109,7 +162,20 @@ impl Doc {
     }
 }
 
+/// Where the server is in the protocol's lifecycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Waiting for `initialize`: other requests are refused.
+    Uninitialized,
+    Running,
+    /// After `shutdown`: only `exit` is expected.
+    ShutDown,
+}
+
 struct Server {
+    state: State,
+    /// The framed answers, for the writer.
+    out: Sender<Vec<u8>>,
     encoding: Encoding,
     docs: BTreeMap<String, Doc>,
     /// Documents changed since their diagnostics were last published.
@@ -122,24 +188,113 @@ struct Server {
 type Failure = (ErrorCode, String);
 
 impl Server {
-    fn main_loop(mut self, connection: &Connection) -> Result<(), Error> {
-        for message in &connection.receiver {
-            match message {
-                Message::Request(request) => {
-                    if connection.handle_shutdown(&request)? {
-                        return Ok(());
-                    }
-                    let response = self.answer(request);
-                    connection.sender.send(Message::Response(response))?;
-                }
-                Message::Notification(n) => self.notice(n),
-                Message::Response(_) => {}
+    fn main_loop(&mut self, incoming: &Receiver<std::io::Result<frames::Frame>>) -> Result<Exit, Error> {
+        loop {
+            // The end of the input without `exit`: the client is gone.
+            let Ok(frame) = incoming.recv() else { return Ok(self.exit()) };
+            if let Some(exit) = self.handle(frame?)? {
+                return Ok(exit);
             }
-            // Check a changed document once no more messages wait, so that a burst of edits is checked once.
-            if connection.receiver.is_empty() {
-                self.publish_diagnostics(connection)?;
+            // Every message waiting is handled before a document is checked, so that only the latest text
+            // of a document is checked, however many changes came during the last check.
+            loop {
+                match incoming.try_recv() {
+                    Ok(frame) => {
+                        if let Some(exit) = self.handle(frame?)? {
+                            return Ok(exit);
+                        }
+                    }
+                    Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
+                }
+            }
+            if self.state == State::Running {
+                self.publish_diagnostics()?;
             }
         }
+    }
+
+    /// How `exit` (or the end of the input) ends the server now.
+    fn exit(&self) -> Exit {
+        match self.state {
+            State::ShutDown => Exit::Clean,
+            State::Uninitialized | State::Running => Exit::Unclean,
+        }
+    }
+
+    /// Handles one frame; `Some` where it ends the server.
+    fn handle(&mut self, frame: frames::Frame) -> Result<Option<Exit>, Error> {
+        let message = match frame {
+            frames::Frame::Message(message) => message,
+            frames::Frame::Invalid { id, code, message } => {
+                eprintln!("mancala lsp: {message}");
+                let answer = serde_json::json!({
+                    "jsonrpc": "2.0",
+                    "id": id,
+                    "error": { "code": code as i32, "message": message },
+                });
+                self.out.send(frames::frame(&serde_json::to_vec(&answer)?))?;
+                return Ok(None);
+            }
+        };
+        match message {
+            Message::Request(request) => {
+                let response = match (self.state, request.method.as_str()) {
+                    (State::Uninitialized, "initialize") => self.initialize(request),
+                    (State::Uninitialized, _) => Response::new_err(
+                        request.id,
+                        ErrorCode::ServerNotInitialized as i32,
+                        "the server is not initialized: `initialize` comes first".into(),
+                    ),
+                    (State::ShutDown, _) => Response::new_err(
+                        request.id,
+                        ErrorCode::InvalidRequest as i32,
+                        format!(
+                            "the server is shut down: `{}` after `shutdown` (only `exit` may come)",
+                            request.method
+                        ),
+                    ),
+                    (State::Running, "initialize") => Response::new_err(
+                        request.id,
+                        ErrorCode::InvalidRequest as i32,
+                        "the server is initialized already".into(),
+                    ),
+                    (State::Running, "shutdown") => {
+                        self.state = State::ShutDown;
+                        Response::new_ok(request.id, Value::Null)
+                    }
+                    (State::Running, _) => self.answer(request),
+                };
+                self.send(Message::Response(response))?;
+            }
+            Message::Notification(n) if n.method == "exit" => return Ok(Some(self.exit())),
+            Message::Notification(n) => {
+                if self.state == State::Running {
+                    self.notice(n);
+                }
+            }
+            Message::Response(_) => {}
+        }
+        Ok(None)
+    }
+
+    fn initialize(&mut self, request: Request) -> Response {
+        let params: InitializeParams = match serde_json::from_value(request.params) {
+            Ok(params) => params,
+            Err(e) => return Response::new_err(request.id, ErrorCode::InvalidParams as i32, e.to_string()),
+        };
+        self.encoding = negotiate_encoding(&params);
+        self.state = State::Running;
+        let result = serde_json::json!({
+            "capabilities": capabilities(self.encoding),
+            "serverInfo": { "name": "mancala", "version": env!("CARGO_PKG_VERSION") },
+        });
+        Response::new_ok(request.id, result)
+    }
+
+    fn send(&self, message: Message) -> Result<(), Error> {
+        let mut bytes = Vec::new();
+        message.write(&mut bytes)?;
+        self.out.send(bytes)?;
         Ok(())
     }
 
@@ -179,12 +334,10 @@ impl Server {
         }
     }
 
-    fn publish_diagnostics(&mut self, connection: &Connection) -> Result<(), Error> {
+    fn publish_diagnostics(&mut self) -> Result<(), Error> {
         for uri in std::mem::take(&mut self.closed) {
             let params = PublishDiagnosticsParams { uri, diagnostics: Vec::new(), version: None };
-            connection
-                .sender
-                .send(Message::Notification(Notification::new(PublishDiagnostics::METHOD.into(), params)))?;
+            self.send(Message::Notification(Notification::new(PublishDiagnostics::METHOD.into(), params)))?;
         }
         for key in std::mem::take(&mut self.dirty) {
             let encoding = self.encoding;
@@ -194,9 +347,7 @@ impl Server {
             let Some(analysis) = &doc.analysis else { continue };
             let diagnostics = analysis.diagnostics().iter().map(|d| to_lsp_diagnostic(doc, encoding, d)).collect();
             let params = PublishDiagnosticsParams { uri: doc.uri.clone(), diagnostics, version: doc.version };
-            connection
-                .sender
-                .send(Message::Notification(Notification::new(PublishDiagnostics::METHOD.into(), params)))?;
+            self.send(Message::Notification(Notification::new(PublishDiagnostics::METHOD.into(), params)))?;
         }
         Ok(())
     }
@@ -221,6 +372,7 @@ impl Server {
             DocumentSymbolRequest::METHOD => to_value(self.outline(parse(params)?)),
             CodeActionRequest::METHOD => to_value(self.code_actions(parse(params)?)),
             Formatting::METHOD => to_value(self.format(parse(params)?)),
+            FoldingRangeRequest::METHOD => to_value(self.folding(parse(params)?)),
             _ => return Err((ErrorCode::MethodNotFound, format!("`{method}` is not supported"))),
         };
         value
@@ -328,6 +480,27 @@ impl Server {
         Ok(Some(formatted.map_or_else(Vec::new, |new_text| {
             vec![TextEdit { range: doc.lines.range(&doc.text, whole, encoding), new_text }]
         })))
+    }
+
+    /// The blocks an editor may fold, by lines.
+    fn folding(&mut self, p: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>, Failure> {
+        let encoding = self.encoding;
+        let doc = self.doc(&p.text_document.uri)?;
+        let spans = doc.analysis().folding_ranges();
+        let ranges = spans
+            .into_iter()
+            .map(|span| {
+                let range = doc.lines.range(&doc.text, span, encoding);
+                FoldingRange {
+                    start_line: range.start.line,
+                    end_line: range.end.line,
+                    kind: Some(FoldingRangeKind::Region),
+                    ..FoldingRange::default()
+                }
+            })
+            .filter(|r| r.end_line > r.start_line)
+            .collect();
+        Ok(Some(ranges))
     }
 
     fn code_actions(&mut self, p: CodeActionParams) -> Result<Option<Vec<CodeActionOrCommand>>, Failure> {

@@ -146,8 +146,6 @@ struct Search<'e, 'w> {
     /// The positions at ply boundaries on the line being searched, for rules where one can come back.
     path: Vec<[u64; 2]>,
     watch_cycles: bool,
-    /// Per depth: the decisions and positions after them, reused.
-    scratch: Vec<Vec<(i32, Move, State)>>,
 }
 
 impl<'e, 'w> Search<'e, 'w> {
@@ -155,13 +153,13 @@ impl<'e, 'w> Search<'e, 'w> {
         Search {
             engine,
             keys: Keys::new(engine, Symmetry::None),
-            clock: Clock::new(&SolveOptions { max_states: usize::MAX, ..options.search }, watch),
+            // The table has a fixed size: neither the positions nor the memory stop the search.
+            clock: Clock::new(&SolveOptions { max_states: usize::MAX, max_bytes: usize::MAX, ..options.search }, watch),
             table: TransTable::new(options.search.max_bytes),
             nodes: 0,
             limit_reached: false,
             path: Vec::new(),
             watch_cycles: !engine.rules.needs.repetition,
-            scratch: Vec::new(),
         }
     }
 
@@ -171,7 +169,7 @@ impl<'e, 'w> Search<'e, 'w> {
         let mut g = guess;
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };
-            g = self.alphabeta(st, beta - 1, beta, 0)?;
+            g = self.alphabeta(st, beta - 1, beta)?;
             if g < beta {
                 upper = g;
             } else {
@@ -183,7 +181,7 @@ impl<'e, 'w> Search<'e, 'w> {
 
     /// Fail-soft alpha-beta: the value of `st` for the first player, exact when strictly between `alpha`
     /// and `beta`, else a bound on the side it fell.
-    fn alphabeta(&mut self, st: &State, mut alpha: Value, mut beta: Value, depth: usize) -> Result<Value, DuelError> {
+    fn alphabeta(&mut self, st: &State, mut alpha: Value, mut beta: Value) -> Result<Value, DuelError> {
         self.nodes += 1;
         if st.result.is_some() {
             if st.result.as_ref().is_some_and(|o| o.reason == EndReason::Limit) {
@@ -217,7 +215,7 @@ impl<'e, 'w> Search<'e, 'w> {
         }
         let (a0, b0) = (alpha, beta);
         let nodes_before = self.nodes;
-        let result = self.children(st, alpha, beta, depth, hint);
+        let result = self.children(st, alpha, beta, hint);
         if at_start && self.watch_cycles {
             self.path.pop();
         }
@@ -241,16 +239,15 @@ impl<'e, 'w> Search<'e, 'w> {
         st: &State,
         mut alpha: Value,
         mut beta: Value,
-        depth: usize,
         hint: Option<u8>,
     ) -> Result<(Value, u8), DuelError> {
         let maximizing = st.to_move == 0;
-        let mut list = self.ordered(st, depth, hint);
+        let list = self.ordered(st, hint);
         let mut best = if maximizing { -INF } else { INF };
         let mut best_move = 0u8;
         let mut outcome = Ok(());
-        for (i, (_, _, child)) in list.iter().enumerate() {
-            let v = match self.alphabeta(child, alpha, beta, depth + 1) {
+        for (i, (_, child)) in list.iter().enumerate() {
+            let v = match self.alphabeta(child, alpha, beta) {
                 Ok(v) => v,
                 Err(e) => {
                     outcome = Err(e);
@@ -271,25 +268,21 @@ impl<'e, 'w> Search<'e, 'w> {
             }
         }
         // The index of the best decision among the legal ones, as the table keeps it.
-        let best_index = list.get(best_move as usize).map_or(0, |(order, _, _)| *order as u8);
-        list.clear();
-        self.scratch[depth] = list;
+        let best_index = list.get(best_move as usize).map_or(0, |(order, _)| *order);
         outcome?;
         Ok((best, best_index))
     }
 
-    /// The decisions from `st` and the positions after them, the table's best first, then those that give
-    /// the mover another turn, then by what the mover gains on the score at once. The first field is the
-    /// decision's index among the legal ones.
-    fn ordered(&mut self, st: &State, depth: usize, hint: Option<u8>) -> Vec<(i32, Move, State)> {
-        if self.scratch.len() <= depth {
-            self.scratch.resize_with(depth + 1, Vec::new);
-        }
-        let mut list = std::mem::take(&mut self.scratch[depth]);
+    /// The positions after each decision from `st`, the table's best first, then those that give the mover
+    /// another turn, then by what the mover gains on the score at once; each with the decision's index among
+    /// the legal ones.
+    fn ordered(&self, st: &State, hint: Option<u8>) -> Vec<(u8, State)> {
         let mut moves = Vec::new();
         self.engine.legal_moves(st, &mut moves);
         let me = st.to_move;
-        let before = crate::ai::score_of(self.engine, st, me) - crate::ai::score_of(self.engine, st, 1 - me);
+        let margin =
+            |st: &State| crate::ai::score_of(self.engine, st, me) - crate::ai::score_of(self.engine, st, 1 - me);
+        let before = margin(st);
         let mut keyed = Vec::with_capacity(moves.len());
         for (i, &mv) in moves.iter().enumerate() {
             let mut child = st.clone();
@@ -302,16 +295,12 @@ impl<'e, 'w> Search<'e, 'w> {
             } else if child.result.is_some() {
                 terminal(&child) * if me == 0 { 1 } else { -1 }
             } else {
-                let again = i32::from(child.to_move == me) * 10_000;
-                let after =
-                    crate::ai::score_of(self.engine, &child, me) - crate::ai::score_of(self.engine, &child, 1 - me);
-                again + (after - before)
+                i32::from(child.to_move == me) * 10_000 + margin(&child) - before
             };
-            keyed.push((priority, i as i32, mv, child));
+            keyed.push((priority, i as u8, child));
         }
         keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
-        list.extend(keyed.into_iter().map(|(_, i, mv, child)| (i, mv, child)));
-        list
+        keyed.into_iter().map(|(_, i, child)| (i, child)).collect()
     }
 
     /// The plies from `st`, each with its decisions and the position after it.
@@ -332,7 +321,7 @@ impl<'e, 'w> Search<'e, 'w> {
             let mut next = None;
             for (moves, child) in self.plies_of(&st) {
                 // A ply keeps the value when the child's value is exactly it.
-                if self.alphabeta(&child, value - 1, value + 1, 0)? == value {
+                if self.alphabeta(&child, value - 1, value + 1)? == value {
                     next = Some((moves, child));
                     break;
                 }
@@ -367,9 +356,9 @@ impl TransTable {
         TransTable { slots: vec![[0, 0]; entries], mask: entries - 2, filled: 0 }
     }
 
+    /// The bytes of the table, allocated whole at the start (at most the bound it was made for).
     fn bytes(&self) -> usize {
-        // The table is allocated whole at the start: it never grows past the bound.
-        0
+        self.slots.len() * 16
     }
 
     fn pack(fp: [u64; 2], lower: Value, upper: Value, best: u8, work: u8) -> u64 {

@@ -648,21 +648,22 @@ impl Playground {
                 .into_iter()
                 .max_by_key(|c| start::rule_bytes(self.games.values().filter(|g| g.client.as_deref() == *c)))
                 .map(|c| c.map(str::to_string));
-            let victim = heaviest.and_then(|c| self.games_of(c.as_deref()).first().map(|(_, id)| id.clone()));
-            match victim {
-                Some(id) => {
-                    self.games.remove(&id);
-                }
-                None => {
-                    return Err(Reply::error(
-                        503,
-                        "full",
-                        "the games in progress hold as many large rule files as this server keeps; try again later",
-                    ))
-                }
+            if !self.drop_idlest_of(heaviest) {
+                return Err(Reply::error(
+                    503,
+                    "full",
+                    "the games in progress hold as many large rule files as this server keeps; try again later",
+                ));
             }
         }
         Ok(())
+    }
+
+    /// Drops the game of `holder` (a client, or `None` for games of no known client) left alone longest,
+    /// as `games_of` orders them; false when there is none to drop.
+    fn drop_idlest_of(&mut self, holder: Option<Option<String>>) -> bool {
+        let victim = holder.and_then(|h| self.games_of(h.as_deref()).first().map(|(_, id)| id.clone()));
+        victim.is_some_and(|id| self.games.remove(&id).is_some())
     }
 
     /// Counts a start of `client`'s: refused (429) past its burst and rate.
@@ -724,26 +725,18 @@ impl Playground {
             }
             let mine = held.get(&client).copied().unwrap_or(0);
             let most = held.into_iter().max_by_key(|(_, n)| *n).filter(|(_, n)| *n > mine + 1);
-            let victim = most.and_then(|(holder, _)| {
-                let holder = holder.map(str::to_string);
-                self.games_of(holder.as_deref()).first().map(|(_, id)| id.clone())
-            });
-            match victim {
-                Some(id) => {
-                    self.games.remove(&id);
-                }
-                None => {
-                    return Err(Reply::error(
-                        503,
-                        "full",
-                        format!(
-                            "{} games are in progress here, all played in the last {} minutes; \
-                             delete one, or try again later",
-                            self.max_games,
-                            self.keep_idle.as_secs() / 60
-                        ),
-                    ))
-                }
+            let most = most.map(|(holder, _)| holder.map(str::to_string));
+            if !self.drop_idlest_of(most) {
+                return Err(Reply::error(
+                    503,
+                    "full",
+                    format!(
+                        "{} games are in progress here, all played in the last {} minutes; \
+                         delete one, or try again later",
+                        self.max_games,
+                        self.keep_idle.as_secs() / 60
+                    ),
+                ));
             }
         }
         Ok(())

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 use mancala::diag::{self, Diagnostic, Style};
 use mancala::engine::Engine;
 
+mod analyze;
 mod bench;
 mod check;
 mod explain;
@@ -40,6 +41,7 @@ Examples:
   mancala bench games/oware.mancala --seconds 5
   mancala solve games/gulek-solo.mancala --position '1=3 2=1'
   mancala solve kalah --position 'a2 b1 A1 B2' --moves   (two players: the value under perfect play)
+  mancala analyze kalah --report kalah.html   (who wins at three strengths, lengths, rules, openings)
   mancala serve                       (the web playground: open the printed address)
   mancala lsp                         (the language server, for editors: see the README)
 
@@ -68,6 +70,7 @@ enum Command {
     Merge(merge::Args),
     Bench(bench::Args),
     Solve(solve::Args),
+    Analyze(analyze::Args),
     Serve(serve::Args),
     Lsp(lsp::Args),
 }
@@ -140,6 +143,7 @@ pub fn main() -> ExitCode {
         Command::Simulate(args) => simulate::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Analyze(args) => analyze::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Lsp(args) => lsp::run(args),

@@ -145,11 +145,37 @@ struct Part {
     summary: Summary,
     trace: Vec<u8>,
     rules: RuleTally,
+    lengths: Lengths,
+}
+
+/// How many games lasted each number of plies: `games[n]` of `n` plies.
+#[derive(Debug, Default, Clone)]
+pub(super) struct Lengths {
+    pub games: Vec<u64>,
+}
+
+impl Lengths {
+    fn add(&mut self, plies: u32) {
+        let n = plies as usize;
+        if self.games.len() <= n {
+            self.games.resize(n + 1, 0);
+        }
+        self.games[n] += 1;
+    }
+
+    fn merge(&mut self, other: &Lengths) {
+        if self.games.len() < other.games.len() {
+            self.games.resize(other.games.len(), 0);
+        }
+        for (mine, theirs) in self.games.iter_mut().zip(&other.games) {
+            *mine += theirs;
+        }
+    }
 }
 
 /// How often each rule fired, and which end rule ended how many games.
 #[derive(Debug, Default)]
-struct RuleTally {
+pub(super) struct RuleTally {
     fired: BTreeMap<RuleRef, u64>,
     ended: BTreeMap<RuleRef, u64>,
 }
@@ -188,6 +214,7 @@ impl Plan<'_> {
         let mut lines = self.trace.then(|| TraceLines::new(engine, start.clone()));
         let all_random = self.kinds.iter().all(|k| *k == AiKind::Random);
         let mut rules = RuleTally::default();
+        let mut lengths = Lengths::default();
         if self.start.is_none() && all_random {
             // Random games from the start: the playouts of `bench`, with nothing to spare (unless the rules
             // that fire are counted, on an engine that follows them: the same games).
@@ -211,6 +238,7 @@ impl Plan<'_> {
                 if let Some(t) = &tracer {
                     rules.add(t.take_rule_counts(), stats.reason());
                 }
+                lengths.add(stats.plies);
                 summary.add(&stats);
                 self.progress.inc(1);
             }
@@ -229,11 +257,12 @@ impl Plan<'_> {
                     None => arena.run(self.seed, game, |ply| summary.add_ply(&ply)),
                 }
                 .map_err(|e| Failure::usage(format!("--ai: {e}")))?;
+                lengths.add(stats.plies);
                 summary.add(&stats);
                 self.progress.inc(1);
             }
         }
-        Ok(Part { summary, trace: lines.map_or_else(Vec::new, |l| l.buf), rules })
+        Ok(Part { summary, trace: lines.map_or_else(Vec::new, |l| l.buf), rules, lengths })
     }
 }
 
@@ -244,6 +273,86 @@ fn ranges(games: Range<u64>, threads: usize, trace: bool) -> Vec<Range<u64>> {
     let size = (games.end - games.start).div_ceil(threads as u64 * 8).clamp(1, most);
     let end = games.end;
     games.step_by(size as usize).map(|a| a..(a + size).min(end)).collect()
+}
+
+/// A progress bar of `games` games on a terminal; hidden elsewhere.
+pub(super) fn progress_bar(games: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let style = ProgressStyle::with_template("{bar:40} {pos}/{len} games, {rate}, eta {eta}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{:.0} games/s", state.per_sec());
+        });
+    ProgressBar::new(games).with_style(style)
+}
+
+pub(super) fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Failure::usage(format!("cannot start {threads} threads: {e}")))
+}
+
+/// Plays the games of `ranges` on `pool`, a few ranges at a time, and hands each part to `on_part` in the
+/// order of the games (so that a trace is written in that order and holds only a few ranges in memory).
+fn play_waves(
+    plan: &Plan<'_>,
+    pool: &rayon::ThreadPool,
+    ranges: &[Range<u64>],
+    threads: usize,
+    mut on_part: impl FnMut(Part) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    for wave in ranges.chunks(threads * 4) {
+        let parts: Vec<Result<Part, Failure>> =
+            pool.install(|| wave.par_iter().map(|games| plan.play(games.clone())).collect());
+        for part in parts {
+            on_part(part?)?;
+        }
+    }
+    Ok(())
+}
+
+/// What a run of games came to, for `analyze`: the summary, the rules that fired (random games counted by
+/// rule), and the games' lengths.
+pub(super) struct Run {
+    pub summary: Summary,
+    pub rules: RuleTally,
+    pub lengths: Lengths,
+}
+
+/// Plays `games` games from the start between players of `kinds` (one per seat), on `threads` threads,
+/// counting the rules that fire when every seat plays at random. The same seed, the same games.
+pub(super) fn play_games(
+    engine: &Engine,
+    kinds: &[AiKind],
+    seed: u64,
+    games: u64,
+    threads: usize,
+    progress: &ProgressBar,
+) -> Result<Run, Failure> {
+    let pool = thread_pool(threads)?;
+    if !kinds.iter().all(|k| *k == AiKind::Random) {
+        Arena::new(engine, engine.initial_state(), kinds).map_err(|e| Failure::usage(format!("--ai: {e}")))?;
+    }
+    let plan = Plan {
+        engine,
+        seed,
+        kinds,
+        start: None,
+        trace: false,
+        count_rules: kinds.iter().all(|k| *k == AiKind::Random),
+        progress,
+    };
+    let mut run = Run { summary: Summary::new(engine), rules: RuleTally::default(), lengths: Lengths::default() };
+    play_waves(&plan, &pool, &ranges(0..games, threads, false), threads, |part| {
+        run.summary.merge(&part.summary);
+        run.rules.merge(part.rules);
+        run.lengths.merge(&part.lengths);
+        Ok(())
+    })?;
+    Ok(run)
 }
 
 /// The same game with each match stopped after `n` rounds at most (`--rounds`).
@@ -291,22 +400,9 @@ pub fn run(args: Args) -> Result<Status, Failure> {
         Some(path) => Some(Trace::create(path)?),
         None => None,
     };
-    let progress = if std::io::stderr().is_terminal() {
-        let style = ProgressStyle::with_template("{bar:40} {pos}/{len} games, {rate}, eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{:.0} games/s", state.per_sec());
-            });
-        ProgressBar::new(args.shard.map_or(args.games, |shard| shard.games(args.games).count() as u64))
-            .with_style(style)
-    } else {
-        ProgressBar::hidden()
-    };
+    let progress = progress_bar(args.shard.map_or(args.games, |shard| shard.games(args.games).count() as u64));
     let threads = args.threads.map_or_else(rayon::current_num_threads, usize::from);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Failure::usage(format!("cannot start {threads} threads: {e}")))?;
+    let pool = thread_pool(threads)?;
     if !kinds.iter().all(|k| *k == AiKind::Random) || start.is_some() {
         // A kind of player that cannot play this game is refused before any thread starts.
         let first = start.clone().unwrap_or_else(|| engine.initial_state());
@@ -326,20 +422,14 @@ pub fn run(args: Args) -> Result<Status, Failure> {
     let mut summary = Summary::new(&engine);
     let games = args.shard.map_or(0..args.games, |shard| shard.games(args.games));
     let ranges = ranges(games, threads, trace.is_some());
-    // The ranges go to the threads a few at a time and come back in order, so that the trace is written in
-    // the order of the games and holds only a few ranges in memory.
-    for wave in ranges.chunks(threads * 4) {
-        let parts: Vec<Result<Part, Failure>> =
-            pool.install(|| wave.par_iter().map(|games| plan.play(games.clone())).collect());
-        for part in parts {
-            let part = part?;
-            summary.merge(&part.summary);
-            rules.merge(part.rules);
-            if let Some(t) = &mut trace {
-                t.write(&part.trace);
-            }
+    play_waves(&plan, &pool, &ranges, threads, |part| {
+        summary.merge(&part.summary);
+        rules.merge(part.rules);
+        if let Some(t) = &mut trace {
+            t.write(&part.trace);
         }
-    }
+        Ok(())
+    })?;
     progress.finish_and_clear();
     if let Some(t) = trace {
         t.finish()?;
@@ -411,19 +501,19 @@ struct ShardReport {
 
 /// A rule of the file and what it did in the games played.
 #[derive(serde::Serialize)]
-struct RuleRow {
-    line: usize,
-    text: String,
+pub(super) struct RuleRow {
+    pub line: usize,
+    pub text: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    doc: Option<String>,
+    pub doc: Option<String>,
     /// `action`, `capture`, `answer`, `relay`, `again`, `end_rule`, `sweep`, `then_take` or `then_mark`.
-    kind: &'static str,
-    fired: u64,
-    ended: u64,
+    pub kind: &'static str,
+    pub fired: u64,
+    pub ended: u64,
 }
 
 /// Every rule that can fire, in the order of the file, with its counts.
-fn rule_rows(engine: &Engine, source: &str, tally: &RuleTally) -> Vec<RuleRow> {
+pub(super) fn rule_rows(engine: &Engine, source: &str, tally: &RuleTally) -> Vec<RuleRow> {
     let mut rows: Vec<(usize, RuleRow)> = engine
         .rules
         .sources
@@ -454,7 +544,7 @@ fn rule_rows(engine: &Engine, source: &str, tally: &RuleTally) -> Vec<RuleRow> {
 }
 
 /// The rules' counts as a person reads them, and the rules that never fired.
-fn rules_text(rows: &[RuleRow], games: u64) -> String {
+pub(super) fn rules_text(rows: &[RuleRow], games: u64) -> String {
     let mut out = String::new();
     let short = |t: &str| mancala::explain::elide(t, 60, "...");
     if rows.iter().any(|r| r.ended > 0) {

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 
 use crate::ir::*;
 
-use super::{Engine, Move, Places, Stage, State, MAX_PROBE_DEPTH, MAX_PROBE_STEPS};
+use super::{Ctx, Engine, Move, Places, Stage, State, MAX_PROBE_DEPTH, MAX_PROBE_STEPS};
 
 thread_local! {
     /// Copies of positions and lists of options for looking ahead, kept for the next probe: a probe takes
@@ -140,9 +140,9 @@ impl Engine {
         let mut probe: Option<Box<State>> = None;
         for i in start..out.len() {
             let mv = out[i];
-            let ok = match self.offer_completable_after(st, mv) {
+            let ok = match self.settled_without_probe(st, mv) {
                 Some(ok) => {
-                    debug_assert_eq!(ok, self.completable_by_probing(st, mv), "offer shortcut for {mv:?}");
+                    debug_assert_eq!(ok, self.completable_by_probing(st, mv), "probe shortcut for {mv:?}");
                     ok
                 }
                 None => {
@@ -168,11 +168,46 @@ impl Engine {
     }
 
     pub(super) fn completable(&self, st: &State, mv: Move) -> bool {
-        if let Some(ok) = self.offer_completable_after(st, mv) {
-            debug_assert_eq!(ok, self.completable_by_probing(st, mv), "offer shortcut for {mv:?}");
+        if let Some(ok) = self.settled_without_probe(st, mv) {
+            debug_assert_eq!(ok, self.completable_by_probing(st, mv), "probe shortcut for {mv:?}");
             return ok;
         }
         self.completable_by_probing(st, mv)
+    }
+
+    /// Whether `mv` completes, where that is known without playing it out: `None` where it is not.
+    fn settled_without_probe(&self, st: &State, mv: Move) -> Option<bool> {
+        self.offer_completable_after(st, mv).or_else(|| self.lift_completable_after(st, mv))
+    }
+
+    /// A start probed only because its first lap lifts from another place, which may be empty (§9.1: such a
+    /// start is no move). Under a rule that plays never-ending moves, a sowing with no `require` nor take
+    /// before it cannot fail otherwise (`Engine::new` keeps nothing else looked ahead), so a start whose every
+    /// such lift has pieces to lift completes, without sowing it on a copy. (Bao's namua: one seed from the
+    /// hand, every start.) `None` where a source is empty or not known before the sowing.
+    fn lift_completable_after(&self, st: &State, mv: Move) -> Option<bool> {
+        let (Stage::Start, Move::Begin { action, place }) = (st.stage, mv) else {
+            return None;
+        };
+        if st.obliged || !self.phase_plan(st).endless_played {
+            return None;
+        }
+        let ActionKind::Sow(sow) = &self.phase(st).actions.get(action as usize)?.kind else {
+            return None;
+        };
+        if sow.require.is_some() || sow.take_first.is_some() {
+            return None;
+        }
+        let cx = Ctx::new(st.to_move).at(place);
+        let stocked = sow.lifts.iter().all(|lift| match &lift.from {
+            None => true,
+            Some(from) => {
+                lift.count > 0
+                    && from.known_before_sowing()
+                    && self.place(st, cx, from).is_some_and(|p| self.count(st, p) > 0)
+            }
+        });
+        stocked.then_some(true)
     }
 
     pub(super) fn completable_by_probing(&self, st: &State, mv: Move) -> bool {

@@ -157,6 +157,18 @@ pub enum PlaceExpr {
     Start,
 }
 
+impl PlaceExpr {
+    /// Whether the place is the same before a sowing starts as at its first lift: it names no place the
+    /// sowing moves (`here`, `last`, `origin`, `start`) and no relation of one.
+    pub fn known_before_sowing(&self) -> bool {
+        match self {
+            PlaceExpr::Fixed(_) => true,
+            PlaceExpr::OfPlayer(_, who) | PlaceExpr::RegionPit(_, who) => who.known_before_sowing(),
+            _ => false,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub enum PlayerExpr {
     Mover,
@@ -164,6 +176,13 @@ pub enum PlayerExpr {
     /// The player bound by a quantifier, `score` or `eliminate`.
     Bound,
     Owner(Box<PlaceExpr>),
+}
+
+impl PlayerExpr {
+    /// Whether the player is known before a sowing starts: the mover, or the player after him.
+    pub fn known_before_sowing(&self) -> bool {
+        matches!(self, PlayerExpr::Mover | PlayerExpr::Opponent)
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]

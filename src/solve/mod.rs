@@ -336,7 +336,7 @@ fn finish(mut h: u64) -> u64 {
 
 /// Calls `each` with every complete ply from `st` (a position at a ply boundary): its decisions, and the
 /// position after it. Stops at the first error `each` returns.
-pub(crate) fn for_each_ply<E>(
+pub fn for_each_ply<E>(
     engine: &Engine,
     st: &State,
     each: &mut impl FnMut(&[Move], State) -> Result<(), E>,

@@ -310,9 +310,24 @@ impl Game {
         self.shared.observation_size()
     }
 
-    /// The ply limit: a game (in a match of rounds, a round) ends after at most this many plies.
+    /// The ply limit: a game (a whole match of rounds too) ends after at most this many plies (the largest
+    /// of its phases' limits).
     fn ply_limit(&self) -> u32 {
-        self.shared.engine.rules.limit
+        let r = &self.shared.engine.rules;
+        r.phases.iter().map(|p| p.end.limit.or(r.end.limit).unwrap_or(r.limit)).max().unwrap_or(r.limit)
+    }
+
+    /// A bound on the decisions of a game (OpenSpiel's `max_game_length`): the ply limit times the decisions
+    /// of a ply, which are one where every phase plays its plies whole (one choice of pit, as in Kalah and
+    /// Oware), else at most 1 + 2 per piece + 2 per place (a start, a direction, the kind of each piece
+    /// dropped, the pieces taken, the pits selected, the answers). A bound for the plies seen in random
+    /// play, not a proof: relays that lift and choose again may make more.
+    fn max_decisions(&self) -> u64 {
+        let engine = &self.shared.engine;
+        let r = &engine.rules;
+        let whole = (0..r.phases.len()).all(|p| engine.plays_whole_plies(p));
+        let per_ply = if whole { 1 } else { 1 + 2 * r.total_pieces as u64 + 2 * r.places.len() as u64 };
+        self.ply_limit() as u64 * per_ply
     }
 
     /// Whether the game is a match of rounds (`rounds { ... }`).

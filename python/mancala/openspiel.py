@@ -14,7 +14,7 @@ share what they lose), 1 or 0 for a solitaire won or lost.
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 import pyspiel
@@ -26,6 +26,8 @@ __all__ = ["register_all", "register", "registered", "spiel_name", "game_type", 
 
 # The games registered by this process: OpenSpiel refuses a name twice, so a second call is a no-op.
 _REGISTERED: Dict[str, "mancala.Game"] = {}
+# How each was loaded (path or name, variant, players), to load it again with a game parameter.
+_SOURCES: Dict[str, Tuple[str, Optional[str], Optional[int]]] = {}
 
 
 def spiel_name(game: str, variant: Optional[str] = None) -> str:
@@ -52,7 +54,8 @@ def game_type(name: str, game: "mancala.Game") -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={},
+        # A match of rounds takes `max_rounds` (0: as the file says): `mancala_dakon(max_rounds=1)`.
+        parameter_specification={"max_rounds": 0} if game.has_rounds() else {},
     )
 
 
@@ -96,8 +99,16 @@ class MancalaObserver:
 class MancalaSpielGame(pyspiel.Game):
     """A ``mancala.Game`` as an OpenSpiel game (made by ``register``)."""
 
-    def __init__(self, name: str, game: "mancala.Game", params=None):
-        super().__init__(game_type(name, game), game_info(game), params or dict())
+    # The OpenSpiel name, set by `register` on the subclass it makes for each game.
+    spiel_name = ""
+
+    def __init__(self, params=None):
+        game = _REGISTERED[self.spiel_name]
+        rounds = (params or {}).get("max_rounds", 0)
+        if rounds:
+            path, variant, players = _SOURCES[self.spiel_name]
+            game = mancala.load(path, variant=variant, players=players, max_rounds=rounds)
+        super().__init__(game_type(self.spiel_name, game), game_info(game), params or dict())
         self.mancala = game
 
     def new_initial_state(self) -> "MancalaSpielState":
@@ -142,15 +153,16 @@ class MancalaSpielState(pyspiel.State):
         return self.inner.position()
 
 
-def _register(name: str, game: "mancala.Game") -> str:
+def _register(name: str, game: "mancala.Game", source: Tuple[str, Optional[str], Optional[int]]) -> str:
     if name in _REGISTERED:
         return name
-
-    def make(params=None, _name=name, _game=game):
-        return MancalaSpielGame(_name, _game, params)
-
-    pyspiel.register_game(game_type(name, game), make)
     _REGISTERED[name] = game
+    _SOURCES[name] = source
+    # OpenSpiel keeps the factory until the process's very end, past the interpreter's, and releases it
+    # then: it must not be freed there (a function or a partial would be, and abort the process). A class is
+    # not (it refers to itself), and it owns only the name, not the native game.
+    factory = type(f"MancalaSpielGame_{name}", (MancalaSpielGame,), {"spiel_name": name})
+    pyspiel.register_game(game_type(name, game), factory)
     return name
 
 
@@ -162,7 +174,7 @@ def register(path: str, name: Optional[str] = None, variant: Optional[str] = Non
     if name is None:
         stem = re.sub(r"\.mancala$", "", path.replace("\\", "/").rsplit("/", 1)[-1])
         name = spiel_name(stem, variant)
-    return _register(name, game)
+    return _register(name, game, (path, variant, players))
 
 
 def register_all() -> List[str]:
@@ -172,7 +184,7 @@ def register_all() -> List[str]:
     for shipped in mancala.shipped_games():
         for variant in mancala.variants(shipped):
             v = None if variant == "default" else variant
-            names.append(_register(spiel_name(shipped, v), mancala.load(shipped, variant=v)))
+            names.append(_register(spiel_name(shipped, v), mancala.load(shipped, variant=v), (shipped, v, None)))
     return names
 
 

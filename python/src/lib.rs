@@ -250,13 +250,30 @@ fn variants(name_or_path: &str) -> PyResult<Vec<String>> {
 }
 
 /// Loads a game: a shipped game by name (`"kalah"`) or any rule file by path; one variant (`None`: the
-/// base game) for a number of players (`None`: the file's default).
+/// base game) for a number of players (`None`: the file's default). `max_rounds`: a match of rounds ends
+/// after at most this many rounds, as if the file's `rounds` said `limit N rounds` (for tests and
+/// training on long matches); nothing for a game of one round.
 #[pyfunction]
-#[pyo3(signature = (name_or_path, variant=None, players=None))]
-fn load(name_or_path: &str, variant: Option<&str>, players: Option<u8>) -> PyResult<Game> {
+#[pyo3(signature = (name_or_path, variant=None, players=None, max_rounds=None))]
+fn load(name_or_path: &str, variant: Option<&str>, players: Option<u8>, max_rounds: Option<u32>) -> PyResult<Game> {
     let source = read_rules(name_or_path)?;
     let variant = variant.filter(|v| *v != "default");
-    let engine = mancala::compile(&source, variant, players).map_err(|d| rule_error(name_or_path, &source, &d))?;
+    let invalid = |d: Vec<Diagnostic>| rule_error(name_or_path, &source, &d);
+    let engine = match max_rounds {
+        None => mancala::compile(&source, variant, players).map_err(invalid)?,
+        Some(n) => {
+            // `compile` in two steps, so that the match's round limit can be lowered in between.
+            let recovered = mancala::syntax::parse_recovering(&source);
+            if !recovered.errors.is_empty() {
+                return Err(invalid(recovered.errors.into_iter().map(Diagnostic::from).collect()));
+            }
+            let mut rules = mancala::check::lower(&recovered.file, variant, players).map_err(invalid)?;
+            if let Some(rounds) = rules.rounds.as_mut() {
+                rounds.limit = Some(rounds.limit.map_or(n.max(1), |l| l.min(n.max(1))));
+            }
+            Engine::new(rules)
+        }
+    };
     let codec = Codec::new(&engine);
     let initial = engine.initial_state();
     let shared =
@@ -327,7 +344,8 @@ impl Game {
         let r = &engine.rules;
         let whole = (0..r.phases.len()).all(|p| engine.plays_whole_plies(p));
         let per_ply = if whole { 1 } else { 1 + 2 * r.total_pieces as u64 + 2 * r.places.len() as u64 };
-        self.ply_limit() as u64 * per_ply
+        // OpenSpiel keeps it in 32 bits.
+        (self.ply_limit() as u64 * per_ply).min(i32::MAX as u64)
     }
 
     /// Whether the game is a match of rounds (`rounds { ... }`).

@@ -15,11 +15,16 @@ class PositionError(MancalaError):
     """A position text that does not fit the game."""
 
 def load(
-    name_or_path: str, variant: Optional[str] = None, players: Optional[int] = None, max_rounds: Optional[int] = None
+    name_or_path: str,
+    variant: Optional[str] = None,
+    players: Optional[int] = None,
+    max_rounds: Optional[int] = None,
+    ply_limit: Optional[int] = None,
 ) -> Game:
     """Loads a shipped game by name (``"kalah"``) or any rule file by path: one variant (``None`` or
     ``"default"``: the base game) for a number of players (``None``: the file's default). ``max_rounds``
-    ends a match of rounds after at most that many rounds, as ``limit N rounds`` in the file would. Raises
+    ends a match of rounds after at most that many rounds, as ``limit N rounds`` in the file would;
+    ``ply_limit`` a game after at most that many plies, as ``limit N plies`` would. Raises
     ``RuleError`` with the tool's diagnostics for a file with errors, ``MancalaError`` for one that cannot
     be read."""
 

@@ -54,8 +54,8 @@ def game_type(name: str, game: "mancala.Game") -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        # A match of rounds takes `max_rounds` (0: as the file says): `mancala_dakon(max_rounds=1)`.
-        parameter_specification={"max_rounds": 0} if game.has_rounds() else {},
+        # Bounds on long games, 0 for as the file says: `mancala_dakon(max_rounds=1)`, `(ply_limit=500)`.
+        parameter_specification={"max_rounds": 0, "ply_limit": 0},
     )
 
 
@@ -105,9 +105,11 @@ class MancalaSpielGame(pyspiel.Game):
     def __init__(self, params=None):
         game = _REGISTERED[self.spiel_name]
         rounds = (params or {}).get("max_rounds", 0)
-        if rounds:
+        plies = (params or {}).get("ply_limit", 0)
+        if rounds or plies:
             path, variant, players = _SOURCES[self.spiel_name]
-            game = mancala.load(path, variant=variant, players=players, max_rounds=rounds)
+            game = mancala.load(path, variant=variant, players=players, max_rounds=rounds or None,
+                                ply_limit=plies or None)
         super().__init__(game_type(self.spiel_name, game), game_info(game), params or dict())
         self.mancala = game
 

@@ -250,29 +250,46 @@ fn variants(name_or_path: &str) -> PyResult<Vec<String>> {
 }
 
 /// Loads a game: a shipped game by name (`"kalah"`) or any rule file by path; one variant (`None`: the
-/// base game) for a number of players (`None`: the file's default). `max_rounds`: a match of rounds ends
-/// after at most this many rounds, as if the file's `rounds` said `limit N rounds` (for tests and
-/// training on long matches); nothing for a game of one round.
+/// base game) for a number of players (`None`: the file's default). Two bounds for tests and training on
+/// long games, each as if the file said it: `max_rounds`, a match of rounds ends after at most this many
+/// rounds (`limit N rounds`; nothing for a game of one round); `ply_limit`, the game ends after at most this
+/// many plies (`limit N plies`, where the file's own limit is not lower).
 #[pyfunction]
-#[pyo3(signature = (name_or_path, variant=None, players=None, max_rounds=None))]
-fn load(name_or_path: &str, variant: Option<&str>, players: Option<u8>, max_rounds: Option<u32>) -> PyResult<Game> {
+#[pyo3(signature = (name_or_path, variant=None, players=None, max_rounds=None, ply_limit=None))]
+fn load(
+    name_or_path: &str,
+    variant: Option<&str>,
+    players: Option<u8>,
+    max_rounds: Option<u32>,
+    ply_limit: Option<u32>,
+) -> PyResult<Game> {
     let source = read_rules(name_or_path)?;
     let variant = variant.filter(|v| *v != "default");
     let invalid = |d: Vec<Diagnostic>| rule_error(name_or_path, &source, &d);
-    let engine = match max_rounds {
-        None => mancala::compile(&source, variant, players).map_err(invalid)?,
-        Some(n) => {
-            // `compile` in two steps, so that the match's round limit can be lowered in between.
-            let recovered = mancala::syntax::parse_recovering(&source);
-            if !recovered.errors.is_empty() {
-                return Err(invalid(recovered.errors.into_iter().map(Diagnostic::from).collect()));
-            }
-            let mut rules = mancala::check::lower(&recovered.file, variant, players).map_err(invalid)?;
-            if let Some(rounds) = rules.rounds.as_mut() {
-                rounds.limit = Some(rounds.limit.map_or(n.max(1), |l| l.min(n.max(1))));
-            }
-            Engine::new(rules)
+    let engine = if max_rounds.is_none() && ply_limit.is_none() {
+        mancala::compile(&source, variant, players).map_err(invalid)?
+    } else {
+        // `compile` in two steps, so that the limits can be lowered in between, where the file sets them.
+        let recovered = mancala::syntax::parse_recovering(&source);
+        if !recovered.errors.is_empty() {
+            return Err(invalid(recovered.errors.into_iter().map(Diagnostic::from).collect()));
         }
+        let mut rules = mancala::check::lower(&recovered.file, variant, players).map_err(invalid)?;
+        let lower = |limit: &mut Option<u32>, n: u32| *limit = Some(limit.map_or(n, |l| l.min(n)));
+        if let (Some(n), Some(rounds)) = (max_rounds, rules.rounds.as_mut()) {
+            lower(&mut rounds.limit, n.max(1));
+        }
+        if let Some(n) = ply_limit {
+            let n = n.max(1);
+            rules.limit = rules.limit.min(n);
+            lower(&mut rules.end.limit, n);
+            for phase in &mut rules.phases {
+                if phase.end.limit.is_some() {
+                    lower(&mut phase.end.limit, n);
+                }
+            }
+        }
+        Engine::new(rules)
     };
     let codec = Codec::new(&engine);
     let initial = engine.initial_state();

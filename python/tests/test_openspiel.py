@@ -13,8 +13,10 @@ import mancala.openspiel as mos  # noqa: E402
 
 NAMES = mos.register_all()
 
-# random_sim_test plays its games to the end, every decision a call into Python. A match of rounds, whose
-# random games run to millions of plies, is tested one round long (the game parameter `max_rounds`).
+# random_sim_test plays its games to the end, every decision a call into Python, and its time grows faster
+# than the game's length. A match of rounds, whose random games run to millions of plies, is tested one
+# round long (the game parameter `max_rounds`), and every game at most 1,000 plies long (`ply_limit`):
+# under `draw when endless`, most random games of Igisoro's singletons run to its limit of 20,000 plies.
 
 
 def test_register_all_names_every_shipped_game_and_variant():
@@ -46,7 +48,9 @@ def test_game_type_and_info():
 @pytest.mark.parametrize("name", NAMES)
 def test_random_sim_test(name):
     inner = mos.registered()[name]
-    game = pyspiel.load_game(f"{name}(max_rounds=1)" if inner.has_rounds() else name)
+    bounds = "max_rounds=1,ply_limit=1000" if inner.has_rounds() else "ply_limit=1000"
+    game = pyspiel.load_game(f"{name}({bounds})")
+    assert game.max_game_length() <= inner.max_decisions()
     pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
 
 
@@ -55,7 +59,10 @@ def test_max_rounds_shortens_a_match():
     one = mancala.play_random(mancala.load("dakon", max_rounds=1), 20, seed=3)
     assert one.plies.max() < full.plies.max()
     game = pyspiel.load_game("mancala_dakon(max_rounds=1)")
-    assert game.get_parameters() == {"max_rounds": 1}
+    assert game.get_parameters() == {"max_rounds": 1, "ply_limit": 0}
+    short = mancala.load("igisoro", variant="singletons", ply_limit=100)
+    assert short.ply_limit() == 100
+    assert mancala.play_random(short, 20, seed=1).plies.max() <= 100
 
 
 def test_register_a_file(tmp_path):

@@ -65,6 +65,17 @@ def test_max_rounds_shortens_a_match():
     assert mancala.play_random(short, 20, seed=1).plies.max() <= 100
 
 
+def test_a_process_that_registered_exits_cleanly(tmp_path):
+    # OpenSpiel releases the registered factories after the interpreter has stopped: a factory whose release
+    # runs Python code (a function, a partial) aborted the process there.
+    import subprocess
+    import sys
+
+    code = "import mancala.openspiel as m, pyspiel; m.register_all(); pyspiel.load_game('mancala_kalah')"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+
+
 def test_register_a_file(tmp_path):
     path = tmp_path / "kalah-five.mancala"
     path.write_text(mancala.load("kalah").source.replace("two_rows 6", "two_rows 5"))
@@ -77,7 +88,8 @@ def test_register_a_file(tmp_path):
 def test_mcts_plays_our_games():
     from open_spiel.python.algorithms import mcts
 
-    for name in ["mancala_kalah", "mancala_oware"]:
+    # Bao: a ply of several decisions (a pit, a direction, a capture's side).
+    for name in ["mancala_kalah", "mancala_oware", "mancala_bao_la_kiswahili"]:
         game = pyspiel.load_game(name)
         rng = np.random.RandomState(4)
         bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=20,

@@ -214,3 +214,31 @@ def test_play_random_returns_arrays():
         r = mancala.play_random(g, 20, seed=1)
         assert int(r.decisions.max()) <= g.max_decisions()
         assert int(r.plies.max()) <= g.ply_limit()
+
+
+def test_a_file_that_is_not_utf8_is_a_rule_error(tmp_path):
+    path = tmp_path / "latin.mancala"
+    path.write_bytes(b'game "x"\xff\n')
+    with pytest.raises(mancala.RuleError, match="not UTF-8"):
+        mancala.load(str(path))
+    with pytest.raises(mancala.RuleError, match="for 2 players, not 9"):
+        mancala.load("kalah", players=9)
+
+
+def test_the_opponent_decides_his_answer_in_the_middle_of_a_ply():
+    # Igisoro: `opponent may` answers a capture in the middle of the mover's ply.
+    game = mancala.load("igisoro")
+    rng = random.Random(0)
+    state = game.new_initial_state()
+    for _ in range(5000):
+        if state.is_terminal():
+            state = game.new_initial_state()
+        labels = [game.action_to_string(a, state) for a in state.legal_actions()]
+        if "answer" in labels:
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    else:
+        pytest.fail("no answer met")
+    mover = int(state.position().split("to_move=")[1].split()[0]) - 1
+    assert state.in_ply()
+    assert state.current_player() == 1 - mover

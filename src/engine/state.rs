@@ -361,7 +361,7 @@ impl State {
 
     /// Makes this state a copy of `from`, reusing its own buffers: a playout starts each game so without
     /// allocating.
-    pub(crate) fn reset_to(&mut self, from: &State) {
+    pub fn reset_to(&mut self, from: &State) {
         self.reuse_for(from, true);
     }
 

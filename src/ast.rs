@@ -347,6 +347,12 @@ pub enum DirWord {
 pub enum SkipTarget {
     Origin,
     Place(Place),
+    /// `skip SET where CONDITION [except last]`: tested at each drop, `here` the place the piece would fall into.
+    Where {
+        set: SetExpr,
+        cond: Cond,
+        except_last: bool,
+    },
 }
 
 /// `as "YES" [or "NO"]` after `may`: the words a person types to answer the choice, which the notation
@@ -424,10 +430,14 @@ pub struct MarkAction {
     pub player: Option<PlayerRef>,
 }
 
-/// `unmark PLACE [NAME]`: without a name, every mark of the place.
+/// `unmark PLACE [NAME]` or `unmark SET [NAME]`: without a name, every mark of the place. A set written as one
+/// (`pits(opponent)`, `facing`) is in `set`, and `place` is then `here` at its span; a region's or a mark's
+/// name, which reads as a place, is told apart by `check`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Unmark {
     pub place: Place,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set: Option<SetExpr>,
     pub mark: Option<Name>,
 }
 
@@ -459,6 +469,9 @@ pub struct Take {
     pub chosen: bool,
     /// Alternatives tried in order: the first that holds matching pieces is used. Empty means `here`.
     pub from: Vec<Vec<SetExpr>>,
+    /// `where CONDITION`: only the places of the sources for which it holds, `here` being each of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<Cond>,
     pub to: TakeTarget,
 }
 
@@ -537,10 +550,20 @@ pub enum Effect {
     Give(Spanned<PlayerRef>),
 }
 
-/// `pass when cannot move` (`action: None`) or `pass when cannot ACTION`.
+/// `pass when cannot move` (`action: None`) or `pass when cannot ACTION, ACTION, ...` (the first in `action`,
+/// the rest in `others`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PassWhen {
     pub action: Option<Name>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub others: Vec<Name>,
+}
+
+impl PassWhen {
+    /// The actions named, in the order written (none for `pass when cannot move`).
+    pub fn actions(&self) -> impl Iterator<Item = &Name> {
+        self.action.iter().chain(&self.others)
+    }
 }
 
 /// `must COND when COND else end|any`
@@ -568,6 +591,8 @@ pub enum EndItem {
     Endless(Span),
     /// `draw when repetition`: a position that comes back ends the game in a draw.
     DrawRepetition(Span),
+    /// `draw when CONDITION`: the game ends in a draw when the condition holds, whatever the scores.
+    DrawCond(Spanned<Cond>),
     /// `cut when endless`: a move that would never end stops where that is found, and play goes on.
     CutEndless(Span),
 }
@@ -711,6 +736,8 @@ pub enum TermKind {
     Before(Option<Place>),
     Dropped(Option<Place>),
     Size(SetExpr),
+    /// `size(SET where CONDITION)`: how many places of the set pass the condition (`here` each of them).
+    SizeWhere(SetExpr, Box<Cond>),
     Player(PlayerRef),
     Place(Place),
     /// `own` or `foreign` standing alone, e.g. in `dropped = own`.
@@ -731,6 +758,8 @@ pub enum TermKind {
     Captures(PlayerRef),
     /// `moves(PLAYER)`: the plies that player has made so far.
     Moves(PlayerRef),
+    /// `seat(PLAYER)`: the player's seat, from 1.
+    Seat(PlayerRef),
     /// `round`: the number of the round being played, from 1.
     Round,
     /// `passed(PLACE)`: 1 when a piece was dropped into the place during this turn.
@@ -772,6 +801,8 @@ pub enum PlaceKind {
     Twin(Option<Box<Place>>),
     /// `next` or `next(X)`: the place after X along the lap's track and direction, past what the sowing skips.
     Next(Option<Box<Place>>),
+    /// `previous` or `previous(X)`: the place before X along the lap's track and direction (X is its `next`).
+    Previous(Option<Box<Place>>),
     /// `behind` or `behind(X)`: the pit behind X in its column, one row further from the middle.
     Behind(Option<Box<Place>>),
     /// `ahead` or `ahead(X)`: the pit in front of X in its column, one row nearer the middle.

@@ -357,6 +357,7 @@ impl Teller<'_> {
             EndReason::Limit => "the ply limit is reached",
             EndReason::Endless => "a move would never end",
             EndReason::RepetitionDraw => "a position came back",
+            EndReason::ConditionDraw => "a rule says the game is drawn",
             EndReason::Match => "the match is decided",
             EndReason::RoundLimit => "the last round is played",
         };

@@ -85,6 +85,16 @@ struct Rendered {
     src: Option<usize>,
 }
 
+/// A document on one line, as a term that holds a condition (`size(SET where CONDITION)`) prints it.
+fn flat(doc: &Doc, out: &mut String) {
+    match doc {
+        Doc::Text(s, _) => out.push_str(s),
+        Doc::Line => out.push(' '),
+        Doc::Concat(ds) | Doc::Group(ds) | Doc::Fill(ds) => ds.iter().for_each(|d| flat(d, out)),
+        Doc::Indent(d) => flat(d, out),
+    }
+}
+
 fn width_of(s: &str) -> usize {
     s.chars().count()
 }
@@ -418,6 +428,7 @@ impl Printer<'_> {
             EndItem::Limit(n) => self.rule(text(format!("limit {} plies", n.node)), n.span.start, keep),
             EndItem::Endless(span) => self.rule(text("draw when endless"), span.start, keep),
             EndItem::DrawRepetition(span) => self.rule(text("draw when repetition"), span.start, keep),
+            EndItem::DrawCond(c) => self.rule(self.keyword_cond("draw when ", &c.node), c.span.start, keep),
             EndItem::CutEndless(span) => self.rule(text("cut when endless"), span.start, keep),
         }
     }
@@ -442,7 +453,8 @@ impl Printer<'_> {
             PhaseItem::Take(t) => self.rule(self.take_action(&t.node), t.span.start, keep),
             PhaseItem::Offer(o) => self.offer(o),
             PhaseItem::Pass(p) => {
-                let what = p.node.action.as_ref().map_or("move", |a| a.node.as_str());
+                let names: Vec<&str> = p.node.actions().map(|a| a.node.as_str()).collect();
+                let what = if names.is_empty() { "move".to_string() } else { names.join(", ") };
                 self.rule(text(format!("pass when cannot {what}")), p.span.start, keep)
             }
             PhaseItem::Must(m) => {
@@ -529,7 +541,10 @@ impl Printer<'_> {
             me.block(text("on accept"), Span::new(on, me.on_accept_end(offer, on)), Blank::Keep, false, |me| {
                 for e in &offer.on_accept {
                     match e {
-                        Effect::Take(t) => me.rule(text(take(&t.node)), t.span.start, Blank::Keep),
+                        Effect::Take(t) => {
+                            let line = take(&t.node, t.node.filter.as_ref().map(|c| me.flat_cond(c)));
+                            me.rule(text(line), t.span.start, Blank::Keep)
+                        }
                         Effect::Give(p) => me.rule(
                             text(format!("give offered to {}", player(&p.node.node))),
                             p.span.start,
@@ -582,6 +597,10 @@ impl Printer<'_> {
                 let what = match &s.node {
                     SkipTarget::Origin => "origin".to_string(),
                     SkipTarget::Place(p) => place(p),
+                    SkipTarget::Where { set: s, cond, except_last } => {
+                        let except = if *except_last { " except last" } else { "" };
+                        format!("{} where {}{except}", set(s), self.flat_cond(cond))
+                    }
                 };
                 self.rule(text(format!("skip {what}")), s.span.start, keep)
             }
@@ -679,7 +698,10 @@ impl Printer<'_> {
     fn capture_item(&mut self, item: &CaptureItem) {
         let keep = Blank::Keep;
         match item {
-            CaptureItem::Take(t) => self.rule(text(take(&t.node)), t.span.start, keep),
+            CaptureItem::Take(t) => {
+                let line = take(&t.node, t.node.filter.as_ref().map(|c| self.flat_cond(c)));
+                self.rule(text(line), t.span.start, keep)
+            }
             CaptureItem::Pick(t) => self.rule(self.take_action(&t.node), t.span.start, keep),
             CaptureItem::Chain(ch) => {
                 let dir = match ch.node.dir {
@@ -723,6 +745,13 @@ impl Printer<'_> {
     /// A condition as a chain that wraps before its `and`s or `or`s.
     fn cond_fill(&self, c: &Cond) -> Doc {
         self.cond(c, Within::Top, None)
+    }
+
+    /// A condition on one line, for the rules that hold one inside a term or a take.
+    fn flat_cond(&self, c: &Cond) -> String {
+        let mut out = String::new();
+        flat(&self.cond(c, Within::Top, None), &mut out);
+        out
     }
 
     /// A condition where it stands (`within`); `parent` is the span of the condition it is part of.
@@ -838,6 +867,7 @@ impl Printer<'_> {
             TermKind::Before(p) => optional_arg("before", p.as_ref()),
             TermKind::Dropped(p) => optional_arg("dropped", p.as_ref()),
             TermKind::Size(s) => format!("size({})", set(s)),
+            TermKind::SizeWhere(s, c) => format!("size({} where {})", set(s), self.flat_cond(c)),
             TermKind::Player(p) => player(&p.node),
             TermKind::Place(p) => place(p),
             TermKind::Kind(k) => kind_sel(k),
@@ -846,6 +876,7 @@ impl Printer<'_> {
             TermKind::Lap => "lap".into(),
             TermKind::Captures(p) => format!("captures({})", player(&p.node)),
             TermKind::Moves(p) => format!("moves({})", player(&p.node)),
+            TermKind::Seat(p) => format!("seat({})", player(&p.node)),
             TermKind::Round => "round".into(),
             TermKind::Passed(p) => format!("passed({})", place(p)),
         };
@@ -984,7 +1015,8 @@ fn setup_line(line: &SetupLine) -> String {
     format!("{targets}: {exactly}{}", contents.join(" + "))
 }
 
-fn take(t: &Take) -> String {
+/// A take as text; `filter` is its `where` condition, printed on one line.
+fn take(t: &Take, filter: Option<String>) -> String {
     let mut s = String::from("take");
     if let Some(n) = &t.count {
         s.push_str(&format!(" {}", n.node));
@@ -996,6 +1028,9 @@ fn take(t: &Take) -> String {
     if !t.from.is_empty() {
         let groups: Vec<String> = t.from.iter().map(|g| g.iter().map(set).collect::<Vec<_>>().join(", ")).collect();
         s.push_str(&format!(" from {}", groups.join(" else ")));
+    }
+    if let Some(filter) = filter {
+        s.push_str(&format!(" where {filter}"));
     }
     let to = match &t.to {
         TakeTarget::Place(p) => place(p),
@@ -1011,9 +1046,10 @@ fn mark_action(m: &MarkAction) -> String {
 }
 
 fn unmark(u: &Unmark) -> String {
+    let what = u.set.as_ref().map_or_else(|| place(&u.place), set);
     match &u.mark {
-        Some(m) => format!("unmark {} {}", place(&u.place), m.node),
-        None => format!("unmark {}", place(&u.place)),
+        Some(m) => format!("unmark {what} {}", m.node),
+        None => format!("unmark {what}"),
     }
 }
 
@@ -1086,6 +1122,7 @@ fn place(p: &Place) -> String {
         PlaceKind::Opposite(at) => optional_arg("opposite", at.as_deref()),
         PlaceKind::Twin(at) => optional_arg("twin", at.as_deref()),
         PlaceKind::Next(at) => optional_arg("next", at.as_deref()),
+        PlaceKind::Previous(at) => optional_arg("previous", at.as_deref()),
         PlaceKind::Behind(at) => optional_arg("behind", at.as_deref()),
         PlaceKind::Ahead(at) => optional_arg("ahead", at.as_deref()),
         PlaceKind::Start => "start".into(),

@@ -389,6 +389,7 @@ pub fn reason_name(reason: EndReason) -> &'static str {
         EndReason::Limit => "limit",
         EndReason::Endless => "endless",
         EndReason::RepetitionDraw => "repetition_draw",
+        EndReason::ConditionDraw => "condition_draw",
         EndReason::Match => "match",
         EndReason::RoundLimit => "round_limit",
     }
@@ -407,6 +408,7 @@ pub fn reason_words(reason: EndReason) -> &'static str {
         EndReason::Limit => "the ply limit was reached",
         EndReason::Endless => "a move would never have ended",
         EndReason::RepetitionDraw => "a position came back (a draw)",
+        EndReason::ConditionDraw => "a `draw when` rule held",
         EndReason::Match => "the match rule held after a round",
         EndReason::RoundLimit => "the match's rounds were played",
     }

@@ -178,6 +178,28 @@ fn a_shipped_game_goes_through_every_stage_with_no_finding() {
 }
 
 #[test]
+fn the_smaller_constructs_of_issue_30_go_through_every_stage_with_no_finding() {
+    // `draw when CONDITION`, `pass when cannot A, B`, `size(SET where ...)` and `seat(PLAYER)`, `previous`,
+    // `take ... where`, `unmark SET`, `skip ... where [except last]`: played at random with move notation
+    // written and read back, drawn, summed up, and chosen by the computer players, with no finding.
+    let dir = format!("{}/tests/data/reference", env!("CARGO_MANIFEST_DIR"));
+    for stem in [
+        "draw-when-a-condition",
+        "pass-when-cannot-two-actions",
+        "size-where-and-seat",
+        "previous-place",
+        "capture-take-where",
+        "unmark-a-set",
+        "skip-where",
+    ] {
+        let source = std::fs::read(format!("{dir}/{stem}.mancala")).unwrap();
+        let report = harness::run(&source, &options(), 1);
+        assert!(report.clean && report.games > 0, "{stem}: {report:?}");
+        assert_eq!(failures(&report), Vec::<String>::new(), "{stem}");
+    }
+}
+
+#[test]
 fn the_takes_before_the_sowing_go_through_every_stage_with_no_finding() {
     // A take before the sowing with `must capture` and `prefer`, `direction ... where`, groups after `else`
     // and `order choose`: played at random with move notation written and read back, drawn, summed up, and

@@ -440,6 +440,7 @@ fn reason_words(session: &Session, reason: mancala::engine::EndReason) -> Option
         EndReason::Limit => format!("the game reached its limit of {} plies", session.engine.rules.limit),
         EndReason::Endless => "the last move would never have ended".into(),
         EndReason::RepetitionDraw => "a position came back, which draws the game".into(),
+        EndReason::ConditionDraw => "a `draw when` rule held, which draws the game".into(),
         EndReason::Match => format!("the match is over after {} rounds", session.state.rounds.len()),
         EndReason::RoundLimit => format!("the match's {} rounds are played", session.state.rounds.len()),
     })

@@ -188,7 +188,17 @@ impl RuleTally {
         use mancala::engine::EndReason::*;
         let by_rule = matches!(
             reason,
-            Some(Condition | Repetition | Stuck | NobodyCanMove | NoCapture | LastStanding | Endless | RepetitionDraw)
+            Some(
+                Condition
+                    | Repetition
+                    | Stuck
+                    | NobodyCanMove
+                    | NoCapture
+                    | LastStanding
+                    | Endless
+                    | RepetitionDraw
+                    | ConditionDraw
+            )
         );
         if let (Some(rule), true) = (counts.ended_by, by_rule) {
             *self.ended.entry(rule).or_default() += 1;

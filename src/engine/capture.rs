@@ -284,7 +284,7 @@ impl Engine {
             let mut found = 0;
             for set in group {
                 self.for_each_in_set(st, cx, set, |p| {
-                    if Some(p) == target {
+                    if Some(p) == target || !self.take_passes(st, cx, take, p) {
                         return true;
                     }
                     for k in 0..self.k as u8 {
@@ -309,6 +309,12 @@ impl Engine {
     pub(super) fn take_code(&self, st: &State, cx: Ctx, take: &TakeRule, place: PlaceId, kind: u8) -> u32 {
         let group = self.source_groups(take).iter().position(|g| g.iter().any(|s| self.set_contains(st, cx, s, place)));
         choice_code(group.unwrap_or(0), place, kind)
+    }
+
+    /// Whether place `p` of a take's sources passes its `where` (`here` being `p`); every place does without one.
+    #[inline]
+    fn take_passes(&self, st: &State, cx: Ctx, take: &TakeRule, p: PlaceId) -> bool {
+        take.filter.as_ref().is_none_or(|c| self.cond(st, cx.at(p), c))
     }
 
     /// The alternative groups of places a take draws from; `check` fills in `here` when the file names none.
@@ -368,7 +374,9 @@ impl Engine {
         for group in self.source_groups(take) {
             sources.len = 0;
             for set in group {
-                self.for_each_in_set(st, cx, set, |p| Some(p) == target || sources.push(p));
+                self.for_each_in_set(st, cx, set, |p| {
+                    Some(p) == target || !self.take_passes(st, cx, take, p) || sources.push(p)
+                });
             }
             if sources.as_slice().iter().any(|&p| self.count_masked(st, p, mask) > 0) {
                 return true;

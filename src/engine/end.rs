@@ -326,6 +326,7 @@ impl Engine {
         let cx = Ctx::new(st.to_move);
         match rule {
             EndRule::When(c) | EndRule::AtEveryLap(c) => self.test(st, cx, c).then_some(EndReason::Condition),
+            EndRule::DrawWhen(c) => self.test(st, cx, c).then_some(EndReason::ConditionDraw),
             EndRule::Repetition => self.seen_before(st).then_some(EndReason::Repetition),
             EndRule::Stuck => self
                 .without_drops(st, |st| matches!(st.stage, Stage::Start) && !self.has_any_move(st))
@@ -734,7 +735,9 @@ impl Engine {
             return if self.test(st, Ctx::new(0), goal) { 1 } else { 0 };
         }
         match reason {
-            EndReason::NoCapture | EndReason::Endless | EndReason::RepetitionDraw => return 0,
+            EndReason::NoCapture | EndReason::Endless | EndReason::RepetitionDraw | EndReason::ConditionDraw => {
+                return 0
+            }
             EndReason::LastStanding => return self.active_mask(st),
             _ => {}
         }

@@ -149,6 +149,15 @@ impl Engine {
                 });
                 n
             }
+            Num::SizeWhere(set, body) => {
+                let mut n = 0;
+                self.for_each_in_set(st, cx, set, |p| {
+                    n += i32::from(self.cond(st, cx.at(p), body));
+                    true
+                });
+                n
+            }
+            Num::Seat(p) => i32::from(self.player(st, cx, p)) + 1,
             Num::Lap => st.lap.min(i32::MAX as u32) as i32,
             Num::Round => st.round as i32,
             Num::Passed(p) => self.place(st, cx, p).map_or(0, |p| super::state::passed(st, p) as i32),
@@ -218,6 +227,9 @@ impl Engine {
                 mask.trailing_zeros() as PlaceId
             }
             PlaceExpr::Next(p, skip_origin, skip_marks) => return self.next_of(st, cx, p, *skip_origin, *skip_marks),
+            PlaceExpr::Previous(p, skip_origin, skip_marks) => {
+                return self.previous_of(st, cx, p, *skip_origin, *skip_marks)
+            }
             PlaceExpr::Start => st.start,
             PlaceExpr::Behind(p) => {
                 let p = self.place(st, cx, p)?;
@@ -392,6 +404,22 @@ impl Engine {
     fn next_of(&self, st: &State, cx: Ctx, p: &PlaceExpr, skip_origin: bool, skip_marks: u32) -> Option<PlaceId> {
         let p = self.place(st, cx, p)?;
         self.next_place(st, cx.mover, p, skip_origin, skip_marks)
+    }
+
+    /// `previous(P)`: walks the track from P, `next` after `next`, to the place whose `next` is P; none
+    /// where the walk does not come back to P within a lap of the whole board (P passed over, or off the
+    /// track). No allocation: at most one step per place.
+    fn previous_of(&self, st: &State, cx: Ctx, p: &PlaceExpr, skip_origin: bool, skip_marks: u32) -> Option<PlaceId> {
+        let target = self.place(st, cx, p)?;
+        let mut q = target;
+        for _ in 0..=self.rules.places.len() {
+            let after = self.next_place(st, cx.mover, q, skip_origin, skip_marks)?;
+            if after == target {
+                return Some(q);
+            }
+            q = after;
+        }
+        None
     }
 
     /// `next` under `skip NAME`: from `q` on, the first place that carries none of the marks in `skip_marks`

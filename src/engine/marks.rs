@@ -45,6 +45,22 @@ impl Engine {
                     }
                 }
             }
+            MarkStep::UnmarkSet { set, mark } => {
+                // The set is read first: a set of marked pits shrinks as their marks come off.
+                let mut pits: PitSet = 0;
+                self.for_each_in_set(st, cx, set, |p| {
+                    if (p as usize) < n {
+                        pits |= pit_bit(p);
+                    }
+                    true
+                });
+                for p in pits_of(pits) {
+                    match mark {
+                        Some(m) => st.marks[*m as usize * n + p as usize] = UNMARKED,
+                        None => (0..self.rules.marks.len()).for_each(|m| st.marks[m * n + p as usize] = UNMARKED),
+                    }
+                }
+            }
             MarkStep::Give { place, to } => {
                 if let Some(p) = pit(place, st) {
                     st.owner[p as usize] = self.player(st, cx, to);

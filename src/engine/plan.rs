@@ -79,7 +79,9 @@ impl Written {
         let p = &rules.phases[phase];
         let end_rules = || p.end.items.iter().chain(&rules.end.items);
         let reads_sowing = |r: &EndRule| match r {
-            EndRule::When(c) | EndRule::AtEveryLap(c) | EndRule::Eliminate(c) => crate::ir::reads_last_sowing(c),
+            EndRule::When(c) | EndRule::AtEveryLap(c) | EndRule::Eliminate(c) | EndRule::DrawWhen(c) => {
+                crate::ir::reads_last_sowing(c)
+            }
             _ => false,
         };
         Written {
@@ -240,7 +242,7 @@ impl Engine {
             .map(|action| {
                 let ActionKind::Sow(sow) = &action.kind else { return fast::LapTracks::default() };
                 let by_piece = !sow.drop_captures.is_empty()
-                    || sow.skip_marks != 0
+                    || sow.skips_by_piece()
                     || (self.rules.needs.drops && !sow.divert.is_empty());
                 if by_piece {
                     return fast::LapTracks::default();
@@ -288,7 +290,7 @@ fn is_plain_sow(sow: &Sow) -> bool {
         && sow.lift_captures.is_empty()
         && sow.answers.is_empty()
         && sow.lift_steps.is_empty()
-        && sow.skip_marks == 0
+        && !sow.skips_by_piece()
         && matches!(sow.dir, DirRule::Fixed(_))
 }
 

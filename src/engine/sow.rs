@@ -798,7 +798,7 @@ impl Engine {
         let plain = sow.start_origin.is_none()
             && sow.divert.is_empty()
             && sow.drop_captures.is_empty()
-            && sow.skip_marks == 0
+            && !sow.skips_by_piece()
             && !self.rules.needs.passed
             && !st.at_origin
             && self.trace.is_none();
@@ -866,7 +866,7 @@ impl Engine {
         } else {
             let pos = self.rules.next[row + st.cursor as usize];
             let pos = if pos == st.origin && sow.skip_origin { self.rules.next[row + pos as usize] } else { pos };
-            if sow.skip_marks != 0 {
+            if sow.skips_by_piece() {
                 self.pass_marked(st, sow, row, pos)
             } else {
                 pos
@@ -948,16 +948,24 @@ impl Engine {
         st.recording = false;
     }
 
-    /// `skip NAME`: from `pos` on, the first place that carries none of the skipped marks (nor is the origin
-    /// a `skip origin` passes over). Where every place of the track is skipped, `pos` itself.
+    /// `skip NAME`, `skip SET where COND`: from `pos` on, the first place that carries none of the skipped
+    /// marks, fails the `where` (the last piece in hand passes none with `except last`), nor is the origin a
+    /// `skip origin` passes over. Where every place of the track is skipped, `pos` itself.
     #[cold]
     fn pass_marked(&self, st: &State, sow: &Sow, row: usize, pos: PlaceId) -> PlaceId {
         let n = self.rules.n_pits;
+        let last_piece = st.hand.iter().map(|&h| u32::from(h)).sum::<u32>() <= 1;
+        let cx = Ctx::new(st.to_move);
         let skipped = |p: PlaceId| {
             (p == st.origin && sow.skip_origin)
                 || ((p as usize) < n
                     && (0..self.rules.marks.len())
                         .any(|m| sow.skip_marks & (1 << m) != 0 && st.marks[m * n + p as usize] != UNMARKED))
+                || sow.skip_where.as_ref().is_some_and(|w| {
+                    !(w.except_last && last_piece)
+                        && self.set_contains(st, cx, &w.set, p)
+                        && self.cond(st, cx.at(p), &w.cond)
+                })
         };
         let mut p = pos;
         for _ in 0..self.rules.places.len() {

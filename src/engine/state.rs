@@ -680,6 +680,8 @@ pub enum EndReason {
     Endless,
     /// A position came back under `draw when repetition`.
     RepetitionDraw,
+    /// A `draw when CONDITION` rule held.
+    ConditionDraw,
     /// A match of rounds: `match when` held after a round.
     Match,
     /// A match of rounds: its `limit N rounds` were played.

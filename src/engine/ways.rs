@@ -558,7 +558,7 @@ impl FirstLapStarts {
     fn new(engine: &Engine, sow: &Sow) -> Option<FirstLapStarts> {
         let rules = &engine.rules;
         let plain = engine.k == 1 && !rules.needs.drops && !rules.needs.passed;
-        if !plain || !sow.divert.is_empty() || !sow.drop_captures.is_empty() || sow.skip_marks != 0 {
+        if !plain || !sow.divert.is_empty() || !sow.drop_captures.is_empty() || sow.skips_by_piece() {
             return None;
         }
         if !sow.lift_steps.is_empty() || !sow.lift_captures.is_empty() {

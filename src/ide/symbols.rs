@@ -321,7 +321,7 @@ impl Symbols {
                     }
                 }
                 PhaseItem::Pass(p) => {
-                    if let Some(action) = &p.node.action {
+                    for action in p.node.actions() {
                         self.use_name(Namespace::Action(self.actions), action);
                     }
                 }
@@ -360,11 +360,14 @@ impl Symbols {
                 self.opt_cond(&take.node.filter);
                 self.place(&take.node.to);
             }
-            SowItem::Skip(s) => {
-                if let SkipTarget::Place(p) = &s.node {
-                    self.place(p);
+            SowItem::Skip(s) => match &s.node {
+                SkipTarget::Place(p) => self.place(p),
+                SkipTarget::Where { set, cond, .. } => {
+                    self.set(set);
+                    self.cond(cond);
                 }
-            }
+                SkipTarget::Origin => {}
+            },
             SowItem::RelayMay { when, .. } => self.cond(&when.node),
             SowItem::Relay(c) | SowItem::RelayFromNext(c) | SowItem::Require(c) | SowItem::Again(c) => {
                 self.cond(&c.node)
@@ -458,7 +461,10 @@ impl Symbols {
     }
 
     fn unmark(&mut self, u: &Unmark) {
-        self.place(&u.place);
+        match &u.set {
+            Some(s) => self.set(s),
+            None => self.place(&u.place),
+        }
         if let Some(mark) = &u.mark {
             self.use_name(Namespace::Place, mark);
         }
@@ -471,6 +477,7 @@ impl Symbols {
                     EndWhen::Cond(c) | EndWhen::AtEveryLap(c) => self.cond(c),
                     EndWhen::Repetition | EndWhen::Stuck | EndWhen::NobodyCanMove => {}
                 },
+                EndItem::DrawCond(c) => self.cond(&c.node),
                 EndItem::Eliminate(e) => {
                     if let Eliminate::Cond(c) = &e.node {
                         self.cond(c);
@@ -597,12 +604,16 @@ impl Symbols {
                 }
             }
             TermKind::Value(s) | TermKind::Size(s) => self.set(s),
+            TermKind::SizeWhere(s, c) => {
+                self.set(s);
+                self.cond(c);
+            }
             TermKind::Before(p) | TermKind::Dropped(p) | TermKind::Number(p) => {
                 if let Some(p) = p {
                     self.place(p);
                 }
             }
-            TermKind::Player(p) | TermKind::Captures(p) | TermKind::Moves(p) => self.player(p),
+            TermKind::Player(p) | TermKind::Captures(p) | TermKind::Moves(p) | TermKind::Seat(p) => self.player(p),
             TermKind::Place(p) => self.place(p),
             TermKind::Kind(k) => self.kind(k),
             TermKind::Passed(p) => self.place(p),
@@ -615,6 +626,7 @@ impl Symbols {
             PlaceKind::Opposite(inner)
             | PlaceKind::Twin(inner)
             | PlaceKind::Next(inner)
+            | PlaceKind::Previous(inner)
             | PlaceKind::Behind(inner)
             | PlaceKind::Ahead(inner) => {
                 if let Some(inner) = inner {

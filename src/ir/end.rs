@@ -51,6 +51,8 @@ pub enum EndRule {
     /// `when COND at every lap`: as `When`, and also tested at the end of each lap of a sowing of laps, where
     /// it stops the move (`mover` there is the player making it).
     AtEveryLap(Cond),
+    /// `draw when COND`: the game (or the round) ends in a draw when the condition holds, whatever the scores.
+    DrawWhen(Cond),
 }
 
 impl EndRule {

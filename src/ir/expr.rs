@@ -114,6 +114,10 @@ pub enum Num {
     Round,
     /// `passed(P)`: 1 when a piece was dropped into P during this turn (`State::passed`), else 0.
     Passed(PlaceExpr),
+    /// `size(SET where COND)`: how many pits of the set pass the condition, `here` each of them.
+    SizeWhere(Set, Box<Cond>),
+    /// `seat(P)`: the player's seat, 1 for the first.
+    Seat(PlayerExpr),
 }
 
 impl Num {
@@ -148,6 +152,10 @@ pub enum PlaceExpr {
     /// origin too when the sowing skips it (the bool), and past the pits carrying a mark the sowing skips
     /// (`skip NAME`, the bits of `Sow::skip_marks`).
     Next(Box<PlaceExpr>, bool, u32),
+    /// The place before this one along the mover's track in the lap's direction (`previous`): the place
+    /// whose `Next` (with the same skips) it is, found by walking the track from it; none for a place the
+    /// lap passes over or off the track.
+    Previous(Box<PlaceExpr>, bool, u32),
     /// The pit behind this one in its column (`Rules::behind`); no place where there is none.
     Behind(Box<PlaceExpr>),
     /// The pit in front of this one in its column (`Rules::ahead`); no place where there is none.

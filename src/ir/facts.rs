@@ -34,7 +34,10 @@ fn num_trend(n: &Num) -> Trend {
         | Num::Round
         | Num::Passed(_)
         | Num::Captures(_)
-        | Num::Moves(_) => Trend::Fixed,
+        | Num::Moves(_)
+        | Num::Seat(_) => Trend::Fixed,
+        // The pits that pass a condition that may read the offer itself: no trend known.
+        Num::SizeWhere(..) => Trend::Unknown,
         // Counts and sizes are never negative: over more pits they can only grow.
         Num::Count(Set::Offered, _) | Num::Size(Set::Offered) => Trend::Grows,
         // A piece's value may be negative.
@@ -153,7 +156,7 @@ impl Where {
             | PlaceExpr::Behind(_)
             | PlaceExpr::Ahead(_)
             | PlaceExpr::RegionPit(..) => false,
-            PlaceExpr::Here | PlaceExpr::Last | PlaceExpr::Next(..) => true,
+            PlaceExpr::Here | PlaceExpr::Last | PlaceExpr::Next(..) | PlaceExpr::Previous(..) => true,
         }
     }
 
@@ -222,9 +225,14 @@ fn bounds_at_last(n: &Num) -> (Option<i64>, Option<i64>) {
         // The last pit holds the piece just dropped there.
         Num::HereCount => (Some(1), None),
         Num::Count(Set::One(p), KindSel::All) | Num::PlaceCount(p) if at_last(p) => (Some(1), None),
-        Num::Count(..) | Num::Size(_) | Num::Before(_) | Num::PlaceCount(_) | Num::PitsCount(_) | Num::Lifted => {
-            (Some(0), None)
-        }
+        Num::Count(..)
+        | Num::Size(_)
+        | Num::SizeWhere(..)
+        | Num::Before(_)
+        | Num::PlaceCount(_)
+        | Num::PitsCount(_)
+        | Num::Lifted => (Some(0), None),
+        Num::Seat(_) => (Some(1), Some(8)),
         Num::Number(_) => (Some(0), Some(64)),
         Num::Value(_) => (None, None),
         Num::Lap | Num::Round => (Some(1), None),
@@ -286,13 +294,14 @@ fn num_reads_sowing(n: &Num) -> bool {
         Num::Add(ns) | Num::Mul(ns) => ns.iter().any(num_reads_sowing),
         Num::Sub(a, b) | Num::Div(a, b) | Num::Rem(a, b) => num_reads_sowing(a) || num_reads_sowing(b),
         Num::PlaceCount(p) | Num::Number(p) | Num::Passed(p) => place_reads_sowing(p),
-        Num::PitsCount(p) | Num::Captures(p) | Num::Moves(p) => player_reads_sowing(p),
+        Num::PitsCount(p) | Num::Captures(p) | Num::Moves(p) | Num::Seat(p) => player_reads_sowing(p),
+        Num::SizeWhere(s, c) => set_reads_sowing(s) || reads_last_sowing(c),
     }
 }
 
 fn place_reads_sowing(p: &PlaceExpr) -> bool {
     match p {
-        PlaceExpr::Last | PlaceExpr::Origin | PlaceExpr::Start | PlaceExpr::Next(..) => true,
+        PlaceExpr::Last | PlaceExpr::Origin | PlaceExpr::Start | PlaceExpr::Next(..) | PlaceExpr::Previous(..) => true,
         PlaceExpr::Here | PlaceExpr::Fixed(_) => false,
         PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) | PlaceExpr::Behind(p) | PlaceExpr::Ahead(p) => {
             place_reads_sowing(p)

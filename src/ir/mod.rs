@@ -25,8 +25,8 @@ pub use optimize::{optimize, visit_conds_mut};
 pub use refs::{RuleRef, RuleSource};
 pub use rounds::{FirstRule, Refill, RoundRules};
 pub use sow::{
-    Answers, CaptureRule, ChainRule, Dir, DirRule, LiftRule, MarkStep, Sow, Step, TakeRule, TakeTo, ThenMark, ThenRule,
-    RESERVED_ANSWERS,
+    Answers, CaptureRule, ChainRule, Dir, DirRule, LiftRule, MarkStep, SkipWhere, Sow, Step, TakeRule, TakeTo,
+    ThenMark, ThenRule, RESERVED_ANSWERS,
 };
 
 /// A place index: pits first (`0..n_pits`), then on-track stores, then off-board places.

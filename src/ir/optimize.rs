@@ -66,7 +66,7 @@ pub fn visit_conds_mut(rules: &mut Rules, f: &mut impl FnMut(&mut Cond)) {
 
 fn visit_end(end: &mut EndRules, f: &mut impl FnMut(&mut Cond)) {
     for item in &mut end.items {
-        if let EndRule::When(c) | EndRule::Eliminate(c) | EndRule::AtEveryLap(c) = item {
+        if let EndRule::When(c) | EndRule::Eliminate(c) | EndRule::AtEveryLap(c) | EndRule::DrawWhen(c) = item {
             f(c);
         }
     }

@@ -85,6 +85,9 @@ pub struct Sow {
     pub lift_steps: Vec<MarkStep>,
     /// `skip NAME`: the marks (as bits of their indices) whose pits every lap passes over.
     pub skip_marks: u32,
+    /// `skip SET where COND [except last]`: tested at each drop.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skip_where: Option<SkipWhere>,
     /// `skip PLACE`: the places written, as written (`store(opponent)`). The engine reads them already folded
     /// into `Rules::next`; they are kept here for readers of the plain rules (the reference semantics). Not
     /// serialized: `next` holds their meaning already, so the hash of the rules (`session::rules_hash`) stays.
@@ -140,7 +143,23 @@ pub struct LiftRule {
     pub when: Cond,
 }
 
+/// `skip SET where COND [except last]`: at each drop, the place the piece would fall into (past the fixed skips)
+/// is passed over while it is in the set and the condition holds there (`here` that place), unless, with
+/// `except_last`, the piece is the last in hand.
+#[derive(Debug, Clone, Serialize)]
+pub struct SkipWhere {
+    pub set: Set,
+    pub cond: Cond,
+    pub except_last: bool,
+}
+
 impl Sow {
+    /// Whether a lap passes over places it can only tell drop by drop (`skip NAME`, `skip ... where`): such a
+    /// sowing is sown piece by piece.
+    pub fn skips_by_piece(&self) -> bool {
+        self.skip_marks != 0 || self.skip_where.is_some()
+    }
+
     /// Whether a first lap may lift nothing: a `lift` from another place, which may be empty (§9.1: such a
     /// start is no move, found by playing it out).
     pub fn may_lift_nothing(&self) -> bool {
@@ -216,6 +235,8 @@ pub enum MarkStep {
     Mark { place: PlaceExpr, mark: MarkId, player: Option<PlayerExpr> },
     /// `unmark PLACE [NAME]`: every mark when `None`.
     Unmark { place: PlaceExpr, mark: Option<MarkId> },
+    /// `unmark SET [NAME]`: the same at every pit of the set (read before any mark is taken off).
+    UnmarkSet { set: Set, mark: Option<MarkId> },
     /// `give PLACE to PLAYER`
     Give { place: PlaceExpr, to: PlayerExpr },
 }
@@ -236,6 +257,10 @@ pub struct TakeRule {
     pub chosen: bool,
     /// Alternatives in order: the first that holds a matching piece is used.
     pub from: Vec<Vec<Set>>,
+    /// `where COND`: only the places of the sources for which it holds (`here` each of them), tested on the
+    /// position before the take.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filter: Option<Cond>,
     pub to: TakeTo,
 }
 

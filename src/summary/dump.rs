@@ -205,6 +205,10 @@ impl Printer<'_> {
                 for m in (0..self.rules.marks.len()).filter(|m| s.skip_marks & (1 << m) != 0) {
                     let _ = write!(out, ", skipping pits marked {}", self.mark_name(m as MarkId));
                 }
+                if let Some(w) = &s.skip_where {
+                    let except = if w.except_last { " except last" } else { "" };
+                    let _ = write!(out, "\n      skip {} where {}{except}", self.set(&w.set), self.cond(&w.cond));
+                }
                 if let Some(c) = &s.start_origin {
                     let _ = write!(out, "\n      start at origin when {}", self.cond(c));
                 }
@@ -347,6 +351,10 @@ impl Printer<'_> {
                 let name = mark.map_or(String::new(), |m| format!(" {}", self.mark_name(m)));
                 format!("unmark {}{name}", self.place(place))
             }
+            MarkStep::UnmarkSet { set, mark } => {
+                let name = mark.map_or(String::new(), |m| format!(" {}", self.mark_name(m)));
+                format!("unmark {}{name}", self.set(set))
+            }
             MarkStep::Give { place, to } => format!("give {} to {}", self.place(place), self.player(to)),
         }
     }
@@ -365,7 +373,8 @@ impl Printer<'_> {
             TakeTo::Each(s) => format!("each {}", self.set(s)),
             TakeTo::Hand => "hand".into(),
         };
-        format!("take {count}{kinds}{chosen}from {} to {to}", from.join(" else "))
+        let filter = t.filter.as_ref().map_or(String::new(), |c| format!(" where {}", self.cond(c)));
+        format!("take {count}{kinds}{chosen}from {}{filter} to {to}", from.join(" else "))
     }
 
     fn rounds(&self, rounds: &RoundRules) -> String {
@@ -417,6 +426,7 @@ impl Printer<'_> {
                     "A move that would never end stops where that is found, and play goes on.".into()
                 }
                 EndRule::DrawRepetition => "A position that comes back draws the game.".into(),
+                EndRule::DrawWhen(c) => format!("The game is drawn when {}.", self.cond(c)),
             };
             let _ = writeln!(out, "{indent}{line}");
         }
@@ -479,6 +489,8 @@ impl Printer<'_> {
             Num::Value(s) => format!("value({})", self.set(s)),
             Num::Before(p) => format!("before({})", self.place(p)),
             Num::Size(s) => format!("size({})", self.set(s)),
+            Num::SizeWhere(s, c) => format!("size({} where {})", self.set(s), self.cond(c)),
+            Num::Seat(p) => format!("seat({})", self.player(p)),
             Num::Add(ns) => ns.iter().map(|n| self.operand(n, 1)).collect::<Vec<_>>().join(" + "),
             Num::Mul(ns) => ns.iter().map(|n| self.operand(n, 2)).collect::<Vec<_>>().join(" * "),
             Num::HereCount => "count".into(),
@@ -531,6 +543,10 @@ impl Printer<'_> {
             PlaceExpr::Next(p, ..) => match **p {
                 PlaceExpr::Here => "next".into(),
                 ref q => format!("next({})", self.place(q)),
+            },
+            PlaceExpr::Previous(p, ..) => match **p {
+                PlaceExpr::Here => "previous".into(),
+                ref q => format!("previous({})", self.place(q)),
             },
             PlaceExpr::Start => "start".into(),
             PlaceExpr::Behind(p) => match **p {

@@ -364,6 +364,15 @@ impl Words<'_> {
         for m in (0..self.rules.marks.len()).filter(|m| s.skip_marks & (1 << m) != 0) {
             let _ = write!(text, ", passing over the pits marked {}", self.mark_name(m as MarkId));
         }
+        if let Some(w) = &s.skip_where {
+            let except = if w.except_last { " (but never the last)" } else { "" };
+            let _ = write!(
+                text,
+                ", passing over each of {} where, as a piece comes to it, {}{except}",
+                self.set(&w.set),
+                self.cond(&w.cond, Here::Each)
+            );
+        }
         match &s.start_origin {
             Some(Cond::True) => text.push_str(", the first back into the pit they came from"),
             Some(c) => {
@@ -567,6 +576,10 @@ impl Words<'_> {
                 format!("{} is no longer {}", self.place(place, here), self.mark_name(*m))
             }
             MarkStep::Unmark { place, mark: None } => format!("{} loses its marks", self.place(place, here)),
+            MarkStep::UnmarkSet { set, mark: Some(m) } => {
+                format!("each of {} is no longer {}", self.set(set), self.mark_name(*m))
+            }
+            MarkStep::UnmarkSet { set, mark: None } => format!("each of {} loses its marks", self.set(set)),
             MarkStep::Give { place, to } => {
                 format!("{} becomes {}", self.place(place, here), self.whose_own(to))
             }
@@ -594,6 +607,10 @@ impl Words<'_> {
             self.place(&PlaceExpr::Here, here)
         } else {
             from.join(", or if there are none there, from ")
+        };
+        let from = match &t.filter {
+            Some(c) => format!("{from} (those of them where {})", self.cond(c, Here::Each)),
+            None => from,
         };
         let to = match &t.to {
             TakeTo::Place(p) => self.place(p, here),
@@ -754,6 +771,9 @@ impl Words<'_> {
                 EndRule::EliminateEndless => "A player whose move would never end is out.".into(),
                 EndRule::CutEndless => "A move that would never end stops there, and play goes on.".into(),
                 EndRule::DrawRepetition => "A position that comes back is a draw.".into(),
+                EndRule::DrawWhen(c) => {
+                    format!("The game ends in a draw, whatever the scores, when {}.", self.cond(c, Here::None))
+                }
             }));
         }
         for (i, (set, to)) in end.sweeps.iter().enumerate() {
@@ -899,6 +919,8 @@ impl Words<'_> {
             Num::Before(p) => format!("the number of pieces in {} before the drop", self.place(p, here)),
             Num::Size(Set::Offered) => "the number of pits offered".into(),
             Num::Size(s) => format!("the number of {}", self.set(s)),
+            Num::SizeWhere(s, c) => format!("the number of {} where {}", self.set(s), self.cond(c, Here::Each)),
+            Num::Seat(p) => format!("the seat of {} (1 for the first to move)", self.player(p)),
             Num::Add(ns) => ns.iter().map(|n| self.operand(n, 1, here)).collect::<Vec<_>>().join(" plus "),
             Num::Mul(ns) => ns.iter().map(|n| self.operand(n, 2, here)).collect::<Vec<_>>().join(" times "),
             Num::HereCount => format!("the number of {} in {}", self.piece_word(), self.place(&PlaceExpr::Here, here)),
@@ -963,6 +985,7 @@ impl Words<'_> {
             PlaceExpr::Twin(p) => format!("the pit of the same number as {} on the other side", self.place(p, here)),
             PlaceExpr::RegionPit(id, who) => format!("{} {}", self.whose(who), region_name(self.rules, *id)),
             PlaceExpr::Next(p, ..) => format!("the place after {}", self.place(p, here)),
+            PlaceExpr::Previous(p, ..) => format!("the place before {}", self.place(p, here)),
             PlaceExpr::Start => "the pit the move began from".into(),
             PlaceExpr::Behind(p) => format!("the pit behind {}", self.place(p, here)),
             PlaceExpr::Ahead(p) => format!("the pit in front of {}", self.place(p, here)),

@@ -159,27 +159,20 @@ pub(super) fn unexpected(source: &str, pos: usize, positives: &[Rule], negatives
     SyntaxError { code: SyntaxCode::Unexpected, message, span, label: label.into(), help, related, suggestion }
 }
 
-/// A hint about the construct the error is in, where the usual hints would mislead: after `skip`, a set or a
-/// condition (`skip pits(opponent) where count = 2`, `skip when ...`), where nothing is being named; after
-/// `draw when`, a condition, which only `when` takes; `to hand` outside a capture's take; a `where` in a
-/// capture's take.
+/// A hint about the construct the error is in, where the usual hints would mislead: after `skip`, a set without
+/// `where` or a condition without a set (`skip pits(opponent)`, `skip when ...`); `to hand` outside a capture's
+/// take.
 fn construct_hint(source: &str, pos: usize, words: &[&str], found: &Found) -> Option<String> {
-    let line_start = source[..pos].rfind('\n').map_or(0, |i| i + 1);
-    let first_word = source[line_start..pos].split_whitespace().next();
+    // The line of the last word before the error: `skip pits(opponent)` then `}` on the next line is still
+    // about the `skip`.
+    let before = source[..pos].trim_end();
+    let last_line = before.rfind('\n').map_or(0, |i| i + 1);
+    let first_word = source[last_line..before.len()].split_whitespace().next();
     if first_word == Some("skip") {
         return Some(
-            "`skip` takes one place, `origin` or a mark's name: `skip origin`, `skip store(opponent)`, `skip burnt` \
-             (every pit carrying the mark `burnt`); a set of pits or a condition cannot follow it. To pass over the \
-             pits that hold 2, mark them (`then mark pits as NAME where count = 2`, or `mark here as NAME` in a \
-             capture) and write `skip NAME`"
-                .into(),
-        );
-    }
-    if first_word == Some("draw") && source[line_start..pos].split_whitespace().nth(1) == Some("when") {
-        return Some(
-            "`draw when` takes `endless`, `repetition` or `no capture for N rounds` (or `turns`): the game is then \
-             drawn whatever the scores. To end the game when a condition holds, write `when CONDITION`: the scores \
-             decide, and equal scores are a draw under `winner most score, ties draw`"
+            "`skip` takes one place, `origin`, a mark's name, or a set of pits with a condition tested at each drop: \
+             `skip origin`, `skip store(opponent)`, `skip burnt` (every pit carrying the mark `burnt`), `skip \
+             pits(opponent) where count = 2` (add `except last` for the last piece to fall there all the same)"
                 .into(),
         );
     }
@@ -187,15 +180,6 @@ fn construct_hint(source: &str, pos: usize, words: &[&str], found: &Found) -> Op
         return Some(
             "`to hand` exists only in a capture's `take`, whose pieces its `sow from PLACE` sows on; here the \
              pieces go to a place, such as `to store(mover)`"
-                .into(),
-        );
-    }
-    if found.text() == "where" && words.contains(&"`else`") && words.contains(&"`to`") {
-        return Some(
-            "a capture's `take` has no `where`: it takes from the places it names (`take from opposite to \
-             store(mover)`). To take from the pits of a set that pass a condition, write `then must take from SET \
-             where CONDITION to PLACE` (or `then may take`, the mover choosing) after the captures, or, for one \
-             pit the mover chooses, a take in braces: `take { from SET where CONDITION to PLACE }`"
                 .into(),
         );
     }
@@ -494,6 +478,7 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         Rule::direction_is => "a condition",
         Rule::eq_op => "`=` or `!=`",
         Rule::filter => "`where`",
+        Rule::except_last => "`except last`",
         Rule::dir_word => "`ccw`, `cw` or `choose`",
         Rule::lap_dir => "`ccw or cw when CONDITION`",
         Rule::lap_dir_word => "`ccw` or `cw`",
@@ -559,6 +544,7 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::size_fn
         | Rule::captures_fn
         | Rule::moves_fn
+        | Rule::seat_fn
         | Rule::owner_fn
         | Rule::number_fn => "a number or a count",
         Rule::kind_word | Rule::kind_sel | Rule::kind_name => "a kind of piece",
@@ -570,6 +556,7 @@ pub(crate) fn rule_word(rule: Rule) -> Option<&'static str> {
         | Rule::opposite
         | Rule::twin
         | Rule::next
+        | Rule::previous
         | Rule::behind
         | Rule::ahead
         | Rule::named_place => "a place",
@@ -608,9 +595,11 @@ pub(super) fn lead_rule(rule: Rule) -> Rule {
         Rule::lead_number_fn => Rule::number_fn,
         Rule::lead_twin => Rule::twin,
         Rule::lead_next => Rule::next,
+        Rule::lead_previous => Rule::previous,
         Rule::lead_behind => Rule::behind,
         Rule::lead_ahead => Rule::ahead,
         Rule::lead_moves_fn => Rule::moves_fn,
+        Rule::lead_seat_fn => Rule::seat_fn,
         Rule::lead_from_next => Rule::from_next,
         Rule::lead_every_drop => Rule::every_drop,
         Rule::lead_every_lift => Rule::every_lift,
@@ -728,6 +717,7 @@ pub(super) fn token_keyword(rule: Rule) -> Option<(&'static [&'static str], &'st
         Rule::kw_every => (&["every"], "`every`"),
         Rule::kw_next => (&["next"], "`next`"),
         Rule::kw_else => (&["else"], "`else`"),
+        Rule::kw_except => (&["except"], "`except`"),
         Rule::kw_with => (&["with"], "`with`"),
         Rule::kw_mark => (&["mark"], "`mark`"),
         Rule::kw_rounds_word => (&["rounds"], "`rounds`"),
@@ -795,10 +785,12 @@ pub(super) fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::number_fn => &["number"],
         Rule::twin => &["twin"],
         Rule::next => &["next"],
+        Rule::previous => &["previous"],
         Rule::behind => &["behind"],
         Rule::ahead => &["ahead"],
         Rule::start => &["start"],
         Rule::moves_fn => &["moves"],
+        Rule::seat_fn => &["seat"],
         Rule::from_next => &["from"],
         Rule::every_drop => &["at"],
         Rule::every_lift => &["at"],
@@ -821,6 +813,7 @@ pub(super) fn rule_keywords(rule: Rule) -> &'static [&'static str] {
         Rule::until => &["until"],
         Rule::from => &["from"],
         Rule::filter => &["where"],
+        Rule::except_last => &["except"],
         Rule::direction => &["direction"],
         Rule::dir_word => &["ccw", "cw", "choose"],
         Rule::order => &["order"],

@@ -569,9 +569,15 @@ fn build_mark_action(pair: Pair<Rule>) -> Result<MarkAction, SyntaxError> {
 /// `unmark PLACE [NAME]`, in a capture or a sowing.
 fn build_unmark(pair: Pair<Rule>) -> Result<Unmark, SyntaxError> {
     let mut parts = children(pair);
-    let place = build_place(next_pair(&mut parts, "unmark place")?)?;
+    let what = next_pair(&mut parts, "unmark place")?;
+    let (place, set) = if what.as_rule() == Rule::set_fn {
+        let span = span_of(&what);
+        (Spanned::new(PlaceKind::Here, span), Some(build_set_or_place(what)?))
+    } else {
+        (build_place(what)?, None)
+    };
     let mark = parts.next().map(|n| name_of(&n));
-    Ok(Unmark { place, mark })
+    Ok(Unmark { place, set, mark })
 }
 
 fn build_kind_sel(pair: Pair<Rule>) -> Result<Spanned<KindSel>, SyntaxError> {
@@ -623,7 +629,8 @@ fn build_phase_item(pair: Pair<Rule>) -> Result<PhaseItem, SyntaxError> {
         Rule::pass => {
             let what = next_pair(&mut inner, "pass")?;
             let action = (what.as_rule() == Rule::action_ref).then(|| name_of(&what));
-            PhaseItem::Pass(Spanned::new(PassWhen { action }, span))
+            let others = inner.filter(|p| p.as_rule() == Rule::action_ref).map(|p| name_of(&p)).collect();
+            PhaseItem::Pass(Spanned::new(PassWhen { action, others }, span))
         }
         Rule::must => {
             let after = build_cond(next_pair(&mut inner, "must")?)?;
@@ -688,8 +695,16 @@ fn build_sow_item(pair: Pair<Rule>) -> Result<SowItem, SyntaxError> {
         Rule::order => SowItem::Order { last_own: inner.next().is_some(), span },
         Rule::skip => {
             let what = next_pair(&mut inner, "skip")?;
-            let target =
-                if what.as_rule() == Rule::origin { SkipTarget::Origin } else { SkipTarget::Place(build_place(what)?) };
+            let target = match what.as_rule() {
+                Rule::origin => SkipTarget::Origin,
+                Rule::skip_where => {
+                    let mut parts = children(what);
+                    let set = build_set(next_pair(&mut parts, "skip set")?)?;
+                    let cond = build_filter(next_pair(&mut parts, "skip where")?)?;
+                    SkipTarget::Where { set, cond, except_last: parts.next().is_some() }
+                }
+                _ => SkipTarget::Place(build_place(what)?),
+            };
             SowItem::Skip(Spanned::new(target, span))
         }
         Rule::relay => {
@@ -856,6 +871,7 @@ fn build_take(pairs: Children) -> Result<Take, SyntaxError> {
         kind: None,
         chosen: false,
         from: Vec::new(),
+        filter: None,
         to: TakeTarget::Place(Spanned::new(PlaceKind::Here, Span::default())),
     };
     for p in pairs {
@@ -869,6 +885,7 @@ fn build_take(pairs: Children) -> Result<Take, SyntaxError> {
                     take.from.push(group);
                 }
             }
+            Rule::filter => take.filter = Some(build_filter(p)?),
             Rule::to_each => take.to = TakeTarget::Each(build_set(next_pair(&mut children(p), "each")?)?),
             Rule::hand => take.to = TakeTarget::Hand,
             Rule::place => take.to = TakeTarget::Place(build_place(p)?),
@@ -1049,6 +1066,9 @@ fn build_end_item(pair: Pair<Rule>) -> Result<EndItem, SyntaxError> {
             match inner.clone().next().map(|p| p.as_rule()) {
                 Some(Rule::endless) => return Ok(EndItem::Endless(span)),
                 Some(Rule::repetition) => return Ok(EndItem::DrawRepetition(span)),
+                Some(Rule::cond) => {
+                    return Ok(EndItem::DrawCond(Spanned::new(build_cond(next_pair(&mut inner, "draw when")?)?, span)))
+                }
                 _ => {}
             }
             let count = int_of(&next_pair(&mut inner, "draw count")?)?;
@@ -1212,7 +1232,13 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
         Rule::value_fn => TermKind::Value(build_set_or_place(next_pair(&mut inner, "value")?)?),
         Rule::before_fn => TermKind::Before(inner.next().map(build_place).transpose()?),
         Rule::dropped_fn => TermKind::Dropped(inner.next().map(build_place).transpose()?),
-        Rule::size_fn => TermKind::Size(build_set(next_pair(&mut inner, "size")?)?),
+        Rule::size_fn => {
+            let set = build_set(next_pair(&mut inner, "size")?)?;
+            match inner.find(|p| p.as_rule() == Rule::filter) {
+                Some(filter) => TermKind::SizeWhere(set, Box::new(build_filter(filter)?)),
+                None => TermKind::Size(set),
+            }
+        }
         Rule::number_fn => TermKind::Number(inner.next().map(build_place).transpose()?),
         Rule::owner_fn => TermKind::Player(Spanned::new(
             PlayerKind::Owner(inner.next().map(build_place).transpose()?.map(Box::new)),
@@ -1227,6 +1253,7 @@ fn build_term(pair: Pair<Rule>) -> Result<Term, SyntaxError> {
         Rule::passed_fn => TermKind::Passed(Box::new(build_place(next_pair(&mut inner, "passed")?)?)),
         Rule::captures_fn => TermKind::Captures(build_player(next_pair(&mut inner, "captures")?)?),
         Rule::moves_fn => TermKind::Moves(build_player(next_pair(&mut inner, "moves")?)?),
+        Rule::seat_fn => TermKind::Seat(build_player(next_pair(&mut inner, "seat")?)?),
         other => return Err(SyntaxError::internal(&format!("unexpected term {other:?}"))),
     };
     Ok(Spanned::new(kind, span))
@@ -1306,6 +1333,7 @@ fn build_place_inner(span: Span, mut inner: Children) -> Result<Place, SyntaxErr
         Rule::opposite => PlaceKind::Opposite(children(what).next().map(build_place).transpose()?.map(Box::new)),
         Rule::twin => PlaceKind::Twin(children(what).next().map(build_place).transpose()?.map(Box::new)),
         Rule::next => PlaceKind::Next(children(what).next().map(build_place).transpose()?.map(Box::new)),
+        Rule::previous => PlaceKind::Previous(children(what).next().map(build_place).transpose()?.map(Box::new)),
         Rule::behind => PlaceKind::Behind(children(what).next().map(build_place).transpose()?.map(Box::new)),
         Rule::ahead => PlaceKind::Ahead(children(what).next().map(build_place).transpose()?.map(Box::new)),
         Rule::start => PlaceKind::Start,

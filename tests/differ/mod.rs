@@ -470,6 +470,7 @@ fn engine_reason(r: EndReason) -> &'static str {
         EndReason::Limit => "limit",
         EndReason::Endless => "endless",
         EndReason::RepetitionDraw => "repetition draw",
+        EndReason::ConditionDraw => "condition draw",
         EndReason::Match => "match",
         EndReason::RoundLimit => "round limit",
     }
@@ -487,6 +488,7 @@ fn ref_reason(r: Reason) -> &'static str {
         Reason::Limit => "limit",
         Reason::Endless => "endless",
         Reason::RepetitionDraw => "repetition draw",
+        Reason::ConditionDraw => "condition draw",
         Reason::Match => "match",
         Reason::RoundLimit => "round limit",
     }

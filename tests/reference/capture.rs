@@ -191,7 +191,9 @@ impl Reference {
                 let mut places: Vec<PlaceId> = Vec::new();
                 for s in group {
                     for p in self.set(g, cx, s) {
-                        if !places.contains(&p) && Some(p) != target {
+                        // §9.2 `take ... where`: only the places for which the condition holds, `here` being each.
+                        let passes = take.filter.as_ref().is_none_or(|c| self.test(g, cx.at(p), c));
+                        if !places.contains(&p) && Some(p) != target && passes {
                             places.push(p);
                         }
                     }
@@ -276,6 +278,18 @@ impl Reference {
             }
             MarkStep::Unmark { place, mark } => {
                 if let Some(p) = self.place(g, cx, place).filter(|&p| (p as usize) < self.board.n_pits) {
+                    for m in 0..self.rules.marks.len() {
+                        if mark.is_none_or(|x| x as usize == m) {
+                            g.marks[m][p as usize] = None;
+                        }
+                    }
+                }
+            }
+            // §9.1 `unmark SET`: every pit of the set, as it was before any mark came off.
+            MarkStep::UnmarkSet { set, mark } => {
+                let pits: Vec<PlaceId> =
+                    self.set(g, cx, set).into_iter().filter(|&p| (p as usize) < self.board.n_pits).collect();
+                for p in pits {
                     for m in 0..self.rules.marks.len() {
                         if mark.is_none_or(|x| x as usize == m) {
                             g.marks[m][p as usize] = None;

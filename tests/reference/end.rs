@@ -197,7 +197,9 @@ impl Reference {
         let cx = Cx::mover(g.to_move);
         for rule in rules {
             let waits = match rule {
-                EndRule::When(c) | EndRule::AtEveryLap(c) | EndRule::Eliminate(c) => reads_last_sowing(c),
+                EndRule::When(c) | EndRule::AtEveryLap(c) | EndRule::Eliminate(c) | EndRule::DrawWhen(c) => {
+                    reads_last_sowing(c)
+                }
                 _ => false,
             };
             // Before the first sowing of the game (before the first ply, or after plies that only put, offer
@@ -207,6 +209,7 @@ impl Reference {
             }
             let fired = match rule {
                 EndRule::When(c) | EndRule::AtEveryLap(c) => self.test(g, cx, c).then_some(Reason::Condition),
+                EndRule::DrawWhen(c) => self.test(g, cx, c).then_some(Reason::ConditionDraw),
                 EndRule::Repetition | EndRule::DrawRepetition => {
                     let now = g.position(self.lasting_marks());
                     let seen = g.history.contains(&now);
@@ -331,7 +334,7 @@ impl Reference {
                     Vec::new()
                 }
             }
-            (Reason::NoCapture | Reason::Endless | Reason::RepetitionDraw, None) => Vec::new(),
+            (Reason::NoCapture | Reason::Endless | Reason::RepetitionDraw | Reason::ConditionDraw, None) => Vec::new(),
             (Reason::LastStanding, None) => g.active().collect(),
             (_, None) => self.most_score(g, &scores),
         };

@@ -126,6 +126,12 @@ impl Reference {
                 None => 0,
             },
             Num::Size(set) => self.set(g, cx, set).len() as i64,
+            // §13: the pits of the set for which the condition holds, each being `here` in it.
+            Num::SizeWhere(set, body) => {
+                self.set(g, cx, set).into_iter().filter(|&p| self.test(g, cx.at(p), body)).count() as i64
+            }
+            // §13: players are numbered from 1 in seat order.
+            Num::Seat(p) => self.player(g, cx, p).map_or(0, |p| p as i64 + 1),
             Num::Add(ns) => ns.iter().map(|n| self.num(g, cx, n)).sum(),
             Num::Mul(ns) => ns.iter().map(|n| self.num(g, cx, n)).product(),
             Num::Sub(a, b) => self.num(g, cx, a) - self.num(g, cx, b),
@@ -185,6 +191,20 @@ impl Reference {
             PlaceExpr::Next(p, skip_origin, skip_marks) => {
                 let from = self.place(g, cx, p)?;
                 self.next_place(g, cx.mover, from, *skip_origin, *skip_marks)
+            }
+            // §13 `previous(P)`: the place whose `next` is P, found going along the track from P; none when
+            // the walk never comes back to P (P passed over by the lap, or off the track).
+            PlaceExpr::Previous(p, skip_origin, skip_marks) => {
+                let target = self.place(g, cx, p)?;
+                let mut q = target;
+                for _ in 0..=self.rules.places.len() {
+                    let after = self.next_place(g, cx.mover, q, *skip_origin, *skip_marks)?;
+                    if after == target {
+                        return Some(q);
+                    }
+                    q = after;
+                }
+                None
             }
         }
     }

@@ -38,26 +38,26 @@
 //! | §9.1 relays that never end, 20000 laps; §10 `draw`/`eliminate`/`cut when endless` | `sow.rs` `seen_before`, `endless`; `end.rs` `end_ply` |
 //! | §9.1 `capture [may] [when]`, first that holds | `capture.rs` `first_capture` |
 //! | §9.1 `chain backward/forward/both [while]`, `cancel` | `capture.rs` `capture` |
-//! | §9.1 `mark`, `unmark`, `give` in a capture | `capture.rs` `capture_at`, `mark_step` |
-//! | §9.2 `take` (`N`, kind, `chosen`, `from ... else`, `to`, `to each`, `to hand`) | `capture.rs` `take`, `move_pieces` |
+//! | §9.1 `mark`, `unmark` (of a place or a set), `give` in a capture | `capture.rs` `capture_at`, `mark_step` |
+//! | §9.2 `take` (`N`, kind, `chosen`, `from ... else`, `where`, `to`, `to each`, `to hand`) | `capture.rs` `take`, `groups`, `move_pieces` |
 //! | §9.1 `again when` | `sow.rs` `sow` |
 //! | §9.1 `then may/must take` | `sow.rs` `then_take` |
 //! | §9.1 `then mark`; §13 `threats(PLAYER)` | `sow.rs` `then_marks`; `turn.rs` `threats`, `trial` |
 //! | §9.2 `take [NAME] { ... }`: a turn's action, and first in a sowing (the pit sown from chosen after it) | `turn.rs` `candidates`, `act`, `can_take`, `take_pit` |
 //! | §9.3 `put` (`times`; into pits only) | `turn.rs` `put`, `can_put` |
 //! | §9.4 `offer`, `on accept`, answers | `turn.rs` `offer`, `accept` |
-//! | §9.5 `pass when cannot ...` | `turn.rs` `starts` |
+//! | §9.5 `pass when cannot ...` (one action, several, or `move`) | `turn.rs` `starts` |
 //! | §9.6 `must ... else end/any`, `taken_first` | `end.rs` `begin_turn`; `turn.rs` `act`; `capture.rs` `capture` |
 //! | §9.7 `prefer` | `turn.rs` `rank` |
-//! | §10 `when`, `at every lap`; the end rules before the first ply (those reading the last sowing wait) | `end.rs` `end_rules`, `turn_checks`; `mod.rs` `resume`; `sow.rs` `lap_end_rule_holds` |
+//! | §10 `when`, `draw when CONDITION`, `at every lap`; the end rules before the first ply (those reading the last sowing wait) | `end.rs` `end_rules`, `turn_checks`; `mod.rs` `resume`; `sow.rs` `lap_end_rule_holds` |
 //! | §10 `when repetition`, `draw when repetition` | `end.rs` `end_rules`, `state.rs` `Position` |
 //! | §10 `when stuck`, `when nobody can move`, `eliminate when [cannot move]` | `end.rs` `end_rules`; `turn.rs` `can_start` |
 //! | §10 `draw when no capture for N rounds/turns` | `end.rs` `count_quiet` |
 //! | §10 `sweep`, `sweep ... after repetition/stuck/limit`, `limit N plies`, built-in ends | `end.rs` `sweep`, `limit`, `turn_checks` |
 //! | §10 `rounds`: `refill` (`borrow`, `backward`, `claim from`, `else mark`), `first`, `match when`, `limit N rounds`, `round` | `end.rs` `end_round`, `refill` |
 //! | §11 `score`, `winner ... ties`, `goal` | `end.rs` `judge` |
-//! | §13 conditions, numbers (`/`, `%`), `count`, `value`, `size`, `before`, `dropped`, quantifiers, `captures(P)`, `moves(P)` | `eval.rs` `test`, `num`; `end.rs` `end_ply` |
-//! | §13 players (`mover`, `opponent`, `player`, `owner`), places (`here`, `last`, `origin`, `start`, `next`), sets | `eval.rs` `player`, `place`, `next_place`, `set`; `sow.rs` `sow` (`start`) |
+//! | §13 conditions, numbers (`/`, `%`), `count`, `value`, `size`, `size(SET where ...)`, `seat(P)`, `before`, `dropped`, quantifiers, `captures(P)`, `moves(P)` | `eval.rs` `test`, `num`; `end.rs` `end_ply` |
+//! | §13 players (`mover`, `opponent`, `player`, `owner`), places (`here`, `last`, `origin`, `start`, `next`, `previous`), sets | `eval.rs` `player`, `place`, `next_place`, `set`; `sow.rs` `sow` (`start`) |
 
 #![allow(dead_code)]
 

@@ -448,6 +448,16 @@ impl Reference {
         let mut first = true;
         while lap.hand.iter().any(|&n| n > 0) {
             let kind = self.next_kind(run, sow, mover, &lap.hand)?;
+            // §9.1 `skip SET where CONDITION [except last]`: tested as the piece comes to each place; the last
+            // piece in hand passes none with `except last`.
+            let last_piece = lap.hand.iter().map(|&n| n as u32).sum::<u32>() == 1;
+            let skips_where = |q: PlaceId| {
+                sow.skip_where.as_ref().is_some_and(|w| {
+                    !(w.except_last && last_piece)
+                        && self.set(g, Cx::mover(mover), &w.set).contains(&q)
+                        && self.test(g, Cx::mover(mover).at(q), &w.cond)
+                })
+            };
             let target = if first && at_origin {
                 lap.origin
             } else {
@@ -457,6 +467,7 @@ impl Reference {
                         skipped_places.contains(&q)
                             || (sow.skip_origin && q == origin)
                             || self.carries_any(g, q, sow.skip_marks)
+                            || skips_where(q)
                     })
                     .unwrap_or(at)
             };

@@ -114,6 +114,7 @@ pub enum Reason {
     Limit,
     Endless,
     RepetitionDraw,
+    ConditionDraw,
     Match,
     RoundLimit,
 }

@@ -153,17 +153,35 @@ impl<'g> Lowerer<'g> {
         out
     }
 
+    /// `pass when cannot move` (every action of the phase) or `pass when cannot A, B, ...` (each named once).
     pub(super) fn lower_pass(&mut self, pass: &ast::PassWhen, actions: &[Action]) -> PassRule {
-        match &pass.action {
-            None => PassRule { unless: (0..actions.len() as u8).collect(), doc: None },
-            Some(name) => match actions.iter().position(|a| a.name == name.node) {
-                Some(i) => PassRule { unless: vec![i as u8], doc: None },
+        if pass.action.is_none() {
+            return PassRule { unless: (0..actions.len() as u8).collect(), doc: None };
+        }
+        let mut unless: Vec<u8> = Vec::new();
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for name in pass.actions() {
+            if let Some(first) = seen.insert(name.node.as_str(), name.span) {
+                self.push(
+                    Diagnostic::error(
+                        "check::duplicate",
+                        format!("`{}` is named twice", name.node),
+                        name.span,
+                        "named again here",
+                    )
+                    .with_related(first, "first named here")
+                    .with_help("name each action once: the player passes when he can play none of those named"),
+                );
+                continue;
+            }
+            match actions.iter().position(|a| a.name == name.node) {
+                Some(i) => unless.push(i as u8),
                 None => {
                     self.unknown(&name.node, name.span, "action", actions.iter().map(|a| a.name.clone()).collect());
-                    PassRule { unless: Vec::new(), doc: None }
                 }
-            },
+            }
         }
+        PassRule { unless, doc: None }
     }
 
     /// `prefer A, B, ...`: the actions by rank, each named once.
@@ -247,10 +265,12 @@ impl<'g> Lowerer<'g> {
             relay_answers: None,
             relay_may_doc: None,
             skip_marks: 0,
+            skip_where: None,
             skip_places: Vec::new(),
             then_marks: Vec::new(),
         };
         let mut must_capture: Option<Span> = None;
+        let mut skip_where: Option<Span> = None;
         let mut lap_dir: Option<&ast::Cond> = None;
         let mut seen: HashMap<&'static str, Span> = HashMap::new();
         let mut has_from = false;
@@ -357,6 +377,24 @@ impl<'g> Lowerer<'g> {
                 }
                 ast::SowItem::Skip(s) => match &s.node {
                     ast::SkipTarget::Origin => out.skip_origin = true,
+                    ast::SkipTarget::Where { set, cond, except_last } => {
+                        if let Some(first) = skip_where.replace(s.span) {
+                            self.push(
+                                Diagnostic::error(
+                                    "check::duplicate",
+                                    "this sowing has two `skip ... where`",
+                                    s.span,
+                                    "a second one",
+                                )
+                                .with_related(first, "the first")
+                                .with_help("join the conditions in one: `skip pits where count >= 4 or here in burnt`"),
+                            );
+                        }
+                        // Tested at each drop: `here` is the place the piece would fall into.
+                        let set = self.pit_set(set, Scope::default());
+                        let cond = self.cond(cond, Scope::default().here());
+                        out.skip_where = Some(SkipWhere { set, cond, except_last: *except_last });
+                    }
                     ast::SkipTarget::Place(p) if self.skipped_mark(p).is_some() => {
                         if let Some(mark) = self.skipped_mark(p) {
                             out.skip_marks |= 1 << mark;
@@ -1024,7 +1062,9 @@ impl<'g> Lowerer<'g> {
                 Some("write how many, 1 or more, or leave the number out to take every matching piece".into()),
             );
         }
-        TakeRule { count: take.count.as_ref().map(|c| c.node), kinds, chosen: take.chosen, from, to }
+        // In its `where`, `here` is each place of the sources in turn.
+        let filter = take.filter.as_ref().map(|c| self.cond(c, scope.here()));
+        TakeRule { count: take.count.as_ref().map(|c| c.node), kinds, chosen: take.chosen, from, filter, to }
     }
 
     /// A capture's take `to here` that takes from `here` (no `from`, or `here` among the places): those pieces

@@ -29,6 +29,7 @@ impl<'g> Lowerer<'g> {
                 ast::EndItem::Sweep(s) => s.span,
                 ast::EndItem::Limit(l) => l.span,
                 ast::EndItem::Endless(s) | ast::EndItem::DrawRepetition(s) | ast::EndItem::CutEndless(s) => *s,
+                ast::EndItem::DrawCond(c) => c.span,
             };
             match item {
                 ast::EndItem::When(_)
@@ -36,7 +37,8 @@ impl<'g> Lowerer<'g> {
                 | ast::EndItem::Eliminate(_)
                 | ast::EndItem::Endless(_)
                 | ast::EndItem::CutEndless(_)
-                | ast::EndItem::DrawRepetition(_) => {
+                | ast::EndItem::DrawRepetition(_)
+                | ast::EndItem::DrawCond(_) => {
                     self.note(RuleRef::End { phase: self.at_phase, index: end.items.len() as u8 }, span);
                     end.docs.resize(end.items.len(), None);
                     end.docs.push(self.doc(span));
@@ -96,6 +98,10 @@ impl<'g> Lowerer<'g> {
                         ast::Ending::Stuck => Ending::Stuck,
                         ast::Ending::Limit => Ending::Limit,
                     }));
+                }
+                // Looked at where `when CONDITION` is: `last` and `origin` are the last sowing's.
+                ast::EndItem::DrawCond(c) => {
+                    end.items.push(EndRule::DrawWhen(self.cond(&c.node, Scope { last: true, ..Scope::default() })))
                 }
                 ast::EndItem::Endless(_) => end.items.push(EndRule::Endless),
                 ast::EndItem::CutEndless(_) => end.items.push(EndRule::CutEndless),

@@ -215,13 +215,35 @@ impl<'g> Lowerer<'g> {
         Some(MarkStep::Mark { place, mark, player })
     }
 
+    /// `unmark PLACE [NAME]`, or `unmark SET [NAME]` over a set of pits: one written as a set
+    /// (`pits(opponent)`), or a region's or a mark's name, which reads as a place.
     pub(super) fn lower_unmark(&mut self, u: &ast::Unmark, scope: Scope) -> Option<MarkStep> {
-        let place = self.marked_place(&u.place, scope, "unmarked");
+        let set = match &u.set {
+            Some(s) => Some(self.set(s, scope)),
+            None if self.names_pits(&u.place) => {
+                Some(self.set(&ast::Spanned::new(ast::SetKind::Place(u.place.clone()), u.place.span), scope))
+            }
+            None => None,
+        };
+        let place = match set {
+            Some(_) => None,
+            None => Some(self.marked_place(&u.place, scope, "unmarked")),
+        };
         let mark = match &u.mark {
             Some(name) => Some(self.mark_id(name)?),
             None => None,
         };
-        Some(MarkStep::Unmark { place, mark })
+        Some(match (place, set) {
+            (Some(place), _) => MarkStep::Unmark { place, mark },
+            (None, Some(set)) => MarkStep::UnmarkSet { set, mark },
+            (None, None) => MarkStep::Unmark { place: PlaceExpr::Here, mark },
+        })
+    }
+
+    /// Whether a place as written is the name of a region or of a mark: a set of pits.
+    fn names_pits(&self, p: &ast::Place) -> bool {
+        let ast::PlaceKind::Named { name, .. } = &p.node else { return false };
+        self.region_names.contains_key(&name.node) || self.marks.iter().any(|m| m.name == name.node)
     }
 
     pub(super) fn lower_give(&mut self, g: &ast::GivePlace, scope: Scope) -> MarkStep {

@@ -126,7 +126,7 @@ impl<'g> Lowerer<'g> {
                 } else {
                     let help = match (&a, &b) {
                         (Typed::Player(_), Typed::Num(_)) | (Typed::Num(_), Typed::Player(_)) => {
-                            "a player is not a number: compare players with players (`owner(last) = mover`), or count a player's pieces: `count(pits(mover))`".to_string()
+                            "a player is not a number: compare players with players (`owner(last) = mover`), a player's seat with a number (`seat(mover) = 2`), or count a player's pieces: `count(pits(mover))`".to_string()
                         }
                         (Typed::Place(_), Typed::Num(_)) | (Typed::Num(_), Typed::Place(_)) => {
                             "a place is not a number: compare places with places (`last = store(mover)`), or count its pieces: `count(last)`".to_string()
@@ -210,6 +210,13 @@ impl<'g> Lowerer<'g> {
                 Typed::Dropped(self.optional_place(p.as_ref(), t.span, scope))
             }
             ast::TermKind::Size(s) => Typed::Num(Num::Size(self.set(s, scope))),
+            // As in a quantifier over pits: the condition is tested at each pit of the set, `here` being it.
+            ast::TermKind::SizeWhere(s, c) => {
+                let set = self.pit_set(s, scope);
+                self.mark_read_set(&set, t.span);
+                Typed::Num(Num::SizeWhere(set, Box::new(self.cond(c, scope.here()))))
+            }
+            ast::TermKind::Seat(p) => Typed::Num(Num::Seat(self.player(p, scope))),
             ast::TermKind::Player(p) => Typed::Player(self.player(p, scope)),
             ast::TermKind::Place(p) => self.place(p, scope),
             ast::TermKind::Kind(k) => Typed::Kind(self.kind_sel(&Spanned::new(k.clone(), t.span), scope.player)),
@@ -432,6 +439,19 @@ impl<'g> Lowerer<'g> {
                 }
                 let of = self.optional_place(of.as_deref(), p.span, scope);
                 Typed::Place(PlaceExpr::Next(Box::new(of), self.skips_origin, self.skips_marks))
+            }
+            ast::PlaceKind::Previous(of) => {
+                if !scope.last {
+                    self.error(
+                        "check::bad_context",
+                        "there is no `previous` at this point",
+                        p.span,
+                        "no lap is being sown",
+                        Some("`previous` goes back along the track and direction of a lap, so it is known once the pieces of a sowing are down: in its `require`, `relay`, `capture`, `again` and `then` (`previous(last)` is where the piece before the last fell)".into()),
+                    );
+                }
+                let of = self.optional_place(of.as_deref(), p.span, scope);
+                Typed::Place(PlaceExpr::Previous(Box::new(of), self.skips_origin, self.skips_marks))
             }
             ast::PlaceKind::Named { name, player } => self.named_place(name, player.as_ref(), p.span, scope),
         }
@@ -697,7 +717,7 @@ impl<'g> Lowerer<'g> {
 
     /// A set that is tested or walked pit by pit (`here in SET`, `all SET(...)`): an unknown name there is
     /// meant as a set of pits, and the help says how to declare one.
-    fn pit_set(&mut self, s: &ast::SetExpr, scope: Scope) -> Set {
+    pub(super) fn pit_set(&mut self, s: &ast::SetExpr, scope: Scope) -> Set {
         if let ast::SetKind::Place(p) = &s.node {
             if let ast::PlaceKind::Named { name, player } = &p.node {
                 if self.unknown_set_name(name, player.is_some()) {

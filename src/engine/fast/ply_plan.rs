@@ -232,7 +232,8 @@ impl FastCapture {
         let places = rules.places.len();
         let mut takes = Vec::new();
         for take in &rule.takes {
-            let simple = !take.chosen && take.count.is_none() && matches!(take.kinds, KindSel::All);
+            let simple =
+                !take.chosen && take.count.is_none() && take.filter.is_none() && matches!(take.kinds, KindSel::All);
             let (TakeTo::Place(to), [group]) = (&take.to, take.from.as_slice()) else { return None };
             // Along a chain `here` moves on while `last` stays: only places fixed by `here` are tabled.
             if !simple || group.len() > 4 || !static_place(to) || mentions_last(to) {
@@ -322,7 +323,11 @@ fn static_place(p: &PlaceExpr) -> bool {
         PlaceExpr::Here | PlaceExpr::Last | PlaceExpr::Fixed(_) => true,
         PlaceExpr::Opposite(p) | PlaceExpr::Twin(p) | PlaceExpr::Behind(p) | PlaceExpr::Ahead(p) => static_place(p),
         PlaceExpr::OfPlayer(_, who) => static_player(who),
-        PlaceExpr::Origin | PlaceExpr::Start | PlaceExpr::RegionPit(..) | PlaceExpr::Next(..) => false,
+        PlaceExpr::Origin
+        | PlaceExpr::Start
+        | PlaceExpr::RegionPit(..)
+        | PlaceExpr::Next(..)
+        | PlaceExpr::Previous(..) => false,
     }
 }
 

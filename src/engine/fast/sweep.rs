@@ -64,9 +64,12 @@ fn sweep_static_place(p: &PlaceExpr) -> bool {
             sweep_static_place(p)
         }
         PlaceExpr::OfPlayer(_, who) => sweep_static_player(who),
-        PlaceExpr::Last | PlaceExpr::Origin | PlaceExpr::Start | PlaceExpr::RegionPit(..) | PlaceExpr::Next(..) => {
-            false
-        }
+        PlaceExpr::Last
+        | PlaceExpr::Origin
+        | PlaceExpr::Start
+        | PlaceExpr::RegionPit(..)
+        | PlaceExpr::Next(..)
+        | PlaceExpr::Previous(..) => false,
     }
 }
 

@@ -637,7 +637,7 @@ fn help_has_examples() {
     let o = run(&["--help"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("Examples:"));
-    for cmd in ["check", "variants", "simulate", "bench"] {
+    for cmd in ["check", "variants", "games", "simulate", "bench"] {
         let o = run(&[cmd, "--help"]);
         assert_eq!(o.status.code(), Some(0));
         assert!(stdout(&o).contains("Examples:"), "{cmd}");

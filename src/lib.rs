@@ -6,6 +6,7 @@
 pub mod ai;
 pub mod ast;
 pub mod board;
+pub mod catalogue;
 pub mod check;
 pub mod diag;
 pub mod engine;

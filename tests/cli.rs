@@ -230,6 +230,37 @@ fn variants_lists_default_first() {
 }
 
 #[test]
+fn games_lists_every_shipped_game_and_filters_them() {
+    let o = run(&["games"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let names: Vec<&str> = out.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    let mut shipped: Vec<&str> = mancala::shipped::GAMES.iter().map(|g| g.name).collect();
+    shipped.sort();
+    let mut listed = names.clone();
+    listed.sort();
+    assert_eq!(listed, shipped, "{out}");
+    // Each line: the name to give as FILE, the game, the board, the players, the region.
+    let kalah = out.lines().find(|l| l.starts_with("kalah ")).expect("kalah is listed");
+    assert!(kalah.contains("Kalah(6,4)") && kalah.contains("2×6, 2 stores") && kalah.contains("Americas"), "{kalah}");
+    // Filters: every one given must hold.
+    let four = stdout(&run(&["games", "--rows", "4"]));
+    assert!(four.lines().count() >= 5 && four.lines().all(|l| l.contains(" 4×")), "{four}");
+    let three = stdout(&run(&["games", "--players", "3"]));
+    assert_eq!(three.lines().map(|l| l.split(' ').next().unwrap_or("")).collect::<Vec<_>>(), ["gulek"], "{three}");
+    let solitaires = stdout(&run(&["games", "--players", "1"]));
+    assert!(solitaires.lines().all(|l| l.contains("solitaire")) && solitaires.contains("tchuka-ruma"), "{solitaires}");
+    let both = stdout(&run(&["games", "--region", "AFRICA", "--rows", "2"]));
+    assert!(both.contains("oware") && both.contains("ayoayo") && !both.contains("omweso"), "{both}");
+    // Nothing matches: said, with the way back, and exit 2.
+    let none = run(&["games", "--rows", "9"]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(stderr(&none).contains("no shipped game matches"), "{}", stderr(&none));
+    let help = stdout(&run(&["games", "--help"]));
+    assert!(help.contains("--rows") && help.contains("--players") && help.contains("--region"), "{help}");
+}
+
+#[test]
 fn simulate_rounds_stops_each_match_after_so_many_rounds() {
     let args = ["simulate", "games/dakon.mancala", "--rounds", "1", "--games", "40", "--seed", "1", "--json"];
     let o = run(&args);
@@ -606,7 +637,7 @@ fn help_has_examples() {
     let o = run(&["--help"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("Examples:"));
-    for cmd in ["check", "variants", "simulate", "bench"] {
+    for cmd in ["check", "variants", "games", "simulate", "bench"] {
         let o = run(&[cmd, "--help"]);
         assert_eq!(o.status.code(), Some(0));
         assert!(stdout(&o).contains("Examples:"), "{cmd}");

@@ -181,7 +181,6 @@ const SCENARIO_GAMES: &[(&str, &[&str])] = &[
     ("kalah_oware", &["kalah", "oware"]),
     ("kisolo", &["kisolo"]),
     ("mangala", &["mangala"]),
-    ("moruba", &["moruba"]),
     ("omweso", &["omweso"]),
     ("pallanguzhi", &["pallanguzhi"]),
     ("perlen", &["perlen"]),
@@ -209,6 +208,36 @@ fn rare_positions() -> Vec<(String, String)> {
                         out.push((name.clone(), literal.to_string()));
                     }
                 }
+            }
+        }
+    }
+    // The scenario corpus: every `from` position of a file, in its game (the positions of a variant's
+    // scenarios are read in the variant each scenario names).
+    let dir = format!("{}/tests/data/scenarios", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let (mut game, mut variant) = (String::new(), "default".to_string());
+        for line in text.lines().map(str::trim) {
+            if let Some(g) = line.strip_prefix("game ") {
+                game = g.to_string();
+            } else if let Some(v) = line.strip_prefix("variant ") {
+                variant = v.to_string();
+            } else if line.starts_with("scenario ") {
+                // A scenario's own variant holds until the next scenario; the file's default comes back.
+                variant = text
+                    .lines()
+                    .take_while(|l| !l.starts_with("scenario "))
+                    .find_map(|l| l.strip_prefix("variant "))
+                    .unwrap_or("default")
+                    .to_string();
+            } else if let Some(position) = line.strip_prefix("from ") {
+                out.push((format!("{game}-{variant}"), position.to_string()));
             }
         }
     }

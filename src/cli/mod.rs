@@ -16,6 +16,7 @@ mod bench;
 mod check;
 mod explain;
 mod fmt;
+mod games;
 mod lsp;
 mod merge;
 mod play;
@@ -31,6 +32,7 @@ Examples:
   mancala fmt --check games/*.mancala
   mancala explain games/kalah.mancala c      (one ply, step by step, with the rules that made it)
   mancala variants games/gulek-solo.mancala
+  mancala games --rows 4              (the shipped games, filtered)
   mancala play games/kalah.mancala
   mancala play kalah                  (a shipped game, by name, from anywhere)
   mancala play games/kalah.mancala --ai 2=alphabeta:6 --position 'a1 f2 A1 F1 store(1)=22 store(2)=21'
@@ -65,6 +67,7 @@ enum Command {
     Fmt(fmt::Args),
     Explain(explain::Args),
     Variants(variants::Args),
+    Games(games::Args),
     Play(play::PlayArgs),
     Simulate(simulate::Args),
     Merge(merge::Args),
@@ -140,6 +143,7 @@ pub fn main() -> ExitCode {
         Command::Fmt(args) => fmt::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Variants(args) => variants::run(args),
+        Command::Games(args) => games::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Solve(args) => solve::run(args),

@@ -612,6 +612,32 @@ impl Disagreement {
 }
 
 impl Pair {
+    /// A game from `position` (`None`: the start) along the engine's decisions `script`, given as
+    /// `play_until` asks for them (each ply's start and every real option; a lone option in the middle of a
+    /// ply is taken by itself), for at most `plies` plies: the scenario corpus's plies, compared decision
+    /// by decision.
+    pub fn scripted_game(
+        &self,
+        position: Option<&str>,
+        script: &[Move],
+        plies: u32,
+        tally: &mut Tally,
+    ) -> Result<(), Box<Disagreement>> {
+        let Some(position) = position else {
+            let st = self.engine.initial_state();
+            let g = self.reference.initial();
+            return self.play_until(st, g, 0, plies, None, script, tally).map(|_| ());
+        };
+        let written = mancala::notation::read_position(&self.engine, position)
+            .unwrap_or_else(|e| panic!("position `{position}`: {e}"));
+        let mut st = written.clone();
+        self.engine.refresh(&mut st);
+        let g = self.game_of(&written);
+        self.play_until(st, g, 0, plies, None, script, tally).map(|_| ())
+    }
+}
+
+impl Pair {
     /// As `random_game`, given up (`Ok(false)`) past `deadline`.
     pub fn random_game_until(
         &self,

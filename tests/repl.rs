@@ -655,7 +655,7 @@ fn a_terminal_gets_wrapped_text_colour_and_the_pit_marked() {
         assert!(line.chars().count() <= 60, "wider than the terminal: {line:?}\n{plain}");
     }
     assert!(
-        plain.contains("  undo, redo      take back your last move (and the\n                  computer's replies)"),
+        plain.contains("  undo, redo     take back your last move (and the\n                 computer's replies)"),
         "{plain}"
     );
     assert!(plain.contains("             0    0    1*   0    6"), "i3 marked while the move waits: {plain}");

@@ -358,16 +358,24 @@ fn wrap_line(line: &str, width: usize) -> String {
     }
     let body = line.trim_start();
     let indent = line.len() - body.len();
-    // The second column starts after the first gap of two spaces or more, within the first 30 columns.
+    // The second column starts after the first gap of two spaces or more, within the first 30 columns; a
+    // numbered step (`  3. last in A: ...`, as `explain` tells a ply) hangs under its text.
     let hang = body
         .find("  ")
         .filter(|&gap| indent + gap < 30)
         .map(|gap| indent + gap + body[gap..].len() - body[gap..].trim_start().len())
+        .or_else(|| numbered_step(body).map(|marker| indent + marker))
         .filter(|&h| h + 20 <= width)
         .unwrap_or(indent);
     let (first, rest) = (" ".repeat(indent), " ".repeat(hang));
     let options = textwrap::Options::new(width).initial_indent(&first).subsequent_indent(&rest);
     textwrap::wrap(body, options).join("\n")
+}
+
+/// The length of the number that starts a numbered step (`12. `), with its point and space.
+fn numbered_step(body: &str) -> Option<usize> {
+    let digits = body.bytes().take_while(u8::is_ascii_digit).count();
+    (digits > 0 && body[digits..].starts_with(". ")).then_some(digits + 2)
 }
 
 /// The board as the person to move sees it (or the first person, while the computer moves), in the
@@ -444,4 +452,23 @@ fn reason_words(session: &Session, reason: mancala::engine::EndReason) -> Option
         EndReason::Match => format!("the match is over after {} rounds", session.state.rounds.len()),
         EndReason::RoundLimit => format!("the match's {} rounds are played", session.state.rounds.len()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn a_numbered_step_hangs_under_its_text_and_a_list_under_its_second_column() {
+        let step = "   3. last in A: capture tested: it does not hold (line 23: capture when here in pits)";
+        assert_eq!(
+            wrap(step, 50),
+            "   3. last in A: capture tested: it does not hold\n      (line 23: capture when here in pits)"
+        );
+        let entry = "  undo, redo     take back your last move (and the computer's replies), or";
+        assert_eq!(
+            wrap(entry, 60),
+            "  undo, redo     take back your last move (and the\n                 computer's replies), or"
+        );
+    }
 }

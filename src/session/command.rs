@@ -170,24 +170,43 @@ pub(super) const COMMANDS: &[&str] = &[
 
 pub(super) const HELP: &str = "\
 Type a move in notation, or one of these commands:
-  moves           list the legal moves, numbered; then type a number to play one
-                  (where the pits themselves are numbered, as on a ring, a number is a pit: `#3` plays
-                  the third listed move)
-  history         the moves played so far, and who played each
-  explain [N]     the last move (or move N of the history) step by step, with the rule of each step
-  undo, redo      take back your last move (and the computer's replies), or play it again
-  show            draw the board again
-  position        the position in the notation `--position` reads, to start a game or `explain` from it
-  rules           a summary of the rules of this game
-  hint [LEVEL]    what the computer would play, and what it does: at level easy, normal (the default) or
-                  hard; the same position gets the same hint (a solitaire without a level is searched
-                  for a win, for a few seconds)
-  ai              let the computer make this decision for you
-  cancel          abandon the choices made so far in this turn
-  save FILE       save the game as JSON;  load FILE  loads one saved with these rules
-  new             start again;  help  this text;  quit  leave (`new!`, `quit!`: without asking)
-Short forms `m`, `u`, `h`, `q` work where no pit has that label. Ctrl-C stops a long command.
-Moves: a pit label sows from it (`c`, `7`); add a direction (`7cw`), the order of the pieces (`7cw:RBR`),
-pits to take away (`take 3,9`, or `take none`), pieces to capture (`x B5`); other actions by name
-(`enter 4,11`, `offer c,d`, `accept`, `decline`, `pass`). Type just the pit to be asked for the rest, one
+  moves          list the legal moves, numbered; type a number to play one
+                 (where the pits themselves are numbered, as on a ring, a
+                 number is a pit: `#3` plays the third listed move)
+  history        the moves played so far, and who played each
+  explain [N]    the last move (or move N of the history) step by step,
+                 with the rule of each step
+  undo, redo     take back your last move (and the computer's replies), or
+                 play it again
+  show           draw the board again
+  position       the position in the notation `--position` reads, to start
+                 a game or `explain` from it
+  rules          a summary of the rules of this game
+  hint [LEVEL]   what the computer would play, and what it does: at level
+                 easy, normal (the default) or hard; the same position gets
+                 the same hint (a solitaire without a level is searched for
+                 a win, for a few seconds)
+  ai             let the computer make this decision for you
+  cancel         abandon the choices made so far in this turn
+  save FILE      save the game as JSON;  load FILE  loads one saved with
+                 these rules
+  new            start again;  help  this text;  quit  leave (`new!`,
+                 `quit!`: without asking)
+Short forms `m`, `u`, `h`, `q` work where no pit has that label. Ctrl-C stops
+a long command.
+Moves: a pit label sows from it (`c`, `7`); add a direction (`7cw`), the order
+of the pieces (`7cw:RBR`), pits to take away (`take 3,9`, or `take none`),
+pieces to capture (`x B5`); other actions by name (`enter 4,11`, `offer c,d`,
+`accept`, `decline`, `pass`). Type just the pit to be asked for the rest, one
 choice at a time; a choice left out that could be made is asked for too.";
+
+#[cfg(test)]
+mod tests {
+    /// The help fits a terminal of 80 columns as it is, so that one of 80 (or a pipe) shows it unbroken.
+    #[test]
+    fn the_help_fits_80_columns() {
+        for line in super::HELP.lines() {
+            assert!(line.chars().count() <= 80, "{} columns: {line:?}", line.chars().count());
+        }
+    }
+}

@@ -368,24 +368,27 @@ fn text(a: &Analysis) -> String {
         let seats: Vec<String> = m.win_rates.iter().map(|r| format!("{:.1}%", 100.0 * r)).collect();
         let _ = writeln!(
             out,
-            "  {:<12}{:>6} games  first player {:>5.1}% (95%: {:.1}-{:.1}%)  seats {}  {nobody} {:.1}%  {:.1} plies{}",
+            "  {:<12}{:>7} games: first player {:.1}% (95%: {:.1}-{:.1}%), {nobody} {:.1}%",
             m.players,
             m.games,
             100.0 * m.first_player_win_rate,
             100.0 * lo,
             100.0 * hi,
-            seats.join(" / "),
             100.0 * m.draw_rate,
+        );
+        let _ = writeln!(
+            out,
+            "  {:<12}each seat {}; {:.1} plies a game{}",
+            "",
+            seats.join(" / "),
             m.mean_plies,
-            if m.capped > 0 { format!("  ({} cut by the ply limit)", m.capped) } else { String::new() },
+            if m.capped > 0 { format!(", {} cut by the ply limit", m.capped) } else { String::new() },
         );
     }
     let l = &a.lengths;
-    let _ = writeln!(
-        out,
-        "\ngame length, random play: mean {:.1} plies, median {}, 10% under {}, 90% under {}, longest {}",
-        l.mean, l.median, l.p10, l.p90, l.max
-    );
+    let _ =
+        writeln!(out, "\ngame length, random play: mean {:.1} plies, median {}, longest {}", l.mean, l.median, l.max);
+    let _ = writeln!(out, "  10% of the games end within {} plies, 90% within {}", l.p10, l.p90);
     let random_games = a.matchups.first().map_or(0, |m| m.games);
     let _ = writeln!(out, "\nrules, random play");
     out.push_str(&rules_text(&a.rules, random_games));

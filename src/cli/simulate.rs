@@ -556,16 +556,16 @@ pub(super) fn rule_rows(engine: &Engine, source: &str, tally: &RuleTally) -> Vec
 /// The rules' counts as a person reads them, and the rules that never fired.
 pub(super) fn rules_text(rows: &[RuleRow], games: u64) -> String {
     let mut out = String::new();
-    let short = |t: &str| mancala::explain::elide(t, 60, "...");
+    let short = |t: &str| mancala::explain::elide(t, 56, "...");
     if rows.iter().any(|r| r.ended > 0) {
         let _ = writeln!(out, "  the end rules that ended them");
         for r in rows.iter().filter(|r| r.ended > 0) {
-            let _ = writeln!(out, "    line {:<4} {:<60}{:>8}", r.line, short(&r.text), r.ended);
+            let _ = writeln!(out, "    line {:<4} {:<56}{:>9}", r.line, short(&r.text), r.ended);
         }
     }
     let _ = writeln!(out, "  how often each rule fired");
     for r in rows.iter().filter(|r| r.fired > 0) {
-        let _ = writeln!(out, "    line {:<4} {:<60}{:>8}", r.line, short(&r.text), r.fired);
+        let _ = writeln!(out, "    line {:<4} {:<56}{:>9}", r.line, short(&r.text), r.fired);
     }
     for r in rows.iter().filter(|r| r.fired == 0) {
         let what = match r.kind {

@@ -129,7 +129,7 @@ pub struct LengthStats {
 pub struct Openings {
     /// `solve` (exact) or `playouts` (random games after each ply).
     pub method: &'static str,
-    /// A solitaire solved: whether a winning line exists from the start, and its length.
+    /// A solitaire solved within the time: whether a winning line exists from the start.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winnable: Option<bool>,
     pub moves: Vec<Opening>,
@@ -272,7 +272,6 @@ fn openings(engine: &Engine, args: &Args) -> Openings {
     let start = engine.initial_state();
     let deadline = Some(Instant::now() + Duration::from_secs_f64(args.solve_seconds));
     let search = SolveOptions { deadline, max_bytes: 256 << 20, shorten: Shorten::No, ..SolveOptions::default() };
-    let plies = opening_plies(engine, &start);
     let mut winnable = None;
     match engine.rules.players {
         2 if args.solve_seconds > 0.0 => {
@@ -305,7 +304,7 @@ fn openings(engine: &Engine, args: &Args) -> Openings {
         }
         _ => {}
     }
-    let moves = plies
+    let moves = opening_plies(engine, &start)
         .iter()
         .enumerate()
         .map(|(i, (moves, after))| Opening {
